@@ -1,0 +1,83 @@
+#pragma once
+/// \file
+/// gaea::comm::context — the transport of one rank: a UCX context with RMA, AMO64, AM and WAKEUP,
+/// a service worker that peers connect to (driven by the progress thread), and one origin worker
+/// per application thread. MPI is used only to exchange worker addresses and keys.
+
+#include <mpi.h>
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "gaea/comm/service.hpp"
+#include "gaea/comm/types.hpp"
+#include "gaea/comm/worker.hpp"
+
+namespace gaea::comm {
+
+/// Collective: construct and destroy on every rank of `comm` (destroy after a barrier).
+/// Thread safety: this_thread_worker() and register_handler() are thread-safe; the service worker
+/// follows the service_worker contract.
+class context {
+ public:
+  /// Creates the UCX context and service worker, exchanges addresses over `comm` (duplicated).
+  context(MPI_Comm comm, const config& cfg);
+  ~context();
+  context(const context&) = delete;
+  context& operator=(const context&) = delete;
+
+  int rank() const noexcept { return rank_; }
+  int size() const noexcept { return size_; }
+  const config& cfg() const noexcept { return cfg_; }
+  MPI_Comm mpi_comm() const noexcept { return comm_; }
+
+  /// The calling thread's origin worker, created (with endpoints to all ranks) on first use.
+  worker& this_thread_worker();
+  /// The target-side worker for the progress engine.
+  service_worker& service();
+
+  /// Registers `h` for `id` on this rank. Register on every rank before any peer sends to `id`
+  /// (e.g. before the collective that creates the object the handler serves).
+  void register_handler(handler_id id, am_handler h);
+
+  /// Closes every origin worker (forced: call after a barrier that follows the last operation).
+  /// The service worker stays up for peers that are still closing theirs.
+  void release_workers();
+
+  /// Handler failures caught on this rank's service worker (see am_handler).
+  std::uint64_t handler_errors() const noexcept { return handler_errors_.load(); }
+
+  // --- internal, used by worker/segment ---
+  ucp_context* handle() const noexcept { return ucp_; }
+  const std::vector<std::byte>& service_address(int rank) const {
+    return service_addresses_.at(static_cast<std::size_t>(rank));
+  }
+  std::uint64_t next_segment_id() noexcept { return next_segment_id_++; }
+  void forget_segment(std::uint64_t id);
+  void dispatch(handler_id id, const am_message& msg);
+
+ private:
+  class service_impl;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  int size_ = 1;
+  config cfg_;
+  ucp_context* ucp_ = nullptr;
+  std::unique_ptr<service_impl> service_;
+  std::vector<std::vector<std::byte>> service_addresses_;
+  std::mutex workers_mutex_;
+  std::vector<std::unique_ptr<worker>> workers_;
+  // Read lock-free by the service worker; entries are set once and live until the context dies.
+  std::array<std::atomic<am_handler*>, 256> handlers_{};
+  std::vector<std::unique_ptr<am_handler>> handler_storage_;
+  std::mutex handlers_mutex_;
+  std::atomic<std::uint64_t> handler_errors_{0};
+  std::uint64_t next_segment_id_ = 1;
+  std::uint64_t generation_;
+};
+
+}  // namespace gaea::comm

@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// gaea::comm::segment — globally addressable memory, allocated collectively with
+/// ucp_mem_map(UCP_MEM_MAP_ALLOCATE) so that peers on the node reach it through shared memory and
+/// NICs through registration. Each rank contributes its own (possibly different) number of bytes.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gaea/comm/types.hpp"
+
+namespace gaea::comm {
+
+class context;
+
+/// Collective object: construct and destroy on every rank of the context, in the same order.
+/// Thread safety: accessors are const and safe; construction/destruction are collective calls of
+/// the application thread.
+class segment {
+ public:
+  /// Allocates `local_bytes` (may be 0) on this rank and exchanges addresses and keys.
+  /// `name` appears in error messages. Throws gaea::Error if the allocation fails.
+  segment(context& ctx, std::size_t local_bytes, std::string name);
+  ~segment();
+  segment(const segment&) = delete;
+  segment& operator=(const segment&) = delete;
+
+  std::uint64_t id() const noexcept { return id_; }
+  const std::string& name() const noexcept { return name_; }
+  /// This rank's memory (page-aligned; zero-filled on allocation).
+  void* local_base() const noexcept { return local_base_; }
+  std::size_t local_size() const noexcept { return sizes_[static_cast<std::size_t>(rank_)]; }
+  /// Bytes contributed by `rank`.
+  std::size_t size(int rank) const { return sizes_.at(static_cast<std::size_t>(rank)); }
+  std::uint64_t remote_base(int rank) const { return bases_.at(static_cast<std::size_t>(rank)); }
+  /// Packed remote key of `rank` (for workers to unpack against their endpoints).
+  const std::vector<std::byte>& packed_rkey(int rank) const {
+    return rkeys_.at(static_cast<std::size_t>(rank));
+  }
+  context& ctx() const noexcept { return ctx_; }
+
+ private:
+  context& ctx_;
+  std::uint64_t id_;
+  std::string name_;
+  int rank_;
+  ucp_mem* memh_ = nullptr;
+  void* local_base_ = nullptr;
+  std::vector<std::size_t> sizes_;
+  std::vector<std::uint64_t> bases_;
+  std::vector<std::vector<std::byte>> rkeys_;
+};
+
+}  // namespace gaea::comm

@@ -1,0 +1,94 @@
+#pragma once
+/// \file
+/// gaea::comm::worker — the origin side: one UCX worker per application thread, with an endpoint
+/// to every rank's service worker. All operations are non-blocking: they attach to a
+/// gaea::comm::completion and return; wait on it through the progress engine.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "gaea/comm/completion.hpp"
+#include "gaea/comm/types.hpp"
+
+namespace gaea::comm {
+
+class context;
+class segment;
+
+/// Owned by the context; obtained with context::this_thread_worker().
+/// Thread safety: only the thread that created it may use it.
+/// Offsets are in bytes from the start of the target's part of the segment; every operation
+/// checks `offset + bytes <= segment.size(target)` and throws gaea::Error naming the segment.
+class worker {
+ public:
+  worker(context& ctx, int index);
+  ~worker();
+  worker(const worker&) = delete;
+  worker& operator=(const worker&) = delete;
+
+  /// Progresses this worker (callbacks of its operations, replies). Returns events handled.
+  unsigned progress();
+
+  /// Contiguous put. `local` completes when `src` may be reused; remote completion needs flush().
+  void put(int target, const segment& seg, std::uint64_t offset, const void* src,
+           std::size_t bytes, completion& local);
+  /// Contiguous get. `done` completes when the data is in `dst`.
+  void get(int target, const segment& seg, std::uint64_t offset, void* dst, std::size_t bytes,
+           completion& done);
+  /// 2-D strided put: `rows` rows of `row_bytes`, remote rows `remote_stride` bytes apart,
+  /// local rows `local_stride` bytes apart. One RMA per row (zero copy).
+  void put_strided(int target, const segment& seg, std::uint64_t offset,
+                   std::size_t remote_stride, const void* src, std::size_t local_stride,
+                   std::size_t row_bytes, std::size_t rows, completion& local);
+  /// 2-D strided get, the mirror of put_strided.
+  void get_strided(int target, const segment& seg, std::uint64_t offset,
+                   std::size_t remote_stride, void* dst, std::size_t local_stride,
+                   std::size_t row_bytes, std::size_t rows, completion& done);
+  /// 64-bit atomic fetch-and-add; `*result` receives the previous value. 8-byte aligned offset.
+  void fetch_add(int target, const segment& seg, std::uint64_t offset, std::int64_t value,
+                 std::int64_t* result, completion& done);
+  /// 64-bit compare-and-swap: if remote == expected, store desired. `*result` = previous value.
+  void compare_swap(int target, const segment& seg, std::uint64_t offset, std::int64_t expected,
+                    std::int64_t desired, std::int64_t* result, completion& done);
+  /// Active message to `target`'s handler `id`. `local` completes when header and data may be
+  /// reused; `remote` (optional) completes after the handler has run on the target.
+  void am_send(int target, handler_id id, std::span<const std::byte> header,
+               std::span<const std::byte> data, completion& local, completion* remote);
+  /// Remote completion of every put/atomic issued so far to `target` by this worker.
+  void flush(int target, completion& done);
+  /// Remote completion of every put/atomic issued so far by this worker.
+  void flush_all(completion& done);
+
+  /// True when put/get to `target` in `seg` are direct loads/stores (ucp_rkey_ptr).
+  bool is_direct(int target, const segment& seg);
+  /// Human-readable transports used by the endpoint to `target` (e.g. "posix/memory cma/memory").
+  std::string transports(int target);
+
+  int index() const noexcept { return index_; }
+  ucp_worker* handle() const noexcept { return worker_; }
+
+  // --- internal ---
+  void forget_segment(std::uint64_t id);
+
+ private:
+  struct remote_key {
+    ucp_rkey* rkey = nullptr;
+    std::uint64_t base = 0;
+    std::size_t size = 0;
+    std::byte* direct = nullptr;  // ucp_rkey_ptr result, or null
+  };
+  const remote_key& key(int target, const segment& seg);
+  void check_range(int target, const segment& seg, std::uint64_t offset, std::size_t bytes,
+                   const char* op) const;
+
+  context& ctx_;
+  int index_;
+  ucp_worker* worker_ = nullptr;
+  std::vector<ucp_ep*> eps_;
+  std::unordered_map<std::uint64_t, std::vector<remote_key>> keys_;
+};
+
+}  // namespace gaea::comm

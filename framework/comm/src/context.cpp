@@ -1,0 +1,282 @@
+#include "gaea/comm/context.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "detail/mpi_exchange.hpp"
+#include "detail/ucx.hpp"
+#include "gaea/base/env.hpp"
+#include "gaea/comm/segment.hpp"
+
+namespace gaea::comm {
+
+config config::from_env() {
+  config c;
+  const std::int64_t max = env::get_int("GAEA_MAX_TRANSFER");
+  if (max < 8)
+    throw Error("GAEA_MAX_TRANSFER=" + std::to_string(max) + " must be at least 8 bytes");
+  c.max_transfer = static_cast<std::size_t>(max);
+  c.use_rkey_ptr = env::get_int("GAEA_RKEY_PTR") != 0;
+  return c;
+}
+
+namespace {
+std::atomic<std::uint64_t> g_generation{1};
+
+struct thread_worker_cache {
+  const context* ctx = nullptr;
+  std::uint64_t generation = 0;
+  worker* w = nullptr;
+};
+thread_local thread_worker_cache t_worker;
+}  // namespace
+
+// --------------------------------------------------------------------------------------------
+// The service worker: receives requests, runs handlers, sends acknowledgements.
+
+class context::service_impl final : public service_worker {
+ public:
+  explicit service_impl(context& ctx) : ctx_(ctx) {
+    ucp_worker_params_t wp{};
+    wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+    wp.thread_mode = UCS_THREAD_MODE_SERIALIZED;  // progress thread, or the app thread when off
+    detail::check(ucp_worker_create(ctx.handle(), &wp, &worker_), "ucp_worker_create(service)");
+    ucp_am_handler_param_t hp{};
+    hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
+                    UCP_AM_HANDLER_PARAM_FIELD_ARG;
+    hp.id = detail::am_request_id;
+    hp.cb = &service_impl::on_request;
+    hp.arg = this;
+    detail::check(ucp_worker_set_am_recv_handler(worker_, &hp), "set_am_recv_handler(request)");
+  }
+
+  ~service_impl() override {
+    // Drain acknowledgements still in flight so that their blocks are released.
+    for (int i = 0; i < 1000 && (in_flight_ > 0 || !acks_.empty()); ++i) progress();
+    ucp_worker_destroy(worker_);
+  }
+
+  std::vector<std::byte> address() {
+    ucp_address_t* addr = nullptr;
+    std::size_t len = 0;
+    detail::check(ucp_worker_get_address(worker_, &addr, &len), "ucp_worker_get_address");
+    std::vector<std::byte> out(len);
+    std::memcpy(out.data(), addr, len);
+    ucp_worker_release_address(worker_, addr);
+    return out;
+  }
+
+  unsigned progress() override {
+    unsigned n = ucp_worker_progress(worker_);
+    if (!acks_.empty()) {
+      n += static_cast<unsigned>(acks_.size());
+      send_acks();
+    }
+    return n;
+  }
+  bool arm() override {
+    const ucs_status_t st = ucp_worker_arm(worker_);
+    if (st == UCS_ERR_BUSY) return false;
+    detail::check(st, "ucp_worker_arm");
+    return true;
+  }
+  int event_fd() override {
+    int fd = -1;
+    detail::check(ucp_worker_get_efd(worker_, &fd), "ucp_worker_get_efd");
+    return fd;
+  }
+  void signal() override { ucp_worker_signal(worker_); }
+
+ private:
+  struct pending_ack {
+    ucp_ep_h ep;
+    detail::am_reply_payload payload;
+  };
+  struct rndv_recv {
+    service_impl* self;
+    detail::am_wire_header wire;
+    std::vector<std::byte> header;
+    std::vector<std::byte> data;
+    ucp_ep_h reply_ep;
+  };
+
+  void run_handler(const detail::am_wire_header& wire, std::span<const std::byte> header,
+                   std::span<const std::byte> data, ucp_ep_h reply_ep) {
+    std::int32_t status = 0;
+    try {
+      ctx_.dispatch(wire.handler, am_message{wire.source, header, data});
+    } catch (const std::exception& e) {
+      status = 1;
+      ctx_.handler_errors_.fetch_add(1);
+      std::cerr << "gaea: rank " << ctx_.rank() << ": active-message handler " << int(wire.handler)
+                << " from rank " << wire.source << " failed: " << e.what() << std::endl;
+    }
+    if (wire.flags & 1u) acks_.push_back(pending_ack{reply_ep, {wire.cookie, status, 0}});
+  }
+
+  static ucs_status_t on_request(void* arg, const void* header, size_t header_length, void* data,
+                                 size_t length, const ucp_am_recv_param_t* param) {
+    auto* self = static_cast<service_impl*>(arg);
+    detail::am_wire_header wire{};
+    std::memcpy(&wire, header, sizeof wire);
+    const auto* user = static_cast<const std::byte*>(header) + sizeof wire;
+    const std::size_t user_len = header_length - sizeof wire;
+    ucp_ep_h reply_ep =
+        (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) ? param->reply_ep : nullptr;
+    if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
+      auto* r = new rndv_recv{self, wire, std::vector<std::byte>(user, user + user_len),
+                              std::vector<std::byte>(length), reply_ep};
+      ucp_request_param_t p{};
+      p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+      p.cb.recv_am = &service_impl::on_rndv_done;
+      p.user_data = r;
+      ucs_status_ptr_t req = ucp_am_recv_data_nbx(self->worker_, data, r->data.data(), length, &p);
+      if (req == nullptr) {
+        on_rndv_done(nullptr, UCS_OK, length, r);
+      } else if (UCS_PTR_IS_ERR(req)) {
+        on_rndv_done(nullptr, UCS_PTR_STATUS(req), length, r);
+      }
+      return UCS_OK;
+    }
+    self->run_handler(wire, {user, user_len}, {static_cast<const std::byte*>(data), length},
+                      reply_ep);
+    return UCS_OK;
+  }
+
+  static void on_rndv_done(void* request, ucs_status_t status, size_t, void* user_data) {
+    std::unique_ptr<rndv_recv> r(static_cast<rndv_recv*>(user_data));
+    if (status == UCS_OK) {
+      r->self->run_handler(r->wire, r->header, r->data, r->reply_ep);
+    } else {
+      std::cerr << "gaea: rank " << r->self->ctx_.rank() << ": receiving active message from rank "
+                << r->wire.source << " failed: " << ucs_status_string(status) << std::endl;
+      if (r->wire.flags & 1u)
+        r->self->acks_.push_back(pending_ack{r->reply_ep, {r->wire.cookie, 2, 0}});
+    }
+    if (request) ucp_request_free(request);
+  }
+
+  struct ack_block {
+    service_impl* self;
+    detail::am_reply_payload payload;
+  };
+  static void on_ack_sent(void* request, ucs_status_t, void* user_data) {
+    auto* b = static_cast<ack_block*>(user_data);
+    --b->self->in_flight_;
+    delete b;
+    ucp_request_free(request);
+  }
+
+  void send_acks() {
+    std::vector<pending_ack> acks;
+    acks.swap(acks_);
+    for (const auto& a : acks) {
+      if (!a.ep) {
+        std::cerr << "gaea: rank " << ctx_.rank() << ": no reply endpoint for an acknowledgement"
+                  << std::endl;
+        continue;
+      }
+      auto* b = new ack_block{this, a.payload};
+      ucp_request_param_t p{};
+      p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                       UCP_OP_ATTR_FIELD_FLAGS;
+      p.flags = UCP_AM_SEND_FLAG_EAGER;
+      p.cb.send = &service_impl::on_ack_sent;
+      p.user_data = b;
+      ucs_status_ptr_t req =
+          ucp_am_send_nbx(a.ep, detail::am_reply_id, &b->payload, sizeof b->payload, nullptr, 0, &p);
+      if (req == nullptr) {
+        delete b;
+      } else if (UCS_PTR_IS_ERR(req)) {
+        std::cerr << "gaea: rank " << ctx_.rank() << ": acknowledgement failed: "
+                  << ucs_status_string(UCS_PTR_STATUS(req)) << std::endl;
+        delete b;
+      } else {
+        ++in_flight_;
+      }
+    }
+  }
+
+  context& ctx_;
+  ucp_worker_h worker_ = nullptr;
+  std::vector<pending_ack> acks_;
+  std::int64_t in_flight_ = 0;
+
+  friend class context;
+};
+
+// --------------------------------------------------------------------------------------------
+
+context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_generation++) {
+  MPI_Comm_dup(comm, &comm_);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+
+  ucp_config_t* ucfg = nullptr;
+  detail::check(ucp_config_read(nullptr, nullptr, &ucfg), "ucp_config_read");
+  ucp_params_t params{};
+  params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
+                      UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO64 | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
+  params.mt_workers_shared = 1;
+  params.estimated_num_eps = static_cast<std::size_t>(size_);
+  const ucs_status_t st = ucp_init(&params, ucfg, &ucp_);
+  ucp_config_release(ucfg);
+  detail::check(st, "ucp_init (is UCX_TLS valid for this machine?)");
+
+  service_ = std::make_unique<service_impl>(*this);
+  service_addresses_ = detail::allgather_bytes(comm_, service_->address());
+  // The thread that creates the context gets its worker now, so that endpoint wire-up happens
+  // while all ranks are in this collective.
+  this_thread_worker();
+  MPI_Barrier(comm_);
+}
+
+context::~context() {
+  {
+    std::lock_guard lock(workers_mutex_);
+    workers_.clear();
+  }
+  service_.reset();
+  if (ucp_) ucp_cleanup(ucp_);
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+worker& context::this_thread_worker() {
+  if (t_worker.ctx == this && t_worker.generation == generation_) return *t_worker.w;
+  std::lock_guard lock(workers_mutex_);
+  workers_.push_back(std::make_unique<worker>(*this, static_cast<int>(workers_.size())));
+  t_worker = {this, generation_, workers_.back().get()};
+  return *t_worker.w;
+}
+
+void context::release_workers() {
+  std::lock_guard lock(workers_mutex_);
+  workers_.clear();
+  generation_ = g_generation++;  // invalidates every thread's cached worker pointer
+}
+
+service_worker& context::service() { return *service_; }
+
+void context::register_handler(handler_id id, am_handler h) {
+  if (!h) throw Error("gaea::comm: handler " + std::to_string(id) + " is empty");
+  std::lock_guard lock(handlers_mutex_);
+  handler_storage_.push_back(std::make_unique<am_handler>(std::move(h)));
+  handlers_[id].store(handler_storage_.back().get(), std::memory_order_release);
+}
+
+void context::dispatch(handler_id id, const am_message& msg) {
+  am_handler* h = handlers_[id].load(std::memory_order_acquire);
+  if (!h)
+    throw Error("gaea::comm: no handler registered for id " + std::to_string(id) + " on rank " +
+                std::to_string(rank_));
+  (*h)(msg);
+}
+
+void context::forget_segment(std::uint64_t id) {
+  std::lock_guard lock(workers_mutex_);
+  for (auto& w : workers_) w->forget_segment(id);
+}
+
+}  // namespace gaea::comm

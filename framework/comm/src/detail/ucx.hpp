@@ -1,0 +1,60 @@
+#pragma once
+// Internal helpers around the UCX C API: status checks and request plumbing.
+
+#include <ucp/api/ucp.h>
+
+#include <string>
+
+#include "gaea/base/error.hpp"
+#include "gaea/comm/completion.hpp"
+
+namespace gaea::comm::detail {
+
+// UCX active-message ids used by Gaea on the wire.
+inline constexpr unsigned am_request_id = 10;  // origin worker -> target service worker
+inline constexpr unsigned am_reply_id = 11;    // service worker -> origin worker (acks)
+
+// Prefix of every request active message; the user header follows it.
+struct am_wire_header {
+  std::uint8_t handler;
+  std::uint8_t flags;  // bit 0: reply requested
+  std::uint16_t reserved;
+  std::int32_t source;
+  std::uint64_t cookie;  // origin's completion* for the remote completion, or 0
+};
+
+struct am_reply_payload {
+  std::uint64_t cookie;
+  std::int32_t status;  // 0 = handler ran; otherwise the handler threw
+  std::int32_t reserved;
+};
+
+inline void check(ucs_status_t st, const std::string& what) {
+  if (st != UCS_OK) throw Error("gaea::comm: " + what + " failed: " + ucs_status_string(st));
+}
+
+// Send-style callback: user_data is a completion*.
+inline void complete_cb(void* request, ucs_status_t status, void* user_data) {
+  static_cast<completion*>(user_data)->finish(status == UCS_OK ? 0 : static_cast<int>(status));
+  ucp_request_free(request);
+}
+
+// Attaches the result of a *_nbx call to `c`: immediate completion leaves `c` untouched, an
+// in-flight request increments it (its callback decrements), an error throws.
+inline void attach(ucs_status_ptr_t p, completion& c, const char* what, int target) {
+  if (p == nullptr) return;
+  if (UCS_PTR_IS_ERR(p))
+    throw Error(std::string("gaea::comm: ") + what + " to rank " + std::to_string(target) +
+                " failed: " + ucs_status_string(UCS_PTR_STATUS(p)));
+  c.add();
+}
+
+inline ucp_request_param_t completion_param(completion& c) {
+  ucp_request_param_t p{};
+  p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  p.cb.send = complete_cb;
+  p.user_data = &c;
+  return p;
+}
+
+}  // namespace gaea::comm::detail

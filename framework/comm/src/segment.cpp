@@ -1,0 +1,57 @@
+#include "gaea/comm/segment.hpp"
+
+#include <cstring>
+
+#include "detail/mpi_exchange.hpp"
+#include "detail/ucx.hpp"
+#include "gaea/comm/context.hpp"
+
+namespace gaea::comm {
+
+segment::segment(context& ctx, std::size_t local_bytes, std::string name)
+    : ctx_(ctx), id_(ctx.next_segment_id()), name_(std::move(name)), rank_(ctx.rank()) {
+  // UCX cannot map zero bytes; a rank that owns nothing still gets a (tiny) mapping and a key.
+  const std::size_t map_bytes = local_bytes == 0 ? 64 : local_bytes;
+  ucp_mem_map_params_t mp{};
+  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH |
+                  UCP_MEM_MAP_PARAM_FIELD_FLAGS;
+  mp.address = nullptr;
+  mp.length = map_bytes;
+  mp.flags = UCP_MEM_MAP_ALLOCATE;
+  const ucs_status_t st = ucp_mem_map(ctx.handle(), &mp, &memh_);
+  // Every rank must learn whether every other rank succeeded, or the survivors would hang.
+  const int ok = st == UCS_OK ? 1 : 0;
+  int all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx.mpi_comm());
+  if (!all_ok) {
+    if (st == UCS_OK) ucp_mem_unmap(ctx.handle(), memh_);
+    throw Error("gaea::comm: allocating segment '" + name_ + "' (" + std::to_string(local_bytes) +
+                " bytes on rank " + std::to_string(rank_) + ") failed" +
+                (st == UCS_OK ? std::string(" on another rank")
+                              : std::string(": ") + ucs_status_string(st)));
+  }
+  ucp_mem_attr_t attr{};
+  attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH;
+  detail::check(ucp_mem_query(memh_, &attr), "ucp_mem_query");
+  local_base_ = attr.address;
+  std::memset(local_base_, 0, map_bytes);
+
+  void* packed = nullptr;
+  std::size_t packed_len = 0;
+  detail::check(ucp_rkey_pack(ctx.handle(), memh_, &packed, &packed_len), "ucp_rkey_pack");
+  std::vector<std::byte> mine(packed_len);
+  std::memcpy(mine.data(), packed, packed_len);
+  ucp_rkey_buffer_release(packed);
+
+  rkeys_ = detail::allgather_bytes(ctx.mpi_comm(), mine);
+  sizes_ = detail::allgather_value<std::size_t>(ctx.mpi_comm(), local_bytes);
+  bases_ = detail::allgather_value<std::uint64_t>(ctx.mpi_comm(),
+                                                  reinterpret_cast<std::uint64_t>(local_base_));
+}
+
+segment::~segment() {
+  ctx_.forget_segment(id_);
+  if (memh_) ucp_mem_unmap(ctx_.handle(), memh_);
+}
+
+}  // namespace gaea::comm

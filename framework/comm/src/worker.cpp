@@ -1,0 +1,313 @@
+#include "gaea/comm/worker.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "detail/ucx.hpp"
+#include "gaea/comm/context.hpp"
+#include "gaea/comm/segment.hpp"
+
+namespace gaea::comm {
+
+namespace {
+
+ucs_status_t on_reply(void*, const void* header, size_t header_length, void*, size_t,
+                      const ucp_am_recv_param_t*) {
+  if (header_length < sizeof(detail::am_reply_payload)) return UCS_OK;
+  detail::am_reply_payload r{};
+  std::memcpy(&r, header, sizeof r);
+  reinterpret_cast<completion*>(r.cookie)->finish(r.status);
+  return UCS_OK;
+}
+
+// Keeps the operand of an atomic alive until UCX has consumed it.
+struct atomic_block {
+  completion* c;
+  std::int64_t operand;
+};
+void atomic_cb(void* request, ucs_status_t status, void* user_data) {
+  auto* b = static_cast<atomic_block*>(user_data);
+  b->c->finish(status == UCS_OK ? 0 : static_cast<int>(status));
+  delete b;
+  ucp_request_free(request);
+}
+
+// Keeps the wire header (prefix + user header) alive until the send completes.
+struct am_block {
+  completion* local;
+  std::vector<std::byte> header;
+};
+void am_cb(void* request, ucs_status_t status, void* user_data) {
+  auto* b = static_cast<am_block*>(user_data);
+  b->local->finish(status == UCS_OK ? 0 : static_cast<int>(status));
+  delete b;
+  ucp_request_free(request);
+}
+
+void close_cb(void* request, ucs_status_t, void* user_data) {
+  --*static_cast<int*>(user_data);
+  ucp_request_free(request);
+}
+
+}  // namespace
+
+worker::worker(context& ctx, int index) : ctx_(ctx), index_(index) {
+  ucp_worker_params_t wp{};
+  wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  wp.thread_mode = UCS_THREAD_MODE_SINGLE;  // one worker per thread
+  detail::check(ucp_worker_create(ctx.handle(), &wp, &worker_), "ucp_worker_create");
+  ucp_am_handler_param_t hp{};
+  hp.field_mask =
+      UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+  hp.id = detail::am_reply_id;
+  hp.cb = &on_reply;
+  hp.arg = this;
+  detail::check(ucp_worker_set_am_recv_handler(worker_, &hp), "set_am_recv_handler(reply)");
+
+  eps_.resize(static_cast<std::size_t>(ctx.size()), nullptr);
+  for (int r = 0; r < ctx.size(); ++r) {
+    ucp_ep_params_t ep{};
+    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+    ep.address = reinterpret_cast<const ucp_address_t*>(ctx.service_address(r).data());
+    detail::check(ucp_ep_create(worker_, &ep, &eps_[static_cast<std::size_t>(r)]),
+                  "ucp_ep_create to rank " + std::to_string(r));
+  }
+}
+
+worker::~worker() {
+  for (auto& [id, keys] : keys_)
+    for (auto& k : keys)
+      if (k.rkey) ucp_rkey_destroy(k.rkey);
+  // Everything was flushed and fenced by a barrier before; a forced close sends nothing.
+  int outstanding = 0;
+  ucp_request_param_t p{};
+  p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  p.flags = UCP_EP_CLOSE_FLAG_FORCE;
+  p.cb.send = close_cb;
+  p.user_data = &outstanding;
+  for (ucp_ep_h ep : eps_) {
+    if (!ep) continue;
+    ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
+    if (req != nullptr && !UCS_PTR_IS_ERR(req)) ++outstanding;
+  }
+  while (outstanding > 0) ucp_worker_progress(worker_);
+  ucp_worker_destroy(worker_);
+}
+
+unsigned worker::progress() { return ucp_worker_progress(worker_); }
+
+void worker::check_range(int target, const segment& seg, std::uint64_t offset, std::size_t bytes,
+                         const char* op) const {
+  if (target < 0 || target >= ctx_.size())
+    throw Error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() + "': rank " +
+                std::to_string(target) + " out of range [0, " + std::to_string(ctx_.size()) + ")");
+  const std::size_t sz = seg.size(target);
+  if (offset > sz || bytes > sz - offset)
+    throw Error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() + "': bytes [" +
+                std::to_string(offset) + ", " + std::to_string(offset + bytes) +
+                ") outside rank " + std::to_string(target) + "'s " + std::to_string(sz) +
+                " bytes");
+}
+
+const worker::remote_key& worker::key(int target, const segment& seg) {
+  auto& row = keys_[seg.id()];
+  if (row.empty()) row.resize(static_cast<std::size_t>(ctx_.size()));
+  remote_key& k = row[static_cast<std::size_t>(target)];
+  if (k.rkey) return k;
+  detail::check(ucp_ep_rkey_unpack(eps_[static_cast<std::size_t>(target)],
+                                   seg.packed_rkey(target).data(), &k.rkey),
+                "ucp_ep_rkey_unpack for segment '" + seg.name() + "' of rank " +
+                    std::to_string(target));
+  k.base = seg.remote_base(target);
+  k.size = seg.size(target);
+  if (target == ctx_.rank()) {
+    k.direct = static_cast<std::byte*>(seg.local_base());
+  } else if (ctx_.cfg().use_rkey_ptr) {
+    void* p = nullptr;
+    if (ucp_rkey_ptr(k.rkey, k.base, &p) == UCS_OK) k.direct = static_cast<std::byte*>(p);
+  }
+  return k;
+}
+
+bool worker::is_direct(int target, const segment& seg) { return key(target, seg).direct != nullptr; }
+
+void worker::forget_segment(std::uint64_t id) {
+  auto it = keys_.find(id);
+  if (it == keys_.end()) return;
+  for (auto& k : it->second)
+    if (k.rkey) ucp_rkey_destroy(k.rkey);
+  keys_.erase(it);
+}
+
+void worker::put(int target, const segment& seg, std::uint64_t offset, const void* src,
+                 std::size_t bytes, completion& local) {
+  put_strided(target, seg, offset, bytes, src, bytes, bytes, 1, local);
+}
+
+void worker::get(int target, const segment& seg, std::uint64_t offset, void* dst,
+                 std::size_t bytes, completion& done) {
+  get_strided(target, seg, offset, bytes, dst, bytes, bytes, 1, done);
+}
+
+void worker::put_strided(int target, const segment& seg, std::uint64_t offset,
+                         std::size_t remote_stride, const void* src, std::size_t local_stride,
+                         std::size_t row_bytes, std::size_t rows, completion& local) {
+  if (rows == 0 || row_bytes == 0) return;
+  check_range(target, seg, offset, (rows - 1) * remote_stride + row_bytes, "put");
+  const remote_key& k = key(target, seg);
+  const auto* s = static_cast<const std::byte*>(src);
+  if (k.direct) {
+    for (std::size_t r = 0; r < rows; ++r)
+      std::memcpy(k.direct + offset + r * remote_stride, s + r * local_stride, row_bytes);
+    return;
+  }
+  ucp_request_param_t p = detail::completion_param(local);
+  ucp_ep_h ep = eps_[static_cast<std::size_t>(target)];
+  const std::size_t max = ctx_.cfg().max_transfer;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t done = 0; done < row_bytes; done += max) {
+      const std::size_t n = std::min(max, row_bytes - done);
+      detail::attach(ucp_put_nbx(ep, s + r * local_stride + done, n,
+                                 k.base + offset + r * remote_stride + done, k.rkey, &p),
+                     local, "put", target);
+    }
+}
+
+void worker::get_strided(int target, const segment& seg, std::uint64_t offset,
+                         std::size_t remote_stride, void* dst, std::size_t local_stride,
+                         std::size_t row_bytes, std::size_t rows, completion& done_c) {
+  if (rows == 0 || row_bytes == 0) return;
+  check_range(target, seg, offset, (rows - 1) * remote_stride + row_bytes, "get");
+  const remote_key& k = key(target, seg);
+  auto* d = static_cast<std::byte*>(dst);
+  if (k.direct) {
+    for (std::size_t r = 0; r < rows; ++r)
+      std::memcpy(d + r * local_stride, k.direct + offset + r * remote_stride, row_bytes);
+    return;
+  }
+  ucp_request_param_t p = detail::completion_param(done_c);
+  ucp_ep_h ep = eps_[static_cast<std::size_t>(target)];
+  const std::size_t max = ctx_.cfg().max_transfer;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t done = 0; done < row_bytes; done += max) {
+      const std::size_t n = std::min(max, row_bytes - done);
+      detail::attach(ucp_get_nbx(ep, d + r * local_stride + done, n,
+                                 k.base + offset + r * remote_stride + done, k.rkey, &p),
+                     done_c, "get", target);
+    }
+}
+
+namespace {
+void post_atomic(ucp_ep_h ep, ucp_atomic_op_t op, std::int64_t operand, std::int64_t* result,
+                 std::uint64_t raddr, ucp_rkey_h rkey, completion& c, int target, const char* what) {
+  auto* b = new atomic_block{&c, operand};
+  ucp_request_param_t p{};
+  p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                   UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+  p.cb.send = atomic_cb;
+  p.user_data = b;
+  p.datatype = ucp_dt_make_contig(sizeof(std::int64_t));
+  p.reply_buffer = result;
+  ucs_status_ptr_t req = ucp_atomic_op_nbx(ep, op, &b->operand, 1, raddr, rkey, &p);
+  if (req == nullptr || UCS_PTR_IS_ERR(req)) delete b;
+  detail::attach(req, c, what, target);
+}
+}  // namespace
+
+void worker::fetch_add(int target, const segment& seg, std::uint64_t offset, std::int64_t value,
+                       std::int64_t* result, completion& done) {
+  check_range(target, seg, offset, sizeof(std::int64_t), "fetch_add");
+  if (offset % 8 != 0)
+    throw Error("gaea::comm: fetch_add on segment '" + seg.name() + "': offset " +
+                std::to_string(offset) + " is not 8-byte aligned");
+  const remote_key& k = key(target, seg);
+  post_atomic(eps_[static_cast<std::size_t>(target)], UCP_ATOMIC_OP_ADD, value, result,
+              k.base + offset, k.rkey, done, target, "fetch_add");
+}
+
+void worker::compare_swap(int target, const segment& seg, std::uint64_t offset,
+                          std::int64_t expected, std::int64_t desired, std::int64_t* result,
+                          completion& done) {
+  check_range(target, seg, offset, sizeof(std::int64_t), "compare_swap");
+  if (offset % 8 != 0)
+    throw Error("gaea::comm: compare_swap on segment '" + seg.name() + "': offset " +
+                std::to_string(offset) + " is not 8-byte aligned");
+  const remote_key& k = key(target, seg);
+  *result = desired;  // UCX swaps *result in when the remote value equals `expected`
+  post_atomic(eps_[static_cast<std::size_t>(target)], UCP_ATOMIC_OP_CSWAP, expected, result,
+              k.base + offset, k.rkey, done, target, "compare_swap");
+}
+
+void worker::am_send(int target, handler_id id, std::span<const std::byte> header,
+                     std::span<const std::byte> data, completion& local, completion* remote) {
+  if (target < 0 || target >= ctx_.size())
+    throw Error("gaea::comm: am_send to rank " + std::to_string(target) + " out of range [0, " +
+                std::to_string(ctx_.size()) + ")");
+  if (data.size() > ctx_.cfg().max_transfer)
+    throw Error("gaea::comm: active message of " + std::to_string(data.size()) +
+                " bytes exceeds the transfer limit of " + std::to_string(ctx_.cfg().max_transfer));
+  auto* b = new am_block{&local, std::vector<std::byte>(sizeof(detail::am_wire_header) + header.size())};
+  detail::am_wire_header wire{};
+  wire.handler = id;
+  wire.flags = remote ? 1 : 0;
+  wire.source = ctx_.rank();
+  wire.cookie = reinterpret_cast<std::uint64_t>(remote);
+  std::memcpy(b->header.data(), &wire, sizeof wire);
+  if (!header.empty())
+    std::memcpy(b->header.data() + sizeof wire, header.data(), header.size());
+  ucp_request_param_t p{};
+  p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS;
+  p.flags = remote ? UCP_AM_SEND_FLAG_REPLY : 0;
+  p.cb.send = am_cb;
+  p.user_data = b;
+  if (remote) remote->add();
+  ucs_status_ptr_t req = ucp_am_send_nbx(eps_[static_cast<std::size_t>(target)], detail::am_request_id,
+                                         b->header.data(), b->header.size(), data.data(),
+                                         data.size(), &p);
+  if (req == nullptr || UCS_PTR_IS_ERR(req)) {
+    delete b;
+    if (remote && UCS_PTR_IS_ERR(req)) remote->finish(1);
+  }
+  detail::attach(req, local, "active message", target);
+}
+
+void worker::flush(int target, completion& done) {
+  ucp_request_param_t p = detail::completion_param(done);
+  detail::attach(ucp_ep_flush_nbx(eps_.at(static_cast<std::size_t>(target)), &p), done, "flush",
+                 target);
+}
+
+void worker::flush_all(completion& done) {
+  ucp_request_param_t p = detail::completion_param(done);
+  detail::attach(ucp_worker_flush_nbx(worker_, &p), done, "flush_all", -1);
+}
+
+std::string worker::transports(int target) {
+  char* buf = nullptr;
+  std::size_t len = 0;
+  FILE* f = open_memstream(&buf, &len);
+  if (!f) return "?";
+  ucp_ep_print_info(eps_.at(static_cast<std::size_t>(target)), f);
+  std::fclose(f);
+  std::istringstream in(std::string(buf, len));
+  std::free(buf);
+  // Lines look like "#   lane[0]:  2:posix/memory.0 md[1] ... rma_bw#0 am". Keep tl/device.
+  std::string line, out;
+  while (std::getline(in, line)) {
+    const auto lane = line.find("lane[");
+    if (lane == std::string::npos) continue;
+    std::istringstream ls(line.substr(line.find(':', lane) + 1));
+    std::string tok;
+    ls >> tok;
+    const auto colon = tok.find(':');
+    if (colon != std::string::npos) tok = tok.substr(colon + 1);
+    const auto dot = tok.rfind('.');
+    if (dot != std::string::npos) tok = tok.substr(0, dot);
+    if (out.find(tok) == std::string::npos) out += (out.empty() ? "" : " ") + tok;
+  }
+  return out.empty() ? "?" : out;
+}
+
+}  // namespace gaea::comm

@@ -1,0 +1,78 @@
+#include "gaea/progress/engine.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include "gaea/base/error.hpp"
+
+namespace gaea::progress {
+
+std::string_view to_string(mode m) noexcept {
+  switch (m) {
+    case mode::off: return "off";
+    case mode::spin: return "spin";
+    case mode::yield: return "yield";
+  }
+  return "?";
+}
+
+engine::engine(comm::service_worker& service, mode m, std::vector<int> cpus, bool share_core)
+    : service_(service), mode_(m), cpus_(std::move(cpus)), share_core_(share_core) {
+  if (mode_ == mode::off) return;
+  thread_ = std::thread([this] { run(); });
+  if (!cpus_.empty()) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : cpus_) CPU_SET(c, &set);
+    // Failure leaves the thread where the OS puts it; the runtime reports last_cpu().
+    pthread_setaffinity_np(thread_.native_handle(), sizeof set, &set);
+  }
+}
+
+engine::~engine() {
+  if (thread_.joinable()) {
+    stop_.store(true, std::memory_order_release);
+    service_.signal();
+    thread_.join();
+  }
+}
+
+void engine::run() {
+  spin_strategy strategy(mode_ == mode::spin ? 4096 : 1);
+  std::uint64_t steps = 0;
+  while (!stop_.load(std::memory_order_acquire)) {
+    const unsigned n = service_.progress();
+    ++steps;
+    steps_.store(steps, std::memory_order_relaxed);
+    if (n) {
+      busy_steps_.fetch_add(1, std::memory_order_relaxed);
+      events_.fetch_add(n, std::memory_order_relaxed);
+    }
+    if ((steps & 0xffff) == 1) last_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
+    strategy.after_step(n);
+  }
+  // Drain what arrived before stop so that no request is left half-served.
+  while (service_.progress() != 0) {
+  }
+}
+
+unsigned engine::poll(comm::worker& w) {
+  unsigned n = w.progress();
+  if (mode_ == mode::off) {
+    std::unique_lock lock(service_mutex_, std::try_to_lock);
+    if (lock.owns_lock()) n += service_.progress();
+  }
+  return n;
+}
+
+void engine::wait(comm::worker& w, comm::completion& c) {
+  if (!c.done()) wait_until(w, [&c] { return c.done(); });
+  c.check();
+}
+
+stats engine::thread_stats() const noexcept {
+  return {steps_.load(std::memory_order_relaxed), busy_steps_.load(std::memory_order_relaxed),
+          events_.load(std::memory_order_relaxed)};
+}
+
+}  // namespace gaea::progress

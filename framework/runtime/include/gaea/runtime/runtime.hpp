@@ -1,0 +1,71 @@
+#pragma once
+/// \file
+/// gaea::runtime — RAII start-up and shut-down of a Gaea job: MPI (if the program did not start
+/// it), the hwloc topology, the UCX transport and the progress thread.
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+
+#include "gaea/base/error.hpp"
+#include "gaea/comm/completion.hpp"
+#include "gaea/comm/context.hpp"
+#include "gaea/progress/engine.hpp"
+#include "gaea/runtime/topology.hpp"
+
+namespace gaea {
+
+/// One per process, constructed on every rank (collective) and destroyed on every rank.
+/// Works whether or not the program called MPI_Init first; it finalizes MPI only if it
+/// initialized it. Throws gaea::Error if a runtime already exists or set-up fails.
+/// Thread safety: accessors are safe from any thread; construction and destruction are collective
+/// calls of the thread that owns MPI.
+class runtime {
+ public:
+  runtime() : runtime(nullptr, nullptr) {}
+  runtime(int* argc, char*** argv);
+  ~runtime();
+  runtime(const runtime&) = delete;
+  runtime& operator=(const runtime&) = delete;
+
+  /// The live runtime; throws gaea::Error ("not initialized") when there is none.
+  static runtime& current();
+  static bool initialized() noexcept;
+
+  int rank() const noexcept { return rank_; }
+  int size() const noexcept { return size_; }
+  int node_id() const noexcept { return node_id_; }      ///< 0..nodes()-1
+  int nodes() const noexcept { return nodes_; }
+  int node_rank() const noexcept { return node_rank_; }  ///< rank among the ranks of this node
+  int node_size() const noexcept { return node_size_; }
+
+  const topology& topo() const noexcept { return *topology_; }
+  comm::context& comm() noexcept { return *comm_; }
+  progress::engine& progress() noexcept { return *progress_; }
+  /// Where this rank's progress thread was placed ("unpinned" or a PU), and its mode.
+  const progress_placement& placement() const noexcept { return placement_; }
+
+  /// The calling thread's transport worker.
+  comm::worker& worker() { return comm_->this_thread_worker(); }
+  /// Waits for `c` with the current wait policy; throws gaea::Error if an operation failed.
+  void wait(comm::completion& c) { progress_->wait(worker(), c); }
+  /// Collective: completes this thread's outstanding puts and atomics everywhere, then
+  /// synchronises all ranks while keeping communication progressing (never blocks in MPI).
+  void barrier();
+
+ private:
+  bool owns_mpi_ = false;
+  int rank_ = 0, size_ = 1, node_id_ = 0, nodes_ = 1, node_rank_ = 0, node_size_ = 1;
+  MPI_Comm node_comm_ = MPI_COMM_NULL;
+  std::unique_ptr<topology> topology_;
+  progress_placement placement_;
+  std::unique_ptr<comm::context> comm_;
+  std::unique_ptr<progress::engine> progress_;
+};
+
+/// Function-style equivalents of constructing/destroying a gaea::runtime.
+void init(int* argc = nullptr, char*** argv = nullptr);
+void finalize();
+
+}  // namespace gaea

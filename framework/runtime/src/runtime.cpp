@@ -1,0 +1,146 @@
+#include "gaea/runtime/runtime.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <vector>
+
+#include "gaea/base/env.hpp"
+
+namespace gaea {
+
+namespace {
+std::atomic<runtime*> g_current{nullptr};
+std::unique_ptr<runtime> g_owned;  // for init()/finalize()
+
+std::vector<std::vector<int>> allgather_ints(MPI_Comm comm, const std::vector<int>& mine) {
+  int n = 0;
+  MPI_Comm_size(comm, &n);
+  const int len = static_cast<int>(mine.size());
+  std::vector<int> lens(static_cast<std::size_t>(n)), displs(static_cast<std::size_t>(n));
+  MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (int i = 0; i < n; ++i) displs[static_cast<std::size_t>(i)] = total, total += lens[static_cast<std::size_t>(i)];
+  std::vector<int> flat(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), len, MPI_INT, flat.data(), lens.data(), displs.data(), MPI_INT, comm);
+  std::vector<std::vector<int>> out(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    out[static_cast<std::size_t>(i)].assign(flat.begin() + displs[static_cast<std::size_t>(i)],
+                                            flat.begin() + displs[static_cast<std::size_t>(i)] +
+                                                lens[static_cast<std::size_t>(i)]);
+  return out;
+}
+
+progress::mode resolve_mode(const std::string& text, bool has_own_hw_thread) {
+  if (text == "off") return progress::mode::off;
+  if (text == "spin") return progress::mode::spin;
+  if (text == "yield") return progress::mode::yield;
+  return has_own_hw_thread ? progress::mode::spin : progress::mode::yield;  // auto
+}
+}  // namespace
+
+runtime::runtime(int* argc, char*** argv) {
+  if (g_current.load() != nullptr)
+    throw Error("gaea::runtime: a runtime already exists in this process (construct it once)");
+  // Read and validate every setting before any collective, so a bad value fails on all ranks.
+  const std::string mode_text = env::get_choice("GAEA_PROGRESS", {"auto", "spin", "yield", "off"});
+  const std::string bind_text = env::get_choice("GAEA_PROGRESS_BIND", {"auto", "none"});
+  const comm::config cfg = comm::config::from_env();
+
+  int inited = 0, finalized = 0;
+  MPI_Initialized(&inited);
+  MPI_Finalized(&finalized);
+  if (finalized) throw Error("gaea::runtime: MPI was already finalized; create the runtime before MPI_Finalize");
+  if (!inited) {
+    int provided = 0;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    owns_mpi_ = true;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_comm_);
+  MPI_Comm_rank(node_comm_, &node_rank_);
+  MPI_Comm_size(node_comm_, &node_size_);
+  // Node ids: number the node leaders (node rank 0) in world-rank order.
+  MPI_Comm leaders;
+  MPI_Comm_split(MPI_COMM_WORLD, node_rank_ == 0 ? 0 : MPI_UNDEFINED, rank_, &leaders);
+  if (node_rank_ == 0) {
+    MPI_Comm_rank(leaders, &node_id_);
+    MPI_Comm_size(leaders, &nodes_);
+    MPI_Comm_free(&leaders);
+  }
+  MPI_Bcast(&node_id_, 1, MPI_INT, 0, node_comm_);
+  MPI_Bcast(&nodes_, 1, MPI_INT, 0, node_comm_);
+
+  topology_ = std::make_unique<topology>();
+  const std::vector<int> own = topology_->thread_binding();
+  const auto node_bindings = allgather_ints(node_comm_, own);
+  placement_ = place_progress_thread(topology_->pus_by_core(), topology_->allowed_pus(), own,
+                                     node_bindings, node_rank_);
+  if (bind_text == "none") {
+    placement_.cpus = topology_->allowed_pus();
+    placement_.description = "unpinned (GAEA_PROGRESS_BIND=none)";
+  }
+  // Enough hardware threads for every main thread and every progress thread on the node?
+  const bool own_hw = placement_.dedicated || topology_->pus() >= 2 * node_size_;
+  const progress::mode m = resolve_mode(mode_text, own_hw);
+
+  comm_ = std::make_unique<comm::context>(MPI_COMM_WORLD, cfg);
+  progress_ = std::make_unique<progress::engine>(comm_->service(), m, placement_.cpus,
+                                                 /*share_core=*/!own_hw);
+  g_current.store(this);
+  barrier();
+}
+
+runtime::~runtime() {
+  try {
+    barrier();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gaea: rank %d: final barrier failed: %s\n", rank_, e.what());
+  }
+  g_current.store(nullptr);
+  // Origin workers first (their endpoints point at peers' service workers, which stay served by
+  // the progress threads until every rank has closed them), then the progress thread.
+  comm_->release_workers();
+  MPI_Barrier(MPI_COMM_WORLD);
+  progress_.reset();
+  comm_.reset();
+  topology_.reset();
+  if (node_comm_ != MPI_COMM_NULL) MPI_Comm_free(&node_comm_);
+  if (owns_mpi_) MPI_Finalize();
+}
+
+runtime& runtime::current() {
+  runtime* r = g_current.load();
+  if (!r)
+    throw Error("gaea: the runtime is not initialized: construct a gaea::runtime (or call "
+                "gaea::init) before using Gaea objects");
+  return *r;
+}
+
+bool runtime::initialized() noexcept { return g_current.load() != nullptr; }
+
+void runtime::barrier() {
+  comm::worker& w = worker();
+  comm::completion flushed;
+  w.flush_all(flushed);
+  progress_->wait(w, flushed);
+  MPI_Request req;
+  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  int done = 0;
+  progress_->wait_until(w, [&] {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  });
+}
+
+void init(int* argc, char*** argv) {
+  if (g_owned) throw Error("gaea::init: already initialized");
+  g_owned = std::make_unique<runtime>(argc, argv);
+}
+
+void finalize() {
+  if (!g_owned) throw Error("gaea::finalize: gaea::init was not called (or finalize was called twice)");
+  g_owned.reset();
+}
+
+}  // namespace gaea
