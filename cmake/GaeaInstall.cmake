@@ -1,0 +1,70 @@
+# Installation and package export: `cmake --install <build> --prefix <p>` produces
+#   <p>/include/gaea/...                       public headers (installed by each framework/*)
+#   <p>/lib/libgaea_*.a                         the libraries
+#   <p>/lib/cmake/Gaea/GaeaConfig.cmake         find_package(Gaea) entry point
+#   <p>/lib/cmake/Gaea/GaeaConfigVersion.cmake  SameMajorVersion compatibility
+#   <p>/lib/cmake/Gaea/GaeaTargets*.cmake       imported targets gaea::base, ..., gaea::gaea
+# Consumers: find_package(Gaea REQUIRED) then target_link_libraries(app PRIVATE gaea::gaea).
+include(CMakePackageConfigHelpers)
+
+set(GAEA_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/Gaea"
+    CACHE STRING "Where to install GaeaConfig.cmake and the exported targets (relative to prefix)")
+mark_as_advanced(GAEA_INSTALL_CMAKEDIR)
+
+# Every library target that exists in this tree goes into the one export set. A target that is
+# linked by an exported target must itself be exported (or be an imported target recreated by
+# GaeaConfig.cmake), otherwise install(EXPORT) fails at generate time.
+set(_gaea_install_targets)
+foreach(_t IN ITEMS gaea_base gaea_comm gaea_progress gaea_runtime gaea_ga gaea_counters gaea)
+  if(TARGET ${_t})
+    list(APPEND _gaea_install_targets ${_t})
+  endif()
+endforeach()
+
+install(TARGETS ${_gaea_install_targets}
+        EXPORT GaeaTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+install(EXPORT GaeaTargets
+        NAMESPACE gaea::
+        FILE GaeaTargets.cmake
+        DESTINATION ${GAEA_INSTALL_CMAKEDIR})
+
+# Values substituted into GaeaConfig.cmake: the dependency versions required at build time and
+# the pkg-config directories UCX/HWLOC were found in (a fallback for the consumer when its own
+# PKG_CONFIG_PATH does not contain them, e.g. a module-provided UCX on a cluster).
+set(GAEA_MPI_MIN_VERSION 3.1)
+set(GAEA_UCX_MIN_VERSION 1.12)
+set(GAEA_HWLOC_MIN_VERSION 2.0)
+set(GAEA_EIGEN3_MIN_VERSION 3.3)
+set(GAEA_PKG_CONFIG_HINTS)
+foreach(_mod IN ITEMS ucx hwloc)
+  pkg_get_variable(_pcdir ${_mod} pcfiledir)
+  if(_pcdir AND IS_DIRECTORY "${_pcdir}")
+    list(APPEND GAEA_PKG_CONFIG_HINTS "${_pcdir}")
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES GAEA_PKG_CONFIG_HINTS)
+
+configure_package_config_file(
+  ${CMAKE_CURRENT_LIST_DIR}/GaeaConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/GaeaConfig.cmake
+  INSTALL_DESTINATION ${GAEA_INSTALL_CMAKEDIR}
+  NO_SET_AND_CHECK_MACRO)
+
+write_basic_package_version_file(
+  ${CMAKE_CURRENT_BINARY_DIR}/GaeaConfigVersion.cmake
+  VERSION ${PROJECT_VERSION}
+  COMPATIBILITY SameMajorVersion)
+
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/GaeaConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/GaeaConfigVersion.cmake
+        DESTINATION ${GAEA_INSTALL_CMAKEDIR})
+
+unset(_gaea_install_targets)
+unset(_t)
+unset(_mod)
+unset(_pcdir)

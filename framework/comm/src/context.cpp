@@ -1,6 +1,9 @@
 #include "gaea/comm/context.hpp"
 
+#include <net/if.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
@@ -215,6 +218,16 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
 
   ucp_config_t* ucfg = nullptr;
   detail::check(ucp_config_read(nullptr, nullptr, &ucfg), "ucp_config_read");
+  // UCX 1.13's tcp transport can crash when one process drives several tcp devices to itself
+  // (openucx/ucx#7547, #8836). A single-node job gains nothing from a second device: use only
+  // the loopback one unless the user chose devices.
+  MPI_Comm node;
+  MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  int node_size = 0;
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_free(&node);
+  if (node_size == size_ && !std::getenv("UCX_NET_DEVICES") && if_nametoindex("lo") != 0)
+    ucp_config_modify(ucfg, "NET_DEVICES", "lo");
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                       UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;

@@ -11,7 +11,7 @@ std::string_view to_string(mode m) noexcept {
   switch (m) {
     case mode::off: return "off";
     case mode::spin: return "spin";
-    case mode::yield: return "yield";
+    case mode::adaptive: return "adaptive";
   }
   return "?";
 }
@@ -38,7 +38,9 @@ engine::~engine() {
 }
 
 void engine::run() {
-  spin_strategy strategy(mode_ == mode::spin ? 4096 : 1);
+  spin_strategy spin;
+  backoff_strategy backoff;
+  wait_strategy& strategy = mode_ == mode::spin ? static_cast<wait_strategy&>(spin) : backoff;
   std::uint64_t steps = 0;
   while (!stop_.load(std::memory_order_acquire)) {
     const unsigned n = service_.progress();

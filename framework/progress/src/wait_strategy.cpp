@@ -1,6 +1,8 @@
 #include "gaea/progress/wait_strategy.hpp"
 
 #include <sched.h>
+#include <sys/prctl.h>
+#include <time.h>
 
 namespace gaea::progress {
 
@@ -25,6 +27,36 @@ void spin_strategy::after_step(unsigned events) {
   } else {
     cpu_relax();
   }
+}
+
+backoff_strategy::backoff_strategy(std::uint32_t spin_steps, std::uint32_t min_sleep_ns,
+                                   std::uint32_t max_sleep_ns)
+    : spin_steps_(spin_steps),
+      min_sleep_ns_(min_sleep_ns),
+      max_sleep_ns_(max_sleep_ns),
+      sleep_ns_(min_sleep_ns) {
+  tighten_timer_slack();
+}
+
+void backoff_strategy::after_step(unsigned events) {
+  if (events) {
+    idle_ = 0;
+    sleep_ns_ = min_sleep_ns_;
+    return;
+  }
+  if (++idle_ <= spin_steps_) {
+    cpu_relax();
+    return;
+  }
+  const timespec ts{0, static_cast<long>(sleep_ns_)};
+  clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr);
+  sleep_ns_ = sleep_ns_ * 2 > max_sleep_ns_ ? max_sleep_ns_ : sleep_ns_ * 2;
+}
+
+bool tighten_timer_slack() noexcept {
+  thread_local int state = 0;  // 0 unknown, 1 set, -1 refused
+  if (state == 0) state = prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) == 0 ? 1 : -1;
+  return state == 1;
 }
 
 }  // namespace gaea::progress

@@ -11,6 +11,7 @@ namespace gaea {
 namespace {
 std::atomic<runtime*> g_current{nullptr};
 std::unique_ptr<runtime> g_owned;  // for init()/finalize()
+std::atomic<std::uint64_t> g_instances{0};
 
 std::vector<std::vector<int>> allgather_ints(MPI_Comm comm, const std::vector<int>& mine) {
   int n = 0;
@@ -33,16 +34,16 @@ std::vector<std::vector<int>> allgather_ints(MPI_Comm comm, const std::vector<in
 progress::mode resolve_mode(const std::string& text, bool has_own_hw_thread) {
   if (text == "off") return progress::mode::off;
   if (text == "spin") return progress::mode::spin;
-  if (text == "yield") return progress::mode::yield;
-  return has_own_hw_thread ? progress::mode::spin : progress::mode::yield;  // auto
+  if (text == "adaptive") return progress::mode::adaptive;
+  return has_own_hw_thread ? progress::mode::spin : progress::mode::adaptive;  // auto
 }
 }  // namespace
 
-runtime::runtime(int* argc, char*** argv) {
+runtime::runtime(int* argc, char*** argv) : instance_(++g_instances) {
   if (g_current.load() != nullptr)
     throw Error("gaea::runtime: a runtime already exists in this process (construct it once)");
   // Read and validate every setting before any collective, so a bad value fails on all ranks.
-  const std::string mode_text = env::get_choice("GAEA_PROGRESS", {"auto", "spin", "yield", "off"});
+  const std::string mode_text = env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive", "off"});
   const std::string bind_text = env::get_choice("GAEA_PROGRESS_BIND", {"auto", "none"});
   const comm::config cfg = comm::config::from_env();
 

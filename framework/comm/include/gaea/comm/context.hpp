@@ -48,6 +48,11 @@ class context {
   /// The service worker stays up for peers that are still closing theirs.
   void release_workers();
 
+  /// True when a handler is registered for `id` on this rank.
+  bool has_handler(handler_id id) const noexcept {
+    return handlers_[id].load(std::memory_order_acquire) != nullptr;
+  }
+
   /// Handler failures caught on this rank's service worker (see am_handler).
   std::uint64_t handler_errors() const noexcept { return handler_errors_.load(); }
 

@@ -20,7 +20,7 @@ namespace gaea::progress {
 enum class mode {
   off,    ///< no progress thread: application threads progress the service worker when they wait
   spin,   ///< progress thread polls with `pause`, yielding rarely (it has a hardware thread)
-  yield,  ///< progress thread yields the core after every idle step (it shares a core)
+  adaptive,  ///< spin briefly, then micro-sleep with a growing step (for threads sharing a core)
 };
 
 std::string_view to_string(mode m) noexcept;
@@ -38,7 +38,7 @@ class engine {
  public:
   /// `cpus`: OS indices of the PUs the thread may run on (empty = leave affinity alone).
   /// `share_core`: the application threads share cores with progress threads, so their waits
-  /// yield the CPU instead of spinning hard.
+  /// back off into micro-sleeps instead of spinning.
   engine(comm::service_worker& service, mode m, std::vector<int> cpus, bool share_core);
   ~engine();
   engine(const engine&) = delete;
@@ -55,8 +55,13 @@ class engine {
   /// Progresses until `pred()` holds.
   template <class Pred>
   void wait_until(comm::worker& w, Pred&& pred) {
-    spin_strategy s(share_core_ ? 64 : 4096);
-    while (!pred()) s.after_step(poll(w));
+    if (share_core_) {
+      backoff_strategy s(64, 1000, 20000);
+      while (!pred()) s.after_step(poll(w));
+    } else {
+      spin_strategy s;
+      while (!pred()) s.after_step(poll(w));
+    }
   }
 
   stats thread_stats() const noexcept;

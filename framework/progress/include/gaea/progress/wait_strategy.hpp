@@ -27,12 +27,34 @@ class spin_strategy final : public wait_strategy {
  public:
   explicit spin_strategy(std::uint32_t yield_after = 4096) : yield_after_(yield_after) {}
   void after_step(unsigned events) override;
-  std::string_view name() const override { return yield_after_ <= 1 ? "yield" : "spin"; }
+  std::string_view name() const override { return "spin"; }
 
  private:
   std::uint32_t yield_after_;
   std::uint32_t idle_ = 0;
 };
+
+/// Spins briefly, then sleeps with clock_nanosleep for a step that doubles on every idle step up
+/// to `max_sleep_ns` and drops back to the minimum on any traffic (a first version of the
+/// adaptive micro-sleep loop; the energy-aware issue calibrates its bounds). A sleeping thread
+/// leaves the core to the ranks that share it, which yielding alone does not: a yielding thread
+/// stays runnable and the scheduler still gives it whole time slices.
+class backoff_strategy final : public wait_strategy {
+ public:
+  explicit backoff_strategy(std::uint32_t spin_steps = 64, std::uint32_t min_sleep_ns = 1000,
+                            std::uint32_t max_sleep_ns = 50000);
+  void after_step(unsigned events) override;
+  std::string_view name() const override { return "adaptive"; }
+
+ private:
+  std::uint32_t spin_steps_, min_sleep_ns_, max_sleep_ns_;
+  std::uint32_t idle_ = 0;
+  std::uint32_t sleep_ns_;
+};
+
+/// Sets the calling thread's timer slack to 1 ns (once per thread) so that micro-sleeps are not
+/// rounded up to the default 50 us. Returns false where the kernel refuses.
+bool tighten_timer_slack() noexcept;
 
 /// Short pause on the CPU (x86 `pause`, a compiler barrier elsewhere).
 void cpu_relax() noexcept;

@@ -33,6 +33,8 @@ class runtime {
   static runtime& current();
   static bool initialized() noexcept;
 
+  /// Distinct for every runtime constructed in this process (caches key on it).
+  std::uint64_t instance() const noexcept { return instance_; }
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
   int node_id() const noexcept { return node_id_; }      ///< 0..nodes()-1
@@ -55,6 +57,7 @@ class runtime {
   void barrier();
 
  private:
+  std::uint64_t instance_;
   bool owns_mpi_ = false;
   int rank_ = 0, size_ = 1, node_id_ = 0, nodes_ = 1, node_rank_ = 0, node_size_ = 1;
   MPI_Comm node_comm_ = MPI_COMM_NULL;

@@ -1,0 +1,21 @@
+#pragma once
+// Arrays of this rank by id, so that the accumulate handler (running on the progress thread)
+// can find the target array. Entries live from after creation to before destruction, both
+// collective and fenced by barriers, so a registered pointer is valid whenever a peer can use it.
+
+#include <cstdint>
+
+namespace gaea {
+class runtime;
+}
+
+namespace gaea::ga::detail {
+
+class array_core;
+
+void register_array(std::uint64_t id, array_core* a);
+void unregister_array(std::uint64_t id);
+/// Installs the global-array active-message handlers on `rt` (once per runtime).
+void install_handlers(runtime& rt);
+
+}  // namespace gaea::ga::detail

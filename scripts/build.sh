@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Gaea build driver.
+#   scripts/build.sh demo [demo-args...]  install deps, configure + build ./build, run the demo on
+#                                         4 ranks (mpirun -np 4 build/apps/demo/gaea-demo)
+#   scripts/build.sh test                 install deps, configure + build ./build, run ctest
+# Environment:
+#   GAEA_BUILD_DIR   build directory (default: <repo>/build)
+#   GAEA_BUILD_TYPE  CMAKE_BUILD_TYPE (default: RelWithDebInfo)
+#   GAEA_SKIP_DEPS=1 skip scripts/install-deps.sh (e.g. on a cluster with modules)
+#   GAEA_CMAKE_ARGS  extra arguments for the configure step (word-split)
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+
+usage() { sed -n '2,10p' "${BASH_SOURCE[0]}"; }
+step() { printf '\n==> %s\n' "$*"; }
+
+cmd="${1:-}"
+case "$cmd" in
+  demo|test) shift ;;
+  -h|--help|help) usage; exit 0 ;;
+  "") usage >&2; exit 2 ;;
+  *) echo "build.sh: unknown subcommand '$cmd'" >&2; usage >&2; exit 2 ;;
+esac
+
+build_dir="${GAEA_BUILD_DIR:-$repo/build}"
+build_type="${GAEA_BUILD_TYPE:-RelWithDebInfo}"
+jobs=$(nproc 2>/dev/null || echo 2)
+mpi_args=(--oversubscribe)
+if [[ ${EUID:-$(id -u)} -eq 0 ]]; then mpi_args=(--allow-run-as-root "${mpi_args[@]}"); fi
+
+install_deps() {
+  if [[ "${GAEA_SKIP_DEPS:-0}" == 1 ]]; then
+    step "dependencies: skipped (GAEA_SKIP_DEPS=1)"
+  else
+    step "dependencies: scripts/install-deps.sh"
+    "$repo/scripts/install-deps.sh"
+  fi
+}
+
+configure() {
+  local extra=()
+  if [[ -n "${GAEA_CMAKE_ARGS:-}" ]]; then read -r -a extra <<<"$GAEA_CMAKE_ARGS"; fi
+  step "configure: $build_dir ($build_type)"
+  cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" "${extra[@]}"
+}
+
+build() {
+  step "build: -j$jobs"
+  cmake --build "$build_dir" --parallel "$jobs"
+}
+
+case "$cmd" in
+  demo)
+    install_deps
+    configure
+    build
+    demo="$build_dir/apps/demo/gaea-demo"
+    if [[ ! -x "$demo" ]]; then
+      echo "build.sh: demo executable $demo was not built (is the gaea-demo target in apps/demo" \
+           "and GAEA_BUILD_APPS=ON?)" >&2
+      exit 1
+    fi
+    step "run: mpirun ${mpi_args[*]} -np 4 $demo $*"
+    mpirun "${mpi_args[@]}" -np 4 "$demo" "$@"
+    ;;
+  test)
+    install_deps
+    configure
+    build
+    step "test: ctest --test-dir $build_dir --output-on-failure -j1 --timeout 600"
+    ctest --test-dir "$build_dir" --output-on-failure -j1 --timeout 600
+    ;;
+esac
+step "done: $cmd"

@@ -1,0 +1,27 @@
+// Catch2 main for multi-rank tests: every rank runs every test case (they are collective), the
+// runtime lives for the whole session, and the exit code is non-zero if any rank failed.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+#include <mpi.h>
+
+#include "gaea/runtime/runtime.hpp"
+
+int main(int argc, char** argv) {
+  int failed = 0;
+  {
+    gaea::runtime rt(&argc, &argv);
+    Catch::Session session;
+    if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
+    // Ranks > 0 report only failures, so that the log stays readable.
+    if (rt.rank() != 0) session.configData().showSuccessfulTests = false;
+    failed = session.run();
+    int any = 0;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    failed = any;
+    if (rt.rank() == 0)
+      std::printf("gaea tests: %d ranks, progress %s (%s), verdict %s\n", rt.size(),
+                  std::string(gaea::progress::to_string(rt.progress().current_mode())).c_str(),
+                  rt.placement().description.c_str(), failed ? "FAILED" : "passed");
+  }
+  return failed ? 1 : 0;
+}
