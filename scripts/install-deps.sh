@@ -12,7 +12,7 @@ packages=(
   libtbb-dev libhwloc-dev libeigen3-dev
   catch2 libcli11-dev libfmt-dev nlohmann-json3-dev
   libhdf5-openmpi-dev
-  libglobalarrays-dev libarmci-mpi-dev gfortran
+  libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev gfortran
 )
 
 check_only=0

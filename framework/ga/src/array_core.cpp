@@ -83,16 +83,16 @@ void* array_core::local_data() const noexcept { return seg_->local_base(); }
 index array_core::buffer_strides(const patch& p, std::size_t buf_elems,
                                  std::span<const index_t> ld, const char* op) const {
   const int n = p.ndim();
-  const std::string who = "global_array '" + name_ + "': " + op + " " + p.str() + ": ";
+  auto who = [&] { return "global_array '" + name_ + "': " + op + " " + p.str() + ": "; };
   if (!ld.empty() && ld.size() != static_cast<std::size_t>(n - 1))
-    throw Error(who + "ld has " + std::to_string(ld.size()) + " entries; a " + std::to_string(n) +
+    throw Error(who() + "ld has " + std::to_string(ld.size()) + " entries; a " + std::to_string(n) +
                 "-D patch needs " + std::to_string(n - 1));
   index s(static_cast<std::size_t>(n), 1);
   for (int d = n - 2; d >= 0; --d) {
     const index_t ext = p.extent(d + 1);
     const index_t l = ld.empty() ? ext : ld[static_cast<std::size_t>(d)];
     if (l < ext)
-      throw Error(who + "ld[" + std::to_string(d) + "]=" + std::to_string(l) +
+      throw Error(who() + "ld[" + std::to_string(d) + "]=" + std::to_string(l) +
                   " is smaller than the patch extent " + std::to_string(ext) + " of dimension " +
                   std::to_string(d + 1));
     s[static_cast<std::size_t>(d)] = s[static_cast<std::size_t>(d) + 1] * l;
@@ -100,7 +100,7 @@ index array_core::buffer_strides(const patch& p, std::size_t buf_elems,
   index_t need = 1;
   for (int d = 0; d < n; ++d) need += (p.extent(d) - 1) * s[static_cast<std::size_t>(d)];
   if (buf_elems < static_cast<std::size_t>(need))
-    throw Error(who + "buffer has " + std::to_string(buf_elems) + " elements; the patch needs " +
+    throw Error(who() + "buffer has " + std::to_string(buf_elems) + " elements; the patch needs " +
                 std::to_string(need));
   return s;
 }

@@ -97,16 +97,17 @@ patch distribution::block(int rank) const {
 }
 
 void distribution::validate(const patch& p, const char* op) const {
-  const std::string who = "global_array '" + name_ + "': " + op + ": ";
+  // Messages are built only on failure: this runs on every get/put/acc.
+  auto who = [&] { return "global_array '" + name_ + "': " + op + ": "; };
   if (p.lo.size() != dims_.size() || p.hi.size() != dims_.size())
-    throw Error(who + "patch has " + std::to_string(p.lo.size()) + "/" + std::to_string(p.hi.size()) +
+    throw Error(who() + "patch has " + std::to_string(p.lo.size()) + "/" + std::to_string(p.hi.size()) +
                 " lo/hi indices for a " + std::to_string(dims_.size()) + "-D array");
   for (std::size_t d = 0; d < dims_.size(); ++d) {
     if (p.lo[d] > p.hi[d])
-      throw Error(who + "patch lo[" + std::to_string(d) + "]=" + std::to_string(p.lo[d]) + " > hi[" +
+      throw Error(who() + "patch lo[" + std::to_string(d) + "]=" + std::to_string(p.lo[d]) + " > hi[" +
                   std::to_string(d) + "]=" + std::to_string(p.hi[d]));
     if (p.lo[d] < 0 || p.hi[d] >= dims_[d])
-      throw Error(who + "patch " + p.str() + " is outside the array: dimension " +
+      throw Error(who() + "patch " + p.str() + " is outside the array: dimension " +
                   std::to_string(d) + " has indices 0.." + std::to_string(dims_[d] - 1) +
                   " (dims = " + format_index(dims_) + ")");
   }

@@ -29,9 +29,17 @@ void spin_strategy::after_step(unsigned events) {
   }
 }
 
-backoff_strategy::backoff_strategy(std::uint32_t spin_steps, std::uint32_t min_sleep_ns,
+namespace {
+std::int64_t monotonic_ns() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+}  // namespace
+
+backoff_strategy::backoff_strategy(std::uint32_t spin_ns, std::uint32_t min_sleep_ns,
                                    std::uint32_t max_sleep_ns)
-    : spin_steps_(spin_steps),
+    : spin_ns_(spin_ns),
       min_sleep_ns_(min_sleep_ns),
       max_sleep_ns_(max_sleep_ns),
       sleep_ns_(min_sleep_ns) {
@@ -44,7 +52,9 @@ void backoff_strategy::after_step(unsigned events) {
     sleep_ns_ = min_sleep_ns_;
     return;
   }
-  if (++idle_ <= spin_steps_) {
+  // Spin phase: read the clock only every 64 idle steps.
+  if (idle_ == 0) idle_since_ns_ = monotonic_ns();
+  if ((++idle_ & 63) != 0 || monotonic_ns() - idle_since_ns_ < spin_ns_) {
     cpu_relax();
     return;
   }

@@ -56,7 +56,7 @@ class engine {
   template <class Pred>
   void wait_until(comm::worker& w, Pred&& pred) {
     if (share_core_) {
-      backoff_strategy s(64, 1000, 20000);
+      backoff_strategy s(50000, 1000, 20000);
       while (!pred()) s.after_step(poll(w));
     } else {
       spin_strategy s;

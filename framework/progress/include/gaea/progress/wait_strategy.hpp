@@ -34,21 +34,25 @@ class spin_strategy final : public wait_strategy {
   std::uint32_t idle_ = 0;
 };
 
-/// Spins briefly, then sleeps with clock_nanosleep for a step that doubles on every idle step up
-/// to `max_sleep_ns` and drops back to the minimum on any traffic (a first version of the
-/// adaptive micro-sleep loop; the energy-aware issue calibrates its bounds). A sleeping thread
-/// leaves the core to the ranks that share it, which yielding alone does not: a yielding thread
-/// stays runnable and the scheduler still gives it whole time slices.
+/// Spins while traffic is recent (for `spin_ns` after the last event), then sleeps with
+/// clock_nanosleep for a step that doubles on every idle step up to `max_sleep_ns`, and drops
+/// back to spinning on any traffic (a first version of the adaptive micro-sleep loop; the
+/// energy-aware issue calibrates its bounds). A sleeping thread leaves the core to the ranks that
+/// share it, which yielding alone does not: a yielding thread stays runnable and the scheduler
+/// still gives it whole time slices. The spin window matters because a "1 us" sleep costs
+/// 15 us or more on virtual machines: bursts must not pay it per message.
 class backoff_strategy final : public wait_strategy {
  public:
-  explicit backoff_strategy(std::uint32_t spin_steps = 64, std::uint32_t min_sleep_ns = 1000,
+  explicit backoff_strategy(std::uint32_t spin_ns = 50000, std::uint32_t min_sleep_ns = 1000,
                             std::uint32_t max_sleep_ns = 50000);
   void after_step(unsigned events) override;
   std::string_view name() const override { return "adaptive"; }
 
  private:
-  std::uint32_t spin_steps_, min_sleep_ns_, max_sleep_ns_;
+  std::int64_t spin_ns_;
+  std::uint32_t min_sleep_ns_, max_sleep_ns_;
   std::uint32_t idle_ = 0;
+  std::int64_t idle_since_ns_ = 0;
   std::uint32_t sleep_ns_;
 };
 
