@@ -1,5 +1,5 @@
 # gaea_add_mpi_test(<name> SOURCES <src>... NRANKS <n>... [TIMEOUT <s>]
-#                   [TRANSPORTS sm tcp] [MODES auto off ...] [ENV VAR=value ...])
+#                   [TRANSPORTS sm tcp] [MODES auto spin adaptive off] [ENV VAR=value ...])
 #
 # Builds one Catch2 executable and registers one ctest test per (ranks, transport, progress mode):
 #   <name>.np<N>.<transport>.<mode>
@@ -15,7 +15,7 @@ function(gaea_add_mpi_test name)
     set(T_TRANSPORTS sm tcp)
   endif()
   if(NOT T_MODES)
-    set(T_MODES auto off)
+    set(T_MODES auto spin adaptive off)
   endif()
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE gaea_test_main gaea::gaea)

@@ -106,12 +106,10 @@ index array_core::buffer_strides(const patch& p, std::size_t buf_elems,
 }
 
 template <class Fn>
-void array_core::for_each_piece(const patch& p, const index& bstride, Fn&& fn) const {
-  for (const owned_patch& o : dist_.locate(p)) {
-    const patch b = dist_.block(o.rank);
-    fn(o.rank, o.piece, b, block_strides(b));
-  }
-  (void)bstride;
+void array_core::for_each_piece(const patch& p, Fn&& fn) const {
+  dist_.for_each_owner(p, [&](int rank, const patch& piece, const patch& b) {
+    fn(rank, piece, b, block_strides(b));
+  });
 }
 
 void array_core::get(const patch& p, void* buf, std::size_t buf_elems, std::span<const index_t> ld) {
@@ -122,7 +120,7 @@ void array_core::get(const patch& p, void* buf, std::size_t buf_elems, std::span
   comm::completion done;
   auto* out = static_cast<std::byte*>(buf);
   const int n = p.ndim();
-  for_each_piece(p, bs, [&](int r, const patch& piece, const patch& b, const index& os) {
+  for_each_piece(p, [&](int r, const patch& piece, const patch& b, const index& os) {
     target_status& st = tr.status(id(), r);
     if (st.dirty) {  // earlier writes to this array on r: complete them first
       comm::completion fenced;
@@ -160,7 +158,7 @@ void array_core::put(const patch& p, const void* buf, std::size_t buf_elems,
   comm::completion local;
   const auto* in = static_cast<const std::byte*>(buf);
   const int n = p.ndim();
-  for_each_piece(p, bs, [&](int r, const patch& piece, const patch& b, const index& os) {
+  for_each_piece(p, [&](int r, const patch& piece, const patch& b, const index& os) {
     const std::size_t row = static_cast<std::size_t>(piece.extent(n - 1)) * elem_size_;
     patch outer = piece;
     const std::size_t rows = n >= 2 ? static_cast<std::size_t>(piece.extent(n - 2)) : 1;
@@ -190,9 +188,9 @@ void array_core::acc(const patch& p, const void* buf, std::size_t buf_elems,
   const int n = p.ndim();
   const std::size_t limit = rt_.comm().cfg().max_transfer;
   std::vector<std::vector<std::byte>> packed_bufs;  // alive until the sends complete
-  for (const owned_patch& o : dist_.locate(p)) {
+  dist_.for_each_owner(p, [&](int owner, const patch& piece, const patch&) {
     // Split the piece along its leading dimensions until each message fits the transfer limit.
-    std::vector<patch> parts{o.piece};
+    std::vector<patch> parts{piece};
     for (std::size_t i = 0; i < parts.size();) {
       patch& q = parts[i];
       if (static_cast<std::size_t>(q.elements()) * elem_size_ <= limit || q.elements() == 1) {
@@ -216,7 +214,7 @@ void array_core::acc(const patch& p, const void* buf, std::size_t buf_elems,
         std::memcpy(packed.data() + at, in + static_cast<std::size_t>(lo) * elem_size_, row);
         at += row;
       });
-      if (o.rank == rt_.rank()) {
+      if (owner == rt_.rank()) {
         apply_acc(q, packed.data(), alpha);
         continue;
       }
@@ -229,12 +227,12 @@ void array_core::acc(const patch& p, const void* buf, std::size_t buf_elems,
       std::memcpy(header.data() + sizeof h, q.lo.data(), static_cast<std::size_t>(n) * sizeof(index_t));
       std::memcpy(header.data() + sizeof h + static_cast<std::size_t>(n) * sizeof(index_t),
                   q.hi.data(), static_cast<std::size_t>(n) * sizeof(index_t));
-      target_status& st = tr.status(id(), o.rank);
-      w.am_send(o.rank, acc_handler, header, packed, local, st.accs.get());
-      tr.mark(id(), o.rank, false);
+      target_status& st = tr.status(id(), owner);
+      w.am_send(owner, acc_handler, header, packed, local, st.accs.get());
+      tr.mark(id(), owner, false);
       packed_bufs.push_back(std::move(packed));
     }
-  }
+  });
   rt_.wait(local);
   bump(counters().accs);
   bump(counters().bytes_acc, static_cast<std::uint64_t>(p.elements()) * elem_size_);

@@ -114,34 +114,8 @@ void distribution::validate(const patch& p, const char* op) const {
 }
 
 std::vector<owned_patch> distribution::locate(const patch& p) const {
-  const std::size_t n = dims_.size();
-  // Block index range per dimension.
-  std::vector<int> first(n), last(n);
-  for (std::size_t d = 0; d < n; ++d) {
-    const auto& s = starts_[d];
-    first[d] = static_cast<int>(std::upper_bound(s.begin(), s.end(), p.lo[d]) - s.begin()) - 1;
-    last[d] = static_cast<int>(std::upper_bound(s.begin(), s.end(), p.hi[d]) - s.begin()) - 1;
-  }
   std::vector<owned_patch> out;
-  std::vector<int> c(first);
-  while (true) {
-    int rank = 0;
-    patch b{index(n), index(n)};
-    for (std::size_t d = 0; d < n; ++d) {
-      rank = rank * grid_[d] + c[d];
-      b.lo[d] = starts_[d][static_cast<std::size_t>(c[d])];
-      b.hi[d] = starts_[d][static_cast<std::size_t>(c[d]) + 1] - 1;
-    }
-    patch piece = b.intersect(p);
-    if (!piece.empty()) out.push_back({rank, std::move(piece)});
-    // Odometer over the block coordinates, last dimension fastest.
-    std::size_t d = n;
-    while (d-- > 0) {
-      if (++c[d] <= last[d]) break;
-      c[d] = first[d];
-    }
-    if (d == static_cast<std::size_t>(-1)) break;
-  }
+  for_each_owner(p, [&](int rank, const patch& piece, const patch&) { out.push_back({rank, piece}); });
   return out;
 }
 

@@ -2,7 +2,15 @@
 
 #include <algorithm>
 
+#include "gaea/base/error.hpp"
+
 namespace gaea::ga {
+
+void index::check_size(std::size_t n) {
+  if (n > static_cast<std::size_t>(max_dims))
+    throw Error("gaea::ga::index: " + std::to_string(n) + " dimensions; 1 to " +
+                std::to_string(max_dims) + " are supported");
+}
 
 bool patch::empty() const noexcept {
   for (std::size_t d = 0; d < lo.size(); ++d)

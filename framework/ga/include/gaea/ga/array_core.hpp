@@ -58,7 +58,7 @@ class array_core {
   index buffer_strides(const patch& p, std::size_t buf_elems, std::span<const index_t> ld,
                        const char* op) const;
   template <class Fn>
-  void for_each_piece(const patch& p, const index& bstride, Fn&& fn) const;
+  void for_each_piece(const patch& p, Fn&& fn) const;
 
   std::string name_;
   distribution dist_;

@@ -35,8 +35,14 @@ class distribution {
   index_t block_elements(int rank) const { return block(rank).elements(); }
   /// The owners of a (validated) patch and their pieces, in rank order.
   std::vector<owned_patch> locate(const patch& p) const;
+  /// Calls fn(rank, piece, owner_block) for every owner of a (validated) patch, in rank order,
+  /// without allocating.
+  template <class Fn>
+  void for_each_owner(const patch& p, Fn&& fn) const;
   /// Start indices of the blocks along dimension d (size grid()[d] + 1, last = dims[d]).
-  const index& boundaries(int d) const { return starts_.at(static_cast<std::size_t>(d)); }
+  const std::vector<index_t>& boundaries(int d) const {
+    return starts_.at(static_cast<std::size_t>(d));
+  }
 
   /// Throws gaea::Error unless `p` is a valid patch of this space: same rank, lo <= hi, in bounds.
   void validate(const patch& p, const char* op) const;
@@ -46,7 +52,37 @@ class distribution {
   index dims_;
   int nprocs_;
   std::vector<int> grid_;
-  std::vector<index> starts_;
+  std::vector<std::vector<index_t>> starts_;
 };
+
+template <class Fn>
+void distribution::for_each_owner(const patch& p, Fn&& fn) const {
+  const std::size_t n = dims_.size();
+  index first(n), last(n), c(n);
+  for (std::size_t d = 0; d < n; ++d) {
+    const auto& s = starts_[d];
+    first[d] = std::upper_bound(s.begin(), s.end(), p.lo[d]) - s.begin() - 1;
+    last[d] = std::upper_bound(s.begin(), s.end(), p.hi[d]) - s.begin() - 1;
+  }
+  c = first;
+  while (true) {
+    int rank = 0;
+    patch b{index(n), index(n)};
+    for (std::size_t d = 0; d < n; ++d) {
+      rank = rank * grid_[d] + static_cast<int>(c[d]);
+      b.lo[d] = starts_[d][static_cast<std::size_t>(c[d])];
+      b.hi[d] = starts_[d][static_cast<std::size_t>(c[d]) + 1] - 1;
+    }
+    const patch piece = b.intersect(p);
+    if (!piece.empty()) fn(rank, piece, b);
+    // Odometer over the block coordinates, last dimension fastest.
+    std::size_t d = n;
+    while (d-- > 0) {
+      if (++c[d] <= last[d]) break;
+      c[d] = first[d];
+    }
+    if (d == static_cast<std::size_t>(-1)) break;
+  }
+}
 
 }  // namespace gaea::ga

@@ -4,17 +4,72 @@
 /// Conventions (as in Global Arrays): arrays are row-major (the last dimension is contiguous) and
 /// patches use *inclusive* bounds lo..hi, 0-based.
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace gaea::ga {
 
 using index_t = std::int64_t;
-using index = std::vector<index_t>;
 
 /// Most dimensions an array may have.
 inline constexpr int max_dims = 7;
+
+/// Up to max_dims indices stored inline: patches and strides never touch the heap on the
+/// get/put/acc path. Behaves like a small std::vector<index_t>; converts to a span.
+class index {
+ public:
+  using value_type = index_t;
+  using iterator = index_t*;
+  using const_iterator = const index_t*;
+
+  index() = default;
+  index(std::initializer_list<index_t> il) { assign(il.begin(), il.end()); }
+  /// `n` copies of `v`. Throws gaea::Error if n > max_dims.
+  explicit index(std::size_t n, index_t v = 0) { resize(n, v); }
+  index(std::span<const index_t> s) { assign(s.begin(), s.end()); }  // NOLINT: implicit on purpose
+  index(const std::vector<index_t>& v) { assign(v.begin(), v.end()); }  // NOLINT
+
+  std::size_t size() const noexcept { return n_; }
+  bool empty() const noexcept { return n_ == 0; }
+  index_t& operator[](std::size_t i) noexcept { return v_[i]; }
+  index_t operator[](std::size_t i) const noexcept { return v_[i]; }
+  index_t* data() noexcept { return v_.data(); }
+  const index_t* data() const noexcept { return v_.data(); }
+  iterator begin() noexcept { return v_.data(); }
+  iterator end() noexcept { return v_.data() + n_; }
+  const_iterator begin() const noexcept { return v_.data(); }
+  const_iterator end() const noexcept { return v_.data() + n_; }
+  index_t front() const noexcept { return v_[0]; }
+  index_t back() const noexcept { return v_[n_ - 1]; }
+  void push_back(index_t x) {
+    check_size(n_ + 1u);
+    v_[n_++] = x;
+  }
+  void resize(std::size_t n, index_t v = 0) {
+    check_size(n);
+    for (std::size_t i = n_; i < n; ++i) v_[i] = v;
+    n_ = static_cast<std::uint8_t>(n);
+  }
+  operator std::span<const index_t>() const noexcept { return {v_.data(), n_}; }  // NOLINT
+  friend bool operator==(const index& a, const index& b) noexcept {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+ private:
+  template <class It>
+  void assign(It first, It last) {
+    check_size(static_cast<std::size_t>(last - first));
+    n_ = static_cast<std::uint8_t>(std::copy(first, last, v_.begin()) - v_.begin());
+  }
+  static void check_size(std::size_t n);
+  std::array<index_t, max_dims> v_{};
+  std::uint8_t n_ = 0;
+};
 
 /// An inclusive box [lo, hi] of an N-dimensional index space. Empty when any lo[d] > hi[d]
 /// (only produced by queries: user patches with lo > hi are rejected).
