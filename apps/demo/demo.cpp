@@ -22,11 +22,16 @@ using gaea::ga::patch;
 
 namespace {
 // A(i, j) and x(j) chosen so that y(i) = sum_j A(i,j) x(j) has a closed form.
-double a_elem(index_t i, index_t j) { return static_cast<double>(i % 7 + 1) + 1e-3 * static_cast<double>(j % 5); }
-double x_elem(index_t j) { return static_cast<double>(j % 3); }
+double a_elem(index_t i, index_t j) {
+  return static_cast<double>(i % 7 + 1) + 1e-3 * static_cast<double>(j % 5);
+}
+double x_elem(index_t j) {
+  return static_cast<double>(j % 3);
+}
 double y_exact(index_t i, index_t n) {
   double s = 0;
-  for (index_t j = 0; j < n; ++j) s += a_elem(i, j) * x_elem(j);
+  for (index_t j = 0; j < n; ++j)
+    s += a_elem(i, j) * x_elem(j);
   return s;
 }
 }  // namespace
@@ -44,10 +49,12 @@ int main(int argc, char** argv) {
     const patch ab = a.local_block();
     auto al = a.access();
     for (index_t i = ab.lo[0], k = 0; !ab.empty() && i <= ab.hi[0]; ++i)
-      for (index_t j = ab.lo[1]; j <= ab.hi[1]; ++j) al[static_cast<std::size_t>(k++)] = a_elem(i, j);
+      for (index_t j = ab.lo[1]; j <= ab.hi[1]; ++j)
+        al[static_cast<std::size_t>(k++)] = a_elem(i, j);
     const patch xb = x.local_block();
     auto xl = x.access();
-    for (index_t j = xb.lo[0], k = 0; !xb.empty() && j <= xb.hi[0]; ++j) xl[static_cast<std::size_t>(k++)] = x_elem(j);
+    for (index_t j = xb.lo[0], k = 0; !xb.empty() && j <= xb.hi[0]; ++j)
+      xl[static_cast<std::size_t>(k++)] = x_elem(j);
     y.zero();
     a.sync();
     x.sync();
@@ -55,8 +62,8 @@ int main(int argc, char** argv) {
     const index_t tiles_per_dim = (n + tile - 1) / tile;
     const std::int64_t ntasks = tiles_per_dim * tiles_per_dim;
     gaea::shared_counter next("tasks");
-    std::vector<double> ablk(static_cast<std::size_t>(tile * tile)), xblk(static_cast<std::size_t>(tile)),
-        yblk(static_cast<std::size_t>(tile));
+    std::vector<double> ablk(static_cast<std::size_t>(tile * tile)),
+        xblk(static_cast<std::size_t>(tile)), yblk(static_cast<std::size_t>(tile));
     std::int64_t mine = 0;
     double t_counter = 0, t_get = 0, t_compute = 0, t_acc = 0;
     using clock = std::chrono::steady_clock;
@@ -80,7 +87,8 @@ int main(int argc, char** argv) {
       t = clock::now();
       for (index_t i = 0; i < nr; ++i) {
         double s = 0;
-        for (index_t j = 0; j < nc; ++j) s += ablk[static_cast<std::size_t>(i * nc + j)] * xblk[static_cast<std::size_t>(j)];
+        for (index_t j = 0; j < nc; ++j)
+          s += ablk[static_cast<std::size_t>(i * nc + j)] * xblk[static_cast<std::size_t>(j)];
         yblk[static_cast<std::size_t>(i)] = s;
       }
       // Uneven speeds: odd ranks are slower, so fast ranks should take more tasks.
@@ -105,25 +113,32 @@ int main(int argc, char** argv) {
     std::int64_t total = 0;
     MPI_Allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     const auto s = gaea::ga::current_stats();
-    std::vector<double> row{static_cast<double>(mine), t_counter, t_get, t_compute, t_acc,
-                            static_cast<double>(s.accs_served), static_cast<double>(s.flushes_avoided)};
+    std::vector<double> row{static_cast<double>(mine),
+                            t_counter,
+                            t_get,
+                            t_compute,
+                            t_acc,
+                            static_cast<double>(s.accs_served),
+                            static_cast<double>(s.flushes_avoided)};
     std::vector<double> all(row.size() * static_cast<std::size_t>(rt.size()));
-    MPI_Gather(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, all.data(), static_cast<int>(row.size()),
-               MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Gather(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, all.data(),
+               static_cast<int>(row.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
     const bool ok = global_err < 1e-12 && total == ntasks;
     if (rt.rank() == 0) {
       std::printf("gaea-demo: y = A x, n = %lld, %lld tiles of %lld^2, %d ranks, progress %s\n",
-                  static_cast<long long>(n), static_cast<long long>(ntasks), static_cast<long long>(tile),
-                  rt.size(), std::string(gaea::progress::to_string(rt.progress().current_mode())).c_str());
+                  static_cast<long long>(n), static_cast<long long>(ntasks),
+                  static_cast<long long>(tile), rt.size(),
+                  std::string(gaea::progress::to_string(rt.progress().current_mode())).c_str());
       std::printf("%5s %7s %11s %9s %11s %9s %12s %15s\n", "rank", "tasks", "counter[s]", "get[s]",
                   "compute[s]", "acc[s]", "accs served", "fences avoided");
       for (int r = 0; r < rt.size(); ++r) {
         const double* v = &all[static_cast<std::size_t>(r) * row.size()];
-        std::printf("%5d %7.0f %11.4f %9.4f %11.4f %9.4f %12.0f %15.0f\n", r, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+        std::printf("%5d %7.0f %11.4f %9.4f %11.4f %9.4f %12.0f %15.0f\n", r, v[0], v[1], v[2],
+                    v[3], v[4], v[5], v[6]);
       }
       std::printf("tasks handed out %lld of %lld, max relative error %.2e, time %.3f s: %s\n",
-                  static_cast<long long>(total), static_cast<long long>(ntasks), global_err, elapsed,
-                  ok ? "CORRECT" : "WRONG");
+                  static_cast<long long>(total), static_cast<long long>(ntasks), global_err,
+                  elapsed, ok ? "CORRECT" : "WRONG");
     }
     return ok ? 0 : 1;
   } catch (const gaea::Error& e) {

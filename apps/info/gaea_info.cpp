@@ -23,14 +23,16 @@ std::vector<std::string> gather_strings(const std::string& mine, int root) {
   std::vector<int> lens(static_cast<std::size_t>(n)), displs(static_cast<std::size_t>(n));
   MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, MPI_COMM_WORLD);
   int total = 0;
-  for (int i = 0; i < n; ++i) displs[static_cast<std::size_t>(i)] = total, total += lens[static_cast<std::size_t>(i)];
+  for (int i = 0; i < n; ++i)
+    displs[static_cast<std::size_t>(i)] = total, total += lens[static_cast<std::size_t>(i)];
   std::vector<char> flat(static_cast<std::size_t>(total) + 1);
   MPI_Gatherv(mine.data(), len, MPI_CHAR, flat.data(), lens.data(), displs.data(), MPI_CHAR, root,
               MPI_COMM_WORLD);
   std::vector<std::string> out;
   if (me == root)
     for (int i = 0; i < n; ++i)
-      out.emplace_back(flat.data() + displs[static_cast<std::size_t>(i)], static_cast<std::size_t>(lens[static_cast<std::size_t>(i)]));
+      out.emplace_back(flat.data() + displs[static_cast<std::size_t>(i)],
+                       static_cast<std::size_t>(lens[static_cast<std::size_t>(i)]));
   return out;
 }
 
@@ -66,17 +68,19 @@ int main(int argc, char** argv) {
     int on_node = -1, off_node = -1;
     for (int k = 1; k <= rt.size(); ++k) {
       const int r = (rt.rank() + k) % rt.size();
-      if (node_of[static_cast<std::size_t>(r)] == my_node && on_node < 0 && r != rt.rank()) on_node = r;
+      if (node_of[static_cast<std::size_t>(r)] == my_node && on_node < 0 && r != rt.rank())
+        on_node = r;
       if (node_of[static_cast<std::size_t>(r)] != my_node && off_node < 0) off_node = r;
     }
     auto& w = rt.worker();
-    std::string line = "rank " + std::to_string(rt.rank()) + " node " + std::to_string(rt.node_id()) +
-                       " (local " + std::to_string(rt.node_rank()) + "/" +
-                       std::to_string(rt.node_size()) + "): progress " +
+    std::string line = "rank " + std::to_string(rt.rank()) + " node " +
+                       std::to_string(rt.node_id()) + " (local " + std::to_string(rt.node_rank()) +
+                       "/" + std::to_string(rt.node_size()) + "): progress " +
                        std::string(gaea::progress::to_string(rt.progress().current_mode())) + ", " +
                        rt.placement().description;
     line += "; to self: " + w.transports(rt.rank());
-    if (on_node >= 0) line += "; on node (rank " + std::to_string(on_node) + "): " + w.transports(on_node);
+    if (on_node >= 0)
+      line += "; on node (rank " + std::to_string(on_node) + "): " + w.transports(on_node);
     if (off_node >= 0)
       line += "; between nodes (rank " + std::to_string(off_node) + "): " + w.transports(off_node);
     rt.barrier();
@@ -87,7 +91,8 @@ int main(int argc, char** argv) {
       std::printf("topology (node 0): %s\n", rt.topo().summary().c_str());
       const char* tls = std::getenv("UCX_TLS");
       std::printf("UCX_TLS=%s\n", tls ? tls : "(unset: UCX chooses)");
-      for (const auto& l : lines) std::printf("%s\n", l.c_str());
+      for (const auto& l : lines)
+        std::printf("%s\n", l.c_str());
     }
     rt.barrier();
   } catch (const gaea::Error& e) {

@@ -41,13 +41,15 @@ TEST_CASE("progress: operations on rank 0's data complete while rank 0 computes"
     const auto t0 = std::chrono::steady_clock::now();
     std::int64_t iters = 0;
     while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(1000)) {
-      for (int i = 0; i < 1000; ++i) sink += std::sqrt(static_cast<double>(++iters));
+      for (int i = 0; i < 1000; ++i)
+        sink += std::sqrt(static_cast<double>(++iters));
     }
     compute_end = now_ns();
   } else {
     std::vector<double> buf(static_cast<std::size_t>(on0.elements()));
     std::vector<double> ones(buf.size(), 1.0);
-    for (int i = 0; i < 1000; ++i) counter.fetch_add(1);
+    for (int i = 0; i < 1000; ++i)
+      counter.fetch_add(1);
     for (int i = 0; i < 100; ++i) {
       a.get(on0, buf);
       a.acc(on0, ones);
@@ -62,7 +64,8 @@ TEST_CASE("progress: operations on rank 0's data complete while rank 0 computes"
   CHECK(counter.read() == 1000 * (n - 1));
   std::vector<double> got(static_cast<std::size_t>(on0.elements()));
   a.get(on0, got);
-  for (double x : got) REQUIRE(x == 1.0 + 100.0 * (n - 1));
+  for (double x : got)
+    REQUIRE(x == 1.0 + 100.0 * (n - 1));
   // Ordering, when there is a progress thread.
   if (rt().progress().asynchronous()) {
     for (int r = 1; r < n; ++r) {

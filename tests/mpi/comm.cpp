@@ -15,7 +15,8 @@ using gaea::test::rt;
 TEST_CASE("comm: contiguous and strided put/get reach every rank", "[comm]") {
   const int me = rt().rank(), n = rt().size();
   constexpr std::size_t rows = 16, cols = 24;  // doubles
-  comm::segment seg(rt().comm(), rows * cols * sizeof(double) * static_cast<std::size_t>(n), "grid");
+  comm::segment seg(rt().comm(), rows * cols * sizeof(double) * static_cast<std::size_t>(n),
+                    "grid");
   auto& w = rt().worker();
   // Every rank writes a 16x(cols/2) sub-block (strided) into its slot on every target.
   std::vector<double> src(rows * cols);
@@ -23,8 +24,8 @@ TEST_CASE("comm: contiguous and strided put/get reach every rank", "[comm]") {
   comm::completion c;
   for (int t = 0; t < n; ++t)
     w.put_strided(t, seg, static_cast<std::uint64_t>(me) * rows * cols * sizeof(double),
-                  cols * sizeof(double), src.data(), cols * sizeof(double), cols / 2 * sizeof(double),
-                  rows, c);
+                  cols * sizeof(double), src.data(), cols * sizeof(double),
+                  cols / 2 * sizeof(double), rows, c);
   rt().wait(c);
   rt().barrier();
   for (int t = 0; t < n; ++t) {
@@ -53,7 +54,8 @@ TEST_CASE("comm: out-of-range transfers throw gaea::Error naming the segment", "
   double x[16] = {};
   using Catch::Matchers::Contains;
   CHECK_THROWS_WITH(w.get(0, seg, 32, x, 64, c), Contains("'tiny'") && Contains("[32, 96)"));
-  CHECK_THROWS_WITH(w.put(rt().size(), seg, 0, x, 8, c), Contains("rank " + std::to_string(rt().size())));
+  CHECK_THROWS_WITH(w.put(rt().size(), seg, 0, x, 8, c),
+                    Contains("rank " + std::to_string(rt().size())));
   std::int64_t old;
   CHECK_THROWS_WITH(w.fetch_add(0, seg, 4, 1, &old, c), Contains("aligned"));
   CHECK(c.done());
@@ -107,7 +109,8 @@ TEST_CASE("comm: fetch-add and compare-swap are atomic across ranks", "[comm][at
   rt().barrier();
 }
 
-TEST_CASE("comm: active messages run handlers on the target, with remote completion", "[comm][am]") {
+TEST_CASE("comm: active messages run handlers on the target, with remote completion",
+          "[comm][am]") {
   const int me = rt().rank(), n = rt().size();
   static std::atomic<std::int64_t> sum{0}, calls{0};
   sum = 0;
@@ -116,7 +119,8 @@ TEST_CASE("comm: active messages run handlers on the target, with remote complet
     std::int64_t h = 0;
     std::memcpy(&h, m.header.data(), sizeof h);
     std::int64_t s = h;
-    for (std::byte b : m.data) s += static_cast<std::int64_t>(b);
+    for (std::byte b : m.data)
+      s += static_cast<std::int64_t>(b);
     sum += s;
     ++calls;
   });

@@ -31,7 +31,8 @@ TEST_CASE("shared_counter: every value is handed out exactly once", "[counter]")
     MPI_Allgather(mine.data(), k, MPI_INT64_T, all.data(), k, MPI_INT64_T, MPI_COMM_WORLD);
     std::sort(all.begin(), all.end());
     bool perm = true;
-    for (std::size_t i = 0; i < all.size(); ++i) perm = perm && all[i] == static_cast<std::int64_t>(i);
+    for (std::size_t i = 0; i < all.size(); ++i)
+      perm = perm && all[i] == static_cast<std::int64_t>(i);
     CHECK(perm);
     rt().barrier();
     CHECK(c.read() == static_cast<std::int64_t>(k) * n);

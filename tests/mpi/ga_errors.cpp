@@ -6,9 +6,9 @@
 #include "test_support.hpp"
 
 using namespace gaea;
+using Catch::Matchers::Contains;
 using gaea::ga::patch;
 using gaea::test::rt;
-using Catch::Matchers::Contains;
 
 TEST_CASE("global_array: bad patches and buffers throw gaea::Error on the faulty rank only",
           "[ga][errors]") {
@@ -17,14 +17,18 @@ TEST_CASE("global_array: bad patches and buffers throw gaea::Error on the faulty
   const int bad_rank = rt().size() - 1;
   if (rt().rank() == bad_rank) {
     std::vector<double> buf(100);
-    CHECK_THROWS_WITH(a.get(patch{{0, 0}, {10, 7}}, buf), Contains("'M'") && Contains("outside") && Contains("0..9"));
-    CHECK_THROWS_WITH(a.put(patch{{3, 5}, {2, 6}}, buf), Contains("'M'") && Contains("lo[0]=3 > hi[0]=2"));
+    CHECK_THROWS_WITH(a.get(patch{{0, 0}, {10, 7}}, buf),
+                      Contains("'M'") && Contains("outside") && Contains("0..9"));
+    CHECK_THROWS_WITH(a.put(patch{{3, 5}, {2, 6}}, buf),
+                      Contains("'M'") && Contains("lo[0]=3 > hi[0]=2"));
     CHECK_THROWS_WITH(a.acc(patch{{0, -1}, {1, 1}}, buf), Contains("outside"));
     // 4x8 patch needs 32 elements; 31 is one short.
     std::vector<double> small(31);
-    CHECK_THROWS_WITH(a.get(patch{{0, 0}, {3, 7}}, small), Contains("buffer has 31 elements") && Contains("needs 32"));
+    CHECK_THROWS_WITH(a.get(patch{{0, 0}, {3, 7}}, small),
+                      Contains("buffer has 31 elements") && Contains("needs 32"));
     const ga::index_t ld_small[] = {4};
-    CHECK_THROWS_WITH(a.get(patch{{0, 0}, {3, 7}}, buf, ld_small), Contains("ld[0]=4") && Contains("extent 8"));
+    CHECK_THROWS_WITH(a.get(patch{{0, 0}, {3, 7}}, buf, ld_small),
+                      Contains("ld[0]=4") && Contains("extent 8"));
     const ga::index_t ld_wrong[] = {8, 8};
     CHECK_THROWS_WITH(a.put(patch{{0, 0}, {3, 7}}, buf, ld_wrong), Contains("ld has 2 entries"));
     CHECK_THROWS_WITH(a.locate(patch{{0}, {1}}), Contains("2-D array"));

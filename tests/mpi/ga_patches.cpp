@@ -21,12 +21,14 @@ struct reference {
   std::vector<double> v;
   explicit reference(const index& d) : dims(d) {
     index_t n = 1;
-    for (auto x : d) n *= x;
+    for (auto x : d)
+      n *= x;
     v.assign(static_cast<std::size_t>(n), 0.0);
   }
   index_t offset(const index& e) const {
     index_t o = 0;
-    for (std::size_t d = 0; d < dims.size(); ++d) o = o * dims[d] + e[d];
+    for (std::size_t d = 0; d < dims.size(); ++d)
+      o = o * dims[d] + e[d];
     return o;
   }
   template <class Fn>
@@ -52,11 +54,20 @@ patch random_patch(std::mt19937_64& g, const index& dims) {
     std::uniform_int_distribution<index_t> u(0, dims[d] - 1);
     index_t a = u(g), b = u(g);
     switch (g() % 6) {  // edges, single elements and whole extents more often than chance
-      case 0: a = 0; break;
-      case 1: b = dims[d] - 1; break;
-      case 2: b = a; break;
-      case 3: a = 0, b = dims[d] - 1; break;
-      default: break;
+      case 0:
+        a = 0;
+        break;
+      case 1:
+        b = dims[d] - 1;
+        break;
+      case 2:
+        b = a;
+        break;
+      case 3:
+        a = 0, b = dims[d] - 1;
+        break;
+      default:
+        break;
     }
     p.lo[d] = std::min(a, b);
     p.hi[d] = std::max(a, b);
@@ -76,60 +87,40 @@ void run_random_ops(const index& dims, std::uint64_t seed) {
     const int writer = round % n;
     const patch p = random_patch(g, dims);
     const int nd = static_cast<int>(dims.size());
+    // The buffer is padded: leading extents ld[k] = patch extent of dimension k+1, plus 0-2.
     index ld;
-    index_t rows = 1;
-    for (int d = 1; d < nd; ++d) ld.push_back(p.extent(d) + (round % 3));
-    for (int d = 0; d < nd - 1; ++d) rows *= p.extent(d);
-    const index_t row_stride = nd == 1 ? p.extent(0) : ld.back();
-    std::vector<T> buf(static_cast<std::size_t>(nd == 1 ? p.extent(0) : [&] {
-      index_t s = p.extent(0);
-      for (auto x : ld) s *= x;
-      return s;
-    }()));
-    // Fill the buffer; reference gets the same values at the patch positions.
-    {
-      std::vector<T> packed(static_cast<std::size_t>(p.elements()));
-      for (std::size_t i = 0; i < packed.size(); ++i)
-        packed[i] = static_cast<T>((round + 1) * 1000 + static_cast<int>(i % 997));
-      ref.each(p, [&](index_t off, index_t k) { ref.v[static_cast<std::size_t>(off)] = static_cast<double>(packed[static_cast<std::size_t>(k)]); });
-      // Scatter packed rows into the padded buffer.
-      const index_t row = p.extent(nd - 1);
-      if (nd == 1) {
-        std::copy(packed.begin(), packed.end(), buf.begin());
-      } else {
-        // Buffer offsets of each row follow ld; compute by walking patch rows.
-        index e(static_cast<std::size_t>(nd - 1), 0);
-        for (index_t r = 0; r < rows; ++r) {
-          index_t off = 0;
-          for (int d = 0; d < nd - 1; ++d) off = off * (d == 0 ? 1 : ld[static_cast<std::size_t>(d - 1)]) + e[static_cast<std::size_t>(d)], (void)0;
-          // row-major buffer offset: sum e[d] * stride[d], stride[nd-2] = ld[nd-2], ...
-          index_t boff = 0, stride = ld[static_cast<std::size_t>(nd - 2)];
-          for (int d = nd - 2; d >= 0; --d) {
-            boff += e[static_cast<std::size_t>(d)] * stride;
-            if (d > 0) stride *= ld[static_cast<std::size_t>(d - 1)];
-          }
-          (void)off;
-          std::copy(packed.begin() + r * row, packed.begin() + (r + 1) * row, buf.begin() + boff);
-          for (int d = nd - 2; d >= 0; --d) {
-            const auto i = static_cast<std::size_t>(d);
-            if (++e[i] < p.extent(d)) break;
-            e[i] = 0;
-          }
-        }
+    for (int d = 1; d < nd; ++d)
+      ld.push_back(p.extent(d) + (round % 3));
+    index bstride(static_cast<std::size_t>(nd), 1);  // buffer strides implied by ld
+    for (int d = nd - 2; d >= 0; --d)
+      bstride[static_cast<std::size_t>(d)] =
+          bstride[static_cast<std::size_t>(d) + 1] * ld[static_cast<std::size_t>(d)];
+    std::vector<T> buf(static_cast<std::size_t>(p.extent(0) * bstride[0]));
+    // Element k of the patch (row-major) goes to the buffer offset of its patch-local index; the
+    // reference gets the same value at its global position.
+    ref.each(p, [&](index_t off, index_t k) {
+      const T value = static_cast<T>((round + 1) * 1000 + static_cast<int>(k % 997));
+      index_t boff = 0, rest = k;
+      for (int d = nd - 1; d >= 0; --d) {
+        boff += rest % p.extent(d) * bstride[static_cast<std::size_t>(d)];
+        rest /= p.extent(d);
       }
-    }
-    (void)row_stride;
+      buf[static_cast<std::size_t>(boff)] = value;
+      ref.v[static_cast<std::size_t>(off)] = static_cast<double>(value);
+    });
     if (me == writer) a.put(p, buf, ld);
     a.sync();
 
     // Every rank accumulates small integers into a random patch (exact in every type).
     const patch q = random_patch(g, dims);
     std::vector<T> inc(static_cast<std::size_t>(q.elements()));
-    for (std::size_t i = 0; i < inc.size(); ++i) inc[i] = static_cast<T>(1 + static_cast<int>(i % 5));
+    for (std::size_t i = 0; i < inc.size(); ++i)
+      inc[i] = static_cast<T>(1 + static_cast<int>(i % 5));
     const T alpha = static_cast<T>(2);
     a.acc(q, inc, alpha);
     ref.each(q, [&](index_t off, index_t k) {
-      ref.v[static_cast<std::size_t>(off)] += 2.0 * n * static_cast<double>(inc[static_cast<std::size_t>(k)]);
+      ref.v[static_cast<std::size_t>(off)] +=
+          2.0 * n * static_cast<double>(inc[static_cast<std::size_t>(k)]);
     });
     a.sync();
 
@@ -140,7 +131,8 @@ void run_random_ops(const index& dims, std::uint64_t seed) {
       a.get(r, got);
       bool same = true;
       ref.each(r, [&](index_t off, index_t i) {
-        same = same && static_cast<double>(got[static_cast<std::size_t>(i)]) == ref.v[static_cast<std::size_t>(off)];
+        same = same && static_cast<double>(got[static_cast<std::size_t>(i)]) ==
+                           ref.v[static_cast<std::size_t>(off)];
       });
       INFO("rank " << me << " round " << round << " get " << r.str() << " (put " << p.str()
                    << ", acc " << q.str() << ")");
@@ -154,7 +146,8 @@ void run_random_ops(const index& dims, std::uint64_t seed) {
     auto local = a.access();
     bool same = true;
     ref.each(mine, [&](index_t off, index_t i) {
-      same = same && static_cast<double>(local[static_cast<std::size_t>(i)]) == ref.v[static_cast<std::size_t>(off)];
+      same = same && static_cast<double>(local[static_cast<std::size_t>(i)]) ==
+                         ref.v[static_cast<std::size_t>(off)];
     });
     CHECK(same);
   }
@@ -164,13 +157,22 @@ void run_random_ops(const index& dims, std::uint64_t seed) {
 
 TEMPLATE_TEST_CASE("global_array: random put/get/acc patches match a serial reference", "[ga]",
                    double, float, std::int64_t, std::int32_t) {
-  SECTION("1-D") { run_random_ops<TestType>({97}, 11); }
-  SECTION("2-D") { run_random_ops<TestType>({23, 17}, 12); }
-  SECTION("2-D tall-skinny") { run_random_ops<TestType>({300, 3}, 13); }
-  SECTION("3-D") { run_random_ops<TestType>({6, 7, 5}, 14); }
+  SECTION("1-D") {
+    run_random_ops<TestType>({97}, 11);
+  }
+  SECTION("2-D") {
+    run_random_ops<TestType>({23, 17}, 12);
+  }
+  SECTION("2-D tall-skinny") {
+    run_random_ops<TestType>({300, 3}, 13);
+  }
+  SECTION("3-D") {
+    run_random_ops<TestType>({6, 7, 5}, 14);
+  }
 }
 
-TEST_CASE("global_array: every rank accumulates into the same patch at once, exactly", "[ga][acc]") {
+TEST_CASE("global_array: every rank accumulates into the same patch at once, exactly",
+          "[ga][acc]") {
   const int n = rt().size();
   global_array<std::int64_t> a("hot", {40, 40});
   global_array<std::int32_t> b("hot32", {1000});
@@ -188,13 +190,15 @@ TEST_CASE("global_array: every rank accumulates into the same patch at once, exa
   b.sync();
   std::vector<std::int64_t> got(static_cast<std::size_t>(p.elements()));
   a.get(p, got);
-  for (auto x : got) REQUIRE(x == std::int64_t{k} * n);
+  for (auto x : got)
+    REQUIRE(x == std::int64_t{k} * n);
   std::vector<std::int64_t> corner(1);
   a.get({{0, 0}, {0, 0}}, corner);
   CHECK(corner[0] == 0);
   std::vector<std::int32_t> all(1000);
   b.get({{0}, {999}}, all);
-  for (auto x : all) REQUIRE(x == 6 * k * n);
+  for (auto x : all)
+    REQUIRE(x == 6 * k * n);
   const auto s = ga::current_stats();
   if (n > 1) CHECK(s.accs_served > 0);
 }
@@ -222,6 +226,7 @@ TEST_CASE("global_array: conflict tracking fences only the array that was writte
   const auto after = ga::current_stats();
   // Accumulates to oneself are applied in place and need no fence.
   CHECK(after.flushes_issued == mid.flushes_issued + (target != me ? 1 : 0));
-  for (double x : wv) REQUIRE(x >= 1.0);  // ours is there (others' may be too)
+  for (double x : wv)
+    REQUIRE(x >= 1.0);  // ours is there (others' may be too)
   w.sync();
 }

@@ -1,8 +1,8 @@
 // Catch2 main for multi-rank tests: every rank runs every test case (they are collective), the
 // runtime lives for the whole session, and the exit code is non-zero if any rank failed.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
 #include <mpi.h>
+#include <catch2/catch.hpp>
 
 #include "gaea/runtime/runtime.hpp"
 

@@ -11,14 +11,17 @@
 
 namespace gaea::test {
 
-inline runtime& rt() { return runtime::current(); }
+inline runtime& rt() {
+  return runtime::current();
+}
 
 /// All ranks' values of `mine`, in rank order. Starts with a progress-aware gaea barrier: a rank
 /// blocked in a plain MPI collective would stop serving its peers when GAEA_PROGRESS=off.
 std::vector<std::int64_t> allgather(std::int64_t mine);
 std::vector<double> allgather(double mine);
 
-/// Logical AND over ranks (also behind a gaea barrier) — use before REQUIRE so that all ranks agree on the verdict.
+/// Logical AND over ranks (also behind a gaea barrier) — use before REQUIRE so that all ranks agree
+/// on the verdict.
 bool all(bool mine);
 
 }  // namespace gaea::test

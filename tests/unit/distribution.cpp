@@ -12,14 +12,17 @@ TEST_CASE("distribution: blocks tile the index space exactly once", "[distributi
     for (const index& dims : {index{10}, index{7, 5}, index{1, 9}, index{3, 4, 5}, index{100, 3}}) {
       distribution d("A", dims, p);
       index_t total = 1;
-      for (auto x : dims) total *= x;
+      for (auto x : dims)
+        total *= x;
       index_t sum = 0;
-      for (int r = 0; r < p; ++r) sum += d.block_elements(r);
+      for (int r = 0; r < p; ++r)
+        sum += d.block_elements(r);
       CHECK(sum == total);
       // Every element's owner (via locate of a single element) is the rank whose block holds it.
       const patch whole{index(dims.size(), 0), [&] {
                           index h(dims);
-                          for (auto& x : h) --x;
+                          for (auto& x : h)
+                            --x;
                           return h;
                         }()};
       const auto pieces = d.locate(whole);
@@ -41,7 +44,8 @@ TEST_CASE("distribution: process grid follows the shape and chunk hints", "[dist
   // More ranks than elements: the extra ranks own nothing.
   distribution small("S", {3}, 4);
   index_t owners = 0;
-  for (int r = 0; r < 4; ++r) owners += small.block_elements(r) > 0 ? 1 : 0;
+  for (int r = 0; r < 4; ++r)
+    owners += small.block_elements(r) > 0 ? 1 : 0;
   CHECK(owners == 3);
   CHECK(small.block(3).empty());
 }
@@ -66,8 +70,10 @@ TEST_CASE("distribution: bad shapes and patches give gaea::Error naming the arra
   CHECK_THROWS_WITH(distribution("B", index(8, 2), 2), Contains("8 dimensions"));
   CHECK_THROWS_WITH(distribution("C", {4, 4}, 2, {5, 0}), Contains("chunk[0]=5"));
   distribution d("P", {10, 6}, 2);
-  CHECK_THROWS_WITH(d.validate(patch{{0, 4}, {3, 2}}, "get"), Contains("'P'") && Contains("lo[1]=4 > hi[1]=2"));
-  CHECK_THROWS_WITH(d.validate(patch{{0, 0}, {10, 2}}, "put"), Contains("outside") && Contains("0..9"));
+  CHECK_THROWS_WITH(d.validate(patch{{0, 4}, {3, 2}}, "get"),
+                    Contains("'P'") && Contains("lo[1]=4 > hi[1]=2"));
+  CHECK_THROWS_WITH(d.validate(patch{{0, 0}, {10, 2}}, "put"),
+                    Contains("outside") && Contains("0..9"));
   CHECK_THROWS_WITH(d.validate(patch{{-1, 0}, {1, 2}}, "acc"), Contains("outside"));
   CHECK_THROWS_WITH(d.validate(patch{{0}, {1}}, "get"), Contains("2-D array"));
   CHECK_THROWS_AS(d.validate(patch{{0, 0}, {9, 6}}, "get"), gaea::Error);

@@ -14,14 +14,20 @@ const std::vector<variable>& table() {
        "its own, adaptive when it shares a core; off = no asynchronous progress (the paper's "
        "baseline: a rank serves peers only while it is inside a Gaea call)"},
       {"GAEA_PROGRESS_BIND", "auto",
-       "placement of the progress thread: auto (SMT sibling, else a spare core, else unpinned) | none"},
+       "placement of the progress thread: auto (SMT sibling, else a spare core, else unpinned) | "
+       "none"},
       {"GAEA_RKEY_PTR", "1",
-       "1 = use ucp_rkey_ptr direct load/store for get/put to peers on the node when UCX allows it; 0 = "
+       "1 = use ucp_rkey_ptr direct load/store for get/put to peers on the node when UCX allows "
+       "it; 0 = "
        "always go through UCX RMA"},
       {"GAEA_MAX_TRANSFER", "1G",
-       "largest single UCX transfer in bytes (K/M/G suffixes); larger transfers are split. Lower it only "
+       "largest single UCX transfer in bytes (K/M/G suffixes); larger transfers are split. Lower "
+       "it only "
        "to test the splitting"},
-      {"GAEA_VERBOSE", "0", "1 = print runtime set-up (transports, progress placement) on rank 0"},
+      {"GAEA_VERBOSE", "0",
+       "1 = rank 0 prints the set-up at start (ranks, nodes, progress mode and placement, "
+       "topology) "
+       "to stderr; gaea-info prints every rank's"},
   };
   return vars;
 }
@@ -58,15 +64,25 @@ std::int64_t get_int(std::string_view name) {
   std::int64_t mult = 1;
   if (pos < text.size()) {
     switch (text[pos]) {
-      case 'k': case 'K': mult = 1LL << 10; break;
-      case 'm': case 'M': mult = 1LL << 20; break;
-      case 'g': case 'G': mult = 1LL << 30; break;
+      case 'k':
+      case 'K':
+        mult = 1LL << 10;
+        break;
+      case 'm':
+      case 'M':
+        mult = 1LL << 20;
+        break;
+      case 'g':
+      case 'G':
+        mult = 1LL << 30;
+        break;
       default:
         throw Error("environment variable " + std::string(name) + "='" + text +
                     "' has an unknown suffix (use K, M or G)");
     }
     if (pos + 1 != text.size())
-      throw Error("environment variable " + std::string(name) + "='" + text + "' has trailing text");
+      throw Error("environment variable " + std::string(name) + "='" + text +
+                  "' has trailing text");
   }
   return value * mult;
 }
@@ -76,8 +92,10 @@ std::string get_choice(std::string_view name, const std::vector<std::string_view
   for (auto c : choices)
     if (c == text) return text;
   std::string list;
-  for (auto c : choices) list += (list.empty() ? "" : "|") + std::string(c);
-  throw Error("environment variable " + std::string(name) + "='" + text + "' must be one of " + list);
+  for (auto c : choices)
+    list += (list.empty() ? "" : "|") + std::string(c);
+  throw Error("environment variable " + std::string(name) + "='" + text + "' must be one of " +
+              list);
 }
 
 }  // namespace gaea::env

@@ -56,7 +56,8 @@ class context::service_impl final : public service_worker {
 
   ~service_impl() override {
     // Drain acknowledgements still in flight so that their blocks are released.
-    for (int i = 0; i < 1000 && (in_flight_ > 0 || !acks_.empty()); ++i) progress();
+    for (int i = 0; i < 1000 && (in_flight_ > 0 || !acks_.empty()); ++i)
+      progress();
     ucp_worker_destroy(worker_);
   }
 
@@ -182,18 +183,19 @@ class context::service_impl final : public service_worker {
       }
       auto* b = new ack_block{this, a.payload};
       ucp_request_param_t p{};
-      p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
-                       UCP_OP_ATTR_FIELD_FLAGS;
+      p.op_attr_mask =
+          UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS;
       p.flags = UCP_AM_SEND_FLAG_EAGER;
       p.cb.send = &service_impl::on_ack_sent;
       p.user_data = b;
-      ucs_status_ptr_t req =
-          ucp_am_send_nbx(a.ep, detail::am_reply_id, &b->payload, sizeof b->payload, nullptr, 0, &p);
+      ucs_status_ptr_t req = ucp_am_send_nbx(a.ep, detail::am_reply_id, &b->payload,
+                                             sizeof b->payload, nullptr, 0, &p);
       if (req == nullptr) {
         delete b;
       } else if (UCS_PTR_IS_ERR(req)) {
-        std::cerr << "gaea: rank " << ctx_.rank() << ": acknowledgement failed: "
-                  << ucs_status_string(UCS_PTR_STATUS(req)) << std::endl;
+        std::cerr << "gaea: rank " << ctx_.rank()
+                  << ": acknowledgement failed: " << ucs_status_string(UCS_PTR_STATUS(req))
+                  << std::endl;
         delete b;
       } else {
         ++in_flight_;
@@ -270,7 +272,9 @@ void context::release_workers() {
   generation_ = g_generation++;  // invalidates every thread's cached worker pointer
 }
 
-service_worker& context::service() { return *service_; }
+service_worker& context::service() {
+  return *service_;
+}
 
 void context::register_handler(handler_id id, am_handler h) {
   if (!h) throw Error("gaea::comm: handler " + std::to_string(id) + " is empty");
@@ -289,7 +293,8 @@ void context::dispatch(handler_id id, const am_message& msg) {
 
 void context::forget_segment(std::uint64_t id) {
   std::lock_guard lock(workers_mutex_);
-  for (auto& w : workers_) w->forget_segment(id);
+  for (auto& w : workers_)
+    w->forget_segment(id);
 }
 
 }  // namespace gaea::comm

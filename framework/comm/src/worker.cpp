@@ -59,8 +59,8 @@ worker::worker(context& ctx, int index) : ctx_(ctx), index_(index) {
   wp.thread_mode = UCS_THREAD_MODE_SINGLE;  // one worker per thread
   detail::check(ucp_worker_create(ctx.handle(), &wp, &worker_), "ucp_worker_create");
   ucp_am_handler_param_t hp{};
-  hp.field_mask =
-      UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+  hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
+                  UCP_AM_HANDLER_PARAM_FIELD_ARG;
   hp.id = detail::am_reply_id;
   hp.cb = &on_reply;
   hp.arg = this;
@@ -83,7 +83,8 @@ worker::~worker() {
   // Everything was flushed and fenced by a barrier before; a forced close sends nothing.
   int outstanding = 0;
   ucp_request_param_t p{};
-  p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  p.op_attr_mask =
+      UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
   p.flags = UCP_EP_CLOSE_FLAG_FORCE;
   p.cb.send = close_cb;
   p.user_data = &outstanding;
@@ -92,11 +93,14 @@ worker::~worker() {
     ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
     if (req != nullptr && !UCS_PTR_IS_ERR(req)) ++outstanding;
   }
-  while (outstanding > 0) ucp_worker_progress(worker_);
+  while (outstanding > 0)
+    ucp_worker_progress(worker_);
   ucp_worker_destroy(worker_);
 }
 
-unsigned worker::progress() { return ucp_worker_progress(worker_); }
+unsigned worker::progress() {
+  return ucp_worker_progress(worker_);
+}
 
 void worker::check_range(int target, const segment& seg, std::uint64_t offset, std::size_t bytes,
                          const char* op) const {
@@ -106,9 +110,8 @@ void worker::check_range(int target, const segment& seg, std::uint64_t offset, s
   const std::size_t sz = seg.size(target);
   if (offset > sz || bytes > sz - offset)
     throw Error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() + "': bytes [" +
-                std::to_string(offset) + ", " + std::to_string(offset + bytes) +
-                ") outside rank " + std::to_string(target) + "'s " + std::to_string(sz) +
-                " bytes");
+                std::to_string(offset) + ", " + std::to_string(offset + bytes) + ") outside rank " +
+                std::to_string(target) + "'s " + std::to_string(sz) + " bytes");
 }
 
 const worker::remote_key& worker::key(int target, const segment& seg) {
@@ -116,10 +119,10 @@ const worker::remote_key& worker::key(int target, const segment& seg) {
   if (row.empty()) row.resize(static_cast<std::size_t>(ctx_.size()));
   remote_key& k = row[static_cast<std::size_t>(target)];
   if (k.rkey) return k;
-  detail::check(ucp_ep_rkey_unpack(eps_[static_cast<std::size_t>(target)],
-                                   seg.packed_rkey(target).data(), &k.rkey),
-                "ucp_ep_rkey_unpack for segment '" + seg.name() + "' of rank " +
-                    std::to_string(target));
+  detail::check(
+      ucp_ep_rkey_unpack(eps_[static_cast<std::size_t>(target)], seg.packed_rkey(target).data(),
+                         &k.rkey),
+      "ucp_ep_rkey_unpack for segment '" + seg.name() + "' of rank " + std::to_string(target));
   k.base = seg.remote_base(target);
   k.size = seg.size(target);
   if (target == ctx_.rank()) {
@@ -131,7 +134,9 @@ const worker::remote_key& worker::key(int target, const segment& seg) {
   return k;
 }
 
-bool worker::is_direct(int target, const segment& seg) { return key(target, seg).direct != nullptr; }
+bool worker::is_direct(int target, const segment& seg) {
+  return key(target, seg).direct != nullptr;
+}
 
 void worker::forget_segment(std::uint64_t id) {
   auto it = keys_.find(id);
@@ -146,8 +151,8 @@ void worker::put(int target, const segment& seg, std::uint64_t offset, const voi
   put_strided(target, seg, offset, bytes, src, bytes, bytes, 1, local);
 }
 
-void worker::get(int target, const segment& seg, std::uint64_t offset, void* dst,
-                 std::size_t bytes, completion& done) {
+void worker::get(int target, const segment& seg, std::uint64_t offset, void* dst, std::size_t bytes,
+                 completion& done) {
   get_strided(target, seg, offset, bytes, dst, bytes, bytes, 1, done);
 }
 
@@ -201,7 +206,8 @@ void worker::get_strided(int target, const segment& seg, std::uint64_t offset,
 
 namespace {
 void post_atomic(ucp_ep_h ep, ucp_atomic_op_t op, std::int64_t operand, std::int64_t* result,
-                 std::uint64_t raddr, ucp_rkey_h rkey, completion& c, int target, const char* what) {
+                 std::uint64_t raddr, ucp_rkey_h rkey, completion& c, int target,
+                 const char* what) {
   auto* b = new atomic_block{&c, operand};
   ucp_request_param_t p{};
   p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
@@ -248,24 +254,25 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
   if (data.size() > ctx_.cfg().max_transfer)
     throw Error("gaea::comm: active message of " + std::to_string(data.size()) +
                 " bytes exceeds the transfer limit of " + std::to_string(ctx_.cfg().max_transfer));
-  auto* b = new am_block{&local, std::vector<std::byte>(sizeof(detail::am_wire_header) + header.size())};
+  auto* b =
+      new am_block{&local, std::vector<std::byte>(sizeof(detail::am_wire_header) + header.size())};
   detail::am_wire_header wire{};
   wire.handler = id;
   wire.flags = remote ? 1 : 0;
   wire.source = ctx_.rank();
   wire.cookie = reinterpret_cast<std::uint64_t>(remote);
   std::memcpy(b->header.data(), &wire, sizeof wire);
-  if (!header.empty())
-    std::memcpy(b->header.data() + sizeof wire, header.data(), header.size());
+  if (!header.empty()) std::memcpy(b->header.data() + sizeof wire, header.data(), header.size());
   ucp_request_param_t p{};
-  p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS;
+  p.op_attr_mask =
+      UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS;
   p.flags = remote ? UCP_AM_SEND_FLAG_REPLY : 0;
   p.cb.send = am_cb;
   p.user_data = b;
   if (remote) remote->add();
-  ucs_status_ptr_t req = ucp_am_send_nbx(eps_[static_cast<std::size_t>(target)], detail::am_request_id,
-                                         b->header.data(), b->header.size(), data.data(),
-                                         data.size(), &p);
+  ucs_status_ptr_t req =
+      ucp_am_send_nbx(eps_[static_cast<std::size_t>(target)], detail::am_request_id,
+                      b->header.data(), b->header.size(), data.data(), data.size(), &p);
   if (req == nullptr || UCS_PTR_IS_ERR(req)) {
     delete b;
     if (remote && UCS_PTR_IS_ERR(req)) remote->finish(1);

@@ -14,8 +14,9 @@ shared_counter::shared_counter(std::string name, int owner, std::int64_t initial
     throw Error("shared_counter '" + name_ + "': owner rank " + std::to_string(owner) +
                 " is not in [0, " + std::to_string(rt_->size()) + ")");
   // Only the owner holds the 8 bytes; the others contribute an empty part.
-  seg_ = std::make_unique<comm::segment>(rt_->comm(), rt_->rank() == owner ? sizeof(std::int64_t) : 0,
-                                         "shared_counter '" + name_ + "'");
+  seg_ =
+      std::make_unique<comm::segment>(rt_->comm(), rt_->rank() == owner ? sizeof(std::int64_t) : 0,
+                                      "shared_counter '" + name_ + "'");
   if (rt_->rank() == owner) std::memcpy(seg_->local_base(), &initial, sizeof initial);
   rt_->barrier();
 }
@@ -53,6 +54,8 @@ std::int64_t shared_counter::compare_swap(std::int64_t expected, std::int64_t de
   return old;
 }
 
-std::int64_t shared_counter::read() { return fetch_add(0); }
+std::int64_t shared_counter::read() {
+  return fetch_add(0);
+}
 
 }  // namespace gaea

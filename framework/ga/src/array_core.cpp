@@ -77,11 +77,15 @@ array_core::~array_core() {
   tracker::mine(rt_.instance(), rt_.size()).forget(seg_->id());
 }
 
-std::uint64_t array_core::id() const noexcept { return seg_->id(); }
-void* array_core::local_data() const noexcept { return seg_->local_base(); }
+std::uint64_t array_core::id() const noexcept {
+  return seg_->id();
+}
+void* array_core::local_data() const noexcept {
+  return seg_->local_base();
+}
 
-index array_core::buffer_strides(const patch& p, std::size_t buf_elems,
-                                 std::span<const index_t> ld, const char* op) const {
+index array_core::buffer_strides(const patch& p, std::size_t buf_elems, std::span<const index_t> ld,
+                                 const char* op) const {
   const int n = p.ndim();
   auto who = [&] { return "global_array '" + name_ + "': " + op + " " + p.str() + ": "; };
   if (!ld.empty() && ld.size() != static_cast<std::size_t>(n - 1))
@@ -98,7 +102,8 @@ index array_core::buffer_strides(const patch& p, std::size_t buf_elems,
     s[static_cast<std::size_t>(d)] = s[static_cast<std::size_t>(d) + 1] * l;
   }
   index_t need = 1;
-  for (int d = 0; d < n; ++d) need += (p.extent(d) - 1) * s[static_cast<std::size_t>(d)];
+  for (int d = 0; d < n; ++d)
+    need += (p.extent(d) - 1) * s[static_cast<std::size_t>(d)];
   if (buf_elems < static_cast<std::size_t>(need))
     throw Error(who() + "buffer has " + std::to_string(buf_elems) + " elements; the patch needs " +
                 std::to_string(need));
@@ -112,7 +117,8 @@ void array_core::for_each_piece(const patch& p, Fn&& fn) const {
   });
 }
 
-void array_core::get(const patch& p, void* buf, std::size_t buf_elems, std::span<const index_t> ld) {
+void array_core::get(const patch& p, void* buf, std::size_t buf_elems,
+                     std::span<const index_t> ld) {
   dist_.validate(p, "get");
   const index bs = buffer_strides(p, buf_elems, ld, "get");
   comm::worker& w = rt_.worker();
@@ -136,9 +142,12 @@ void array_core::get(const patch& p, void* buf, std::size_t buf_elems, std::span
     // One 2-D strided transfer per (dims 0..n-3) position; rows along dimension n-2.
     patch outer = piece;
     const std::size_t rows = n >= 2 ? static_cast<std::size_t>(piece.extent(n - 2)) : 1;
-    if (n >= 2) outer.hi[static_cast<std::size_t>(n - 2)] = outer.lo[static_cast<std::size_t>(n - 2)];
-    const std::size_t rstride = n >= 2 ? static_cast<std::size_t>(os[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
-    const std::size_t lstride = n >= 2 ? static_cast<std::size_t>(bs[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
+    if (n >= 2)
+      outer.hi[static_cast<std::size_t>(n - 2)] = outer.lo[static_cast<std::size_t>(n - 2)];
+    const std::size_t rstride =
+        n >= 2 ? static_cast<std::size_t>(os[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
+    const std::size_t lstride =
+        n >= 2 ? static_cast<std::size_t>(bs[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
     for_each_row(outer, b.lo, os, p.lo, bs, [&](index_t ro, index_t lo) {
       w.get_strided(r, *seg_, static_cast<std::uint64_t>(ro) * elem_size_, rstride,
                     out + static_cast<std::size_t>(lo) * elem_size_, lstride, row, rows, done);
@@ -162,9 +171,12 @@ void array_core::put(const patch& p, const void* buf, std::size_t buf_elems,
     const std::size_t row = static_cast<std::size_t>(piece.extent(n - 1)) * elem_size_;
     patch outer = piece;
     const std::size_t rows = n >= 2 ? static_cast<std::size_t>(piece.extent(n - 2)) : 1;
-    if (n >= 2) outer.hi[static_cast<std::size_t>(n - 2)] = outer.lo[static_cast<std::size_t>(n - 2)];
-    const std::size_t rstride = n >= 2 ? static_cast<std::size_t>(os[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
-    const std::size_t lstride = n >= 2 ? static_cast<std::size_t>(bs[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
+    if (n >= 2)
+      outer.hi[static_cast<std::size_t>(n - 2)] = outer.lo[static_cast<std::size_t>(n - 2)];
+    const std::size_t rstride =
+        n >= 2 ? static_cast<std::size_t>(os[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
+    const std::size_t lstride =
+        n >= 2 ? static_cast<std::size_t>(bs[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
     for_each_row(outer, b.lo, os, p.lo, bs, [&](index_t ro, index_t lo) {
       w.put_strided(r, *seg_, static_cast<std::uint64_t>(ro) * elem_size_, rstride,
                     in + static_cast<std::size_t>(lo) * elem_size_, lstride, row, rows, local);
@@ -198,7 +210,8 @@ void array_core::acc(const patch& p, const void* buf, std::size_t buf_elems,
         continue;
       }
       int d = 0;
-      while (d < n - 1 && q.extent(d) == 1) ++d;
+      while (d < n - 1 && q.extent(d) == 1)
+        ++d;
       patch second = q;
       const index_t mid = q.lo[static_cast<std::size_t>(d)] + q.extent(d) / 2;
       q.hi[static_cast<std::size_t>(d)] = mid - 1;
@@ -224,7 +237,8 @@ void array_core::acc(const patch& p, const void* buf, std::size_t buf_elems,
       h.ndim = static_cast<std::uint8_t>(n);
       std::memcpy(h.alpha, alpha, elem_size_);
       std::memcpy(header.data(), &h, sizeof h);
-      std::memcpy(header.data() + sizeof h, q.lo.data(), static_cast<std::size_t>(n) * sizeof(index_t));
+      std::memcpy(header.data() + sizeof h, q.lo.data(),
+                  static_cast<std::size_t>(n) * sizeof(index_t));
       std::memcpy(header.data() + sizeof h + static_cast<std::size_t>(n) * sizeof(index_t),
                   q.hi.data(), static_cast<std::size_t>(n) * sizeof(index_t));
       target_status& st = tr.status(id(), owner);

@@ -10,7 +10,8 @@ namespace {
 std::vector<int> prime_factors_descending(int n) {
   std::vector<int> f;
   for (int p = 2; p * p <= n; ++p)
-    while (n % p == 0) f.push_back(p), n /= p;
+    while (n % p == 0)
+      f.push_back(p), n /= p;
   if (n > 1) f.push_back(n);
   std::sort(f.rbegin(), f.rend());
   return f;
@@ -45,7 +46,8 @@ distribution::distribution(const std::string& name, const index& dims, int nproc
   const std::size_t n = dims.size();
   auto widest = [&](const std::vector<int>& g, auto&& next_count, index_t budget) {
     index_t prod = 1;
-    for (int x : g) prod *= x;
+    for (int x : g)
+      prod *= x;
     int best = -1;
     double best_len = 0;
     for (std::size_t d = 0; d < n; ++d) {
@@ -59,14 +61,17 @@ distribution::distribution(const std::string& name, const index& dims, int nproc
   };
   std::vector<int> a(n, 1), b(n, 1);
   for (int f : prime_factors_descending(nprocs)) {
-    const int d = widest(a, [f](int g) { return static_cast<index_t>(g) * f; }, nprocs);
+    const int d = widest(
+        a, [f](int g) { return static_cast<index_t>(g) * f; }, nprocs);
     if (d >= 0) a[static_cast<std::size_t>(d)] *= f;
   }
-  for (int d; (d = widest(b, [](int g) { return static_cast<index_t>(g) + 1; }, nprocs)) >= 0;)
+  for (int d; (d = widest(
+                   b, [](int g) { return static_cast<index_t>(g) + 1; }, nprocs)) >= 0;)
     ++b[static_cast<std::size_t>(d)];
   auto product = [](const std::vector<int>& g) {
     index_t p = 1;
-    for (int x : g) p *= x;
+    for (int x : g)
+      p *= x;
     return p;
   };
   grid_ = product(b) > product(a) ? b : a;
@@ -83,7 +88,8 @@ patch distribution::block(int rank) const {
   const std::size_t n = dims_.size();
   patch p{index(n, 0), index(n, -1)};
   index_t procs = 1;
-  for (int g : grid_) procs *= g;
+  for (int g : grid_)
+    procs *= g;
   if (rank < 0 || rank >= procs) return p;  // owns nothing
   // Row-major rank -> grid coordinates.
   index_t r = rank;
@@ -100,12 +106,13 @@ void distribution::validate(const patch& p, const char* op) const {
   // Messages are built only on failure: this runs on every get/put/acc.
   auto who = [&] { return "global_array '" + name_ + "': " + op + ": "; };
   if (p.lo.size() != dims_.size() || p.hi.size() != dims_.size())
-    throw Error(who() + "patch has " + std::to_string(p.lo.size()) + "/" + std::to_string(p.hi.size()) +
-                " lo/hi indices for a " + std::to_string(dims_.size()) + "-D array");
+    throw Error(who() + "patch has " + std::to_string(p.lo.size()) + "/" +
+                std::to_string(p.hi.size()) + " lo/hi indices for a " +
+                std::to_string(dims_.size()) + "-D array");
   for (std::size_t d = 0; d < dims_.size(); ++d) {
     if (p.lo[d] > p.hi[d])
-      throw Error(who() + "patch lo[" + std::to_string(d) + "]=" + std::to_string(p.lo[d]) + " > hi[" +
-                  std::to_string(d) + "]=" + std::to_string(p.hi[d]));
+      throw Error(who() + "patch lo[" + std::to_string(d) + "]=" + std::to_string(p.lo[d]) +
+                  " > hi[" + std::to_string(d) + "]=" + std::to_string(p.hi[d]));
     if (p.lo[d] < 0 || p.hi[d] >= dims_[d])
       throw Error(who() + "patch " + p.str() + " is outside the array: dimension " +
                   std::to_string(d) + " has indices 0.." + std::to_string(dims_[d] - 1) +
@@ -115,7 +122,9 @@ void distribution::validate(const patch& p, const char* op) const {
 
 std::vector<owned_patch> distribution::locate(const patch& p) const {
   std::vector<owned_patch> out;
-  for_each_owner(p, [&](int rank, const patch& piece, const patch&) { out.push_back({rank, piece}); });
+  for_each_owner(p, [&](int rank, const patch& piece, const patch&) {
+    out.push_back({rank, piece});
+  });
   return out;
 }
 

@@ -26,7 +26,8 @@ index_t patch::extent(int d) const noexcept {
 index_t patch::elements() const noexcept {
   if (lo.empty() || empty()) return 0;
   index_t n = 1;
-  for (int d = 0; d < ndim(); ++d) n *= extent(d);
+  for (int d = 0; d < ndim(); ++d)
+    n *= extent(d);
   return n;
 }
 

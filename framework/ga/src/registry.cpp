@@ -70,9 +70,9 @@ void install_handlers(runtime& rt) {
 stats current_stats() {
   auto& c = detail::counters();
   auto ld = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
-  return {ld(c.gets),           ld(c.puts),           ld(c.accs),
-          ld(c.bytes_get),      ld(c.bytes_put),      ld(c.bytes_acc),
-          ld(c.flushes_issued), ld(c.flushes_avoided), ld(c.accs_served)};
+  return {ld(c.gets),       ld(c.puts),      ld(c.accs),           ld(c.bytes_get),
+          ld(c.bytes_put),  ld(c.bytes_acc), ld(c.flushes_issued), ld(c.flushes_avoided),
+          ld(c.accs_served)};
 }
 
 }  // namespace gaea::ga

@@ -9,9 +9,12 @@ namespace gaea::progress {
 
 std::string_view to_string(mode m) noexcept {
   switch (m) {
-    case mode::off: return "off";
-    case mode::spin: return "spin";
-    case mode::adaptive: return "adaptive";
+    case mode::off:
+      return "off";
+    case mode::spin:
+      return "spin";
+    case mode::adaptive:
+      return "adaptive";
   }
   return "?";
 }
@@ -23,7 +26,8 @@ engine::engine(comm::service_worker& service, mode m, std::vector<int> cpus, boo
   if (!cpus_.empty()) {
     cpu_set_t set;
     CPU_ZERO(&set);
-    for (int c : cpus_) CPU_SET(c, &set);
+    for (int c : cpus_)
+      CPU_SET(c, &set);
     // Failure leaves the thread where the OS puts it; the runtime reports last_cpu().
     pthread_setaffinity_np(thread_.native_handle(), sizeof set, &set);
   }

@@ -20,14 +20,15 @@ std::vector<std::vector<int>> allgather_ints(MPI_Comm comm, const std::vector<in
   std::vector<int> lens(static_cast<std::size_t>(n)), displs(static_cast<std::size_t>(n));
   MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, comm);
   int total = 0;
-  for (int i = 0; i < n; ++i) displs[static_cast<std::size_t>(i)] = total, total += lens[static_cast<std::size_t>(i)];
+  for (int i = 0; i < n; ++i)
+    displs[static_cast<std::size_t>(i)] = total, total += lens[static_cast<std::size_t>(i)];
   std::vector<int> flat(static_cast<std::size_t>(total));
   MPI_Allgatherv(mine.data(), len, MPI_INT, flat.data(), lens.data(), displs.data(), MPI_INT, comm);
   std::vector<std::vector<int>> out(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i)
-    out[static_cast<std::size_t>(i)].assign(flat.begin() + displs[static_cast<std::size_t>(i)],
-                                            flat.begin() + displs[static_cast<std::size_t>(i)] +
-                                                lens[static_cast<std::size_t>(i)]);
+    out[static_cast<std::size_t>(i)].assign(
+        flat.begin() + displs[static_cast<std::size_t>(i)],
+        flat.begin() + displs[static_cast<std::size_t>(i)] + lens[static_cast<std::size_t>(i)]);
   return out;
 }
 
@@ -43,14 +44,17 @@ runtime::runtime(int* argc, char*** argv) : instance_(++g_instances) {
   if (g_current.load() != nullptr)
     throw Error("gaea::runtime: a runtime already exists in this process (construct it once)");
   // Read and validate every setting before any collective, so a bad value fails on all ranks.
-  const std::string mode_text = env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive", "off"});
+  const std::string mode_text =
+      env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive", "off"});
   const std::string bind_text = env::get_choice("GAEA_PROGRESS_BIND", {"auto", "none"});
+  (void)env::get_int("GAEA_VERBOSE");  // validate early, on every rank
   const comm::config cfg = comm::config::from_env();
 
   int inited = 0, finalized = 0;
   MPI_Initialized(&inited);
   MPI_Finalized(&finalized);
-  if (finalized) throw Error("gaea::runtime: MPI was already finalized; create the runtime before MPI_Finalize");
+  if (finalized)
+    throw Error("gaea::runtime: MPI was already finalized; create the runtime before MPI_Finalize");
   if (!inited) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
@@ -90,6 +94,10 @@ runtime::runtime(int* argc, char*** argv) : instance_(++g_instances) {
                                                  /*share_core=*/!own_hw);
   g_current.store(this);
   barrier();
+  if (env::get_int("GAEA_VERBOSE") != 0 && rank_ == 0)
+    std::fprintf(stderr, "gaea: %d ranks on %d node%s; rank 0 progress %s, %s; %s\n", size_, nodes_,
+                 nodes_ == 1 ? "" : "s", std::string(progress::to_string(m)).c_str(),
+                 placement_.description.c_str(), topology_->summary().c_str());
 }
 
 runtime::~runtime() {
@@ -113,12 +121,15 @@ runtime::~runtime() {
 runtime& runtime::current() {
   runtime* r = g_current.load();
   if (!r)
-    throw Error("gaea: the runtime is not initialized: construct a gaea::runtime (or call "
-                "gaea::init) before using Gaea objects");
+    throw Error(
+        "gaea: the runtime is not initialized: construct a gaea::runtime (or call "
+        "gaea::init) before using Gaea objects");
   return *r;
 }
 
-bool runtime::initialized() noexcept { return g_current.load() != nullptr; }
+bool runtime::initialized() noexcept {
+  return g_current.load() != nullptr;
+}
 
 void runtime::barrier() {
   comm::worker& w = worker();
@@ -140,7 +151,8 @@ void init(int* argc, char*** argv) {
 }
 
 void finalize() {
-  if (!g_owned) throw Error("gaea::finalize: gaea::init was not called (or finalize was called twice)");
+  if (!g_owned)
+    throw Error("gaea::finalize: gaea::init was not called (or finalize was called twice)");
   g_owned.reset();
 }
 

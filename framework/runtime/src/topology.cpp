@@ -21,7 +21,8 @@ namespace {
 std::vector<int> to_vector(hwloc_const_bitmap_t set) {
   std::vector<int> out;
   int i = -1;
-  while ((i = hwloc_bitmap_next(set, i)) != -1) out.push_back(i);
+  while ((i = hwloc_bitmap_next(set, i)) != -1)
+    out.push_back(i);
   return out;
 }
 }  // namespace
@@ -36,11 +37,13 @@ topology::topology() : impl_(std::make_unique<impl>()) {
   for (int c = 0; c < cores_; ++c) {
     hwloc_obj_t core = hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE, static_cast<unsigned>(c));
     std::vector<int> pus;
-    for (int i = -1; (i = hwloc_bitmap_next(core->cpuset, i)) != -1;) pus.push_back(i);
+    for (int i = -1; (i = hwloc_bitmap_next(core->cpuset, i)) != -1;)
+      pus.push_back(i);
     by_core_.push_back(std::move(pus));
   }
   if (cores_ == 0)  // some VMs report no core objects: treat every PU as a core
-    for (int p : allowed_pus()) by_core_.push_back({p});
+    for (int p : allowed_pus())
+      by_core_.push_back({p});
 
   double mem_gib = 0;
   if (hwloc_obj_t root = hwloc_get_root_obj(t))
@@ -57,8 +60,8 @@ topology::topology() : impl_(std::make_unique<impl>()) {
   }
   char buf[256];
   std::snprintf(buf, sizeof buf, "%d package%s, %d cores, %d PUs (%d per core), %.1f GiB%s",
-                packages_, packages_ == 1 ? "" : "s", cores_, pus_,
-                cores_ ? pus_ / cores_ : 1, mem_gib, caches.c_str());
+                packages_, packages_ == 1 ? "" : "s", cores_, pus_, cores_ ? pus_ / cores_ : 1,
+                mem_gib, caches.c_str());
   summary_ = buf;
 }
 
@@ -100,7 +103,8 @@ progress_placement place_progress_thread(const std::vector<std::vector<int>>& pu
       for (int pu : core)
         if (!used.count(pu) && allowed_set.count(pu)) {
           p.cpus = {pu};
-          p.description = "SMT sibling on core " + std::to_string(c) + " (PU " + std::to_string(pu) + ")";
+          p.description =
+              "SMT sibling on core " + std::to_string(c) + " (PU " + std::to_string(pu) + ")";
           p.dedicated = true;
           return p;
         }
@@ -118,7 +122,8 @@ progress_placement place_progress_thread(const std::vector<std::vector<int>>& pu
     if (static_cast<std::size_t>(node_rank) < spare.size()) {
       const std::size_t c = spare[static_cast<std::size_t>(node_rank)];
       p.cpus = pus_by_core[c];
-      p.description = "spare core " + std::to_string(c) + " (PU " + std::to_string(p.cpus.front()) + ")";
+      p.description =
+          "spare core " + std::to_string(c) + " (PU " + std::to_string(p.cpus.front()) + ")";
       p.dedicated = true;
       return p;
     }

@@ -9,7 +9,8 @@
 
 namespace gaea::comm::detail {
 
-std::vector<std::vector<std::byte>> allgather_bytes(MPI_Comm comm, const std::vector<std::byte>& mine);
+std::vector<std::vector<std::byte>> allgather_bytes(MPI_Comm comm,
+                                                    const std::vector<std::byte>& mine);
 
 template <class T>
 std::vector<T> allgather_value(MPI_Comm comm, const T& mine) {

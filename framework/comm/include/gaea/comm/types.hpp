@@ -23,9 +23,9 @@ inline constexpr handler_id max_handlers = 255;
 
 /// A received active message, valid only during the handler call.
 struct am_message {
-  int source;                        ///< origin rank
-  std::span<const std::byte> header; ///< the user header as sent
-  std::span<const std::byte> data;   ///< the payload, whole (rendezvous is completed before)
+  int source;                         ///< origin rank
+  std::span<const std::byte> header;  ///< the user header as sent
+  std::span<const std::byte> data;    ///< the payload, whole (rendezvous is completed before)
 };
 
 /// Runs on the target's service worker (its progress thread, or the main thread when

@@ -33,20 +33,20 @@ class worker {
   unsigned progress();
 
   /// Contiguous put. `local` completes when `src` may be reused; remote completion needs flush().
-  void put(int target, const segment& seg, std::uint64_t offset, const void* src,
-           std::size_t bytes, completion& local);
+  void put(int target, const segment& seg, std::uint64_t offset, const void* src, std::size_t bytes,
+           completion& local);
   /// Contiguous get. `done` completes when the data is in `dst`.
   void get(int target, const segment& seg, std::uint64_t offset, void* dst, std::size_t bytes,
            completion& done);
   /// 2-D strided put: `rows` rows of `row_bytes`, remote rows `remote_stride` bytes apart,
   /// local rows `local_stride` bytes apart. One RMA per row (zero copy).
-  void put_strided(int target, const segment& seg, std::uint64_t offset,
-                   std::size_t remote_stride, const void* src, std::size_t local_stride,
-                   std::size_t row_bytes, std::size_t rows, completion& local);
+  void put_strided(int target, const segment& seg, std::uint64_t offset, std::size_t remote_stride,
+                   const void* src, std::size_t local_stride, std::size_t row_bytes,
+                   std::size_t rows, completion& local);
   /// 2-D strided get, the mirror of put_strided.
-  void get_strided(int target, const segment& seg, std::uint64_t offset,
-                   std::size_t remote_stride, void* dst, std::size_t local_stride,
-                   std::size_t row_bytes, std::size_t rows, completion& done);
+  void get_strided(int target, const segment& seg, std::uint64_t offset, std::size_t remote_stride,
+                   void* dst, std::size_t local_stride, std::size_t row_bytes, std::size_t rows,
+                   completion& done);
   /// 64-bit atomic fetch-and-add; `*result` receives the previous value. 8-byte aligned offset.
   void fetch_add(int target, const segment& seg, std::uint64_t offset, std::int64_t value,
                  std::int64_t* result, completion& done);

@@ -17,10 +17,14 @@ namespace gaea::ga {
 namespace detail {
 template <class T>
 constexpr elem_type type_of() {
-  if constexpr (std::is_same_v<T, double>) return elem_type::f64;
-  else if constexpr (std::is_same_v<T, float>) return elem_type::f32;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return elem_type::i64;
-  else return elem_type::i32;
+  if constexpr (std::is_same_v<T, double>)
+    return elem_type::f64;
+  else if constexpr (std::is_same_v<T, float>)
+    return elem_type::f32;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return elem_type::i64;
+  else
+    return elem_type::i32;
 }
 template <class T>
 void acc_kernel_for(void* dst, const void* src, std::size_t n, const void* alpha);
@@ -29,7 +33,7 @@ void acc_kernel_for(void* dst, const void* src, std::size_t n, const void* alpha
 /// Element types with a distributed implementation.
 template <class T>
 concept element = std::is_same_v<T, double> || std::is_same_v<T, float> ||
-                  std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::int32_t>;
+    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::int32_t>;
 
 /// A distributed array of `T`, row-major, with inclusive patch bounds (as in Global Arrays).
 ///
@@ -79,7 +83,8 @@ class global_array {
     core_->put(p, buf.data(), buf.size(), ld);
   }
   /// array[p] += alpha * buf.
-  void acc(const patch& p, std::span<const T> buf, T alpha = T(1), std::span<const index_t> ld = {}) {
+  void acc(const patch& p, std::span<const T> buf, T alpha = T(1),
+           std::span<const index_t> ld = {}) {
     core_->acc(p, buf.data(), buf.size(), ld, &alpha);
   }
 
@@ -98,7 +103,8 @@ class global_array {
   /// Collective: every element = value.
   void fill(T value) {
     core_->sync();
-    for (T& x : access()) x = value;
+    for (T& x : access())
+      x = value;
     core_->sync();
   }
   void zero() { fill(T(0)); }

@@ -52,7 +52,8 @@ class index {
   }
   void resize(std::size_t n, index_t v = 0) {
     check_size(n);
-    for (std::size_t i = n_; i < n; ++i) v_[i] = v;
+    for (std::size_t i = n_; i < n; ++i)
+      v_[i] = v;
     n_ = static_cast<std::uint8_t>(n);
   }
   operator std::span<const index_t>() const noexcept { return {v_.data(), n_}; }  // NOLINT

@@ -18,8 +18,8 @@ namespace gaea::progress {
 
 /// What drives the service worker.
 enum class mode {
-  off,    ///< no progress thread: application threads progress the service worker when they wait
-  spin,   ///< progress thread polls with `pause`, yielding rarely (it has a hardware thread)
+  off,       ///< no progress thread: application threads progress the service worker when they wait
+  spin,      ///< progress thread polls with `pause`, yielding rarely (it has a hardware thread)
   adaptive,  ///< spin briefly, then micro-sleep with a growing step (for threads sharing a core)
 };
 
@@ -57,10 +57,12 @@ class engine {
   void wait_until(comm::worker& w, Pred&& pred) {
     if (share_core_) {
       backoff_strategy s(50000, 1000, 20000);
-      while (!pred()) s.after_step(poll(w));
+      while (!pred())
+        s.after_step(poll(w));
     } else {
       spin_strategy s;
-      while (!pred()) s.after_step(poll(w));
+      while (!pred())
+        s.after_step(poll(w));
     }
   }
 

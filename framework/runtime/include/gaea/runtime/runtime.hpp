@@ -37,7 +37,7 @@ class runtime {
   std::uint64_t instance() const noexcept { return instance_; }
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
-  int node_id() const noexcept { return node_id_; }      ///< 0..nodes()-1
+  int node_id() const noexcept { return node_id_; }  ///< 0..nodes()-1
   int nodes() const noexcept { return nodes_; }
   int node_rank() const noexcept { return node_rank_; }  ///< rank among the ranks of this node
   int node_size() const noexcept { return node_size_; }

@@ -39,15 +39,16 @@ class topology {
 
 /// Where the progress thread goes (decided from all node-local ranks' bindings).
 struct progress_placement {
-  std::vector<int> cpus;     ///< PUs to bind to; empty = leave unbound
-  std::string description;   ///< "SMT sibling of core 3 (PU 7)", "spare core 1 (PU 1)", "unpinned"
-  bool dedicated = false;    ///< the thread has a hardware thread no rank's main thread uses
+  std::vector<int> cpus;    ///< PUs to bind to; empty = leave unbound
+  std::string description;  ///< "SMT sibling of core 3 (PU 7)", "spare core 1 (PU 1)", "unpinned"
+  bool dedicated = false;   ///< the thread has a hardware thread no rank's main thread uses
 };
 
 /// Pure decision function (unit-tested): `own` is this rank's main-thread binding, `node`
 /// the bindings of all ranks on the node (including own) in node-rank order.
 progress_placement place_progress_thread(const std::vector<std::vector<int>>& pus_by_core,
-                                         const std::vector<int>& allowed, const std::vector<int>& own,
+                                         const std::vector<int>& allowed,
+                                         const std::vector<int>& own,
                                          const std::vector<std::vector<int>>& node, int node_rank);
 
 }  // namespace gaea
