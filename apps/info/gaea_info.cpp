@@ -78,6 +78,8 @@ int main(int argc, char** argv) {
                        "/" + std::to_string(rt.node_size()) + "): progress " +
                        std::string(gaea::progress::to_string(rt.progress().current_mode())) + ", " +
                        rt.placement().description;
+    if (const int cpu = rt.progress().last_cpu(); cpu >= 0)
+      line += " (seen on PU " + std::to_string(cpu) + ")";
     line += "; to self: " + w.transports(rt.rank());
     if (on_node >= 0)
       line += "; on node (rank " + std::to_string(on_node) + "): " + w.transports(on_node);

@@ -23,14 +23,6 @@ engine::engine(comm::service_worker& service, mode m, std::vector<int> cpus, boo
     : service_(service), mode_(m), cpus_(std::move(cpus)), share_core_(share_core) {
   if (mode_ == mode::off) return;
   thread_ = std::thread([this] { run(); });
-  if (!cpus_.empty()) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    for (int c : cpus_)
-      CPU_SET(c, &set);
-    // Failure leaves the thread where the OS puts it; the runtime reports last_cpu().
-    pthread_setaffinity_np(thread_.native_handle(), sizeof set, &set);
-  }
 }
 
 engine::~engine() {
@@ -42,6 +34,15 @@ engine::~engine() {
 }
 
 void engine::run() {
+  // Bind before the first step (binding from the parent would race with it). On failure the
+  // thread stays where the OS puts it; last_cpu() reports where it actually runs.
+  if (!cpus_.empty()) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : cpus_)
+      CPU_SET(c, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+  }
   spin_strategy spin;
   backoff_strategy backoff;
   wait_strategy& strategy = mode_ == mode::spin ? static_cast<wait_strategy&>(spin) : backoff;
@@ -54,7 +55,10 @@ void engine::run() {
       busy_steps_.fetch_add(1, std::memory_order_relaxed);
       events_.fetch_add(n, std::memory_order_relaxed);
     }
-    if ((steps & 0xffff) == 1) last_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
+    if ((steps & 0xffff) == 1) {
+      last_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
+      if (steps == 1) first_cpu_.store(last_cpu_.load(std::memory_order_relaxed));
+    }
     strategy.after_step(n);
   }
   // Drain what arrived before stop so that no request is left half-served.

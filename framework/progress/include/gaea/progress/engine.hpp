@@ -69,6 +69,9 @@ class engine {
   stats thread_stats() const noexcept;
   /// The CPU the progress thread last ran on (-1 if none/unknown).
   int last_cpu() const noexcept { return last_cpu_.load(std::memory_order_relaxed); }
+  /// The CPU of the progress thread's first step (-1 before it ran): shows whether it was
+  /// bound before it started working.
+  int first_cpu() const noexcept { return first_cpu_.load(std::memory_order_relaxed); }
 
  private:
   void run();
@@ -80,6 +83,7 @@ class engine {
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> steps_{0}, busy_steps_{0}, events_{0};
   std::atomic<int> last_cpu_{-1};
+  std::atomic<int> first_cpu_{-1};
   std::thread thread_;
 };
 
