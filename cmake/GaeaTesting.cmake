@@ -1,5 +1,6 @@
 # gaea_add_mpi_test(<name> SOURCES <src>... NRANKS <n>... [TIMEOUT <s>]
-#                   [TRANSPORTS sm tcp] [MODES auto spin adaptive off] [ENV VAR=value ...])
+#                   [TRANSPORTS sm tcp] [MODES auto spin adaptive off] [ENV VAR=value ...]
+#                   [PLAIN_MAIN])
 #
 # Builds one Catch2 executable and registers one ctest test per (ranks, transport, progress mode):
 #   <name>.np<N>.<transport>.<mode>
@@ -7,7 +8,7 @@
 # (through Open MPI's environment variables), UCX_TLS and GAEA_PROGRESS. Every test gets a timeout
 # so that a rank that fails while others wait in a collective cannot hang the suite.
 function(gaea_add_mpi_test name)
-  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;NRANKS;TRANSPORTS;MODES;ENV;LABELS" ${ARGN})
+  cmake_parse_arguments(T "PLAIN_MAIN" "TIMEOUT" "SOURCES;NRANKS;TRANSPORTS;MODES;ENV;LABELS" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
@@ -18,7 +19,11 @@ function(gaea_add_mpi_test name)
     set(T_MODES auto spin adaptive off)
   endif()
   add_executable(${name} ${T_SOURCES})
-  target_link_libraries(${name} PRIVATE gaea_test_main gaea::gaea)
+    if(T_PLAIN_MAIN)  # the test manages the runtime itself
+    target_link_libraries(${name} PRIVATE gaea_catch_main gaea::gaea)
+  else()            # a Catch2 session inside one gaea::runtime
+    target_link_libraries(${name} PRIVATE gaea_test_main gaea::gaea)
+  endif()
   gaea_set_warnings(${name})
   foreach(np IN LISTS T_NRANKS)
     foreach(tls IN LISTS T_TRANSPORTS)

@@ -1,8 +1,8 @@
 // Asynchronous progress: rank 0 computes for about a second without calling the library while
 // the other ranks complete 1000 fetch-adds, 100 gets and 100 accumulates on rank 0's data. With a
 // progress thread all of it finishes before rank 0's compute ends (asserted as an ordering of
-// two timestamps on the node's monotonic clock). With GAEA_PROGRESS=off the workload must still
-// be correct; the ordering is then not expected.
+// two timestamps on the node's monotonic clock). With GAEA_PROGRESS=off, or a spin loop forced
+// onto shared cores, the workload must still be correct; the ordering is then not expected.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -66,8 +66,15 @@ TEST_CASE("progress: operations on rank 0's data complete while rank 0 computes"
   a.get(on0, got);
   for (double x : got)
     REQUIRE(x == 1.0 + 100.0 * (n - 1));
-  // Ordering, when there is a progress thread.
-  if (rt().progress().asynchronous()) {
+  // Ordering, when there is a progress thread in a mode fit for its placement. A spin loop forced
+  // (GAEA_PROGRESS=spin) onto cores the ranks share competes with rank 0's compute for the CPU:
+  // that is the configuration auto avoids, and there the ordering is not promised.
+  const bool forced_spin_on_shared_cores =
+      rt().progress().current_mode() == gaea::progress::mode::spin &&
+      !rt().progress_has_own_hw_thread();
+  if (forced_spin_on_shared_cores)
+    WARN("spin forced on shared cores: ordering not asserted (correctness was)");
+  if (rt().progress().asynchronous() && !forced_spin_on_shared_cores) {
     for (int r = 1; r < n; ++r) {
       INFO("rank " << r << " finished " << (ends[static_cast<std::size_t>(r)] - ends[0]) / 1e6
                    << " ms relative to the end of rank 0's compute");

@@ -6,13 +6,16 @@
 
 namespace gaea::comm {
 
-void completion::check() const {
-  const int st = status_.load(std::memory_order_relaxed);
+void completion::check() {
+  const int st = status_.exchange(0, std::memory_order_relaxed);
   if (st == 0) return;
-  const char* text = st == 1   ? "the target's handler failed"
-                     : st == 2 ? "the target could not receive the data"
-                               : ucs_status_string(static_cast<ucs_status_t>(st));
-  throw Error(std::string("gaea::comm: ") + what_ + " failed: " + text);
+  const char* text = st == handler_failed   ? "the target's handler failed"
+                     : st == receive_failed ? "the target could not receive the data"
+                     : st == send_failed    ? "the message could not be sent"
+                                            : ucs_status_string(static_cast<ucs_status_t>(st));
+  throw Error(std::string("gaea::comm: ") + what_ +
+              (target_ >= 0 ? " to rank " + std::to_string(target_) : std::string()) +
+              " failed: " + text);
 }
 
 }  // namespace gaea::comm

@@ -111,17 +111,46 @@ class context::service_impl final : public service_worker {
     try {
       ctx_.dispatch(wire.handler, am_message{wire.source, header, data});
     } catch (const std::exception& e) {
-      status = 1;
+      status = completion::handler_failed;
       ctx_.handler_errors_.fetch_add(1);
       std::cerr << "gaea: rank " << ctx_.rank() << ": active-message handler " << int(wire.handler)
                 << " from rank " << wire.source << " failed: " << e.what() << std::endl;
+    } catch (...) {
+      status = completion::handler_failed;
+      ctx_.handler_errors_.fetch_add(1);
+      std::cerr << "gaea: rank " << ctx_.rank() << ": active-message handler " << int(wire.handler)
+                << " from rank " << wire.source << " threw a non-standard exception" << std::endl;
     }
-    if (wire.flags & 1u) acks_.push_back(pending_ack{reply_ep, {wire.cookie, status, 0}});
+    if (wire.flags & 1u) queue_ack(reply_ep, wire.cookie, status);
   }
 
+  void queue_ack(ucp_ep_h ep, std::uint64_t cookie, std::int32_t status) noexcept {
+    try {
+      acks_.push_back(pending_ack{ep, {cookie, status, 0}});
+    } catch (...) {
+      std::cerr << "gaea: rank " << ctx_.rank() << ": lost an acknowledgement (out of memory)"
+                << std::endl;
+    }
+  }
+
+  // UCX callbacks must never throw: every exception is caught, reported and turned into a
+  // failed acknowledgement.
   static ucs_status_t on_request(void* arg, const void* header, size_t header_length, void* data,
-                                 size_t length, const ucp_am_recv_param_t* param) {
+                                 size_t length, const ucp_am_recv_param_t* param) noexcept {
     auto* self = static_cast<service_impl*>(arg);
+    try {
+      return self->receive(header, header_length, data, length, param);
+    } catch (...) {
+      std::cerr << "gaea: rank " << self->ctx_.rank()
+                << ": dropping an active message that could not be received" << std::endl;
+      if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ucp_am_data_release(self->worker_, data);
+      return UCS_OK;
+    }
+  }
+
+  ucs_status_t receive(const void* header, size_t header_length, void* data, size_t length,
+                       const ucp_am_recv_param_t* param) {
+    service_impl* self = this;
     detail::am_wire_header wire{};
     std::memcpy(&wire, header, sizeof wire);
     const auto* user = static_cast<const std::byte*>(header) + sizeof wire;
@@ -129,8 +158,18 @@ class context::service_impl final : public service_worker {
     ucp_ep_h reply_ep =
         (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) ? param->reply_ep : nullptr;
     if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
-      auto* r = new rndv_recv{self, wire, std::vector<std::byte>(user, user + user_len),
-                              std::vector<std::byte>(length), reply_ep};
+      std::unique_ptr<rndv_recv> holder;
+      try {
+        holder.reset(new rndv_recv{self, wire, std::vector<std::byte>(user, user + user_len),
+                                   std::vector<std::byte>(length), reply_ep});
+      } catch (const std::bad_alloc&) {  // no room for the payload: refuse it, tell the origin
+        std::cerr << "gaea: rank " << ctx_.rank() << ": no memory for an active message of "
+                  << length << " bytes from rank " << wire.source << std::endl;
+        ucp_am_data_release(worker_, data);
+        if (wire.flags & 1u) queue_ack(reply_ep, wire.cookie, completion::receive_failed);
+        return UCS_OK;
+      }
+      auto* r = holder.release();
       ucp_request_param_t p{};
       p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
       p.cb.recv_am = &service_impl::on_rndv_done;
@@ -148,7 +187,7 @@ class context::service_impl final : public service_worker {
     return UCS_OK;
   }
 
-  static void on_rndv_done(void* request, ucs_status_t status, size_t, void* user_data) {
+  static void on_rndv_done(void* request, ucs_status_t status, size_t, void* user_data) noexcept {
     std::unique_ptr<rndv_recv> r(static_cast<rndv_recv*>(user_data));
     if (status == UCS_OK) {
       r->self->run_handler(r->wire, r->header, r->data, r->reply_ep);
@@ -156,7 +195,7 @@ class context::service_impl final : public service_worker {
       std::cerr << "gaea: rank " << r->self->ctx_.rank() << ": receiving active message from rank "
                 << r->wire.source << " failed: " << ucs_status_string(status) << std::endl;
       if (r->wire.flags & 1u)
-        r->self->acks_.push_back(pending_ack{r->reply_ep, {r->wire.cookie, 2, 0}});
+        r->self->queue_ack(r->reply_ep, r->wire.cookie, completion::receive_failed);
     }
     if (request) ucp_request_free(request);
   }
@@ -249,27 +288,44 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
 }
 
 context::~context() {
+  poll_hook_ = nullptr;  // what it calls may already be gone
+  {
+    // Objects that outlive the transport: report them and leave their memory mapped (unmapping
+    // after ucp_cleanup would crash); their destructors then do nothing.
+    std::lock_guard lock(segments_mutex_);
+    for (segment* s : live_segments_) {
+      std::cerr << "gaea: rank " << rank_ << ": " << s->name()
+                << " is still alive at finalize; destroy Gaea objects before the runtime"
+                << std::endl;
+      s->orphan();
+    }
+    if (!live_segments_.empty()) {
+      live_segments_.clear();
+      leak_ucx_ = true;
+    }
+  }
   {
     std::lock_guard lock(workers_mutex_);
     workers_.clear();
   }
   service_.reset();
-  if (ucp_) ucp_cleanup(ucp_);
+  if (ucp_ && !leak_ucx_) ucp_cleanup(ucp_);
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
 worker& context::this_thread_worker() {
-  if (t_worker.ctx == this && t_worker.generation == generation_) return *t_worker.w;
+  const std::uint64_t gen = generation_.load(std::memory_order_acquire);
+  if (t_worker.ctx == this && t_worker.generation == gen) return *t_worker.w;
   std::lock_guard lock(workers_mutex_);
   workers_.push_back(std::make_unique<worker>(*this, static_cast<int>(workers_.size())));
-  t_worker = {this, generation_, workers_.back().get()};
+  t_worker = {this, gen, workers_.back().get()};
   return *t_worker.w;
 }
 
 void context::release_workers() {
   std::lock_guard lock(workers_mutex_);
   workers_.clear();
-  generation_ = g_generation++;  // invalidates every thread's cached worker pointer
+  generation_.store(g_generation++);  // invalidates every thread's cached worker pointer
 }
 
 service_worker& context::service() {
@@ -291,10 +347,38 @@ void context::dispatch(handler_id id, const am_message& msg) {
   (*h)(msg);
 }
 
-void context::forget_segment(std::uint64_t id) {
-  std::lock_guard lock(workers_mutex_);
-  for (auto& w : workers_)
-    w->forget_segment(id);
+void context::wait_mpi(MPI_Request& req) const {
+  int done = 0;
+  while (true) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    poll_hook();
+  }
+}
+
+void context::add_segment(segment* s) {
+  std::lock_guard lock(segments_mutex_);
+  live_segments_.push_back(s);
+}
+
+void context::retire_segment(segment* s) {
+  std::lock_guard lock(segments_mutex_);
+  std::erase(live_segments_, s);
+  retired_.push_back(s->id());
+  retired_epoch_.store(retired_.size(), std::memory_order_release);
+}
+
+std::vector<std::uint64_t> context::retired_since(std::uint64_t since) const {
+  std::lock_guard lock(segments_mutex_);
+  return {retired_.begin() + static_cast<std::ptrdiff_t>(since), retired_.end()};
+}
+
+std::vector<std::string> context::live_segments() const {
+  std::lock_guard lock(segments_mutex_);
+  std::vector<std::string> names;
+  for (const segment* s : live_segments_)
+    names.push_back(s->name());
+  return names;
 }
 
 }  // namespace gaea::comm

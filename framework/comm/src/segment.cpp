@@ -9,7 +9,7 @@
 namespace gaea::comm {
 
 segment::segment(context& ctx, std::size_t local_bytes, std::string name)
-    : ctx_(ctx), id_(ctx.next_segment_id()), name_(std::move(name)), rank_(ctx.rank()) {
+    : ctx_(&ctx), id_(ctx.next_segment_id()), name_(std::move(name)), rank_(ctx.rank()) {
   // UCX cannot map zero bytes; a rank that owns nothing still gets a (tiny) mapping and a key.
   const std::size_t map_bytes = local_bytes == 0 ? 64 : local_bytes;
   ucp_mem_map_params_t mp{};
@@ -22,7 +22,10 @@ segment::segment(context& ctx, std::size_t local_bytes, std::string name)
   // Every rank must learn whether every other rank succeeded, or the survivors would hang.
   const int ok = st == UCS_OK ? 1 : 0;
   int all_ok = 0;
-  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx.mpi_comm());
+  const detail::mpi_wait wait = [&ctx](MPI_Request& r) { ctx.wait_mpi(r); };
+  MPI_Request req;
+  MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx.mpi_comm(), &req);
+  wait(req);
   if (!all_ok) {
     if (st == UCS_OK) ucp_mem_unmap(ctx.handle(), memh_);
     throw Error("gaea::comm: allocating segment '" + name_ + "' (" + std::to_string(local_bytes) +
@@ -43,15 +46,17 @@ segment::segment(context& ctx, std::size_t local_bytes, std::string name)
   std::memcpy(mine.data(), packed, packed_len);
   ucp_rkey_buffer_release(packed);
 
-  rkeys_ = detail::allgather_bytes(ctx.mpi_comm(), mine);
-  sizes_ = detail::allgather_value<std::size_t>(ctx.mpi_comm(), local_bytes);
-  bases_ = detail::allgather_value<std::uint64_t>(ctx.mpi_comm(),
-                                                  reinterpret_cast<std::uint64_t>(local_base_));
+  rkeys_ = detail::allgather_bytes(ctx.mpi_comm(), mine, wait);
+  sizes_ = detail::allgather_value<std::size_t>(ctx.mpi_comm(), local_bytes, wait);
+  bases_ = detail::allgather_value<std::uint64_t>(
+      ctx.mpi_comm(), reinterpret_cast<std::uint64_t>(local_base_), wait);
+  ctx.add_segment(this);
 }
 
 segment::~segment() {
-  ctx_.forget_segment(id_);
-  if (memh_) ucp_mem_unmap(ctx_.handle(), memh_);
+  if (!ctx_) return;  // orphaned: the context is gone
+  ctx_->retire_segment(this);
+  if (memh_) ucp_mem_unmap(ctx_->handle(), memh_);
 }
 
 }  // namespace gaea::comm

@@ -13,12 +13,13 @@ namespace gaea::comm {
 
 namespace {
 
-ucs_status_t on_reply(void*, const void* header, size_t header_length, void*, size_t,
+ucs_status_t on_reply(void* arg, const void* header, size_t header_length, void*, size_t,
                       const ucp_am_recv_param_t*) {
   if (header_length < sizeof(detail::am_reply_payload)) return UCS_OK;
   detail::am_reply_payload r{};
   std::memcpy(&r, header, sizeof r);
   reinterpret_cast<completion*>(r.cookie)->finish(r.status);
+  static_cast<worker*>(arg)->ack_received();
   return UCS_OK;
 }
 
@@ -37,11 +38,17 @@ void atomic_cb(void* request, ucs_status_t status, void* user_data) {
 // Keeps the wire header (prefix + user header) alive until the send completes.
 struct am_block {
   completion* local;
+  completion* remote;
+  worker* origin;
   std::vector<std::byte> header;
 };
 void am_cb(void* request, ucs_status_t status, void* user_data) {
   auto* b = static_cast<am_block*>(user_data);
   b->local->finish(status == UCS_OK ? 0 : static_cast<int>(status));
+  if (status != UCS_OK && b->remote) {  // no acknowledgement will ever come
+    b->remote->finish(completion::send_failed);
+    b->origin->ack_received();
+  }
   delete b;
   ucp_request_free(request);
 }
@@ -80,12 +87,12 @@ worker::~worker() {
   for (auto& [id, keys] : keys_)
     for (auto& k : keys)
       if (k.rkey) ucp_rkey_destroy(k.rkey);
-  // Everything was flushed and fenced by a barrier before; a forced close sends nothing.
+  // A graceful (flushing) close: a forced close is undefined unless every endpoint was created
+  // with peer error handling. The peers' service workers are still being progressed (by their
+  // progress threads, or through the poll hook by their application threads when off).
   int outstanding = 0;
   ucp_request_param_t p{};
-  p.op_attr_mask =
-      UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-  p.flags = UCP_EP_CLOSE_FLAG_FORCE;
+  p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
   p.cb.send = close_cb;
   p.user_data = &outstanding;
   for (ucp_ep_h ep : eps_) {
@@ -93,13 +100,26 @@ worker::~worker() {
     ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
     if (req != nullptr && !UCS_PTR_IS_ERR(req)) ++outstanding;
   }
-  while (outstanding > 0)
+  while (outstanding > 0) {
     ucp_worker_progress(worker_);
+    ctx_.poll_hook();
+  }
   ucp_worker_destroy(worker_);
 }
 
 unsigned worker::progress() {
   return ucp_worker_progress(worker_);
+}
+
+std::size_t worker::strided_extent(const segment& seg, std::size_t rows, std::size_t stride,
+                                   std::size_t row_bytes, const char* op) const {
+  std::size_t span = 0;
+  if (__builtin_mul_overflow(rows - 1, stride, &span) ||
+      __builtin_add_overflow(span, row_bytes, &span))
+    throw Error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() +
+                "': " + std::to_string(rows) + " rows of " + std::to_string(row_bytes) +
+                " bytes, " + std::to_string(stride) + " bytes apart, overflow 64-bit offsets");
+  return span;
 }
 
 void worker::check_range(int target, const segment& seg, std::uint64_t offset, std::size_t bytes,
@@ -115,6 +135,13 @@ void worker::check_range(int target, const segment& seg, std::uint64_t offset, s
 }
 
 const worker::remote_key& worker::key(int target, const segment& seg) {
+  // Segments destroyed since the last look: drop their keys here, on the owning thread (another
+  // thread must never touch this worker's cache).
+  if (const std::uint64_t e = ctx_.retired_epoch(); e != seen_epoch_) {
+    for (std::uint64_t id : ctx_.retired_since(seen_epoch_))
+      forget_segment(id);
+    seen_epoch_ = e;
+  }
   auto& row = keys_[seg.id()];
   if (row.empty()) row.resize(static_cast<std::size_t>(ctx_.size()));
   remote_key& k = row[static_cast<std::size_t>(target)];
@@ -160,7 +187,8 @@ void worker::put_strided(int target, const segment& seg, std::uint64_t offset,
                          std::size_t remote_stride, const void* src, std::size_t local_stride,
                          std::size_t row_bytes, std::size_t rows, completion& local) {
   if (rows == 0 || row_bytes == 0) return;
-  check_range(target, seg, offset, (rows - 1) * remote_stride + row_bytes, "put");
+  check_range(target, seg, offset, strided_extent(seg, rows, remote_stride, row_bytes, "put"),
+              "put");
   const remote_key& k = key(target, seg);
   const auto* s = static_cast<const std::byte*>(src);
   if (k.direct) {
@@ -174,9 +202,10 @@ void worker::put_strided(int target, const segment& seg, std::uint64_t offset,
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t done = 0; done < row_bytes; done += max) {
       const std::size_t n = std::min(max, row_bytes - done);
-      detail::attach(ucp_put_nbx(ep, s + r * local_stride + done, n,
-                                 k.base + offset + r * remote_stride + done, k.rkey, &p),
-                     local, "put", target);
+      if (!detail::attach(ucp_put_nbx(ep, s + r * local_stride + done, n,
+                                      k.base + offset + r * remote_stride + done, k.rkey, &p),
+                          local, "put", target))
+        return;
     }
 }
 
@@ -184,7 +213,8 @@ void worker::get_strided(int target, const segment& seg, std::uint64_t offset,
                          std::size_t remote_stride, void* dst, std::size_t local_stride,
                          std::size_t row_bytes, std::size_t rows, completion& done_c) {
   if (rows == 0 || row_bytes == 0) return;
-  check_range(target, seg, offset, (rows - 1) * remote_stride + row_bytes, "get");
+  check_range(target, seg, offset, strided_extent(seg, rows, remote_stride, row_bytes, "get"),
+              "get");
   const remote_key& k = key(target, seg);
   auto* d = static_cast<std::byte*>(dst);
   if (k.direct) {
@@ -198,9 +228,10 @@ void worker::get_strided(int target, const segment& seg, std::uint64_t offset,
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t done = 0; done < row_bytes; done += max) {
       const std::size_t n = std::min(max, row_bytes - done);
-      detail::attach(ucp_get_nbx(ep, d + r * local_stride + done, n,
-                                 k.base + offset + r * remote_stride + done, k.rkey, &p),
-                     done_c, "get", target);
+      if (!detail::attach(ucp_get_nbx(ep, d + r * local_stride + done, n,
+                                      k.base + offset + r * remote_stride + done, k.rkey, &p),
+                          done_c, "get", target))
+        return;
     }
 }
 
@@ -254,8 +285,8 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
   if (data.size() > ctx_.cfg().max_transfer)
     throw Error("gaea::comm: active message of " + std::to_string(data.size()) +
                 " bytes exceeds the transfer limit of " + std::to_string(ctx_.cfg().max_transfer));
-  auto* b =
-      new am_block{&local, std::vector<std::byte>(sizeof(detail::am_wire_header) + header.size())};
+  auto* b = new am_block{&local, remote, this,
+                         std::vector<std::byte>(sizeof(detail::am_wire_header) + header.size())};
   detail::am_wire_header wire{};
   wire.handler = id;
   wire.flags = remote ? 1 : 0;
@@ -269,13 +300,19 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
   p.flags = remote ? UCP_AM_SEND_FLAG_REPLY : 0;
   p.cb.send = am_cb;
   p.user_data = b;
-  if (remote) remote->add();
+  if (remote) {
+    remote->add("active message (remote completion)", target);
+    ++pending_acks_;
+  }
   ucs_status_ptr_t req =
       ucp_am_send_nbx(eps_[static_cast<std::size_t>(target)], detail::am_request_id,
                       b->header.data(), b->header.size(), data.data(), data.size(), &p);
   if (req == nullptr || UCS_PTR_IS_ERR(req)) {
     delete b;
-    if (remote && UCS_PTR_IS_ERR(req)) remote->finish(1);
+    if (remote && UCS_PTR_IS_ERR(req)) {
+      remote->finish(completion::send_failed);
+      --pending_acks_;
+    }
   }
   detail::attach(req, local, "active message", target);
 }

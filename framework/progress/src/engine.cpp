@@ -66,13 +66,14 @@ void engine::run() {
   }
 }
 
+unsigned engine::poll_service() {
+  if (mode_ != mode::off) return 0;
+  std::unique_lock lock(service_mutex_, std::try_to_lock);
+  return lock.owns_lock() ? service_.progress() : 0;
+}
+
 unsigned engine::poll(comm::worker& w) {
-  unsigned n = w.progress();
-  if (mode_ == mode::off) {
-    std::unique_lock lock(service_mutex_, std::try_to_lock);
-    if (lock.owns_lock()) n += service_.progress();
-  }
-  return n;
+  return w.progress() + poll_service();
 }
 
 void engine::wait(comm::worker& w, comm::completion& c) {

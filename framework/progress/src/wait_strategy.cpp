@@ -49,14 +49,19 @@ backoff_strategy::backoff_strategy(std::uint32_t spin_ns, std::uint32_t min_slee
 void backoff_strategy::after_step(unsigned events) {
   if (events) {
     idle_ = 0;
+    sleeping_ = false;
     sleep_ns_ = min_sleep_ns_;
     return;
   }
-  // Spin phase: read the clock only every 64 idle steps.
-  if (idle_ == 0) idle_since_ns_ = monotonic_ns();
-  if ((++idle_ & 63) != 0 || monotonic_ns() - idle_since_ns_ < spin_ns_) {
-    cpu_relax();
-    return;
+  if (!sleeping_) {
+    // Spin phase: read the clock only every 64 idle steps; once the window has passed, every
+    // idle step sleeps until traffic comes back.
+    if (idle_ == 0) idle_since_ns_ = monotonic_ns();
+    if ((++idle_ & 63) != 0 || monotonic_ns() - idle_since_ns_ < spin_ns_) {
+      cpu_relax();
+      return;
+    }
+    sleeping_ = true;
   }
   const timespec ts{0, static_cast<long>(sleep_ns_)};
   clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr);

@@ -40,7 +40,8 @@ progress::mode resolve_mode(const std::string& text, bool has_own_hw_thread) {
 }
 }  // namespace
 
-runtime::runtime(int* argc, char*** argv) : instance_(++g_instances) {
+runtime::runtime(int* argc, char*** argv)
+    : instance_(++g_instances), owner_(std::this_thread::get_id()) {
   if (g_current.load() != nullptr)
     throw Error("gaea::runtime: a runtime already exists in this process (construct it once)");
   // Read and validate every setting before any collective, so a bad value fails on all ranks.
@@ -59,6 +60,9 @@ runtime::runtime(int* argc, char*** argv) : instance_(++g_instances) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     owns_mpi_ = true;
+    if (provided < MPI_THREAD_FUNNELED)  // the progress thread exists, though it never calls MPI
+      std::fprintf(stderr, "gaea: warning: MPI provides thread level %d < MPI_THREAD_FUNNELED\n",
+                   provided);
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
@@ -87,13 +91,15 @@ runtime::runtime(int* argc, char*** argv) : instance_(++g_instances) {
   }
   // Enough hardware threads for every main thread and every progress thread on the node?
   const bool own_hw = placement_.dedicated || topology_->pus() >= 2 * node_size_;
+  own_hw_ = own_hw;
   const progress::mode m = resolve_mode(mode_text, own_hw);
 
   comm_ = std::make_unique<comm::context>(MPI_COMM_WORLD, cfg);
   progress_ = std::make_unique<progress::engine>(comm_->service(), m, placement_.cpus,
                                                  /*share_core=*/!own_hw);
-  g_current.store(this);
+  comm_->set_poll_hook([this] { progress_->poll_service(); });
   barrier();
+  g_current.store(this);
   if (env::get_int("GAEA_VERBOSE") != 0 && rank_ == 0)
     std::fprintf(stderr, "gaea: %d ranks on %d node%s; rank 0 progress %s, %s; %s\n", size_, nodes_,
                  nodes_ == 1 ? "" : "s", std::string(progress::to_string(m)).c_str(),
@@ -107,10 +113,17 @@ runtime::~runtime() {
     std::fprintf(stderr, "gaea: rank %d: final barrier failed: %s\n", rank_, e.what());
   }
   g_current.store(nullptr);
-  // Origin workers first (their endpoints point at peers' service workers, which stay served by
-  // the progress threads until every rank has closed them), then the progress thread.
+  // Acknowledgements still owed to this thread's worker arrive before its endpoints close.
+  comm::worker& w = worker();
+  progress_->wait_until(w, [&w] { return w.pending_acks() <= 0; });
+  // Origin workers next (their endpoints point at peers' service workers, which stay served by
+  // the progress threads, or by the poll hook when off, until every rank has closed them), then
+  // the progress thread. No blocking MPI call while a peer may still need this rank's service.
   comm_->release_workers();
-  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Request req;
+  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  comm_->wait_mpi(req);
+  comm_->set_poll_hook(nullptr);
   progress_.reset();
   comm_.reset();
   topology_.reset();
@@ -131,7 +144,14 @@ bool runtime::initialized() noexcept {
   return g_current.load() != nullptr;
 }
 
+void runtime::require_owner_thread(const char* what) const {
+  if (std::this_thread::get_id() != owner_)
+    throw Error(std::string("gaea: ") + what +
+                " is collective and must be called from the thread that created the runtime");
+}
+
 void runtime::barrier() {
+  require_owner_thread("runtime::barrier");
   comm::worker& w = worker();
   comm::completion flushed;
   w.flush_all(flushed);
@@ -153,6 +173,13 @@ void init(int* argc, char*** argv) {
 void finalize() {
   if (!g_owned)
     throw Error("gaea::finalize: gaea::init was not called (or finalize was called twice)");
+  if (const auto live = g_owned->comm().live_segments(); !live.empty()) {
+    std::string names;
+    for (const auto& n : live)
+      names += (names.empty() ? "" : ", ") + n;
+    throw Error("gaea::finalize: " + std::to_string(live.size()) + " Gaea object(s) still alive (" +
+                names + "); destroy them before finalize");
+  }
   g_owned.reset();
 }
 

@@ -40,13 +40,17 @@ inline void complete_cb(void* request, ucs_status_t status, void* user_data) {
 }
 
 // Attaches the result of a *_nbx call to `c`: immediate completion leaves `c` untouched, an
-// in-flight request increments it (its callback decrements), an error throws.
-inline void attach(ucs_status_ptr_t p, completion& c, const char* what, int target) {
-  if (p == nullptr) return;
-  if (UCS_PTR_IS_ERR(p))
-    throw Error(std::string("gaea::comm: ") + what + " to rank " + std::to_string(target) +
-                " failed: " + ucs_status_string(UCS_PTR_STATUS(p)));
-  c.add();
+// in-flight request increments it (its callback decrements). An error is recorded in `c` and
+// thrown by the wait, not here: requests posted earlier still point at `c`, so the caller must
+// stop posting (return false) but let the wait drain them before anything unwinds.
+inline bool attach(ucs_status_ptr_t p, completion& c, const char* what, int target) {
+  if (p == nullptr) return true;
+  if (UCS_PTR_IS_ERR(p)) {
+    c.fail(static_cast<int>(UCS_PTR_STATUS(p)), what, target);
+    return false;
+  }
+  c.add(what, target);
+  return true;
 }
 
 inline ucp_request_param_t completion_param(completion& c) {

@@ -25,21 +25,38 @@ class completion {
   bool done() const noexcept { return pending_.load(std::memory_order_acquire) == 0; }
   /// Number of operations still in flight.
   std::int64_t pending() const noexcept { return pending_.load(std::memory_order_acquire); }
-  /// Throws gaea::Error if any attached operation failed (after done()).
-  void check() const;
+  /// Throws gaea::Error if an attached operation failed (call after done()); the failure is
+  /// cleared by the throw, so the completion can be reused.
+  void check();
 
   // --- used by the transport ---
-  void add(std::int64_t n = 1) noexcept { pending_.fetch_add(n, std::memory_order_relaxed); }
+  /// Status codes besides UCX's (negative) ones.
+  static constexpr int handler_failed = 1, receive_failed = 2, send_failed = 3;
+  /// An operation is attached and in flight.
+  void add(const char* what, int target) noexcept {
+    what_ = what;
+    target_ = target;
+    pending_.fetch_add(1, std::memory_order_relaxed);
+  }
+  void add() noexcept { pending_.fetch_add(1, std::memory_order_relaxed); }
+  /// An in-flight operation ended (status 0 = success).
   void finish(int status = 0) noexcept {
     if (status != 0) status_.store(status, std::memory_order_relaxed);
     pending_.fetch_sub(1, std::memory_order_acq_rel);
   }
-  void set_what(const char* what) noexcept { what_ = what; }
+  /// An operation failed before it was in flight; nothing more is posted to this completion.
+  void fail(int status, const char* what, int target) noexcept {
+    what_ = what;
+    target_ = target;
+    status_.store(status, std::memory_order_relaxed);
+  }
+  bool failed() const noexcept { return status_.load(std::memory_order_relaxed) != 0; }
 
  private:
   std::atomic<std::int64_t> pending_{0};
   std::atomic<int> status_{0};
   const char* what_ = "operation";
+  int target_ = -1;
 };
 
 }  // namespace gaea::comm

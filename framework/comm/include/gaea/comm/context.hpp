@@ -13,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include <functional>
+#include <string>
+
 #include "gaea/comm/service.hpp"
 #include "gaea/comm/types.hpp"
 #include "gaea/comm/worker.hpp"
@@ -22,6 +25,8 @@ namespace gaea::comm {
 /// Collective: construct and destroy on every rank of `comm` (destroy after a barrier).
 /// Thread safety: this_thread_worker() and register_handler() are thread-safe; the service worker
 /// follows the service_worker contract.
+class segment;
+
 class context {
  public:
   /// Creates the UCX context and service worker, exchanges addresses over `comm` (duplicated).
@@ -56,13 +61,33 @@ class context {
   /// Handler failures caught on this rank's service worker (see am_handler).
   std::uint64_t handler_errors() const noexcept { return handler_errors_.load(); }
 
+  /// Called by every transport-internal wait loop (collective allocation, endpoint close). The
+  /// runtime sets it to progress the service worker when no progress thread does; without it a
+  /// rank waiting there would stop serving its peers. Set/cleared by the owning thread only.
+  void set_poll_hook(std::function<void()> hook) { poll_hook_ = std::move(hook); }
+  void poll_hook() const {
+    if (poll_hook_) poll_hook_();
+  }
+  /// Waits for a non-blocking MPI request while calling the poll hook.
+  void wait_mpi(MPI_Request& req) const;
+
+  /// Names of the segments still allocated (objects that outlive the runtime are an error).
+  std::vector<std::string> live_segments() const;
+
   // --- internal, used by worker/segment ---
   ucp_context* handle() const noexcept { return ucp_; }
   const std::vector<std::byte>& service_address(int rank) const {
     return service_addresses_.at(static_cast<std::size_t>(rank));
   }
   std::uint64_t next_segment_id() noexcept { return next_segment_id_++; }
-  void forget_segment(std::uint64_t id);
+  void add_segment(segment* s);
+  /// Unregisters `s` and retires its id: workers drop their keys for it lazily, on their thread.
+  void retire_segment(segment* s);
+  std::uint64_t retired_epoch() const noexcept {
+    return retired_epoch_.load(std::memory_order_acquire);
+  }
+  /// Ids retired after epoch `since` (epoch = number of ids retired so far).
+  std::vector<std::uint64_t> retired_since(std::uint64_t since) const;
   void dispatch(handler_id id, const am_message& msg);
 
  private:
@@ -82,7 +107,13 @@ class context {
   std::mutex handlers_mutex_;
   std::atomic<std::uint64_t> handler_errors_{0};
   std::uint64_t next_segment_id_ = 1;
-  std::uint64_t generation_;
+  std::atomic<std::uint64_t> generation_;
+  std::function<void()> poll_hook_;
+  mutable std::mutex segments_mutex_;
+  std::vector<segment*> live_segments_;
+  std::vector<std::uint64_t> retired_;
+  std::atomic<std::uint64_t> retired_epoch_{0};
+  bool leak_ucx_ = false;
 };
 
 }  // namespace gaea::comm

@@ -15,7 +15,8 @@ namespace gaea::comm {
 
 class context;
 
-/// Collective object: construct and destroy on every rank of the context, in the same order.
+/// Collective object: construct and destroy on every rank of the context, in the same order,
+/// and before the context. Destroy only after a barrier that follows the last access to it.
 /// Thread safety: accessors are const and safe; construction/destruction are collective calls of
 /// the application thread.
 class segment {
@@ -39,10 +40,14 @@ class segment {
   const std::vector<std::byte>& packed_rkey(int rank) const {
     return rkeys_.at(static_cast<std::size_t>(rank));
   }
-  context& ctx() const noexcept { return ctx_; }
+  context& ctx() const noexcept { return *ctx_; }
+
+  /// Called by a context that is destroyed while this segment lives: the memory stays mapped
+  /// (leaked) and the destructor does nothing.
+  void orphan() noexcept { ctx_ = nullptr; }
 
  private:
-  context& ctx_;
+  context* ctx_;
   std::uint64_t id_;
   std::string name_;
   int rank_;

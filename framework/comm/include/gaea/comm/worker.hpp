@@ -70,8 +70,11 @@ class worker {
   int index() const noexcept { return index_; }
   ucp_worker* handle() const noexcept { return worker_; }
 
+  /// Active messages sent with a remote completion whose acknowledgement has not arrived.
+  std::int64_t pending_acks() const noexcept { return pending_acks_; }
+
   // --- internal ---
-  void forget_segment(std::uint64_t id);
+  void ack_received() noexcept { --pending_acks_; }
 
  private:
   struct remote_key {
@@ -83,12 +86,17 @@ class worker {
   const remote_key& key(int target, const segment& seg);
   void check_range(int target, const segment& seg, std::uint64_t offset, std::size_t bytes,
                    const char* op) const;
+  std::size_t strided_extent(const segment& seg, std::size_t rows, std::size_t stride,
+                             std::size_t row_bytes, const char* op) const;
+  void forget_segment(std::uint64_t id);
 
   context& ctx_;
   int index_;
   ucp_worker* worker_ = nullptr;
   std::vector<ucp_ep*> eps_;
   std::unordered_map<std::uint64_t, std::vector<remote_key>> keys_;
+  std::uint64_t seen_epoch_ = 0;
+  std::int64_t pending_acks_ = 0;
 };
 
 }  // namespace gaea::comm

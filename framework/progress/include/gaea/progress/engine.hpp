@@ -52,6 +52,8 @@ class engine {
   void wait(comm::worker& w, comm::completion& c);
   /// One progress step of the calling thread; returns events handled.
   unsigned poll(comm::worker& w);
+  /// Progresses the service worker if no progress thread does (mode off); else nothing.
+  unsigned poll_service();
   /// Progresses until `pred()` holds.
   template <class Pred>
   void wait_until(comm::worker& w, Pred&& pred) {

@@ -53,6 +53,7 @@ class backoff_strategy final : public wait_strategy {
   std::uint32_t min_sleep_ns_, max_sleep_ns_;
   std::uint32_t idle_ = 0;
   std::int64_t idle_since_ns_ = 0;
+  bool sleeping_ = false;
   std::uint32_t sleep_ns_;
 };
 

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "gaea/base/error.hpp"
 #include "gaea/comm/completion.hpp"
@@ -47,6 +48,9 @@ class runtime {
   progress::engine& progress() noexcept { return *progress_; }
   /// Where this rank's progress thread was placed ("unpinned" or a PU), and its mode.
   const progress_placement& placement() const noexcept { return placement_; }
+  /// True when the progress thread has a hardware thread no application thread needs (a
+  /// dedicated PU, or at least two PUs per rank on the node): spinning there starves nobody.
+  bool progress_has_own_hw_thread() const noexcept { return own_hw_; }
 
   /// The calling thread's transport worker.
   comm::worker& worker() { return comm_->this_thread_worker(); }
@@ -54,15 +58,21 @@ class runtime {
   void wait(comm::completion& c) { progress_->wait(worker(), c); }
   /// Collective: completes this thread's outstanding puts and atomics everywhere, then
   /// synchronises all ranks while keeping communication progressing (never blocks in MPI).
+  /// Must be called from the thread that created the runtime (gaea::Error otherwise).
   void barrier();
+  /// Throws gaea::Error unless the calling thread created the runtime (collectives use MPI,
+  /// which Gaea initialises for that thread only). `what` names the call.
+  void require_owner_thread(const char* what) const;
 
  private:
   std::uint64_t instance_;
+  std::thread::id owner_;
   bool owns_mpi_ = false;
   int rank_ = 0, size_ = 1, node_id_ = 0, nodes_ = 1, node_rank_ = 0, node_size_ = 1;
   MPI_Comm node_comm_ = MPI_COMM_NULL;
   std::unique_ptr<topology> topology_;
   progress_placement placement_;
+  bool own_hw_ = false;
   std::unique_ptr<comm::context> comm_;
   std::unique_ptr<progress::engine> progress_;
 };
