@@ -35,7 +35,8 @@ class spin_strategy final : public wait_strategy {
 };
 
 /// Spins while traffic is recent (for `spin_ns` after the last event), then sleeps with
-/// clock_nanosleep for a step that doubles on every idle step up to `max_sleep_ns`, and drops
+/// clock_nanosleep for a step that doubles on every idle step up to `max_sleep_ns` (the progress
+/// thread uses 1 ms, application-thread waits 20 us), and drops
 /// back to spinning on any traffic (a first version of the adaptive micro-sleep loop; the
 /// energy-aware issue calibrates its bounds). A sleeping thread leaves the core to the ranks that
 /// share it, which yielding alone does not: a yielding thread stays runnable and the scheduler
