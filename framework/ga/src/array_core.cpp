@@ -111,9 +111,25 @@ index array_core::buffer_strides(const patch& p, std::size_t buf_elems, std::spa
 }
 
 template <class Fn>
-void array_core::for_each_piece(const patch& p, Fn&& fn) const {
+void array_core::for_each_transfer(const patch& p, const index& bs, Fn&& fn) const {
+  const int n = p.ndim();
+  const auto d2 = static_cast<std::size_t>(n >= 2 ? n - 2 : 0);
   dist_.for_each_owner(p, [&](int rank, const patch& piece, const patch& b) {
-    fn(rank, piece, b, block_strides(b));
+    const index os = block_strides(b);
+    const std::size_t row = static_cast<std::size_t>(piece.extent(n - 1)) * elem_size_;
+    // One 2-D strided transfer per position of dimensions 0..n-3; its rows run along n-2.
+    patch outer = piece;
+    std::size_t rows = 1, rstride = row, lstride = row;
+    if (n >= 2) {
+      rows = static_cast<std::size_t>(piece.extent(n - 2));
+      outer.hi[d2] = outer.lo[d2];
+      rstride = static_cast<std::size_t>(os[d2]) * elem_size_;
+      lstride = static_cast<std::size_t>(bs[d2]) * elem_size_;
+    }
+    for_each_row(outer, b.lo, os, p.lo, bs, [&](index_t ro, index_t lo) {
+      fn(rank, transfer{static_cast<std::uint64_t>(ro) * elem_size_, rstride,
+                        static_cast<std::size_t>(lo) * elem_size_, lstride, row, rows});
+    });
   });
 }
 
@@ -125,37 +141,30 @@ void array_core::get(const patch& p, void* buf, std::size_t buf_elems,
   tracker& tr = tracker::mine(rt_.instance(), rt_.size());
   comm::completion done;
   auto* out = static_cast<std::byte*>(buf);
-  const int n = p.ndim();
-  for_each_piece(p, [&](int r, const patch& piece, const patch& b, const index& os) {
-    target_status& st = tr.status(id(), r);
-    if (st.dirty) {  // earlier writes to this array on r: complete them first
-      comm::completion fenced;
-      if (st.puts) w.flush(r, fenced);
-      rt_.wait(fenced);
-      rt_.wait(*st.accs);
-      tr.clean(id(), r);
-      bump(counters().flushes_issued);
-    } else if (tr.dirty_arrays(r) > 0) {
-      bump(counters().flushes_avoided);
-    }
-    const std::size_t row = static_cast<std::size_t>(piece.extent(n - 1)) * elem_size_;
-    // One 2-D strided transfer per (dims 0..n-3) position; rows along dimension n-2.
-    patch outer = piece;
-    const std::size_t rows = n >= 2 ? static_cast<std::size_t>(piece.extent(n - 2)) : 1;
-    if (n >= 2)
-      outer.hi[static_cast<std::size_t>(n - 2)] = outer.lo[static_cast<std::size_t>(n - 2)];
-    const std::size_t rstride =
-        n >= 2 ? static_cast<std::size_t>(os[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
-    const std::size_t lstride =
-        n >= 2 ? static_cast<std::size_t>(bs[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
-    for_each_row(outer, b.lo, os, p.lo, bs, [&](index_t ro, index_t lo) {
-      w.get_strided(r, *seg_, static_cast<std::uint64_t>(ro) * elem_size_, rstride,
-                    out + static_cast<std::size_t>(lo) * elem_size_, lstride, row, rows, done);
-    });
+  int last = -1;
+  for_each_transfer(p, bs, [&](int r, const transfer& t) {
+    if (r != last) fence_for_get(w, tr, r);
+    last = r;
+    w.get_strided(r, *seg_, t.remote_offset, t.remote_stride, out + t.local_offset, t.local_stride,
+                  t.row_bytes, t.rows, done);
   });
   rt_.wait(done);
   bump(counters().gets);
   bump(counters().bytes_get, static_cast<std::uint64_t>(p.elements()) * elem_size_);
+}
+
+void array_core::fence_for_get(comm::worker& w, tracker& tr, int r) {
+  target_status& st = tr.status(id(), r);
+  if (st.dirty) {  // earlier writes to this array on r: complete them first
+    comm::completion fenced;
+    if (st.puts) w.flush(r, fenced);
+    rt_.wait(fenced);
+    rt_.wait(*st.accs);
+    tr.clean(id(), r);
+    bump(counters().flushes_issued);
+  } else if (tr.dirty_arrays(r) > 0) {
+    bump(counters().flushes_avoided);  // a per-target tracker would have fenced here
+  }
 }
 
 void array_core::put(const patch& p, const void* buf, std::size_t buf_elems,
@@ -166,21 +175,9 @@ void array_core::put(const patch& p, const void* buf, std::size_t buf_elems,
   tracker& tr = tracker::mine(rt_.instance(), rt_.size());
   comm::completion local;
   const auto* in = static_cast<const std::byte*>(buf);
-  const int n = p.ndim();
-  for_each_piece(p, [&](int r, const patch& piece, const patch& b, const index& os) {
-    const std::size_t row = static_cast<std::size_t>(piece.extent(n - 1)) * elem_size_;
-    patch outer = piece;
-    const std::size_t rows = n >= 2 ? static_cast<std::size_t>(piece.extent(n - 2)) : 1;
-    if (n >= 2)
-      outer.hi[static_cast<std::size_t>(n - 2)] = outer.lo[static_cast<std::size_t>(n - 2)];
-    const std::size_t rstride =
-        n >= 2 ? static_cast<std::size_t>(os[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
-    const std::size_t lstride =
-        n >= 2 ? static_cast<std::size_t>(bs[static_cast<std::size_t>(n - 2)]) * elem_size_ : row;
-    for_each_row(outer, b.lo, os, p.lo, bs, [&](index_t ro, index_t lo) {
-      w.put_strided(r, *seg_, static_cast<std::uint64_t>(ro) * elem_size_, rstride,
-                    in + static_cast<std::size_t>(lo) * elem_size_, lstride, row, rows, local);
-    });
+  for_each_transfer(p, bs, [&](int r, const transfer& t) {
+    w.put_strided(r, *seg_, t.remote_offset, t.remote_stride, in + t.local_offset, t.local_stride,
+                  t.row_bytes, t.rows, local);
     // Direct stores (same node, rkey_ptr) are complete already; others need a flush later.
     tr.mark(id(), r, !w.is_direct(r, *seg_));
   });

@@ -17,10 +17,13 @@ namespace gaea {
 class runtime;
 namespace comm {
 class segment;
-}
+class worker;
+}  // namespace comm
 }  // namespace gaea
 
 namespace gaea::ga::detail {
+
+class tracker;
 
 /// Element types a global array may hold.
 enum class elem_type : std::uint8_t { f64, f32, i64, i32 };
@@ -57,8 +60,18 @@ class array_core {
   /// Buffer strides (elements) for patch `p` and leading extents `ld`; validates the buffer size.
   index buffer_strides(const patch& p, std::size_t buf_elems, std::span<const index_t> ld,
                        const char* op) const;
+  /// One 2-D strided transfer (bytes) between an owner's block and the user's buffer.
+  struct transfer {
+    std::uint64_t remote_offset;
+    std::size_t remote_stride, local_offset, local_stride, row_bytes, rows;
+  };
+  /// Calls fn(owner, transfer) for every strided transfer a patch decomposes into (per owner,
+  /// one per position of dimensions 0..n-3), owners in rank order.
   template <class Fn>
-  void for_each_piece(const patch& p, Fn&& fn) const;
+  void for_each_transfer(const patch& p, const index& buffer_strides, Fn&& fn) const;
+  /// Conflict tracking before a get from `target`: completes this thread's earlier writes to
+  /// this array there, if any.
+  void fence_for_get(comm::worker& w, tracker& tr, int target);
 
   std::string name_;
   distribution dist_;
