@@ -10,7 +10,8 @@ const std::vector<variable>& table() {
   static const std::vector<variable> vars = {
       {"GAEA_PROGRESS", "auto",
        "progress thread: auto|spin|adaptive|off. spin polls with `pause`; adaptive spins briefly, "
-       "then micro-sleeps (1 us growing to 1 ms); auto = spin when the thread has a hardware thread of "
+       "then micro-sleeps (1 us growing to 1 ms); auto = spin when the thread has a hardware "
+       "thread of "
        "its own, adaptive when it shares a core; off = no asynchronous progress (the paper's "
        "baseline: a rank serves peers only while it is inside a Gaea call)"},
       {"GAEA_PROGRESS_BIND", "auto",

@@ -152,6 +152,12 @@ class context::service_impl final : public service_worker {
                        const ucp_am_recv_param_t* param) {
     service_impl* self = this;
     detail::am_wire_header wire{};
+    if (header_length < sizeof wire) {  // not a Gaea request: drop it
+      std::cerr << "gaea: rank " << ctx_.rank() << ": dropping a malformed active message ("
+                << header_length << "-byte header)" << std::endl;
+      if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ucp_am_data_release(worker_, data);
+      return UCS_OK;
+    }
     std::memcpy(&wire, header, sizeof wire);
     const auto* user = static_cast<const std::byte*>(header) + sizeof wire;
     const std::size_t user_len = header_length - sizeof wire;

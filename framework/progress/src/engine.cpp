@@ -44,7 +44,7 @@ void engine::run() {
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
   }
   spin_strategy spin;
-    // Idle, the thread backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of
+  // Idle, the thread backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of
   // CPU (bench/idle_cost: 50 us steps burn 28% of a core, 1 ms steps 3%). Bursts never see it:
   // the thread spins for 50 us after any traffic.
   backoff_strategy backoff(50000, 1000, 1000000);
