@@ -7,9 +7,9 @@
 #include <cstring>
 #include <iostream>
 
-#include "detail/mpi_exchange.hpp"
 #include "detail/ucx.hpp"
 #include "gaea/base/env.hpp"
+#include "gaea/comm/bootstrap.hpp"
 #include "gaea/comm/segment.hpp"
 
 namespace gaea::comm {
@@ -286,7 +286,7 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   detail::check(st, "ucp_init (is UCX_TLS valid for this machine?)");
 
   service_ = std::make_unique<service_impl>(*this);
-  service_addresses_ = detail::allgather_bytes(comm_, service_->address());
+  service_addresses_ = allgatherv(comm_, service_->address());
   // The thread that creates the context gets its worker now, so that endpoint wire-up happens
   // while all ranks are in this collective.
   this_thread_worker();

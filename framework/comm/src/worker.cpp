@@ -151,7 +151,6 @@ const worker::remote_key& worker::key(int target, const segment& seg) {
                          &k.rkey),
       "ucp_ep_rkey_unpack for segment '" + seg.name() + "' of rank " + std::to_string(target));
   k.base = seg.remote_base(target);
-  k.size = seg.size(target);
   if (target == ctx_.rank()) {
     k.direct = static_cast<std::byte*>(seg.local_base());
   } else if (ctx_.cfg().use_rkey_ptr) {
@@ -159,6 +158,15 @@ const worker::remote_key& worker::key(int target, const segment& seg) {
     if (ucp_rkey_ptr(k.rkey, k.base, &p) == UCS_OK) k.direct = static_cast<std::byte*>(p);
   }
   return k;
+}
+
+const worker::remote_key& worker::atomic_key(int target, const segment& seg, std::uint64_t offset,
+                                             const char* op) {
+  check_range(target, seg, offset, sizeof(std::int64_t), op);
+  if (offset % 8 != 0)
+    throw Error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() + "': offset " +
+                std::to_string(offset) + " is not 8-byte aligned");
+  return key(target, seg);
 }
 
 bool worker::is_direct(int target, const segment& seg) {
@@ -186,52 +194,51 @@ void worker::get(int target, const segment& seg, std::uint64_t offset, void* dst
 void worker::put_strided(int target, const segment& seg, std::uint64_t offset,
                          std::size_t remote_stride, const void* src, std::size_t local_stride,
                          std::size_t row_bytes, std::size_t rows, completion& local) {
-  if (rows == 0 || row_bytes == 0) return;
-  check_range(target, seg, offset, strided_extent(seg, rows, remote_stride, row_bytes, "put"),
-              "put");
-  const remote_key& k = key(target, seg);
-  const auto* s = static_cast<const std::byte*>(src);
-  if (k.direct) {
-    for (std::size_t r = 0; r < rows; ++r)
-      std::memcpy(k.direct + offset + r * remote_stride, s + r * local_stride, row_bytes);
-    return;
-  }
-  ucp_request_param_t p = detail::completion_param(local);
-  ucp_ep_h ep = eps_[static_cast<std::size_t>(target)];
-  const std::size_t max = ctx_.cfg().max_transfer;
-  for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t done = 0; done < row_bytes; done += max) {
-      const std::size_t n = std::min(max, row_bytes - done);
-      if (!detail::attach(ucp_put_nbx(ep, s + r * local_stride + done, n,
-                                      k.base + offset + r * remote_stride + done, k.rkey, &p),
-                          local, "put", target))
-        return;
-    }
+  strided<direction::put>(target, seg, offset, remote_stride, static_cast<const std::byte*>(src),
+                          local_stride, row_bytes, rows, local);
 }
 
 void worker::get_strided(int target, const segment& seg, std::uint64_t offset,
                          std::size_t remote_stride, void* dst, std::size_t local_stride,
-                         std::size_t row_bytes, std::size_t rows, completion& done_c) {
+                         std::size_t row_bytes, std::size_t rows, completion& done) {
+  strided<direction::get>(target, seg, offset, remote_stride, static_cast<std::byte*>(dst),
+                          local_stride, row_bytes, rows, done);
+}
+
+// One RMA (or one memcpy, on the direct path) per row, split at the transfer limit.
+template <worker::direction Dir>
+void worker::strided(int target, const segment& seg, std::uint64_t offset,
+                     std::size_t remote_stride, local_ptr<Dir> local, std::size_t local_stride,
+                     std::size_t row_bytes, std::size_t rows, completion& c) {
+  constexpr const char* op = Dir == direction::put ? "put" : "get";
   if (rows == 0 || row_bytes == 0) return;
-  check_range(target, seg, offset, strided_extent(seg, rows, remote_stride, row_bytes, "get"),
-              "get");
+  check_range(target, seg, offset, strided_extent(seg, rows, remote_stride, row_bytes, op), op);
   const remote_key& k = key(target, seg);
-  auto* d = static_cast<std::byte*>(dst);
   if (k.direct) {
-    for (std::size_t r = 0; r < rows; ++r)
-      std::memcpy(d + r * local_stride, k.direct + offset + r * remote_stride, row_bytes);
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::byte* remote = k.direct + offset + r * remote_stride;
+      local_ptr<Dir> mine = local + r * local_stride;
+      if constexpr (Dir == direction::put)
+        std::memcpy(remote, mine, row_bytes);
+      else
+        std::memcpy(mine, remote, row_bytes);
+    }
     return;
   }
-  ucp_request_param_t p = detail::completion_param(done_c);
+  ucp_request_param_t p = detail::completion_param(c);
   ucp_ep_h ep = eps_[static_cast<std::size_t>(target)];
   const std::size_t max = ctx_.cfg().max_transfer;
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t done = 0; done < row_bytes; done += max) {
       const std::size_t n = std::min(max, row_bytes - done);
-      if (!detail::attach(ucp_get_nbx(ep, d + r * local_stride + done, n,
-                                      k.base + offset + r * remote_stride + done, k.rkey, &p),
-                          done_c, "get", target))
-        return;
+      local_ptr<Dir> mine = local + r * local_stride + done;
+      const std::uint64_t remote = k.base + offset + r * remote_stride + done;
+      ucs_status_ptr_t req;
+      if constexpr (Dir == direction::put)
+        req = ucp_put_nbx(ep, mine, n, remote, k.rkey, &p);
+      else
+        req = ucp_get_nbx(ep, mine, n, remote, k.rkey, &p);
+      if (!detail::attach(req, c, op, target)) return;
     }
 }
 
@@ -255,11 +262,7 @@ void post_atomic(ucp_ep_h ep, ucp_atomic_op_t op, std::int64_t operand, std::int
 
 void worker::fetch_add(int target, const segment& seg, std::uint64_t offset, std::int64_t value,
                        std::int64_t* result, completion& done) {
-  check_range(target, seg, offset, sizeof(std::int64_t), "fetch_add");
-  if (offset % 8 != 0)
-    throw Error("gaea::comm: fetch_add on segment '" + seg.name() + "': offset " +
-                std::to_string(offset) + " is not 8-byte aligned");
-  const remote_key& k = key(target, seg);
+  const remote_key& k = atomic_key(target, seg, offset, "fetch_add");
   post_atomic(eps_[static_cast<std::size_t>(target)], UCP_ATOMIC_OP_ADD, value, result,
               k.base + offset, k.rkey, done, target, "fetch_add");
 }
@@ -267,11 +270,7 @@ void worker::fetch_add(int target, const segment& seg, std::uint64_t offset, std
 void worker::compare_swap(int target, const segment& seg, std::uint64_t offset,
                           std::int64_t expected, std::int64_t desired, std::int64_t* result,
                           completion& done) {
-  check_range(target, seg, offset, sizeof(std::int64_t), "compare_swap");
-  if (offset % 8 != 0)
-    throw Error("gaea::comm: compare_swap on segment '" + seg.name() + "': offset " +
-                std::to_string(offset) + " is not 8-byte aligned");
-  const remote_key& k = key(target, seg);
+  const remote_key& k = atomic_key(target, seg, offset, "compare_swap");
   *result = desired;  // UCX swaps *result in when the remote value equals `expected`
   post_atomic(eps_[static_cast<std::size_t>(target)], UCP_ATOMIC_OP_CSWAP, expected, result,
               k.base + offset, k.rkey, done, target, "compare_swap");

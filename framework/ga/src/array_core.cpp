@@ -110,6 +110,13 @@ index array_core::buffer_strides(const patch& p, std::size_t buf_elems, std::spa
   return s;
 }
 
+array_core::op_state array_core::begin_op(const patch& p, std::size_t buf_elems,
+                                          std::span<const index_t> ld, const char* op) const {
+  dist_.validate(p, op);
+  return {buffer_strides(p, buf_elems, ld, op), rt_.worker(),
+          tracker::mine(rt_.instance(), rt_.size())};
+}
+
 template <class Fn>
 void array_core::for_each_transfer(const patch& p, const index& bs, Fn&& fn) const {
   const int n = p.ndim();
@@ -135,10 +142,7 @@ void array_core::for_each_transfer(const patch& p, const index& bs, Fn&& fn) con
 
 void array_core::get(const patch& p, void* buf, std::size_t buf_elems,
                      std::span<const index_t> ld) {
-  dist_.validate(p, "get");
-  const index bs = buffer_strides(p, buf_elems, ld, "get");
-  comm::worker& w = rt_.worker();
-  tracker& tr = tracker::mine(rt_.instance(), rt_.size());
+  const auto [bs, w, tr] = begin_op(p, buf_elems, ld, "get");
   comm::completion done;
   auto* out = static_cast<std::byte*>(buf);
   int last = -1;
@@ -169,10 +173,7 @@ void array_core::fence_for_get(comm::worker& w, tracker& tr, int r) {
 
 void array_core::put(const patch& p, const void* buf, std::size_t buf_elems,
                      std::span<const index_t> ld) {
-  dist_.validate(p, "put");
-  const index bs = buffer_strides(p, buf_elems, ld, "put");
-  comm::worker& w = rt_.worker();
-  tracker& tr = tracker::mine(rt_.instance(), rt_.size());
+  const auto [bs, w, tr] = begin_op(p, buf_elems, ld, "put");
   comm::completion local;
   const auto* in = static_cast<const std::byte*>(buf);
   for_each_transfer(p, bs, [&](int r, const transfer& t) {
@@ -188,10 +189,7 @@ void array_core::put(const patch& p, const void* buf, std::size_t buf_elems,
 
 void array_core::acc(const patch& p, const void* buf, std::size_t buf_elems,
                      std::span<const index_t> ld, const void* alpha) {
-  dist_.validate(p, "acc");
-  const index bs = buffer_strides(p, buf_elems, ld, "acc");
-  comm::worker& w = rt_.worker();
-  tracker& tr = tracker::mine(rt_.instance(), rt_.size());
+  const auto [bs, w, tr] = begin_op(p, buf_elems, ld, "acc");
   comm::completion local;
   const auto* in = static_cast<const std::byte*>(buf);
   const int n = p.ndim();

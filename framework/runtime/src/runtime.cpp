@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gaea/base/env.hpp"
+#include "gaea/comm/bootstrap.hpp"
 
 namespace gaea {
 
@@ -12,25 +13,6 @@ namespace {
 std::atomic<runtime*> g_current{nullptr};
 std::unique_ptr<runtime> g_owned;  // for init()/finalize()
 std::atomic<std::uint64_t> g_instances{0};
-
-std::vector<std::vector<int>> allgather_ints(MPI_Comm comm, const std::vector<int>& mine) {
-  int n = 0;
-  MPI_Comm_size(comm, &n);
-  const int len = static_cast<int>(mine.size());
-  std::vector<int> lens(static_cast<std::size_t>(n)), displs(static_cast<std::size_t>(n));
-  MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, comm);
-  int total = 0;
-  for (int i = 0; i < n; ++i)
-    displs[static_cast<std::size_t>(i)] = total, total += lens[static_cast<std::size_t>(i)];
-  std::vector<int> flat(static_cast<std::size_t>(total));
-  MPI_Allgatherv(mine.data(), len, MPI_INT, flat.data(), lens.data(), displs.data(), MPI_INT, comm);
-  std::vector<std::vector<int>> out(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i)
-    out[static_cast<std::size_t>(i)].assign(
-        flat.begin() + displs[static_cast<std::size_t>(i)],
-        flat.begin() + displs[static_cast<std::size_t>(i)] + lens[static_cast<std::size_t>(i)]);
-  return out;
-}
 
 progress::mode resolve_mode(const std::string& text, bool has_own_hw_thread) {
   if (text == "off") return progress::mode::off;
@@ -48,7 +30,7 @@ runtime::runtime(int* argc, char*** argv)
   const std::string mode_text =
       env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive", "off"});
   const std::string bind_text = env::get_choice("GAEA_PROGRESS_BIND", {"auto", "none"});
-  (void)env::get_int("GAEA_VERBOSE");  // validate early, on every rank
+  const bool verbose = env::get_int("GAEA_VERBOSE") != 0;
   const comm::config cfg = comm::config::from_env();
 
   int inited = 0, finalized = 0;
@@ -82,7 +64,7 @@ runtime::runtime(int* argc, char*** argv)
 
   topology_ = std::make_unique<topology>();
   const std::vector<int> own = topology_->thread_binding();
-  const auto node_bindings = allgather_ints(node_comm_, own);
+  const auto node_bindings = comm::allgatherv(node_comm_, own);
   placement_ = place_progress_thread(topology_->pus_by_core(), topology_->allowed_pus(), own,
                                      node_bindings, node_rank_);
   if (bind_text == "none") {
@@ -90,17 +72,16 @@ runtime::runtime(int* argc, char*** argv)
     placement_.description = "unpinned (GAEA_PROGRESS_BIND=none)";
   }
   // Enough hardware threads for every main thread and every progress thread on the node?
-  const bool own_hw = placement_.dedicated || topology_->pus() >= 2 * node_size_;
-  own_hw_ = own_hw;
-  const progress::mode m = resolve_mode(mode_text, own_hw);
+  own_hw_ = placement_.dedicated || topology_->pus() >= 2 * node_size_;
+  const progress::mode m = resolve_mode(mode_text, own_hw_);
 
   comm_ = std::make_unique<comm::context>(MPI_COMM_WORLD, cfg);
   progress_ = std::make_unique<progress::engine>(comm_->service(), m, placement_.cpus,
-                                                 /*share_core=*/!own_hw);
+                                                 /*share_core=*/!own_hw_);
   comm_->set_poll_hook([this] { progress_->poll_service(); });
   barrier();
   g_current.store(this);
-  if (env::get_int("GAEA_VERBOSE") != 0 && rank_ == 0)
+  if (verbose && rank_ == 0)
     std::fprintf(stderr, "gaea: %d ranks on %d node%s; rank 0 progress %s, %s; %s\n", size_, nodes_,
                  nodes_ == 1 ? "" : "s", std::string(progress::to_string(m)).c_str(),
                  placement_.description.c_str(), topology_->summary().c_str());

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -80,10 +81,20 @@ class worker {
   struct remote_key {
     ucp_rkey* rkey = nullptr;
     std::uint64_t base = 0;
-    std::size_t size = 0;
     std::byte* direct = nullptr;  // ucp_rkey_ptr result, or null
   };
   const remote_key& key(int target, const segment& seg);
+  /// key() after the checks every 64-bit atomic needs (range, 8-byte alignment).
+  const remote_key& atomic_key(int target, const segment& seg, std::uint64_t offset,
+                               const char* op);
+  enum class direction { put, get };
+  /// The local buffer is read by a put and written by a get.
+  template <direction Dir>
+  using local_ptr = std::conditional_t<Dir == direction::put, const std::byte*, std::byte*>;
+  template <direction Dir>
+  void strided(int target, const segment& seg, std::uint64_t offset, std::size_t remote_stride,
+               local_ptr<Dir> local, std::size_t local_stride, std::size_t row_bytes,
+               std::size_t rows, completion& c);
   void check_range(int target, const segment& seg, std::uint64_t offset, std::size_t bytes,
                    const char* op) const;
   std::size_t strided_extent(const segment& seg, std::size_t rows, std::size_t stride,

@@ -60,6 +60,15 @@ class array_core {
   /// Buffer strides (elements) for patch `p` and leading extents `ld`; validates the buffer size.
   index buffer_strides(const patch& p, std::size_t buf_elems, std::span<const index_t> ld,
                        const char* op) const;
+  /// What every one-sided operation starts with: the validated patch's buffer strides, the
+  /// calling thread's worker and its conflict tracker.
+  struct op_state {
+    index buffer_strides;
+    comm::worker& w;
+    tracker& tr;
+  };
+  op_state begin_op(const patch& p, std::size_t buf_elems, std::span<const index_t> ld,
+                    const char* op) const;
   /// One 2-D strided transfer (bytes) between an owner's block and the user's buffer.
   struct transfer {
     std::uint64_t remote_offset;

@@ -1,0 +1,72 @@
+#pragma once
+/// \file
+/// Collective exchanges over MPI used to set Gaea up (worker addresses, packed keys, CPU
+/// bindings). They are non-blocking collectives finished by `wait`, so that a rank waiting here
+/// can keep serving its peers (pass context::wait_mpi once traffic can flow).
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gaea/base/error.hpp"
+
+namespace gaea::comm {
+
+/// Finishes a non-blocking MPI request.
+using mpi_wait = std::function<void(MPI_Request&)>;
+inline void plain_wait(MPI_Request& r) {
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
+/// Every rank's `mine`, in rank order. Collective over `comm`. Throws gaea::Error if a rank's
+/// value is too large for MPI's int counts.
+template <class T>
+std::vector<T> allgather_value(MPI_Comm comm, const T& mine, const mpi_wait& wait = plain_wait) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  int n = 0;
+  MPI_Comm_size(comm, &n);
+  std::vector<T> all(static_cast<std::size_t>(n));
+  MPI_Request req;
+  MPI_Iallgather(&mine, sizeof(T), MPI_BYTE, all.data(), sizeof(T), MPI_BYTE, comm, &req);
+  wait(req);
+  return all;
+}
+
+/// Every rank's vector `mine` (lengths may differ), in rank order. Collective over `comm`.
+template <class T>
+std::vector<std::vector<T>> allgatherv(MPI_Comm comm, const std::vector<T>& mine,
+                                       const mpi_wait& wait = plain_wait) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const std::size_t my_bytes = mine.size() * sizeof(T);
+  if (my_bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw Error("gaea::comm: allgatherv of " + std::to_string(my_bytes) + " bytes is too large");
+  const auto bytes = allgather_value<std::int64_t>(comm, static_cast<std::int64_t>(my_bytes), wait);
+  std::vector<int> counts(bytes.size()), displs(bytes.size());
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    counts[i] = static_cast<int>(bytes[i]);
+    displs[i] = static_cast<int>(total);
+    total += bytes[i];
+  }
+  std::vector<std::byte> flat(static_cast<std::size_t>(total));
+  MPI_Request req;
+  MPI_Iallgatherv(mine.data(), static_cast<int>(my_bytes), MPI_BYTE, flat.data(), counts.data(),
+                  displs.data(), MPI_BYTE, comm, &req);
+  wait(req);
+  std::vector<std::vector<T>> out(bytes.size());
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    out[i].resize(static_cast<std::size_t>(bytes[i]) / sizeof(T));
+    if (!out[i].empty())
+      std::memcpy(out[i].data(), flat.data() + displs[i], static_cast<std::size_t>(bytes[i]));
+  }
+  return out;
+}
+
+}  // namespace gaea::comm
