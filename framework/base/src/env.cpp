@@ -9,11 +9,12 @@ namespace gaea::env {
 const std::vector<variable>& table() {
   static const std::vector<variable> vars = {
       {"GAEA_PROGRESS", "auto",
-       "progress thread: auto|spin|adaptive|off. spin polls with `pause`; adaptive spins briefly, "
-       "then micro-sleeps (1 us growing to 1 ms); auto = spin when the thread has a hardware "
-       "thread of "
-       "its own, adaptive when it shares a core; off = no asynchronous progress (the paper's "
-       "baseline: a rank serves peers only while it is inside a Gaea call)"},
+       "wait mode of the progress thread and of application-thread waits: "
+       "auto|spin|adaptive|interrupt|off. spin polls with `pause`; adaptive spins while traffic "
+       "is recent, then micro-sleeps with a growing step; interrupt blocks in epoll on the UCX "
+       "event fd; auto spins while traffic is recent or a latency-critical wait is pending, "
+       "micro-sleeps, then blocks once the idle time exceeds the calibrated wake-up cost; off = "
+       "no progress thread (a rank serves its peers only inside Gaea calls)"},
       {"GAEA_PROGRESS_BIND", "auto",
        "placement of the progress thread: auto (SMT sibling, else a spare core, else unpinned) | "
        "none"},
@@ -25,6 +26,27 @@ const std::vector<variable>& table() {
        "largest single UCX transfer in bytes (K/M/G suffixes); larger transfers are split. Lower "
        "it only "
        "to test the splitting"},
+      {"GAEA_DVFS", "auto",
+       "frequency actuator used around blocking sleeps: auto (cpufreq if writable, else MSR clock "
+       "modulation if writable, else none) | cpufreq | msr | simulated (records transitions for "
+       "the energy model) | off"},
+      {"GAEA_SYSFS_ROOT", "/",
+       "root under which /sys and /dev are looked up (tests point it at fake trees)"},
+      {"GAEA_ENERGY_METER", "auto",
+       "energy meter: auto (RAPL powercap, then perf power events, each used only after it proves "
+       "it works, else the model) | rapl | perf | model"},
+      {"GAEA_ENERGY_MODEL", "",
+       "JSON file with the power-model parameters (see framework/energy/README.md); empty = "
+       "documented defaults"},
+      {"GAEA_REPORT", "0",
+       "0 = no report; 1 = rank 0 prints a progress/energy summary over all ranks at finalize; "
+       "a file name ending in .json = write that summary as JSON"},
+      {"GAEA_TRACE", "",
+       "HDF5 file for a time series per rank (wait state, frequency, modelled power); empty = "
+       "off"},
+      {"GAEA_MAX_SLOWDOWN", "0.02",
+       "fraction of run time the auto policy may add in wake-up latency; past it auto spins "
+       "longer. The report says whether it held"},
       {"GAEA_VERBOSE", "0",
        "1 = rank 0 prints the set-up at start (ranks, nodes, progress mode and placement, "
        "topology) "

@@ -1,0 +1,84 @@
+#pragma once
+/// \file
+/// gaea::energy::actuator — changes the clock of CPUs (DVFS) or throttles them, and puts back what
+/// it changed. Backends: cpufreq sysfs (userspace governor + scaling_setspeed, else per-CPU
+/// scaling_min/max_freq), MSR clock modulation (optional, where /dev/cpu/N/msr is writable), and a
+/// simulated one that records every transition so that the energy model can charge it.
+/// Every path hangs under sysfs_root() (GAEA_SYSFS_ROOT), so tests run against fake trees.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gaea::energy {
+
+/// One frequency change of one CPU, as the actuator performed (or simulated) it.
+struct transition {
+  std::int64_t t_ns = 0;        ///< CLOCK_MONOTONIC time of the request
+  int cpu = -1;                 ///< OS index of the PU
+  std::int64_t from_khz = 0;    ///< frequency before
+  std::int64_t to_khz = 0;      ///< frequency after
+  std::int64_t cost_ns = 0;     ///< time the request took (write latency, or the simulated cost)
+};
+
+/// Thread safety: set_low/set_high/current_khz may be called concurrently from any thread
+/// (implementations serialise per actuator); restore() is idempotent and also runs from the
+/// signal handler installed by make_actuator (async-signal-safe part only).
+class actuator {
+ public:
+  virtual ~actuator() = default;
+  /// "cpufreq-userspace", "cpufreq-minmax", "msr-clockmod", "simulated" or "none".
+  virtual std::string_view name() const noexcept = 0;
+  /// True when set_low() can change anything (false for "none").
+  virtual bool active() const noexcept = 0;
+  /// True when the transitions are real (hardware), false when simulated or none.
+  virtual bool hardware() const noexcept = 0;
+  /// Highest and lowest frequency the backend uses for `cpu` (kHz); 0 if unknown.
+  virtual std::int64_t high_khz(int cpu) const = 0;
+  virtual std::int64_t low_khz(int cpu) const = 0;
+  /// The frequency `cpu` is set to now (kHz) as far as the actuator knows.
+  virtual std::int64_t current_khz(int cpu) const = 0;
+  /// Lowers `cpu` to low_khz (true) or raises it back to high_khz (false). Returns false when the
+  /// write was refused; the actuator then stays where it was. No-op when already there.
+  virtual bool set_low(int cpu, bool low) = 0;
+  /// Writes back every value this actuator changed, in reverse order. Idempotent, noexcept.
+  virtual void restore() noexcept = 0;
+  /// Every transition so far (bounded: the oldest are dropped past `transition_capacity`).
+  virtual std::vector<transition> transitions() const = 0;
+  /// Total number of transitions, including dropped ones.
+  virtual std::uint64_t transition_count() const noexcept = 0;
+  /// Measured (or configured, when simulated) cost of one transition in ns; 0 when unknown.
+  virtual std::int64_t transition_cost_ns() const noexcept = 0;
+};
+
+/// What make_actuator decided and why, in one line a user can read ("cpufreq-userspace on CPUs
+/// 0-3" / "no cpufreq under /sys: sleep-only, no DVFS").
+struct actuator_choice {
+  std::unique_ptr<actuator> act;
+  std::string reason;
+};
+
+/// Settings of make_actuator.
+struct actuator_config {
+  std::string kind = "auto";          ///< auto|cpufreq|msr|simulated|off (GAEA_DVFS)
+  std::filesystem::path root = "/";   ///< sysfs/dev root (GAEA_SYSFS_ROOT)
+  std::vector<int> cpus;              ///< CPUs this process may change (empty: none)
+  std::int64_t simulated_high_khz = 0;  ///< simulated: 0 = from cpufreq if readable, else model
+  std::int64_t simulated_low_khz = 0;
+  std::int64_t simulated_cost_ns = 10000;  ///< simulated: busy-waited per transition
+  std::size_t transition_capacity = 1 << 16;
+  bool install_signal_handlers = true;  ///< restore on SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGABRT
+};
+
+/// Chooses and builds the backend. `auto`: cpufreq if it is present and writable for every CPU
+/// in cfg.cpus, else MSR clock modulation if writable, else none (sleep-only). An explicit kind
+/// that cannot work falls back to none with a reason (it never throws for missing hardware or
+/// permission); an unknown kind throws gaea::Error. Originals are saved before the first write
+/// and restored by restore(), the destructor, at exit, and after a fatal signal.
+actuator_choice make_actuator(const actuator_config& cfg);
+
+}  // namespace gaea::energy

@@ -1,0 +1,61 @@
+#pragma once
+/// \file
+/// gaea::energy::governor — decides when a CPU's frequency goes down and up around blocking
+/// sleeps: down right before a thread blocks, up right after it wakes, with hysteresis and a rate
+/// limit so that short sleeps never pay a transition. A frequency domain (the PUs that share a
+/// clock, e.g. SMT siblings) goes down only when every Gaea thread registered on it is blocked.
+
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "gaea/energy/actuator.hpp"
+
+namespace gaea::energy {
+
+struct governor_config {
+  /// Lower only when the expected idle time is at least this (hysteresis). 0 = derive:
+  /// 20 x the actuator's transition cost (so a transition costs at most 5% of the sleep).
+  std::int64_t min_idle_ns = 0;
+  /// At most one lowering per domain per this interval (rate limit). 0 = derive: 10 x min_idle.
+  std::int64_t min_interval_ns = 0;
+};
+
+/// Thread safety: all members may be called concurrently from any thread.
+class governor {
+ public:
+  /// `domain_of_cpu[c]` = frequency-domain id of PU c (e.g. its core); CPUs outside the vector
+  /// are their own domain. The actuator must outlive the governor.
+  governor(actuator& act, std::vector<int> domain_of_cpu, governor_config cfg = {});
+  /// A thread that runs on `cpu` counts as awake there (call once per thread, at start).
+  void thread_started(int cpu);
+  void thread_stopped(int cpu);
+  /// Called right before a thread on `cpu` blocks, with its expected idle time. Returns true if
+  /// the domain was lowered by this call.
+  bool before_block(int cpu, std::int64_t now_ns, std::int64_t expected_idle_ns);
+  /// Called right after the thread wakes, on the CPU it blocked on. Raises the domain if it was low.
+  /// Returns true if this call raised it.
+  bool after_wake(int cpu, std::int64_t now_ns);
+  /// Lowerings skipped by hysteresis / by the rate limit (telemetry).
+  std::uint64_t skipped_short() const noexcept;
+  std::uint64_t skipped_rate() const noexcept;
+  std::int64_t min_idle_ns() const noexcept { return min_idle_ns_; }
+  actuator& act() noexcept { return act_; }
+
+ private:
+  struct domain_state {
+    int awake = 0;
+    bool low = false;
+    int low_cpu = -1;
+    std::int64_t last_lowered_ns = INT64_MIN / 2;
+  };
+  domain_state& domain(int cpu);
+  actuator& act_;
+  std::vector<int> domain_of_cpu_;
+  std::int64_t min_idle_ns_, min_interval_ns_;
+  mutable std::mutex mutex_;
+  std::vector<domain_state> domains_;
+  std::uint64_t skipped_short_ = 0, skipped_rate_ = 0;
+};
+
+}  // namespace gaea::energy

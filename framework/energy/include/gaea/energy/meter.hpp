@@ -1,0 +1,72 @@
+#pragma once
+/// \file
+/// Energy meters: RAPL through powercap, perf `power/` events, and the model. A meter is trusted
+/// only after it proves itself (readable, and its count grows under load): some machines expose a
+/// RAPL perf event that always reads 0 J, which must lose to the model.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gaea/energy/model.hpp"
+
+namespace gaea::energy {
+
+/// Thread safety: joules() may be called from any thread, one at a time.
+class meter {
+ public:
+  virtual ~meter() = default;
+  /// "rapl-powercap", "perf-power" or "model".
+  virtual std::string_view name() const noexcept = 0;
+  /// True for hardware counters, false for the model (every figure says which).
+  virtual bool measured() const noexcept = 0;
+  /// Energy in joules since the meter was created (wrap-around handled); nullopt if a read fails.
+  virtual std::optional<double> joules() = 0;
+  /// What the figure covers, e.g. "package 0-1 (whole node)" or "model of this rank".
+  virtual std::string scope() const = 0;
+};
+
+/// RAPL via /sys/class/powercap/intel-rapl:N (packages only, not subzones), handling wrap-around
+/// with max_energy_range_uj. nullptr (and `why`) when absent or unreadable (root-only since 5.10).
+std::unique_ptr<meter> make_rapl_meter(const std::filesystem::path& root, std::string& why);
+/// perf `power/energy-pkg/` (type from .../event_source/devices/power/type, config and scale from
+/// its events/ files), opened per package. nullptr (and `why`) when absent or not permitted.
+std::unique_ptr<meter> make_perf_meter(const std::filesystem::path& root, std::string& why);
+
+/// Inputs of the model meter, supplied by whoever tracks threads (the progress engine): CPU time
+/// of every thread of the rank split by frequency, and DVFS transitions so far.
+struct usage_snapshot {
+  double wall_seconds = 0;
+  std::vector<cpu_share> shares;
+  std::uint64_t transitions = 0;
+};
+using usage_source = std::function<usage_snapshot()>;
+/// The model as a meter: joules() = model_energy_j(usage()) minus the value at creation.
+std::unique_ptr<meter> make_model_meter(model_params p, usage_source usage);
+
+/// Result of prove().
+struct proof {
+  bool ok = false;
+  std::string why;  ///< e.g. "read 0.000 J over 30 ms of load" or "increased by 1.2 J"
+};
+/// Reads `m`, runs `load` (a short CPU burn), reads again: ok only if both reads succeed and the
+/// count grew by more than zero.
+proof prove(meter& m, const std::function<void()>& load);
+
+/// What select_meter chose, why, and what it rejected.
+struct meter_choice {
+  std::unique_ptr<meter> m;
+  std::string reason;                 ///< one line
+  std::vector<std::string> rejected;  ///< "perf-power: read 0 J under load" ...
+};
+/// `kind`: auto|rapl|perf|model (GAEA_ENERGY_METER). auto tries RAPL, then perf, each proved with
+/// `load`, and falls back to the model; an explicit hardware kind that fails to prove itself also
+/// falls back to the model, saying so. Unknown kind: gaea::Error.
+meter_choice select_meter(std::string_view kind, const std::filesystem::path& root,
+                          model_params params, usage_source usage,
+                          const std::function<void()>& load);
+
+}  // namespace gaea::energy
