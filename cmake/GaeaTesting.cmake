@@ -1,5 +1,5 @@
 # gaea_add_mpi_test(<name> SOURCES <src>... NRANKS <n>... [TIMEOUT <s>]
-#                   [TRANSPORTS sm tcp] [MODES auto spin adaptive off] [ENV VAR=value ...]
+#                   [TRANSPORTS sm tcp] [MODES auto spin adaptive interrupt off] [ENV VAR=value ...]
 #                   [PLAIN_MAIN])
 #
 # Builds one Catch2 executable and registers one ctest test per (ranks, transport, progress mode):
@@ -16,7 +16,7 @@ function(gaea_add_mpi_test name)
     set(T_TRANSPORTS sm tcp)
   endif()
   if(NOT T_MODES)
-    set(T_MODES auto spin adaptive off)
+    set(T_MODES auto spin adaptive interrupt off)
   endif()
   add_executable(${name} ${T_SOURCES})
     if(T_PLAIN_MAIN)  # the test manages the runtime itself

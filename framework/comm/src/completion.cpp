@@ -7,6 +7,7 @@
 namespace gaea::comm {
 
 void completion::check() {
+  bytes_.store(0, std::memory_order_relaxed);
   const int st = status_.exchange(0, std::memory_order_relaxed);
   if (st == 0) return;
   const char* text = st == handler_failed   ? "the target's handler failed"

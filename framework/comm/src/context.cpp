@@ -79,17 +79,8 @@ class context::service_impl final : public service_worker {
     }
     return n;
   }
-  bool arm() override {
-    const ucs_status_t st = ucp_worker_arm(worker_);
-    if (st == UCS_ERR_BUSY) return false;
-    detail::check(st, "ucp_worker_arm");
-    return true;
-  }
-  int event_fd() override {
-    int fd = -1;
-    detail::check(ucp_worker_get_efd(worker_, &fd), "ucp_worker_get_efd");
-    return fd;
-  }
+  bool arm() override { return detail::arm(worker_); }
+  int event_fd() override { return detail::event_fd(worker_); }
   void signal() override { ucp_worker_signal(worker_); }
 
  private:
@@ -328,8 +319,18 @@ worker& context::this_thread_worker() {
   return *t_worker.w;
 }
 
+op_totals context::operation_totals() {
+  std::lock_guard lock(workers_mutex_);
+  op_totals t = released_ops_;
+  for (const auto& w : workers_)
+    w->stats().add_to(t);
+  return t;
+}
+
 void context::release_workers() {
   std::lock_guard lock(workers_mutex_);
+  for (const auto& w : workers_)
+    w->stats().add_to(released_ops_);
   workers_.clear();
   generation_.store(g_generation++);  // invalidates every thread's cached worker pointer
 }

@@ -111,6 +111,24 @@ unsigned worker::progress() {
   return ucp_worker_progress(worker_);
 }
 
+bool worker::arm() {
+  return detail::arm(worker_);
+}
+
+int worker::event_fd() {
+  return detail::event_fd(worker_);
+}
+
+void worker::signal() {
+  ucp_worker_signal(worker_);
+}
+
+std::string_view to_string(op_kind k) noexcept {
+  static constexpr std::string_view names[op_kinds] = {"put", "get", "atomic", "active_message",
+                                                       "flush"};
+  return names[static_cast<std::size_t>(k)];
+}
+
 std::size_t worker::strided_extent(const segment& seg, std::size_t rows, std::size_t stride,
                                    std::size_t row_bytes, const char* op) const {
   std::size_t span = 0;
@@ -213,6 +231,7 @@ void worker::strided(int target, const segment& seg, std::uint64_t offset,
   constexpr const char* op = Dir == direction::put ? "put" : "get";
   if (rows == 0 || row_bytes == 0) return;
   check_range(target, seg, offset, strided_extent(seg, rows, remote_stride, row_bytes, op), op);
+  stats_.record(Dir == direction::put ? op_kind::put : op_kind::get, rows * row_bytes);
   const remote_key& k = key(target, seg);
   if (k.direct) {
     for (std::size_t r = 0; r < rows; ++r) {
@@ -238,7 +257,7 @@ void worker::strided(int target, const segment& seg, std::uint64_t offset,
         req = ucp_put_nbx(ep, mine, n, remote, k.rkey, &p);
       else
         req = ucp_get_nbx(ep, mine, n, remote, k.rkey, &p);
-      if (!detail::attach(req, c, op, target)) return;
+      if (!detail::attach(req, c, op, target, n)) return;
     }
 }
 
@@ -263,6 +282,7 @@ void post_atomic(ucp_ep_h ep, ucp_atomic_op_t op, std::int64_t operand, std::int
 void worker::fetch_add(int target, const segment& seg, std::uint64_t offset, std::int64_t value,
                        std::int64_t* result, completion& done) {
   const remote_key& k = atomic_key(target, seg, offset, "fetch_add");
+  stats_.record(op_kind::atomic, sizeof(std::int64_t));
   post_atomic(eps_[static_cast<std::size_t>(target)], UCP_ATOMIC_OP_ADD, value, result,
               k.base + offset, k.rkey, done, target, "fetch_add");
 }
@@ -271,6 +291,7 @@ void worker::compare_swap(int target, const segment& seg, std::uint64_t offset,
                           std::int64_t expected, std::int64_t desired, std::int64_t* result,
                           completion& done) {
   const remote_key& k = atomic_key(target, seg, offset, "compare_swap");
+  stats_.record(op_kind::atomic, sizeof(std::int64_t));
   *result = desired;  // UCX swaps *result in when the remote value equals `expected`
   post_atomic(eps_[static_cast<std::size_t>(target)], UCP_ATOMIC_OP_CSWAP, expected, result,
               k.base + offset, k.rkey, done, target, "compare_swap");
@@ -284,6 +305,7 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
   if (data.size() > ctx_.cfg().max_transfer)
     throw Error("gaea::comm: active message of " + std::to_string(data.size()) +
                 " bytes exceeds the transfer limit of " + std::to_string(ctx_.cfg().max_transfer));
+  stats_.record(op_kind::active_message, header.size() + data.size());
   auto* b = new am_block{&local, remote, this,
                          std::vector<std::byte>(sizeof(detail::am_wire_header) + header.size())};
   detail::am_wire_header wire{};
@@ -300,7 +322,7 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
   p.cb.send = am_cb;
   p.user_data = b;
   if (remote) {
-    remote->add("active message (remote completion)", target);
+    remote->add("active message (remote completion)", target, header.size() + data.size());
     ++pending_acks_;
   }
   ucs_status_ptr_t req =
@@ -313,16 +335,18 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
       --pending_acks_;
     }
   }
-  detail::attach(req, local, "active message", target);
+  detail::attach(req, local, "active message", target, data.size());
 }
 
 void worker::flush(int target, completion& done) {
+  stats_.record(op_kind::flush, 0);
   ucp_request_param_t p = detail::completion_param(done);
   detail::attach(ucp_ep_flush_nbx(eps_.at(static_cast<std::size_t>(target)), &p), done, "flush",
                  target);
 }
 
 void worker::flush_all(completion& done) {
+  stats_.record(op_kind::flush, 0);
   ucp_request_param_t p = detail::completion_param(done);
   detail::attach(ucp_worker_flush_nbx(worker_, &p), done, "flush_all", -1);
 }

@@ -4,6 +4,8 @@
 #include <sched.h>
 
 #include "gaea/base/error.hpp"
+#include "gaea/energy/governor.hpp"
+#include "gaea/progress/clock.hpp"
 
 namespace gaea::progress {
 
@@ -15,42 +17,137 @@ std::string_view to_string(mode m) noexcept {
       return "spin";
     case mode::adaptive:
       return "adaptive";
+    case mode::interrupt:
+      return "interrupt";
+    case mode::automatic:
+      return "auto";
   }
   return "?";
 }
 
-engine::engine(comm::service_worker& service, mode m, std::vector<int> cpus, bool share_core)
-    : service_(service), mode_(m), cpus_(std::move(cpus)), share_core_(share_core) {
-  if (mode_ == mode::off) return;
+std::optional<mode> parse_mode(std::string_view text) noexcept {
+  for (mode m : {mode::off, mode::spin, mode::adaptive, mode::interrupt, mode::automatic})
+    if (to_string(m) == text) return m;
+  return std::nullopt;
+}
+
+namespace {
+std::atomic<std::uint64_t> g_generation{0};
+constexpr int pack(mode m, bool dvfs) {
+  return static_cast<int>(m) | (dvfs ? 0x100 : 0);
+}
+constexpr mode unpack_mode(int v) {
+  return static_cast<mode>(v & 0xff);
+}
+constexpr bool unpack_dvfs(int v) {
+  return (v & 0x100) != 0;
+}
+// Safety timeouts of blocking waits: a lost wake-up costs at most this much, never a hang.
+constexpr std::int64_t app_block_timeout_ns = 100000000;
+constexpr std::int64_t progress_block_timeout_ns = 1000000000;
+}  // namespace
+
+// Per application thread: its telemetry, its waiter (blocking on its own origin worker's event
+// fd) and one object per strategy, so a mode switch loses no strategy state.
+struct engine::thread_state {
+  thread_state(engine& e, comm::worker& w, std::uint8_t id)
+      : worker(&w),
+        tel(id, e.opt_.trace_capacity),
+        wt(&w, tel, e.opt_.governor),
+        spin(wt),
+        adaptive(wt, 50000, 1000, 200000),
+        intr(wt, app_block_timeout_ns),
+        autos(wt, e.auto_app_) {
+    tel.enable_trace(e.opt_.trace);
+  }
+  comm::worker* worker;
+  thread_telemetry tel;
+  waiter wt;
+  spin_strategy spin;
+  backoff_strategy adaptive;
+  interrupt_strategy intr;
+  auto_strategy autos;
+};
+
+engine::engine(comm::service_worker& service, engine_options opt)
+    : service_(service),
+      opt_(std::move(opt)),
+      auto_app_(auto_params::from(opt_.cal, opt_.max_slowdown, opt_.share_core)),
+      auto_progress_(auto_app_),
+      generation_(++g_generation),
+      start_ns_(monotonic_ns()),
+      mode_(pack(opt_.initial, opt_.dvfs)),
+      progress_tel_(std::make_unique<thread_telemetry>(0, opt_.trace_capacity)),
+      park_(std::make_unique<blocker>(nullptr)) {
+  progress_tel_->enable_trace(opt_.trace);
   thread_ = std::thread([this] { run(); });
 }
 
 engine::~engine() {
-  if (thread_.joinable()) {
-    stop_.store(true, std::memory_order_release);
-    service_.signal();
-    thread_.join();
-  }
+  stop_.store(true, std::memory_order_release);
+  wake_progress_thread();
+  if (thread_.joinable()) thread_.join();
+}
+
+mode engine::current_mode() const noexcept {
+  return unpack_mode(mode_.load(std::memory_order_acquire));
+}
+
+bool engine::dvfs_enabled() const noexcept {
+  return unpack_dvfs(mode_.load(std::memory_order_acquire));
+}
+
+void engine::set_mode(mode m, bool dvfs) {
+  mode_.store(pack(m, dvfs), std::memory_order_release);
+  wake_progress_thread();
+}
+
+void engine::wake_progress_thread() noexcept {
+  park_->signal();
+  if (waiter* w = progress_waiter_.load(std::memory_order_acquire)) w->signal();
+  service_.signal();
 }
 
 void engine::run() {
   // Bind before the first step (binding from the parent would race with it). On failure the
   // thread stays where the OS puts it; last_cpu() reports where it actually runs.
-  if (!cpus_.empty()) {
+  if (!opt_.cpus.empty()) {
     cpu_set_t set;
     CPU_ZERO(&set);
-    for (int c : cpus_)
+    for (int c : opt_.cpus)
       CPU_SET(c, &set);
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
   }
-  spin_strategy spin;
-  // Idle, the thread backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of
-  // CPU (bench/idle_cost: 50 us steps burn 28% of a core, 1 ms steps 3%). Bursts never see it:
-  // the thread spins for 50 us after any traffic.
-  backoff_strategy backoff(50000, 1000, 1000000);
-  wait_strategy& strategy = mode_ == mode::spin ? static_cast<wait_strategy&>(spin) : backoff;
+  if (opt_.governor) opt_.governor->thread_started(sched_getcpu());
+  waiter pw(&service_, *progress_tel_, opt_.governor);
+  spin_strategy spin(pw);
+  // Idle, adaptive backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of
+  // CPU (bench/idle_cost), so shorter steps burn a visible share of a core.
+  backoff_strategy adaptive(pw, 50000, 1000, 1000000);
+  interrupt_strategy intr(pw, progress_block_timeout_ns);
+  auto_strategy autos(pw, auto_progress_);
+  progress_waiter_.store(&pw, std::memory_order_release);
+
+  std::unique_lock service_lock(service_mutex_, std::defer_lock);
+  int current = -1;
   std::uint64_t steps = 0;
   while (!stop_.load(std::memory_order_acquire)) {
+    const int packed = mode_.load(std::memory_order_acquire);
+    if (packed != current) {
+      if (current != -1) progress_tel_->count_mode_switch();
+      current = packed;
+      pw.set_dvfs(unpack_dvfs(packed));
+    }
+    const mode m = unpack_mode(packed);
+    if (m == mode::off) {
+      // Parked: application threads progress the service worker themselves.
+      if (service_lock.owns_lock()) service_lock.unlock();
+      progress_tel_->enter(wait_state::block, monotonic_ns(), thread_cpu_ns());
+      park_->block(progress_block_timeout_ns);
+      progress_tel_->enter(wait_state::run, monotonic_ns(), thread_cpu_ns());
+      continue;
+    }
+    if (!service_lock.owns_lock()) service_lock.lock();
     const unsigned n = service_.progress();
     ++steps;
     steps_.store(steps, std::memory_order_relaxed);
@@ -62,15 +159,31 @@ void engine::run() {
       last_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
       if (steps == 1) first_cpu_.store(last_cpu_.load(std::memory_order_relaxed));
     }
-    strategy.after_step(n);
+    switch (m) {
+      case mode::spin:
+        spin.after_step(n);
+        break;
+      case mode::adaptive:
+        adaptive.after_step(n);
+        break;
+      case mode::interrupt:
+        intr.after_step(n);
+        break;
+      default:
+        autos.after_step(n);
+        break;
+    }
   }
+  progress_waiter_.store(nullptr, std::memory_order_release);
   // Drain what arrived before stop so that no request is left half-served.
+  if (!service_lock.owns_lock()) service_lock.lock();
   while (service_.progress() != 0) {
   }
+  pw.run();
 }
 
 unsigned engine::poll_service() {
-  if (mode_ != mode::off) return 0;
+  if (current_mode() != mode::off) return 0;
   std::unique_lock lock(service_mutex_, std::try_to_lock);
   return lock.owns_lock() ? service_.progress() : 0;
 }
@@ -79,14 +192,107 @@ unsigned engine::poll(comm::worker& w) {
   return w.progress() + poll_service();
 }
 
+engine::thread_state& engine::this_thread(comm::worker& w) {
+  struct cache {
+    std::uint64_t generation = 0;
+    thread_state* state = nullptr;
+  };
+  thread_local cache t;
+  if (t.generation == generation_ && t.state && t.state->worker == &w) return *t.state;
+  std::lock_guard lock(threads_mutex_);
+  const auto id = static_cast<std::uint8_t>(std::min<std::size_t>(threads_.size() + 1, 255));
+  threads_.push_back(std::make_unique<thread_state>(*this, w, id));
+  if (opt_.governor) opt_.governor->thread_started(sched_getcpu());
+  t = {generation_, threads_.back().get()};
+  return *t.state;
+}
+
+engine::wait_scope::wait_scope(engine& e, comm::worker& w, std::size_t bytes, bool notified)
+    : e_(e), w_(w), ts_(e.this_thread(w)) {
+  const int packed = e.mode_.load(std::memory_order_acquire);
+  const mode m = unpack_mode(packed);
+  ts_.wt.set_dvfs(unpack_dvfs(packed));
+  // Blocking needs someone else to progress the service worker (mode != off) and a predicate
+  // that an event on this thread's worker, or notify_waiters(), makes true.
+  const bool may_spin = !e.opt_.share_core;
+  if (!notified || m == mode::off || m == mode::spin || !ts_.wt.can_block())
+    strategy_ = (m == mode::spin || m == mode::off) && may_spin
+                    ? static_cast<wait_strategy*>(&ts_.spin)
+                    : &ts_.adaptive;
+  else if (m == mode::adaptive)
+    strategy_ = &ts_.adaptive;
+  else if (m == mode::interrupt)
+    strategy_ = &ts_.intr;
+  else
+    strategy_ = &ts_.autos;
+  ts_.tel.count_wait();
+  strategy_->begin_wait(bytes);
+}
+
+engine::wait_scope::~wait_scope() {
+  strategy_->end_wait();
+}
+
 void engine::wait(comm::worker& w, comm::completion& c) {
-  if (!c.done()) wait_until(w, [&c] { return c.done(); });
+  if (!c.done()) {
+    wait_scope scope(*this, w, c.bytes(), /*notified=*/true);
+    while (!c.done())
+      scope.step();
+  }
   c.check();
+}
+
+void engine::notify_waiters() noexcept {
+  std::lock_guard lock(threads_mutex_);
+  for (auto& t : threads_)
+    t->wt.signal();
+}
+
+std::size_t engine::interrupt_bytes(comm::worker& w) {
+  return this_thread(w).autos.policy().interrupt_bytes();
 }
 
 stats engine::thread_stats() const noexcept {
   return {steps_.load(std::memory_order_relaxed), busy_steps_.load(std::memory_order_relaxed),
           events_.load(std::memory_order_relaxed)};
+}
+
+telemetry_totals engine::totals() const {
+  telemetry_totals t;
+  const std::int64_t now = monotonic_ns();
+  progress_tel_->add_to(t, now);
+  std::lock_guard lock(threads_mutex_);
+  for (const auto& s : threads_)
+    s->tel.add_to(t, now);
+  return t;
+}
+
+std::vector<trace_sample> engine::trace(std::uint64_t* dropped) const {
+  std::uint64_t lost = 0, d = 0;
+  std::vector<trace_sample> all = progress_tel_->trace(&lost);
+  std::lock_guard lock(threads_mutex_);
+  for (const auto& s : threads_) {
+    const auto part = s->tel.trace(&d);
+    lost += d;
+    all.insert(all.end(), part.begin(), part.end());
+  }
+  if (dropped) *dropped = lost;
+  return all;
+}
+
+double engine::estimated_slowdown() const {
+  const std::int64_t elapsed = monotonic_ns() - start_ns_;
+  return elapsed > 0 ? static_cast<double>(totals().penalty_ns) / static_cast<double>(elapsed)
+                     : 0.0;
+}
+
+scoped_mode::scoped_mode(engine& e, mode m, bool dvfs)
+    : e_(e), old_mode_(e.current_mode()), old_dvfs_(e.dvfs_enabled()) {
+  e_.set_mode(m, dvfs);
+}
+
+scoped_mode::~scoped_mode() {
+  e_.set_mode(old_mode_, old_dvfs_);
 }
 
 }  // namespace gaea::progress

@@ -4,6 +4,9 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "gaea/energy/governor.hpp"
+#include "gaea/progress/clock.hpp"
+
 namespace gaea::progress {
 
 void cpu_relax() noexcept {
@@ -16,6 +19,114 @@ void cpu_relax() noexcept {
 #endif
 }
 
+bool tighten_timer_slack() noexcept {
+  thread_local int state = 0;  // 0 unknown, 1 set, -1 refused
+  if (state == 0) state = prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) == 0 ? 1 : -1;
+  return state == 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// waiter
+
+waiter::waiter(comm::waitable* w, thread_telemetry& tel, energy::governor* gov)
+    : tel_(tel), blocker_(w), gov_(gov) {
+  tighten_timer_slack();
+}
+
+waiter::~waiter() {
+  if (low_cpu_ >= 0) raise(monotonic_ns());
+}
+
+void waiter::spin() noexcept {
+  if (tel_.state() != wait_state::spin) tel_.enter(wait_state::spin, monotonic_ns());
+  cpu_relax();
+}
+
+void waiter::run() noexcept {
+  if (tel_.state() != wait_state::run) tel_.enter(wait_state::run, monotonic_ns());
+}
+
+void waiter::sleep(std::int64_t ns) noexcept {
+  tel_.enter(wait_state::sleep, monotonic_ns(), thread_cpu_ns());
+  const timespec ts{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+  clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr);
+  tel_.count_wakeup();
+  tel_.enter(wait_state::spin, monotonic_ns(), thread_cpu_ns());
+}
+
+bool waiter::lower(std::int64_t now, std::int64_t expected_idle_ns) noexcept {
+  if (!gov_ || low_cpu_ >= 0) return false;
+  const int cpu = sched_getcpu();
+  if (cpu < 0) return false;
+  try {
+    if (!gov_->before_block(cpu, now, expected_idle_ns)) {
+      low_cpu_ = cpu;  // counted as blocked on this domain even when it stayed high
+      return false;
+    }
+    low_cpu_ = cpu;
+    tel_.count_dvfs(true);
+    tel_.set_khz(gov_->act().low_khz(cpu), now);
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+void waiter::raise(std::int64_t now) noexcept {
+  if (!gov_ || low_cpu_ < 0) return;
+  try {
+    if (gov_->after_wake(low_cpu_, now)) tel_.count_dvfs(false);
+  } catch (...) {
+  }
+  low_cpu_ = -1;
+  tel_.set_khz(0, now);
+}
+
+blocker::outcome waiter::block(std::int64_t timeout_ns, std::int64_t expected_idle_ns) {
+  const bool dvfs = dvfs_;
+  if (!blocker_.can_block()) return blocker::outcome::unsupported;
+  const std::int64_t t0 = monotonic_ns();
+  tel_.enter(wait_state::block, t0, thread_cpu_ns());
+  if (dvfs) lower(t0, expected_idle_ns);
+  tel_.count_block();
+  const blocker::outcome o = blocker_.block(timeout_ns);
+  const std::int64_t t1 = monotonic_ns();
+  if (dvfs) raise(t1);
+  if (o != blocker::outcome::busy) {
+    tel_.count_wakeup();
+    typical_block_ns_ = typical_block_ns_ == 0 ? t1 - t0 : (3 * typical_block_ns_ + (t1 - t0)) / 4;
+  }
+  tel_.enter(wait_state::spin, t1, thread_cpu_ns());
+  return o;
+}
+
+void waiter::lower_for_spin(std::int64_t expected_idle_ns) noexcept {
+  lower(monotonic_ns(), expected_idle_ns);
+}
+
+void waiter::raise_after_spin() noexcept {
+  raise(monotonic_ns());
+}
+
+// ---------------------------------------------------------------------------------------------
+// spin
+
+void spin_strategy::begin_wait(std::size_t bytes) {
+  idle_ = 0;
+  if (w_.dvfs() && bytes >= dvfs_bytes_) {
+    w_.lower_for_spin(static_cast<std::int64_t>(bytes));  // ~1 ns/byte: a rough expected time
+    lowered_ = true;
+  }
+}
+
+void spin_strategy::end_wait() {
+  if (lowered_) {
+    w_.raise_after_spin();
+    lowered_ = false;
+  }
+  w_.run();
+}
+
 void spin_strategy::after_step(unsigned events) {
   if (events) {
     idle_ = 0;
@@ -25,26 +136,20 @@ void spin_strategy::after_step(unsigned events) {
     idle_ = 0;
     sched_yield();
   } else {
-    cpu_relax();
+    w_.spin();
   }
 }
 
-namespace {
-std::int64_t monotonic_ns() noexcept {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-}  // namespace
+// ---------------------------------------------------------------------------------------------
+// adaptive (back-off)
 
-backoff_strategy::backoff_strategy(std::uint32_t spin_ns, std::uint32_t min_sleep_ns,
-                                   std::uint32_t max_sleep_ns)
-    : spin_ns_(spin_ns),
+backoff_strategy::backoff_strategy(waiter& w, std::int64_t spin_ns, std::int64_t min_sleep_ns,
+                                   std::int64_t max_sleep_ns)
+    : w_(w),
+      spin_ns_(spin_ns),
       min_sleep_ns_(min_sleep_ns),
       max_sleep_ns_(max_sleep_ns),
-      sleep_ns_(min_sleep_ns) {
-  tighten_timer_slack();
-}
+      sleep_ns_(min_sleep_ns) {}
 
 void backoff_strategy::after_step(unsigned events) {
   if (events) {
@@ -58,20 +163,69 @@ void backoff_strategy::after_step(unsigned events) {
     // idle step sleeps until traffic comes back.
     if (idle_ == 0) idle_since_ns_ = monotonic_ns();
     if ((++idle_ & 63) != 0 || monotonic_ns() - idle_since_ns_ < spin_ns_) {
-      cpu_relax();
+      w_.spin();
       return;
     }
     sleeping_ = true;
   }
-  const timespec ts{0, static_cast<long>(sleep_ns_)};
-  clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr);
+  w_.sleep(sleep_ns_);
   sleep_ns_ = sleep_ns_ * 2 > max_sleep_ns_ ? max_sleep_ns_ : sleep_ns_ * 2;
 }
 
-bool tighten_timer_slack() noexcept {
-  thread_local int state = 0;  // 0 unknown, 1 set, -1 refused
-  if (state == 0) state = prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) == 0 ? 1 : -1;
-  return state == 1;
+// ---------------------------------------------------------------------------------------------
+// interrupt
+
+void interrupt_strategy::after_step(unsigned events) {
+  if (events) return;  // drain first: block only after a step that found nothing
+  const blocker::outcome o = w_.block(timeout_ns_, w_.typical_block_ns());
+  if (o == blocker::outcome::unsupported) w_.sleep(fallback_sleep_ns_);
+}
+
+// ---------------------------------------------------------------------------------------------
+// auto
+
+auto_strategy::auto_strategy(waiter& w, const auto_params& p)
+    : w_(w), policy_(p, monotonic_ns()) {}
+
+void auto_strategy::begin_wait(std::size_t bytes) {
+  policy_.begin_wait(monotonic_ns(), bytes);
+  away_ = false;
+}
+
+void auto_strategy::end_wait() {
+  policy_.end_wait(monotonic_ns());
+  w_.run();
+}
+
+void auto_strategy::after_step(unsigned events) {
+  if (away_) {
+    away_ = false;
+    const std::int64_t before = policy_.penalty_ns();
+    policy_.woke(monotonic_ns(), last_, events);
+    if (policy_.penalty_ns() != before) w_.telemetry().add_penalty(policy_.penalty_ns() - before);
+  }
+  if (events) {
+    policy_.traffic(monotonic_ns());
+    return;
+  }
+  // Reading the clock every idle step is cheap (vDSO) next to a progress call.
+  const decision d = policy_.next(monotonic_ns());
+  switch (d.what) {
+    case action::spin:
+      w_.spin();
+      return;
+    case action::sleep:
+      w_.sleep(d.ns);
+      break;
+    case action::block: {
+      const blocker::outcome o = w_.block(d.ns, d.expected_idle_ns);
+      if (o == blocker::outcome::busy) return;  // events pending: progress again at once
+      if (o == blocker::outcome::unsupported) w_.sleep(policy_.params().max_sleep_ns);
+      break;
+    }
+  }
+  away_ = true;
+  last_ = d.what;
 }
 
 }  // namespace gaea::progress

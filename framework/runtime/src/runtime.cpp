@@ -1,11 +1,19 @@
 #include "gaea/runtime/runtime.hpp"
 
+#include <sched.h>
+
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <span>
 #include <vector>
 
 #include "gaea/base/env.hpp"
 #include "gaea/comm/bootstrap.hpp"
+#include "gaea/energy/sysfs.hpp"
+#include "gaea/progress/clock.hpp"
 
 namespace gaea {
 
@@ -14,11 +22,26 @@ std::atomic<runtime*> g_current{nullptr};
 std::unique_ptr<runtime> g_owned;  // for init()/finalize()
 std::atomic<std::uint64_t> g_instances{0};
 
-progress::mode resolve_mode(const std::string& text, bool has_own_hw_thread) {
-  if (text == "off") return progress::mode::off;
-  if (text == "spin") return progress::mode::spin;
-  if (text == "adaptive") return progress::mode::adaptive;
-  return has_own_hw_thread ? progress::mode::spin : progress::mode::adaptive;  // auto
+// Handler of the dissemination barrier (comm's range 0-15 is shared with the runtime).
+constexpr comm::handler_id barrier_handler = 1;
+struct barrier_header {
+  std::uint64_t epoch;
+  std::uint32_t round;
+};
+
+double parse_slowdown() {
+  const std::string text = env::get_string("GAEA_MAX_SLOWDOWN");
+  double v = -1;
+  try {
+    std::size_t pos = 0;
+    v = std::stod(text, &pos);
+    if (pos != text.size()) v = -1;
+  } catch (const std::exception&) {
+  }
+  if (!(v > 0 && v < 1))
+    throw Error("environment variable GAEA_MAX_SLOWDOWN='" + text +
+                "' must be a fraction in (0, 1), e.g. 0.02 for 2%");
+  return v;
 }
 }  // namespace
 
@@ -28,7 +51,18 @@ runtime::runtime(int* argc, char*** argv)
     throw Error("gaea::runtime: a runtime already exists in this process (construct it once)");
   // Read and validate every setting before any collective, so a bad value fails on all ranks.
   const std::string mode_text =
-      env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive", "off"});
+      env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive", "interrupt", "off"});
+  const double max_slowdown = parse_slowdown();
+  const std::string dvfs_kind =
+      env::get_choice("GAEA_DVFS", {"auto", "cpufreq", "msr", "simulated", "off"});
+  env::get_choice("GAEA_ENERGY_METER", {"auto", "rapl", "perf", "model"});
+  report_ = env::get_string("GAEA_REPORT");
+  if (report_ != "0" && report_ != "1" && !report_.ends_with(".json"))
+    throw Error("environment variable GAEA_REPORT='" + report_ +
+                "' must be 0, 1 or a file name ending in .json");
+  trace_ = env::get_string("GAEA_TRACE");
+  const std::filesystem::path sysfs = energy::sysfs_root();
+  model_ = energy::model_params::from_env(sysfs);
   const std::string bind_text = env::get_choice("GAEA_PROGRESS_BIND", {"auto", "none"});
   const bool verbose = env::get_int("GAEA_VERBOSE") != 0;
   const comm::config cfg = comm::config::from_env();
@@ -73,25 +107,76 @@ runtime::runtime(int* argc, char*** argv)
   }
   // Enough hardware threads for every main thread and every progress thread on the node?
   own_hw_ = placement_.dedicated || topology_->pus() >= 2 * node_size_;
-  const progress::mode m = resolve_mode(mode_text, own_hw_);
+  const progress::mode m = *progress::parse_mode(mode_text);
+
+  // DVFS: the CPUs this rank's threads run on. The actuator never throws for missing hardware or
+  // permission; it says what it does instead.
+  {
+    energy::actuator_config ac;
+    ac.kind = dvfs_kind;
+    ac.root = sysfs;
+    ac.cpus = own;
+    for (int c : placement_.cpus)
+      if (std::find(ac.cpus.begin(), ac.cpus.end(), c) == ac.cpus.end()) ac.cpus.push_back(c);
+    ac.simulated_cost_ns = model_.transition_ns;
+    energy::actuator_choice choice = energy::make_actuator(ac);
+    actuator_ = std::move(choice.act);
+    dvfs_reason_ = std::move(choice.reason);
+  }
+  if (actuator_->active()) {
+    // Frequency domains: the PUs of one core share a clock.
+    std::vector<int> domain_of_cpu;
+    const auto& cores = topology_->pus_by_core();
+    for (std::size_t c = 0; c < cores.size(); ++c)
+      for (int pu : cores[c]) {
+        if (pu >= static_cast<int>(domain_of_cpu.size()))
+          domain_of_cpu.resize(static_cast<std::size_t>(pu) + 1, -1);
+        domain_of_cpu[static_cast<std::size_t>(pu)] = static_cast<int>(c);
+      }
+    governor_ = std::make_unique<energy::governor>(*actuator_, std::move(domain_of_cpu));
+  }
 
   comm_ = std::make_unique<comm::context>(MPI_COMM_WORLD, cfg);
-  progress_ = std::make_unique<progress::engine>(comm_->service(), m, placement_.cpus,
-                                                 /*share_core=*/!own_hw_);
+  progress::engine_options po;
+  po.initial = m;
+  po.cpus = placement_.cpus;
+  po.share_core = !own_hw_;
+  po.governor = governor_.get();
+  po.cal = progress::calibrate();
+  po.cal.dvfs_ns = actuator_->transition_cost_ns();
+  po.max_slowdown = max_slowdown;
+  po.trace = !trace_.empty();
+  progress_ = std::make_unique<progress::engine>(comm_->service(), std::move(po));
   comm_->set_poll_hook([this] { progress_->poll_service(); });
-  barrier();
+  comm_->register_handler(barrier_handler, [this](const comm::am_message& msg) {
+    barrier_header h;
+    if (msg.header.size() != sizeof h) throw Error("gaea::runtime: malformed barrier message");
+    std::memcpy(&h, msg.header.data(), sizeof h);
+    if (h.round >= 64) throw Error("gaea::runtime: barrier round out of range");
+    arrivals_[h.epoch & 1][h.round].fetch_add(1, std::memory_order_acq_rel);
+    progress_->notify_waiters();
+  });
+  start_ns_ = progress::monotonic_ns();
+  // Every rank registers the barrier handler before this MPI barrier; the AM barrier is safe after.
+  mpi_barrier();
   g_current.store(this);
   if (verbose && rank_ == 0)
-    std::fprintf(stderr, "gaea: %d ranks on %d node%s; rank 0 progress %s, %s; %s\n", size_, nodes_,
-                 nodes_ == 1 ? "" : "s", std::string(progress::to_string(m)).c_str(),
-                 placement_.description.c_str(), topology_->summary().c_str());
+    std::fprintf(stderr, "gaea: %d ranks on %d node%s; rank 0 progress %s, %s; %s; %s\n", size_,
+                 nodes_, nodes_ == 1 ? "" : "s", std::string(progress::to_string(m)).c_str(),
+                 placement_.description.c_str(), topology_->summary().c_str(),
+                 progress_->cal().describe().c_str());
+  // One line on what DVFS does here: always when it cannot work (no hardware or no permission),
+  // and when the user chose a backend or asked for verbosity.
+  if (rank_ == 0 && ((!actuator_->active() && dvfs_kind != "off") || dvfs_kind != "auto" || verbose))
+    std::fprintf(stderr, "gaea: DVFS: %s\n", dvfs_reason_.c_str());
 }
 
 runtime::~runtime() {
   try {
     barrier();
+    write_report_and_trace();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "gaea: rank %d: final barrier failed: %s\n", rank_, e.what());
+    std::fprintf(stderr, "gaea: rank %d: final barrier or report failed: %s\n", rank_, e.what());
   }
   g_current.store(nullptr);
   // Acknowledgements still owed to this thread's worker arrive before its endpoints close.
@@ -106,6 +191,8 @@ runtime::~runtime() {
   comm_->wait_mpi(req);
   comm_->set_poll_hook(nullptr);
   progress_.reset();
+  governor_.reset();
+  if (actuator_) actuator_->restore();
   comm_.reset();
   topology_.reset();
   if (node_comm_ != MPI_COMM_NULL) MPI_Comm_free(&node_comm_);
@@ -131,12 +218,8 @@ void runtime::require_owner_thread(const char* what) const {
                 " is collective and must be called from the thread that created the runtime");
 }
 
-void runtime::barrier() {
-  require_owner_thread("runtime::barrier");
+void runtime::mpi_barrier() {
   comm::worker& w = worker();
-  comm::completion flushed;
-  w.flush_all(flushed);
-  progress_->wait(w, flushed);
   MPI_Request req;
   MPI_Ibarrier(MPI_COMM_WORLD, &req);
   int done = 0;
@@ -144,6 +227,76 @@ void runtime::barrier() {
     MPI_Test(&req, &done, MPI_STATUS_IGNORE);
     return done != 0;
   });
+}
+
+void runtime::barrier() {
+  require_owner_thread("runtime::barrier");
+  comm::worker& w = worker();
+  comm::completion flushed;
+  w.flush_all(flushed);
+  progress_->wait(w, flushed);
+  // Dissemination barrier: in round k, signal rank + 2^k and wait for rank - 2^k. A peer can be at
+  // most one barrier ahead, so arrivals are counted per epoch parity and consumed here.
+  const std::uint64_t epoch = ++barrier_epoch_;
+  auto& arrived = arrivals_[epoch & 1];
+  comm::completion sent;
+  std::uint32_t round = 0;
+  for (int dist = 1; dist < size_; dist *= 2, ++round) {
+    const barrier_header h{epoch, round};
+    w.am_send((rank_ + dist) % size_, barrier_handler,
+              std::as_bytes(std::span<const barrier_header>(&h, 1)), {}, sent, nullptr);
+    std::atomic<int>& a = arrived[round];
+    progress_->wait_until(w, [&a] { return a.load(std::memory_order_acquire) > 0; },
+                          /*notified=*/true);
+    a.fetch_sub(1, std::memory_order_acq_rel);
+  }
+  progress_->wait(w, sent);
+}
+
+double runtime::elapsed() const noexcept {
+  return static_cast<double>(progress::monotonic_ns() - start_ns_) * 1e-9;
+}
+
+energy::usage_snapshot runtime::usage() const {
+  energy::usage_snapshot u;
+  u.wall_seconds = elapsed();
+  const progress::telemetry_totals t = progress_->totals();
+  const double cpu = static_cast<double>(progress::process_cpu_ns()) * 1e-9;
+  const double low = std::min(cpu, static_cast<double>(t.low_freq_cpu_ns) * 1e-9);
+  std::int64_t low_khz = model_.f_min_khz;
+  if (actuator_->active()) {
+    const int c = sched_getcpu();
+    const std::int64_t hi = actuator_->high_khz(c), lo = actuator_->low_khz(c);
+    if (hi > 0 && lo > 0) low_khz = model_.f_max_khz * lo / hi;
+  }
+  u.shares = {{cpu - low, model_.f_max_khz}, {low, low_khz}};
+  u.transitions = actuator_->transition_count();
+  return u;
+}
+
+energy_reading runtime::energy() {
+  std::lock_guard lock(meter_mutex_);
+  if (!meter_) {
+    energy::meter_choice c = energy::select_meter(
+        env::get_string("GAEA_ENERGY_METER"), energy::sysfs_root(), model_,
+        [this] { return usage(); }, [] { energy::burn_cpu(std::chrono::milliseconds(30)); });
+    meter_ = std::move(c.m);
+    meter_reason_ = c.reason;
+    for (const auto& r : c.rejected)
+      meter_reason_ += "; rejected " + r;
+  }
+  energy_reading r;
+  r.joules = meter_->joules().value_or(0.0);
+  r.measured = meter_->measured();
+  r.source = std::string(meter_->name());
+  r.scope = meter_->scope();
+  return r;
+}
+
+std::string runtime::meter_reason() {
+  energy();
+  std::lock_guard lock(meter_mutex_);
+  return meter_reason_;
 }
 
 void init(int* argc, char*** argv) {

@@ -43,13 +43,14 @@ inline void complete_cb(void* request, ucs_status_t status, void* user_data) {
 // in-flight request increments it (its callback decrements). An error is recorded in `c` and
 // thrown by the wait, not here: requests posted earlier still point at `c`, so the caller must
 // stop posting (return false) but let the wait drain them before anything unwinds.
-inline bool attach(ucs_status_ptr_t p, completion& c, const char* what, int target) {
+inline bool attach(ucs_status_ptr_t p, completion& c, const char* what, int target,
+                   std::size_t bytes = 0) {
   if (p == nullptr) return true;
   if (UCS_PTR_IS_ERR(p)) {
     c.fail(static_cast<int>(UCS_PTR_STATUS(p)), what, target);
     return false;
   }
-  c.add(what, target);
+  c.add(what, target, bytes);
   return true;
 }
 
@@ -59,6 +60,20 @@ inline ucp_request_param_t completion_param(completion& c) {
   p.cb.send = complete_cb;
   p.user_data = &c;
   return p;
+}
+
+// Arms `w`'s event fd; false when events are pending (progress again before blocking).
+inline bool arm(ucp_worker_h w) {
+  const ucs_status_t st = ucp_worker_arm(w);
+  if (st == UCS_ERR_BUSY) return false;
+  check(st, "ucp_worker_arm");
+  return true;
+}
+
+// The worker's event fd, or -1 when its transports cannot wake a blocked thread.
+inline int event_fd(ucp_worker_h w) noexcept {
+  int fd = -1;
+  return ucp_worker_get_efd(w, &fd) == UCS_OK ? fd : -1;
 }
 
 }  // namespace gaea::comm::detail

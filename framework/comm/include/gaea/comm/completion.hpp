@@ -6,6 +6,7 @@
 /// progress callback of the worker that issued it.
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -32,10 +33,15 @@ class completion {
   // --- used by the transport ---
   /// Status codes besides UCX's (negative) ones.
   static constexpr int handler_failed = 1, receive_failed = 2, send_failed = 3;
-  /// An operation is attached and in flight.
-  void add(const char* what, int target) noexcept {
+  /// Bytes of the operations attached since the last check() (a hint for how long a wait may
+  /// take; operations that completed inside the call are not counted).
+  std::size_t bytes() const noexcept { return bytes_.load(std::memory_order_relaxed); }
+
+  /// An operation of `bytes` bytes is attached and in flight.
+  void add(const char* what, int target, std::size_t bytes = 0) noexcept {
     what_ = what;
     target_ = target;
+    if (bytes) bytes_.fetch_add(bytes, std::memory_order_relaxed);
     pending_.fetch_add(1, std::memory_order_relaxed);
   }
   void add() noexcept { pending_.fetch_add(1, std::memory_order_relaxed); }
@@ -55,6 +61,7 @@ class completion {
  private:
   std::atomic<std::int64_t> pending_{0};
   std::atomic<int> status_{0};
+  std::atomic<std::size_t> bytes_{0};
   const char* what_ = "operation";
   int target_ = -1;
 };

@@ -18,6 +18,7 @@
 
 #include "gaea/comm/service.hpp"
 #include "gaea/comm/types.hpp"
+#include "gaea/comm/op_stats.hpp"
 #include "gaea/comm/worker.hpp"
 
 namespace gaea::comm {
@@ -52,6 +53,8 @@ class context {
   /// Closes every origin worker (forced: call after a barrier that follows the last operation).
   /// The service worker stays up for peers that are still closing theirs.
   void release_workers();
+  /// Operations issued so far by every worker of this rank (released workers included).
+  op_totals operation_totals();
 
   /// True when a handler is registered for `id` on this rank.
   bool has_handler(handler_id id) const noexcept {
@@ -101,6 +104,7 @@ class context {
   std::vector<std::vector<std::byte>> service_addresses_;
   std::mutex workers_mutex_;
   std::vector<std::unique_ptr<worker>> workers_;
+  op_totals released_ops_;  // operations of workers already destroyed
   // Read lock-free by the service worker; entries are set once and live until the context dies.
   std::array<std::atomic<am_handler*>, 256> handlers_{};
   std::vector<std::unique_ptr<am_handler>> handler_storage_;

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "gaea/comm/completion.hpp"
+#include "gaea/comm/op_stats.hpp"
+#include "gaea/comm/service.hpp"
 #include "gaea/comm/types.hpp"
 
 namespace gaea::comm {
@@ -23,15 +25,24 @@ class segment;
 /// Thread safety: only the thread that created it may use it.
 /// Offsets are in bytes from the start of the target's part of the segment; every operation
 /// checks `offset + bytes <= segment.size(target)` and throws gaea::Error naming the segment.
-class worker {
+class worker final : public waitable {
  public:
   worker(context& ctx, int index);
-  ~worker();
+  ~worker() override;
   worker(const worker&) = delete;
   worker& operator=(const worker&) = delete;
 
   /// Progresses this worker (callbacks of its operations, replies). Returns events handled.
-  unsigned progress();
+  unsigned progress() override;
+  /// Arms the worker's event fd (false: events pending, progress again). Owner thread only.
+  bool arm() override;
+  /// Readable when an armed worker has events (replies, completions); -1 if the transports
+  /// cannot signal.
+  int event_fd() override;
+  /// Wakes the owner blocked on event_fd(). Thread-safe.
+  void signal() override;
+  /// Operations issued by this worker, by kind and size.
+  const op_stats& stats() const noexcept { return stats_; }
 
   /// Contiguous put. `local` completes when `src` may be reused; remote completion needs flush().
   void put(int target, const segment& seg, std::uint64_t offset, const void* src, std::size_t bytes,
@@ -108,6 +119,7 @@ class worker {
   std::unordered_map<std::uint64_t, std::vector<remote_key>> keys_;
   std::uint64_t seen_epoch_ = 0;
   std::int64_t pending_acks_ = 0;
+  op_stats stats_;
 };
 
 }  // namespace gaea::comm

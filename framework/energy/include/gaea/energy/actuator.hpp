@@ -18,11 +18,11 @@ namespace gaea::energy {
 
 /// One frequency change of one CPU, as the actuator performed (or simulated) it.
 struct transition {
-  std::int64_t t_ns = 0;        ///< CLOCK_MONOTONIC time of the request
-  int cpu = -1;                 ///< OS index of the PU
-  std::int64_t from_khz = 0;    ///< frequency before
-  std::int64_t to_khz = 0;      ///< frequency after
-  std::int64_t cost_ns = 0;     ///< time the request took (write latency, or the simulated cost)
+  std::int64_t t_ns = 0;      ///< CLOCK_MONOTONIC time of the request
+  int cpu = -1;               ///< OS index of the PU
+  std::int64_t from_khz = 0;  ///< frequency before
+  std::int64_t to_khz = 0;    ///< frequency after
+  std::int64_t cost_ns = 0;   ///< time the request took (write latency, or the simulated cost)
 };
 
 /// Thread safety: set_low/set_high/current_khz may be called concurrently from any thread
@@ -64,9 +64,9 @@ struct actuator_choice {
 
 /// Settings of make_actuator.
 struct actuator_config {
-  std::string kind = "auto";          ///< auto|cpufreq|msr|simulated|off (GAEA_DVFS)
-  std::filesystem::path root = "/";   ///< sysfs/dev root (GAEA_SYSFS_ROOT)
-  std::vector<int> cpus;              ///< CPUs this process may change (empty: none)
+  std::string kind = "auto";            ///< auto|cpufreq|msr|simulated|off (GAEA_DVFS)
+  std::filesystem::path root = "/";     ///< sysfs/dev root (GAEA_SYSFS_ROOT)
+  std::vector<int> cpus;                ///< CPUs this process may change (empty: none)
   std::int64_t simulated_high_khz = 0;  ///< simulated: 0 = from cpufreq if readable, else model
   std::int64_t simulated_low_khz = 0;
   std::int64_t simulated_cost_ns = 10000;  ///< simulated: busy-waited per transition

@@ -4,6 +4,8 @@
 /// only after it proves itself (readable, and its count grows under load): some machines expose a
 /// RAPL perf event that always reads 0 J, which must lose to the model.
 
+#include <chrono>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -31,6 +33,8 @@ class meter {
 
 /// RAPL via /sys/class/powercap/intel-rapl:N (packages only, not subzones), handling wrap-around
 /// with max_energy_range_uj. nullptr (and `why`) when absent or unreadable (root-only since 5.10).
+/// A wrap is seen only if joules() runs at least once per wrap period (max_energy_range_uj /
+/// package power: typically tens of minutes); call it periodically on long runs.
 std::unique_ptr<meter> make_rapl_meter(const std::filesystem::path& root, std::string& why);
 /// perf `power/energy-pkg/` (type from .../event_source/devices/power/type, config and scale from
 /// its events/ files), opened per package. nullptr (and `why`) when absent or not permitted.
@@ -46,6 +50,10 @@ struct usage_snapshot {
 using usage_source = std::function<usage_snapshot()>;
 /// The model as a meter: joules() = model_energy_j(usage()) minus the value at creation.
 std::unique_ptr<meter> make_model_meter(model_params p, usage_source usage);
+
+/// Keeps the calling thread busy for `d` (a loop the compiler cannot remove): the default load
+/// with which meters prove themselves. Thread-safe.
+void burn_cpu(std::chrono::milliseconds d);
 
 /// Result of prove().
 struct proof {

@@ -16,13 +16,13 @@ namespace gaea::energy {
 /// server core: 2.4 GHz nominal, 1.2 GHz lowest, 10 W dynamic per busy core at f_max, 4 W static
 /// per core-share, 10 us and 20 uJ per DVFS transition.
 struct model_params {
-  double p_static_w = 4.0;           ///< static power charged per rank (a share of the package)
-  double p_dyn_w = 10.0;             ///< dynamic power of one fully busy core at f_max
-  std::int64_t f_max_khz = 2400000;  ///< nominal frequency
-  std::int64_t f_min_khz = 1200000;  ///< lowest frequency (the "low" DVFS level)
+  double p_static_w = 4.0;             ///< static power charged per rank (a share of the package)
+  double p_dyn_w = 10.0;               ///< dynamic power of one fully busy core at f_max
+  std::int64_t f_max_khz = 2400000;    ///< nominal frequency
+  std::int64_t f_min_khz = 1200000;    ///< lowest frequency (the "low" DVFS level)
   std::int64_t transition_ns = 10000;  ///< DVFS transition latency
-  double transition_j = 20e-6;       ///< energy charged per DVFS transition
-  std::string source = "defaults";   ///< "defaults" or the file it was read from
+  double transition_j = 20e-6;         ///< energy charged per DVFS transition
+  std::string source = "defaults";     ///< "defaults" or the file it was read from
 
   /// Reads a JSON object with any of the keys above (unknown keys are an error, so typos show).
   /// Throws gaea::Error naming the file and the key on bad input.
@@ -36,8 +36,8 @@ struct model_params {
 
 /// CPU time a thread spent at one frequency.
 struct cpu_share {
-  double cpu_seconds = 0;    ///< CPU time (not wall time)
-  std::int64_t khz = 0;      ///< frequency it ran at (0 = f_max)
+  double cpu_seconds = 0;  ///< CPU time (not wall time)
+  std::int64_t khz = 0;    ///< frequency it ran at (0 = f_max)
 };
 
 /// Energy in joules over `wall_seconds` for the given CPU shares plus `transitions` DVFS changes.

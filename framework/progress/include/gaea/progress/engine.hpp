@@ -1,10 +1,13 @@
 #pragma once
 /// \file
-/// gaea::progress::engine — the per-rank progress thread and the waits of application threads.
+/// gaea::progress::engine — the per-rank progress thread and the waits of application threads,
+/// under one switchable wait mode.
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -12,81 +15,155 @@
 #include "gaea/comm/completion.hpp"
 #include "gaea/comm/service.hpp"
 #include "gaea/comm/worker.hpp"
+#include "gaea/progress/calibration.hpp"
+#include "gaea/progress/telemetry.hpp"
 #include "gaea/progress/wait_strategy.hpp"
+
+namespace gaea::energy {
+class governor;
+}
 
 namespace gaea::progress {
 
-/// What drives the service worker.
+/// How the progress thread and application threads wait (GAEA_PROGRESS).
 enum class mode {
-  off,       ///< no progress thread: application threads progress the service worker when they wait
-  spin,      ///< progress thread polls with `pause`, yielding rarely (it has a hardware thread)
-  adaptive,  ///< spin briefly, then micro-sleep with a growing step (for threads sharing a core)
+  off,        ///< no asynchronous progress: application threads progress the service worker when
+              ///< they wait (the progress thread is parked)
+  spin,       ///< poll with `pause`
+  adaptive,   ///< spin while traffic is recent, then micro-sleep with a growing step
+  interrupt,  ///< drain, arm, block in epoll on the event fd
+  automatic,  ///< `auto`: spin / micro-sleep / block by calibrated thresholds (auto_policy)
 };
+std::string_view to_string(mode m) noexcept;  ///< "auto" for automatic
+/// Parses "off|spin|adaptive|interrupt|auto"; nullopt otherwise.
+std::optional<mode> parse_mode(std::string_view text) noexcept;
 
-std::string_view to_string(mode m) noexcept;
-
-/// Counters of the progress thread (read with relaxed loads; approximate while running).
+/// Counters of the progress thread (relaxed; approximate while running).
 struct stats {
   std::uint64_t steps = 0;       ///< progress calls
   std::uint64_t busy_steps = 0;  ///< calls that handled at least one event
   std::uint64_t events = 0;      ///< events handled
 };
 
-/// Owns the progress thread. Thread safety: wait()/poll() may be called from any application
-/// thread with that thread's own worker; start()/stop() from the owning thread only.
+struct engine_options {
+  mode initial = mode::automatic;
+  bool dvfs = true;              ///< lower the core's frequency around blocking sleeps
+  std::vector<int> cpus;         ///< PUs the progress thread may run on (empty: leave affinity)
+  /// The progress thread shares cores with application threads: spinning is kept short and
+  /// application-thread waits back off instead of spinning in `spin` mode.
+  bool share_core = false;
+  energy::governor* governor = nullptr;  ///< DVFS (null: none); must outlive the engine
+  calibration cal;                       ///< costs the auto policy trades against each other
+  double max_slowdown = 0.02;            ///< GAEA_MAX_SLOWDOWN
+  bool trace = false;                    ///< record the time series (GAEA_TRACE)
+  std::size_t trace_capacity = std::size_t{1} << 20;  ///< samples per thread
+};
+
+/// Owns the progress thread. Thread safety: wait()/wait_until()/poll() may be called from any
+/// application thread with that thread's own worker; set_mode() and the telemetry accessors from
+/// any thread; construction and destruction from the owning thread.
 class engine {
  public:
-  /// `cpus`: OS indices of the PUs the thread may run on (empty = leave affinity alone).
-  /// `share_core`: the application threads share cores with progress threads, so their waits
-  /// back off into micro-sleeps instead of spinning.
-  engine(comm::service_worker& service, mode m, std::vector<int> cpus, bool share_core);
+  engine(comm::service_worker& service, engine_options opt);
   ~engine();
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
 
-  mode current_mode() const noexcept { return mode_; }
-  bool asynchronous() const noexcept { return mode_ != mode::off; }
+  mode current_mode() const noexcept;
+  bool dvfs_enabled() const noexcept;
+  bool asynchronous() const noexcept { return current_mode() != mode::off; }
+  /// Switches the wait mode of the progress thread (at once, waking it if it is blocked) and of
+  /// application-thread waits that start after the call. Prefer scoped_mode.
+  void set_mode(mode m, bool dvfs);
 
-  /// Progresses `w` (and the service worker when there is no progress thread) until `c` is done.
-  /// Throws gaea::Error if an operation attached to `c` failed.
+  /// Progresses `w` (and the service worker when mode is off) until `c` is done, waiting by the
+  /// current mode. Throws gaea::Error if an operation attached to `c` failed.
   void wait(comm::worker& w, comm::completion& c);
+  /// Progresses until `pred()` holds. `notified`: pred becomes true only through events on `w` or
+  /// through notify_waiters() (so the thread may block); otherwise (e.g. an MPI request) the
+  /// thread spins or micro-sleeps.
+  template <class Pred>
+  void wait_until(comm::worker& w, Pred&& pred, bool notified = false) {
+    if (pred()) return;
+    wait_scope scope(*this, w, 0, notified);
+    while (!pred())
+      scope.step();
+  }
   /// One progress step of the calling thread; returns events handled.
   unsigned poll(comm::worker& w);
-  /// Progresses the service worker if no progress thread does (mode off); else nothing.
+  /// Progresses the service worker if mode is off; else nothing.
   unsigned poll_service();
-  /// Progresses until `pred()` holds.
-  template <class Pred>
-  void wait_until(comm::worker& w, Pred&& pred) {
-    if (share_core_) {
-      backoff_strategy s(50000, 1000, 20000);
-      while (!pred())
-        s.after_step(poll(w));
-    } else {
-      spin_strategy s;
-      while (!pred())
-        s.after_step(poll(w));
-    }
-  }
+  /// Wakes every application thread blocked in a notified wait (called by handlers that make a
+  /// waited-for predicate true). Thread-safe.
+  void notify_waiters() noexcept;
 
   stats thread_stats() const noexcept;
-  /// The CPU the progress thread last ran on (-1 if none/unknown).
+  /// The CPU the progress thread last ran on / ran its first step on (-1 if unknown).
   int last_cpu() const noexcept { return last_cpu_.load(std::memory_order_relaxed); }
-  /// The CPU of the progress thread's first step (-1 before it ran): shows whether it was
-  /// bound before it started working.
   int first_cpu() const noexcept { return first_cpu_.load(std::memory_order_relaxed); }
+  /// Telemetry of the progress thread plus every application thread that waited.
+  telemetry_totals totals() const;
+  /// Time series of all threads (empty unless engine_options::trace).
+  std::vector<trace_sample> trace(std::uint64_t* dropped = nullptr) const;
+  const calibration& cal() const noexcept { return opt_.cal; }
+  const auto_params& auto_parameters() const noexcept { return auto_app_; }
+  /// Estimated latency the waits added (penalty) as a fraction of the engine's lifetime.
+  double estimated_slowdown() const;
+  double max_slowdown() const noexcept { return opt_.max_slowdown; }
+  /// Size from which the calling thread's auto waits block at once (calibrated online).
+  std::size_t interrupt_bytes(comm::worker& w);
+  bool share_core() const noexcept { return opt_.share_core; }
 
  private:
+  struct thread_state;
+  /// One wait of an application thread: picks the strategy at construction, steps, ends.
+  class wait_scope {
+   public:
+    wait_scope(engine& e, comm::worker& w, std::size_t bytes, bool notified);
+    ~wait_scope();
+    void step() { strategy_->after_step(e_.poll(w_)); }
+
+   private:
+    engine& e_;
+    comm::worker& w_;
+    thread_state& ts_;
+    wait_strategy* strategy_;
+  };
+  thread_state& this_thread(comm::worker& w);
   void run();
+  void wake_progress_thread() noexcept;
+
   comm::service_worker& service_;
-  mode mode_;
-  std::vector<int> cpus_;
-  bool share_core_;
-  std::mutex service_mutex_;  // serialises application threads when mode_ == off
+  engine_options opt_;
+  auto_params auto_app_, auto_progress_;
+  std::uint64_t generation_;
+  std::int64_t start_ns_;
+  std::atomic<int> mode_;  // mode | (dvfs << 8)
+  std::mutex service_mutex_;  // held by whoever progresses the service worker
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> steps_{0}, busy_steps_{0}, events_{0};
   std::atomic<int> last_cpu_{-1};
   std::atomic<int> first_cpu_{-1};
+  mutable std::mutex threads_mutex_;
+  std::vector<std::unique_ptr<thread_state>> threads_;
+  std::unique_ptr<thread_telemetry> progress_tel_;
+  std::atomic<waiter*> progress_waiter_{nullptr};
+  std::unique_ptr<blocker> park_;  // the progress thread sleeps here while mode is off
   std::thread thread_;
+};
+
+/// RAII: switches the engine's mode for a scope and restores the previous one.
+class scoped_mode {
+ public:
+  scoped_mode(engine& e, mode m, bool dvfs = true);
+  ~scoped_mode();
+  scoped_mode(const scoped_mode&) = delete;
+  scoped_mode& operator=(const scoped_mode&) = delete;
+
+ private:
+  engine& e_;
+  mode old_mode_;
+  bool old_dvfs_;
 };
 
 }  // namespace gaea::progress

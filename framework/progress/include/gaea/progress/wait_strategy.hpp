@@ -1,62 +1,24 @@
 #pragma once
 /// \file
-/// How a thread waits when a progress step found nothing to do. The progress thread and every
-/// application-thread wait call a strategy after each step; the energy-aware issue adds adaptive
-/// micro-sleep and interrupt-driven strategies behind this same contract.
+/// How a thread waits. One contract (wait_strategy) for the progress thread and for application
+/// threads waiting on a completion; the strategies decide, a `waiter` acts (spin, micro-sleep,
+/// block on the event fd, lower and raise the core's frequency around a block) and accounts the
+/// time of each state in the thread's telemetry.
 
+#include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string_view>
 
+#include "gaea/comm/service.hpp"
+#include "gaea/progress/auto_policy.hpp"
+#include "gaea/progress/blocker.hpp"
+#include "gaea/progress/telemetry.hpp"
+
+namespace gaea::energy {
+class governor;
+}
+
 namespace gaea::progress {
-
-/// Called after every progress step with the number of events that step handled.
-/// Implementations keep per-thread state: one object per waiting thread.
-class wait_strategy {
- public:
-  virtual ~wait_strategy() = default;
-  /// `events` > 0 means traffic (reset any back-off); 0 means an idle step.
-  virtual void after_step(unsigned events) = 0;
-  virtual std::string_view name() const = 0;
-};
-
-/// Busy polling with the `pause` instruction (friendly to an SMT sibling); after
-/// `yield_after` consecutive idle steps it calls sched_yield() once and starts counting again,
-/// so that a thread placed on a shared core still lets its neighbours run.
-class spin_strategy final : public wait_strategy {
- public:
-  explicit spin_strategy(std::uint32_t yield_after = 4096) : yield_after_(yield_after) {}
-  void after_step(unsigned events) override;
-  std::string_view name() const override { return "spin"; }
-
- private:
-  std::uint32_t yield_after_;
-  std::uint32_t idle_ = 0;
-};
-
-/// Spins while traffic is recent (for `spin_ns` after the last event), then sleeps with
-/// clock_nanosleep for a step that doubles on every idle step up to `max_sleep_ns` (the progress
-/// thread uses 1 ms, application-thread waits 20 us), and drops
-/// back to spinning on any traffic (a first version of the adaptive micro-sleep loop; the
-/// energy-aware issue calibrates its bounds). A sleeping thread leaves the core to the ranks that
-/// share it, which yielding alone does not: a yielding thread stays runnable and the scheduler
-/// still gives it whole time slices. The spin window matters because a "1 us" sleep costs
-/// 15 us or more on virtual machines: bursts must not pay it per message.
-class backoff_strategy final : public wait_strategy {
- public:
-  explicit backoff_strategy(std::uint32_t spin_ns = 50000, std::uint32_t min_sleep_ns = 1000,
-                            std::uint32_t max_sleep_ns = 50000);
-  void after_step(unsigned events) override;
-  std::string_view name() const override { return "adaptive"; }
-
- private:
-  std::int64_t spin_ns_;
-  std::uint32_t min_sleep_ns_, max_sleep_ns_;
-  std::uint32_t idle_ = 0;
-  std::int64_t idle_since_ns_ = 0;
-  bool sleeping_ = false;
-  std::uint32_t sleep_ns_;
-};
 
 /// Sets the calling thread's timer slack to 1 ns (once per thread) so that micro-sleeps are not
 /// rounded up to the default 50 us. Returns false where the kernel refuses.
@@ -64,5 +26,141 @@ bool tighten_timer_slack() noexcept;
 
 /// Short pause on the CPU (x86 `pause`, a compiler barrier elsewhere).
 void cpu_relax() noexcept;
+
+/// The acting half of waiting, one per thread. Not thread-safe except signal().
+class waiter {
+ public:
+  /// `w`: the worker whose event fd a block waits on (the service worker for the progress thread,
+  /// the thread's origin worker otherwise). `gov` may be null (no DVFS).
+  waiter(comm::waitable* w, thread_telemetry& tel, energy::governor* gov);
+  ~waiter();
+  waiter(const waiter&) = delete;
+  waiter& operator=(const waiter&) = delete;
+
+  /// One idle-step pause; enters the spin state if the thread was elsewhere.
+  void spin() noexcept;
+  /// Leaves spin/sleep/block for `run` (end of a wait, or traffic for the progress thread).
+  void run() noexcept;
+  /// clock_nanosleep for `ns`.
+  void sleep(std::int64_t ns) noexcept;
+  /// Arms and blocks up to `timeout_ns`; with DVFS enabled the governor may lower the core first
+  /// (if `expected_idle_ns` is long enough) and raises it right after. `busy`/`unsupported` return
+  /// at once (the caller progresses or sleeps instead).
+  blocker::outcome block(std::int64_t timeout_ns, std::int64_t expected_idle_ns);
+  /// Lowers the core for a long spin wait (polling + DVFS) / raises it back.
+  void lower_for_spin(std::int64_t expected_idle_ns) noexcept;
+  void raise_after_spin() noexcept;
+  /// Whether blocks (and long spin waits) may change the core's frequency.
+  void set_dvfs(bool on) noexcept { dvfs_ = on && gov_ != nullptr; }
+  bool dvfs() const noexcept { return dvfs_; }
+  /// Wakes this thread out of block(). Thread-safe.
+  void signal() noexcept { blocker_.signal(); }
+  bool can_block() const noexcept { return blocker_.can_block(); }
+  thread_telemetry& telemetry() noexcept { return tel_; }
+  /// Mean length of the recent blocks (the progress thread's guess of the next idle period).
+  std::int64_t typical_block_ns() const noexcept { return typical_block_ns_; }
+
+ private:
+  bool lower(std::int64_t now, std::int64_t expected_idle_ns) noexcept;
+  void raise(std::int64_t now) noexcept;
+  thread_telemetry& tel_;
+  blocker blocker_;
+  energy::governor* gov_;
+  bool dvfs_ = false;
+  int low_cpu_ = -1;  // the CPU whose domain this thread lowered, or -1
+  std::int64_t typical_block_ns_ = 0;
+};
+
+/// Decides, after every progress step, whether the thread spins, sleeps or blocks.
+/// Implementations keep per-thread state: one object per waiting thread.
+class wait_strategy {
+ public:
+  virtual ~wait_strategy() = default;
+  /// An application-thread wait for `bytes` in flight begins (not called by the progress thread).
+  virtual void begin_wait(std::size_t bytes) { (void)bytes; }
+  /// `events` > 0 means traffic (reset any back-off); 0 means an idle step.
+  virtual void after_step(unsigned events) = 0;
+  /// The wait is over.
+  virtual void end_wait() {}
+  virtual std::string_view name() const = 0;
+};
+
+/// Busy polling with `pause` (friendly to an SMT sibling); after `yield_after` consecutive idle
+/// steps one sched_yield(), so that a thread placed on a shared core still lets neighbours run.
+/// With DVFS enabled in the waiter, a wait for at least `dvfs_bytes` runs at the low frequency
+/// (the paper's polling + DVFS).
+class spin_strategy final : public wait_strategy {
+ public:
+  explicit spin_strategy(waiter& w, std::uint32_t yield_after = 4096,
+                         std::size_t dvfs_bytes = 16384)
+      : w_(w), yield_after_(yield_after), dvfs_bytes_(dvfs_bytes) {}
+  void begin_wait(std::size_t bytes) override;
+  void after_step(unsigned events) override;
+  void end_wait() override;
+  std::string_view name() const override { return "spin"; }
+
+ private:
+  waiter& w_;
+  std::uint32_t yield_after_;
+  std::uint32_t idle_ = 0;
+  std::size_t dvfs_bytes_;
+  bool lowered_ = false;
+};
+
+/// Mode `adaptive`: spins while traffic is recent (for `spin_ns` after the last event), then
+/// micro-sleeps with clock_nanosleep for a step that doubles on every idle step up to
+/// `max_sleep_ns`, and drops back to spinning on any traffic (the adaptive-polling paper's loop).
+/// A sleeping thread leaves the core to the ranks that share it, which yielding alone does not.
+class backoff_strategy final : public wait_strategy {
+ public:
+  backoff_strategy(waiter& w, std::int64_t spin_ns, std::int64_t min_sleep_ns,
+                   std::int64_t max_sleep_ns);
+  void begin_wait(std::size_t) override { after_step(1); }
+  void after_step(unsigned events) override;
+  void end_wait() override { w_.run(); }
+  std::string_view name() const override { return "adaptive"; }
+
+ private:
+  waiter& w_;
+  std::int64_t spin_ns_, min_sleep_ns_, max_sleep_ns_;
+  std::uint32_t idle_ = 0;
+  std::int64_t idle_since_ns_ = 0;
+  bool sleeping_ = false;
+  std::int64_t sleep_ns_;
+};
+
+/// Mode `interrupt`: drain (progress until a step finds nothing), arm, and block in epoll on the
+/// worker's event fd; `busy` from arm means progress again. Where the worker has no event fd,
+/// falls back to micro-sleeps of `fallback_sleep_ns`.
+class interrupt_strategy final : public wait_strategy {
+ public:
+  interrupt_strategy(waiter& w, std::int64_t timeout_ns, std::int64_t fallback_sleep_ns = 20000)
+      : w_(w), timeout_ns_(timeout_ns), fallback_sleep_ns_(fallback_sleep_ns) {}
+  void after_step(unsigned events) override;
+  void end_wait() override { w_.run(); }
+  std::string_view name() const override { return "interrupt"; }
+
+ private:
+  waiter& w_;
+  std::int64_t timeout_ns_;
+  std::int64_t fallback_sleep_ns_;
+};
+
+/// Mode `auto`: the auto_policy's decisions, carried out by the waiter.
+class auto_strategy final : public wait_strategy {
+ public:
+  auto_strategy(waiter& w, const auto_params& p);
+  void begin_wait(std::size_t bytes) override;
+  void after_step(unsigned events) override;
+  void end_wait() override;
+  std::string_view name() const override { return "auto"; }
+  const auto_policy& policy() const noexcept { return policy_; }
+
+ private:
+  waiter& w_;
+  auto_policy policy_;
+  bool away_ = false;  // the last step was followed by a sleep or block
+  action last_ = action::spin;
+};
 
 }  // namespace gaea::progress

@@ -5,17 +5,33 @@
 
 #include <mpi.h>
 
+#include <array>
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "gaea/base/error.hpp"
 #include "gaea/comm/completion.hpp"
 #include "gaea/comm/context.hpp"
+#include "gaea/energy/actuator.hpp"
+#include "gaea/energy/governor.hpp"
+#include "gaea/energy/meter.hpp"
+#include "gaea/energy/model.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/topology.hpp"
 
 namespace gaea {
+
+/// One reading of this rank's energy meter.
+struct energy_reading {
+  double joules = 0;        ///< since the meter was chosen
+  bool measured = false;    ///< hardware counter (true) or the model (false)
+  std::string source;       ///< meter name, e.g. "model" or "rapl-powercap"
+  std::string scope;        ///< what it covers, e.g. "model of this rank", "packages (whole node)"
+};
 
 /// One per process, constructed on every rank (collective) and destroyed on every rank.
 /// Works whether or not the program called MPI_Init first; it finalizes MPI only if it
@@ -57,9 +73,22 @@ class runtime {
   /// Waits for `c` with the current wait policy; throws gaea::Error if an operation failed.
   void wait(comm::completion& c) { progress_->wait(worker(), c); }
   /// Collective: completes this thread's outstanding puts and atomics everywhere, then
-  /// synchronises all ranks while keeping communication progressing (never blocks in MPI).
+  /// synchronises all ranks with a dissemination barrier over active messages, waiting by the
+  /// current progress mode (so idle ranks can block instead of polling MPI).
   /// Must be called from the thread that created the runtime (gaea::Error otherwise).
   void barrier();
+
+  /// The DVFS actuator (possibly "none") and the line saying why it was chosen.
+  const energy::actuator& dvfs() const noexcept { return *actuator_; }
+  const std::string& dvfs_reason() const noexcept { return dvfs_reason_; }
+  /// Reads this rank's energy meter, choosing and proving it on first use (a ~30 ms CPU burn per
+  /// hardware meter tried). Thread-safe.
+  energy_reading energy();
+  /// Why the meter was chosen and what was rejected (chooses it if not done yet).
+  std::string meter_reason();
+  const energy::model_params& model() const noexcept { return model_; }
+  /// Wall seconds since the runtime started.
+  double elapsed() const noexcept;
   /// Throws gaea::Error unless the calling thread created the runtime (collectives use MPI,
   /// which Gaea initialises for that thread only). `what` names the call.
   void require_owner_thread(const char* what) const;
@@ -74,7 +103,22 @@ class runtime {
   progress_placement placement_;
   bool own_hw_ = false;
   std::unique_ptr<comm::context> comm_;
+  std::unique_ptr<energy::actuator> actuator_;
+  std::string dvfs_reason_;
+  std::unique_ptr<energy::governor> governor_;
   std::unique_ptr<progress::engine> progress_;
+  energy::model_params model_;
+  std::mutex meter_mutex_;
+  std::unique_ptr<energy::meter> meter_;
+  std::string meter_reason_;
+  std::int64_t start_ns_ = 0;
+  std::string report_, trace_;
+  // Dissemination barrier: arrivals per (epoch parity, round), counted by the handler.
+  std::array<std::array<std::atomic<int>, 64>, 2> arrivals_{};
+  std::uint64_t barrier_epoch_ = 0;
+  void mpi_barrier();
+  void write_report_and_trace();
+  energy::usage_snapshot usage() const;
 };
 
 /// Function-style equivalents of constructing/destroying a gaea::runtime.

@@ -1,0 +1,454 @@
+// shift: the one-sided shift pattern of the PASCoL study, run under several wait configurations
+// side by side in one process, so that latency, CPU time and energy per byte can be compared.
+//
+// For every primitive (put, get, acc, strided_put) and message size, every rank runs
+//   for it in 1..iters: for i in 1..P-1: dest = (me + i) mod P; op(patch owned by dest); fence
+// (a get completes by itself). One global array per primitive; each rank owns at least the
+// largest message: 1-D blocks for put/get/acc; for strided_put a 2-D [P*rows x cols] array whose
+// patch is a column slab of `rows` rows, so every row is a separate chunk.
+//
+// Configurations (all in one process, switched with progress::scoped_mode and interleaved: for
+// every size, each repetition runs every configuration once) — polling = (spin, no DVFS),
+// polling+dvfs, interrupt, interrupt+dvfs, adaptive, auto = (automatic, DVFS). Each timed block is
+// enclosed by barriers. Reported per (primitive, size, configuration), medians over repetitions:
+//   latency      max over ranks of (time of the operations / operations), in us
+//   ratio        latency / latency of polling
+//   CPU-s/MB     process CPU time (all threads) of all ranks over the block, per MB (1e6 B) moved
+//                by all ranks; the block includes its closing barrier
+//   J/MB         energy-meter delta summed over ranks (one rank per node if the meter is a
+//                hardware counter) per MB; the caption says measured or estimated
+//   blocks/op, wakeups/op   progress-telemetry deltas of all ranks per operation
+#include <mpi.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "bench_common.hpp"
+#include "gaea/ga/global_array.hpp"
+#include "gaea/progress/clock.hpp"
+#include "gaea/progress/engine.hpp"
+#include "gaea/runtime/runtime.hpp"
+
+namespace {
+
+using gaea::ga::index_t;
+using gaea::ga::patch;
+using gaea_bench::wait_config;
+namespace progress = gaea::progress;
+
+enum class prim { put, get, acc, strided_put };
+
+std::optional<prim> parse_prim(const std::string& s) {
+  if (s == "put") return prim::put;
+  if (s == "get") return prim::get;
+  if (s == "acc") return prim::acc;
+  if (s == "strided_put") return prim::strided_put;
+  return std::nullopt;
+}
+
+const char* prim_name(prim p) {
+  switch (p) {
+    case prim::put:
+      return "put";
+    case prim::get:
+      return "get";
+    case prim::acc:
+      return "acc";
+    case prim::strided_put:
+      return "strided_put";
+  }
+  return "?";
+}
+
+/// One timed block, already reduced over ranks.
+struct sample {
+  double latency_us = 0;  // max over ranks of op time / ops
+  double wall_s = 0;      // max over ranks of the block (operations + closing barrier)
+  double cpu_s = 0;       // summed over ranks
+  double energy_j = 0;    // summed over ranks (one per node when measured)
+  double mb = 0;          // MB (1e6 B) moved by all ranks
+  double ops = 0;         // operations of all ranks
+  double blocks = 0, wakeups = 0, dvfs_lowered = 0;
+  std::array<double, progress::wait_states> state_wall_s{}, state_cpu_s{};
+};
+
+/// The arrays and the patches each rank targets.
+class shift_arrays {
+ public:
+  shift_arrays(gaea::runtime& rt, const std::vector<prim>& prims, std::size_t max_bytes,
+               index_t rows)
+      : rt_(rt), rows_(rows) {
+    const index_t p = rt.size();
+    const auto n = static_cast<index_t>(max_bytes / sizeof(double));
+    auto wants = [&](prim x) { return std::find(prims.begin(), prims.end(), x) != prims.end(); };
+    // Every array is created in the same order on every rank (construction is collective).
+    for (prim x : {prim::put, prim::get, prim::acc}) {
+      if (!wants(x)) continue;
+      arrays_[x] = std::make_unique<gaea::global_array<double>>(
+          std::string("shift_") + prim_name(x), gaea::ga::index{p * n}, gaea::ga::index{n});
+    }
+    if (wants(prim::strided_put)) {
+      // The chunk hint keeps whole rows of `cols` on one rank: the grid is P x 1.
+      const index_t cols = n / rows;
+      arrays_[prim::strided_put] = std::make_unique<gaea::global_array<double>>(
+          "shift_strided_put", gaea::ga::index{p * rows, cols}, gaea::ga::index{rows, cols});
+    }
+    for (auto& [x, a] : arrays_) {
+      a->zero();
+      for (int r = 0; r < rt.size(); ++r) {
+        const patch b = a->distribution(r);
+        const bool ok = x == prim::strided_put ? b.extent(0) == rows && b.extent(1) * rows >= n
+                                               : b.extent(0) >= n;
+        if (!ok)
+          throw gaea::Error("shift: array " + a->name() + " gives rank " + std::to_string(r) +
+                            " the block " + b.str() + ", smaller than the largest message");
+      }
+    }
+    buf_.assign(static_cast<std::size_t>(n), 1.0);
+  }
+
+  /// Patches on every destination for a message of `bytes` (empty for this rank).
+  std::vector<patch> patches(prim x, std::size_t bytes) const {
+    const auto elems = static_cast<index_t>(bytes / sizeof(double));
+    std::vector<patch> out(static_cast<std::size_t>(rt_.size()));
+    for (int r = 0; r < rt_.size(); ++r) {
+      const patch b = arrays_.at(x)->distribution(r);
+      if (x == prim::strided_put)
+        out[static_cast<std::size_t>(r)] = {{b.lo[0], b.lo[1]},
+                                            {b.lo[0] + rows_ - 1, b.lo[1] + elems / rows_ - 1}};
+      else
+        out[static_cast<std::size_t>(r)] = {{b.lo[0]}, {b.lo[0] + elems - 1}};
+    }
+    return out;
+  }
+
+  /// The shift loop of one block: iters x (P-1) operations, each completed before the next.
+  void run(prim x, std::size_t bytes, std::int64_t iters, const std::vector<patch>& dest_patch) {
+    gaea::global_array<double>& a = *arrays_.at(x);
+    const int me = rt_.rank(), np = rt_.size();
+    const std::span<double> buf(buf_.data(), bytes / sizeof(double));
+    for (std::int64_t it = 0; it < iters; ++it)
+      for (int i = 1; i < np; ++i) {
+        const patch& p = dest_patch[static_cast<std::size_t>((me + i) % np)];
+        switch (x) {
+          case prim::put:
+          case prim::strided_put:
+            a.put(p, buf);
+            a.fence();
+            break;
+          case prim::get:
+            a.get(p, buf);  // complete on return
+            break;
+          case prim::acc:
+            a.acc(p, buf, 1.0);
+            a.fence();
+            break;
+        }
+      }
+  }
+
+ private:
+  gaea::runtime& rt_;
+  index_t rows_;
+  std::map<prim, std::unique_ptr<gaea::global_array<double>>> arrays_;
+  std::vector<double> buf_;
+};
+
+/// Runs one block under `c` and reduces its figures over the ranks (collective).
+sample timed_block(gaea::runtime& rt, shift_arrays& arrays, prim x, std::size_t bytes,
+                   std::int64_t iters, const std::vector<patch>& dest_patch, const wait_config& c) {
+  progress::telemetry_totals t0, t1;
+  double e0 = 0, e1 = 0;
+  std::int64_t cpu0 = 0, cpu1 = 0, w0 = 0, w1 = 0, w2 = 0;
+  bool measured = false;
+  {
+    progress::scoped_mode guard(rt.progress(), c.mode, c.dvfs);
+    rt.barrier();  // every rank has switched before the clock starts
+    t0 = rt.progress().totals();
+    e0 = rt.energy().joules;
+    cpu0 = progress::process_cpu_ns();
+    w0 = progress::monotonic_ns();
+    arrays.run(x, bytes, iters, dest_patch);
+    w1 = progress::monotonic_ns();
+    rt.barrier();
+    w2 = progress::monotonic_ns();
+    cpu1 = progress::process_cpu_ns();
+    const gaea::energy_reading e = rt.energy();
+    e1 = e.joules;
+    measured = e.measured;
+    t1 = rt.progress().totals();
+  }
+  const double ops = static_cast<double>(iters) * (rt.size() - 1);
+  // Reductions outside the timed region (MPI collectives poll).
+  std::array<double, 2> mx_in{gaea_bench::seconds(w1 - w0) / ops * 1e6,
+                              gaea_bench::seconds(w2 - w0)};
+  std::array<double, 2> mx{};
+  MPI_Allreduce(mx_in.data(), mx.data(), 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  std::vector<double> in{gaea_bench::seconds(cpu1 - cpu0),
+                         ops * static_cast<double>(bytes) * 1e-6,
+                         ops,
+                         static_cast<double>(t1.blocks - t0.blocks),
+                         static_cast<double>(t1.wakeups - t0.wakeups),
+                         static_cast<double>(t1.dvfs_lowered - t0.dvfs_lowered)};
+  for (std::size_t s = 0; s < progress::wait_states; ++s)
+    in.push_back(gaea_bench::seconds(t1.wall_ns[s] - t0.wall_ns[s]));
+  for (std::size_t s = 0; s < progress::wait_states; ++s)
+    in.push_back(gaea_bench::seconds(t1.cpu_ns[s] - t0.cpu_ns[s]));
+  std::vector<double> sum(in.size());
+  MPI_Allreduce(in.data(), sum.data(), static_cast<int>(in.size()), MPI_DOUBLE, MPI_SUM,
+                MPI_COMM_WORLD);
+  sample s;
+  s.latency_us = mx[0];
+  s.wall_s = mx[1];
+  s.cpu_s = sum[0];
+  s.mb = sum[1];
+  s.ops = sum[2];
+  s.blocks = sum[3];
+  s.wakeups = sum[4];
+  s.dvfs_lowered = sum[5];
+  for (std::size_t k = 0; k < progress::wait_states; ++k) {
+    s.state_wall_s[k] = sum[6 + k];
+    s.state_cpu_s[k] = sum[6 + progress::wait_states + k];
+  }
+  s.energy_j = gaea_bench::sum_energy(rt, e1 - e0, measured);
+  return s;
+}
+
+/// Medians over repetitions of one (primitive, size, configuration).
+struct summary {
+  double latency_us, ratio, cpu_s_per_mb, energy_j_per_mb, blocks_per_op, wakeups_per_op,
+      dvfs_lowered_per_op, wall_s;
+};
+
+template <class F>
+double median_of(const std::vector<sample>& v, F f) {
+  std::vector<double> x;
+  x.reserve(v.size());
+  for (const sample& s : v)
+    x.push_back(f(s));
+  return gaea_bench::median(x);
+}
+
+summary summarize(const std::vector<sample>& v, double polling_latency_us) {
+  summary s{};
+  s.latency_us = median_of(v, [](const sample& x) { return x.latency_us; });
+  s.ratio = polling_latency_us > 0 ? s.latency_us / polling_latency_us : 0;
+  s.cpu_s_per_mb = median_of(v, [](const sample& x) { return x.cpu_s / x.mb; });
+  s.energy_j_per_mb = median_of(v, [](const sample& x) { return x.energy_j / x.mb; });
+  s.blocks_per_op = median_of(v, [](const sample& x) { return x.blocks / x.ops; });
+  s.wakeups_per_op = median_of(v, [](const sample& x) { return x.wakeups / x.ops; });
+  s.dvfs_lowered_per_op = median_of(v, [](const sample& x) { return x.dvfs_lowered / x.ops; });
+  s.wall_s = median_of(v, [](const sample& x) { return x.wall_s; });
+  return s;
+}
+
+std::string size_label(std::size_t bytes) {
+  char b[32];
+  if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0)
+    std::snprintf(b, sizeof b, "%zu MiB", bytes >> 20);
+  else if (bytes >= 1024 && bytes % 1024 == 0)
+    std::snprintf(b, sizeof b, "%zu KiB", bytes >> 10);
+  else
+    std::snprintf(b, sizeof b, "%zu B", bytes);
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gaea::runtime rt(&argc, &argv);
+  CLI::App app{"shift: one-sided shift benchmark under several wait configurations"};
+  std::string prims_text = "put,get,acc,strided_put";
+  std::string configs_text = "polling,polling+dvfs,interrupt,interrupt+dvfs,adaptive,auto";
+  std::uint64_t min_bytes = 1024, max_bytes = 4u << 20;
+  std::uint64_t factor = 4;
+  std::int64_t iters_opt = 0, rows = 16;
+  int reps = 5;
+  double block_ms = 25;
+  std::int64_t max_iters = 2000, min_iters = 8;
+  std::string json_path;
+  app.add_option("--prims", prims_text, "primitives: put,get,acc,strided_put")
+      ->capture_default_str();
+  app.add_option("--configs", configs_text,
+                 "wait configurations: polling, polling+dvfs, interrupt, interrupt+dvfs, "
+                 "adaptive, auto, or <mode>[+dvfs|-nodvfs]")
+      ->capture_default_str();
+  app.add_option("--min", min_bytes, "smallest message (e.g. 1KiB)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  app.add_option("--max", max_bytes, "largest message (e.g. 4MiB)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  app.add_option("--factor", factor, "size step (multiplier)")
+      ->check(CLI::Range(2, 1024))
+      ->capture_default_str();
+  app.add_option("--iters", iters_opt,
+                 "iterations per block (0: calibrate each size so a polling block lasts "
+                 "--block-ms)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--block-ms", block_ms, "target duration of a polling block when calibrating")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--min-iters", min_iters, "calibration floor")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-iters", max_iters, "calibration ceiling")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--reps", reps, "repetitions per (size, configuration); medians are reported")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--rows", rows, "rows of the strided_put patch (each row is one chunk)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Every rank parses the same arguments; only rank 0 speaks.
+    return rt.rank() == 0 ? app.exit(e) : (e.get_exit_code());
+  }
+
+  std::vector<prim> prims;
+  std::vector<wait_config> configs;
+  try {
+    for (const std::string& s : gaea_bench::split_list(prims_text)) {
+      const auto p = parse_prim(s);
+      if (!p) throw std::invalid_argument("unknown primitive '" + s + "'");
+      prims.push_back(*p);
+    }
+    configs = gaea_bench::parse_configs(configs_text);
+    if (prims.empty()) throw std::invalid_argument("no primitive given");
+    if (min_bytes < sizeof(double) || min_bytes > max_bytes)
+      throw std::invalid_argument("need 8 <= --min <= --max");
+    if (rt.size() < 2) throw std::invalid_argument("needs at least 2 ranks");
+  } catch (const std::exception& e) {
+    if (rt.rank() == 0) std::fprintf(stderr, "shift: %s\n", e.what());
+    return 2;
+  }
+  std::vector<std::size_t> sizes;
+  for (std::uint64_t s = min_bytes; s <= max_bytes; s *= factor)
+    sizes.push_back(static_cast<std::size_t>(s));
+  // Messages are whole doubles; strided ones whole rows of doubles.
+  const auto unit = static_cast<std::size_t>(
+      std::find(prims.begin(), prims.end(), prim::strided_put) != prims.end() ? rows * 8 : 8);
+  for (std::size_t s : sizes)
+    if (s % unit != 0) {
+      if (rt.rank() == 0)
+        std::fprintf(stderr, "shift: size %zu is not a multiple of %zu B (rows x 8 B)\n", s, unit);
+      return 2;
+    }
+  // The polling reference for the ratio column: (spin, no DVFS) if present, else the first.
+  std::size_t ref = 0;
+  for (std::size_t i = 0; i < configs.size(); ++i)
+    if (configs[i].mode == progress::mode::spin && !configs[i].dvfs) {
+      ref = i;
+      break;
+    }
+
+  shift_arrays arrays(rt, prims, sizes.back(), rows);
+  nlohmann::json out = gaea_bench::run_info(rt, "shift");  // also chooses the meter, once
+  const gaea::energy_reading meter = rt.energy();
+  out["parameters"] = {
+      {"prims", prims_text}, {"configs", configs_text}, {"sizes", sizes},
+      {"reps", reps},        {"iters", iters_opt},      {"block_ms", block_ms},
+      {"rows", rows},        {"mb", "1e6 bytes"},       {"ratio_reference", configs[ref].name}};
+  out["results"] = nlohmann::json::array();
+  if (rt.rank() == 0) {
+    std::printf("# shift: %d ranks on %d node(s), UCX_TLS=%s, DVFS %s (%s), progress %s core\n",
+                rt.size(), rt.nodes(), out["ucx_tls"].get<std::string>().c_str(),
+                std::string(rt.dvfs().name()).c_str(),
+                rt.dvfs().hardware() ? "hardware" : "not hardware",
+                rt.progress().share_core() ? "shares a" : "has its own");
+    std::printf("# energy: %s\n", gaea_bench::energy_label(meter).c_str());
+    std::printf("# medians of %d reps; latency = max over ranks; ratio vs %s; MB = 1e6 B\n", reps,
+                configs[ref].name.c_str());
+    std::fflush(stdout);
+  }
+
+  for (prim x : prims) {
+    if (rt.rank() == 0)
+      std::printf("\n== %s ==\n%-9s %-15s %6s %10s %7s %10s %10s %9s %9s %8s\n", prim_name(x),
+                  "size", "config", "iters", "lat_us", "ratio", "CPU-s/MB",
+                  meter.measured ? "J/MB(meas)" : "J/MB(est)", "blocks/op", "wakeup/op", "dvfs/op");
+    for (std::size_t bytes : sizes) {
+      const std::vector<patch> dest_patch = arrays.patches(x, bytes);
+      // Warm-up (first touch, remote keys), then calibration in the reference configuration.
+      std::int64_t iters = iters_opt;
+      timed_block(rt, arrays, x, bytes, min_iters, dest_patch, configs[ref]);
+      if (iters == 0) {
+        const sample s = timed_block(rt, arrays, x, bytes, min_iters, dest_patch, configs[ref]);
+        const double per_iter_ms = s.latency_us * 1e-3 * (rt.size() - 1);
+        iters = std::clamp<std::int64_t>(std::llround(block_ms / std::max(per_iter_ms, 1e-6)),
+                                         min_iters, max_iters);
+        // Rank 0's number for everyone: the reduced latency is identical on every rank already.
+        MPI_Bcast(&iters, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+      }
+      std::vector<std::vector<sample>> samples(configs.size());
+      for (int r = 0; r < reps; ++r)
+        for (std::size_t c = 0; c < configs.size(); ++c)
+          samples[c].push_back(timed_block(rt, arrays, x, bytes, iters, dest_patch, configs[c]));
+      const double ref_lat = median_of(samples[ref], [](const sample& s) { return s.latency_us; });
+      for (std::size_t c = 0; c < configs.size(); ++c) {
+        const summary m = summarize(samples[c], ref_lat);
+        if (rt.rank() == 0)
+          std::printf("%-9s %-15s %6lld %10.2f %7.2f %10.4f %10.4f %9.3f %9.3f %8.3f\n",
+                      size_label(bytes).c_str(), configs[c].name.c_str(),
+                      static_cast<long long>(iters), m.latency_us, m.ratio, m.cpu_s_per_mb,
+                      m.energy_j_per_mb, m.blocks_per_op, m.wakeups_per_op, m.dvfs_lowered_per_op);
+        nlohmann::json reps_json = nlohmann::json::array();
+        for (const sample& s : samples[c]) {
+          nlohmann::json st_wall, st_cpu;
+          for (std::size_t k = 0; k < progress::wait_states; ++k) {
+            const std::string name(progress::to_string(static_cast<progress::wait_state>(k)));
+            st_wall[name] = s.state_wall_s[k];
+            st_cpu[name] = s.state_cpu_s[k];
+          }
+          reps_json.push_back({{"latency_us", s.latency_us},
+                               {"block_wall_s", s.wall_s},
+                               {"cpu_s", s.cpu_s},
+                               {"energy_j", s.energy_j},
+                               {"mb", s.mb},
+                               {"ops", s.ops},
+                               {"blocks", s.blocks},
+                               {"wakeups", s.wakeups},
+                               {"dvfs_lowered", s.dvfs_lowered},
+                               {"state_wall_s", st_wall},
+                               {"state_cpu_s", st_cpu}});
+        }
+        out["results"].push_back({{"prim", prim_name(x)},
+                                  {"bytes", bytes},
+                                  {"config", configs[c].name},
+                                  {"mode", std::string(progress::to_string(configs[c].mode))},
+                                  {"dvfs", configs[c].dvfs},
+                                  {"iters", iters},
+                                  {"latency_us", m.latency_us},
+                                  {"latency_ratio", m.ratio},
+                                  {"cpu_s_per_mb", m.cpu_s_per_mb},
+                                  {"energy_j_per_mb", m.energy_j_per_mb},
+                                  {"energy_kind", meter.measured ? "measured" : "estimated"},
+                                  {"blocks_per_op", m.blocks_per_op},
+                                  {"wakeups_per_op", m.wakeups_per_op},
+                                  {"dvfs_lowered_per_op", m.dvfs_lowered_per_op},
+                                  {"block_wall_s", m.wall_s},
+                                  {"reps", reps_json}});
+      }
+      if (rt.rank() == 0) std::fflush(stdout);
+    }
+  }
+  if (rt.rank() == 0 && !json_path.empty() && !gaea_bench::write_json(json_path, out)) return 1;
+  return 0;
+}

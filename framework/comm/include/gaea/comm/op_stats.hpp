@@ -1,0 +1,77 @@
+#pragma once
+/// \file
+/// gaea::comm::op_stats — operations issued by one worker, by kind and by size (log2 buckets).
+
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace gaea::comm {
+
+/// Kinds of origin-side operations.
+enum class op_kind : std::uint8_t { put, get, atomic, active_message, flush };
+inline constexpr std::size_t op_kinds = 5;
+/// Size buckets: bucket b holds sizes in [2^(b-1), 2^b) bytes; bucket 0 holds size 0.
+inline constexpr std::size_t op_size_buckets = 48;
+
+std::string_view to_string(op_kind k) noexcept;
+
+/// A plain copy of op_stats, summable over workers and ranks.
+struct op_totals {
+  std::array<std::uint64_t, op_kinds> count{}, bytes{};
+  std::array<std::array<std::uint64_t, op_size_buckets>, op_kinds> sizes{};
+  op_totals& operator+=(const op_totals& o) noexcept {
+    for (std::size_t k = 0; k < op_kinds; ++k) {
+      count[k] += o.count[k];
+      bytes[k] += o.bytes[k];
+      for (std::size_t b = 0; b < op_size_buckets; ++b)
+        sizes[k][b] += o.sizes[k][b];
+    }
+    return *this;
+  }
+};
+
+/// Counters written by the worker's owner thread only (relaxed loads/stores, no read-modify-write
+/// on the hot path) and readable from any thread (approximate while operations run).
+class op_stats {
+ public:
+  void record(op_kind k, std::size_t bytes) noexcept {
+    const auto i = static_cast<std::size_t>(k);
+    bump(count_[i]);
+    bytes_[i].store(bytes_[i].load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
+    bump(sizes_[i][bucket(bytes)]);
+  }
+  std::uint64_t count(op_kind k) const noexcept {
+    return count_[static_cast<std::size_t>(k)].load(std::memory_order_relaxed);
+  }
+  std::uint64_t bytes(op_kind k) const noexcept {
+    return bytes_[static_cast<std::size_t>(k)].load(std::memory_order_relaxed);
+  }
+  std::uint64_t in_bucket(op_kind k, std::size_t b) const noexcept {
+    return sizes_[static_cast<std::size_t>(k)][b].load(std::memory_order_relaxed);
+  }
+  void add_to(op_totals& t) const noexcept {
+    for (std::size_t k = 0; k < op_kinds; ++k) {
+      t.count[k] += count_[k].load(std::memory_order_relaxed);
+      t.bytes[k] += bytes_[k].load(std::memory_order_relaxed);
+      for (std::size_t b = 0; b < op_size_buckets; ++b)
+        t.sizes[k][b] += sizes_[k][b].load(std::memory_order_relaxed);
+    }
+  }
+  static std::size_t bucket(std::size_t bytes) noexcept {
+    const auto b = static_cast<std::size_t>(std::bit_width(bytes));
+    return b < op_size_buckets ? b : op_size_buckets - 1;
+  }
+
+ private:
+  static void bump(std::atomic<std::uint64_t>& a) noexcept {
+    a.store(a.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  std::array<std::atomic<std::uint64_t>, op_kinds> count_{}, bytes_{};
+  std::array<std::array<std::atomic<std::uint64_t>, op_size_buckets>, op_kinds> sizes_{};
+};
+
+}  // namespace gaea::comm

@@ -1,0 +1,62 @@
+#include "gaea/energy/actuator.hpp"
+
+#include <array>
+
+#include "detail/actuator_base.hpp"
+#include "detail/backends.hpp"
+#include "detail/restore_registry.hpp"
+#include "gaea/base/error.hpp"
+
+namespace gaea::energy {
+
+namespace {
+
+// "none": nothing to change; the governor never calls it (active() is false).
+class none_actuator final : public detail::actuator_base {
+ public:
+  none_actuator() : actuator_base({}, 0) {}
+  std::string_view name() const noexcept override { return "none"; }
+  bool active() const noexcept override { return false; }
+  bool hardware() const noexcept override { return false; }
+  std::int64_t high_khz(int) const override { return 0; }
+  std::int64_t low_khz(int) const override { return 0; }
+  std::int64_t current_khz(int) const override { return 0; }
+  bool set_low(int, bool) override { return false; }
+  void restore() noexcept override {}
+};
+
+std::unique_ptr<actuator> make_none() {
+  return std::make_unique<none_actuator>();
+}
+
+constexpr std::array<std::string_view, 5> kinds = {"auto", "cpufreq", "msr", "simulated", "off"};
+constexpr std::string_view sleep_only = ": sleep-only, no DVFS";
+}  // namespace
+
+actuator_choice make_actuator(const actuator_config& cfg) {
+  bool known = false;
+  for (auto k : kinds)
+    known = known || k == cfg.kind;
+  if (!known)
+    throw Error("GAEA_DVFS='" + cfg.kind +
+                "' is not an actuator kind; accepted: auto|cpufreq|msr|simulated|off");
+  if (cfg.kind == "off") return {make_none(), "GAEA_DVFS=off" + std::string(sleep_only)};
+  if (cfg.kind == "simulated") return detail::make_simulated(cfg);
+  if (cfg.cpus.empty())
+    return {make_none(), "no CPUs assigned to this process" + std::string(sleep_only)};
+
+  std::string why;
+  for (std::string_view backend : {"cpufreq", "msr"}) {
+    if (cfg.kind != "auto" && cfg.kind != backend) continue;
+    actuator_choice c = backend == "cpufreq" ? detail::try_cpufreq(cfg) : detail::try_msr(cfg);
+    if (c.act) {
+      if (cfg.install_signal_handlers) detail::install_fatal_signal_handlers();
+      return c;
+    }
+    why += (why.empty() ? "" : "; ") + c.reason;
+  }
+  if (cfg.kind != "auto") why = "GAEA_DVFS=" + cfg.kind + ": " + why;
+  return {make_none(), why + std::string(sleep_only)};
+}
+
+}  // namespace gaea::energy

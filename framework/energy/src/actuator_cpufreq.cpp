@@ -1,0 +1,355 @@
+// cpufreq sysfs backend: "cpufreq-userspace" (userspace governor + scaling_setspeed) or, where the
+// driver has no userspace governor (intel_pstate active), "cpufreq-minmax" (scaling_max_freq).
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "detail/actuator_base.hpp"
+#include "detail/backends.hpp"
+#include "detail/cpu_info.hpp"
+#include "detail/fd_io.hpp"
+#include "detail/saved_files.hpp"
+#include "gaea/energy/sysfs.hpp"
+
+namespace gaea::energy::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+enum class cpufreq_mode { userspace, minmax };
+
+// CPUFREQ_ETERNAL: the driver does not know its transition latency.
+constexpr std::int64_t latency_unknown = 4294967295LL;
+
+// What probing one CPU found, and whether each mode can work there.
+struct cpu_probe {
+  int cpu = -1;
+  fs::path dir;
+  std::int64_t high = 0, low = 0, cur = 0, latency_ns = 0, probe_ns = 0;
+  std::string governor;
+  std::optional<std::string> setspeed;  // its text, when the governor is already userspace
+  std::int64_t orig_min = 0, orig_max = 0;
+  bool userspace_ok = false, minmax_ok = false;
+  std::string userspace_why, minmax_why;
+};
+
+// Sysfs attributes are regular files. Root passes access(W_OK) even on read-only attributes, so
+// the value is also written back: only the kernel's answer to a real write tells. Returns the
+// write's duration (the one-time cost measurement) or nullopt with `why`.
+std::optional<std::int64_t> probe_write(const fs::path& p, const std::string& value,
+                                        std::string& why) {
+  std::error_code ec;
+  if (!fs::exists(p, ec)) {
+    why = p.string() + " missing";
+    return std::nullopt;
+  }
+  if (!fs::is_regular_file(p, ec)) {
+    why = p.string() + " not writable (" +
+          (fs::is_directory(p, ec) ? error_text(EISDIR) : std::string("not a regular file")) + ")";
+    return std::nullopt;
+  }
+  if (::access(p.c_str(), W_OK) != 0) {
+    why = p.string() + " not writable (" + error_text(errno) + ")";
+    return std::nullopt;
+  }
+  const std::int64_t t0 = now_ns();
+  if (!write_line(p, value)) {
+    why = p.string() + " not writable (" + error_text(errno) + ")";
+    return std::nullopt;
+  }
+  return now_ns() - t0;
+}
+
+bool lists_word(const std::optional<std::string>& line, std::string_view word) {
+  if (!line) return false;
+  std::istringstream in(*line);
+  std::string w;
+  while (in >> w)
+    if (w == word) return true;
+  return false;
+}
+
+// Lowest and highest entry of scaling_available_frequencies, when readable.
+std::optional<khz_range> available_range(const fs::path& dir) {
+  const auto line = read_line(dir / "scaling_available_frequencies");
+  if (!line) return std::nullopt;
+  std::istringstream in(*line);
+  khz_range r{0, 0};
+  std::int64_t f;
+  while (in >> f) {
+    r.max_khz = std::max(r.max_khz, f);
+    r.min_khz = r.min_khz ? std::min(r.min_khz, f) : f;
+  }
+  if (r.min_khz <= 0) return std::nullopt;
+  return r;
+}
+
+void probe_userspace(cpu_probe& p) {
+  const fs::path gov = p.dir / "scaling_governor", speed = p.dir / "scaling_setspeed";
+  if (p.governor == "userspace") {
+    p.setspeed = read_line(speed);
+    if (!p.setspeed) {
+      p.userspace_why = speed.string() + " not readable (" + error_text(errno) + ")";
+      return;
+    }
+    // Writing the current speed back both proves the file writable and times one transition.
+    if (auto t = probe_write(speed, *p.setspeed, p.userspace_why)) {
+      p.userspace_ok = true;
+      p.probe_ns = *t;
+    }
+    return;
+  }
+  if (!lists_word(read_line(p.dir / "scaling_available_governors"), "userspace")) {
+    p.userspace_why = "governor '" + p.governor + "' and no userspace governor";
+    return;
+  }
+  // scaling_setspeed only accepts writes once the governor is userspace: check what can be
+  // checked without switching, and switch on the first set_low.
+  std::error_code ec;
+  if (!fs::is_regular_file(speed, ec) || ::access(speed.c_str(), W_OK) != 0) {
+    p.userspace_why = speed.string() + (fs::exists(speed, ec) ? " not writable" : " missing");
+    return;
+  }
+  if (auto t = probe_write(gov, p.governor, p.userspace_why)) {
+    p.userspace_ok = true;
+    p.probe_ns = *t;
+  }
+}
+
+void probe_minmax(cpu_probe& p) {
+  const fs::path min = p.dir / "scaling_min_freq", max = p.dir / "scaling_max_freq";
+  const auto mn = read_int(min), mx = read_int(max);
+  if (!mn || !mx) {
+    p.minmax_why = (mn ? max : min).string() + " missing";
+    return;
+  }
+  p.orig_min = *mn;
+  p.orig_max = *mx;
+  if (!probe_write(min, std::to_string(*mn), p.minmax_why)) return;
+  if (auto t = probe_write(max, std::to_string(*mx), p.minmax_why)) {
+    p.minmax_ok = true;
+    if (!p.userspace_ok) p.probe_ns = *t;
+  }
+}
+
+cpu_probe probe_cpu(const fs::path& root, int cpu) {
+  cpu_probe p;
+  p.cpu = cpu;
+  p.dir = cpufreq_dir(root, cpu);
+  const std::string tag = "cpu" + std::to_string(cpu) + ": ";
+  const auto gov = read_line(p.dir / "scaling_governor");
+  if (!gov) {
+    p.userspace_why = tag + "scaling_governor missing";
+    return p;
+  }
+  p.governor = *gov;
+  // The range: cpuinfo_max_freq is the top (it includes turbo where the driver reports it); the
+  // bottom is the lowest frequency the driver lists, else cpuinfo_min_freq.
+  const auto avail = available_range(p.dir);
+  const auto cpuinfo = cpuinfo_range(root, cpu);
+  p.high = cpuinfo ? cpuinfo->max_khz : avail ? avail->max_khz : 0;
+  p.low = avail ? avail->min_khz : cpuinfo ? cpuinfo->min_khz : 0;
+  if (p.high <= 0 || p.low <= 0 || p.low > p.high) {
+    p.userspace_why = tag + "cpuinfo_max_freq/cpuinfo_min_freq missing";
+    return p;
+  }
+  const auto lat = read_int(p.dir / "cpuinfo_transition_latency");
+  if (lat && *lat > 0 && *lat < latency_unknown) p.latency_ns = *lat;
+  p.cur = read_int(p.dir / "scaling_cur_freq").value_or(p.high);
+  probe_userspace(p);
+  probe_minmax(p);
+  p.userspace_why = tag + p.userspace_why;
+  return p;
+}
+
+class cpufreq_actuator final : public actuator_base {
+ public:
+  cpufreq_actuator(cpufreq_mode mode, std::vector<int> cpus, std::size_t capacity)
+      : actuator_base(cpus, capacity), mode_(mode), files_(2 * cpus.size()) {}
+  ~cpufreq_actuator() override { restore(); }
+
+  /// Opens every file this actuator will write and saves its original. False with `why`.
+  bool open_files(const std::vector<cpu_probe>& probes, std::string& why) {
+    std::int64_t probe_ns = 0, latency_ns = 0;
+    for (const cpu_probe& p : probes) {
+      cpu_state c;
+      c.low = p.low;
+      c.initial = c.cur = p.cur;
+      c.orig_min = p.orig_min;
+      fs::path main, aux;
+      std::optional<std::string> main_orig, aux_orig;
+      if (mode_ == cpufreq_mode::userspace) {
+        c.high = p.high;
+        aux = p.dir / "scaling_governor";
+        aux_orig = p.governor;
+        main = p.dir / "scaling_setspeed";
+        // A setspeed that was not in use ("<unsupported>") needs no restore: the governor is.
+        if (p.governor == "userspace") main_orig = p.setspeed;
+      } else {
+        c.high = p.orig_max;
+        aux = p.dir / "scaling_min_freq";
+        aux_orig = std::to_string(p.orig_min);
+        main = p.dir / "scaling_max_freq";
+        main_orig = std::to_string(p.orig_max);
+      }
+      // Saved in this order, restored in reverse: setspeed before the governor, max before min.
+      c.fd_aux = files_.sysfs_file(aux, aux_orig);
+      if (c.fd_aux < 0) {
+        why = aux.string() + ": " + error_text(errno);
+        return false;
+      }
+      c.fd_main = files_.sysfs_file(main, main_orig);
+      if (c.fd_main < 0) {
+        why = main.string() + ": " + error_text(errno);
+        return false;
+      }
+      state_.push_back(c);
+      if (!probe_ns) probe_ns = p.probe_ns;
+      latency_ns = std::max(latency_ns, p.latency_ns);
+    }
+    set_cost_estimate(probe_ns, latency_ns);
+    return true;
+  }
+
+  std::string_view name() const noexcept override {
+    return mode_ == cpufreq_mode::userspace ? "cpufreq-userspace" : "cpufreq-minmax";
+  }
+  bool active() const noexcept override { return true; }
+  bool hardware() const noexcept override { return true; }
+  std::int64_t high_khz(int cpu) const override {
+    const int s = slot_of(cpu);
+    return s < 0 ? 0 : state_[static_cast<std::size_t>(s)].high;
+  }
+  std::int64_t low_khz(int cpu) const override {
+    const int s = slot_of(cpu);
+    return s < 0 ? 0 : state_[static_cast<std::size_t>(s)].low;
+  }
+  std::int64_t current_khz(int cpu) const override {
+    std::lock_guard lock(mutex_);
+    const int s = slot_of(cpu);
+    return s < 0 ? 0 : state_[static_cast<std::size_t>(s)].cur;
+  }
+
+  bool set_low(int cpu, bool low) override {
+    std::lock_guard lock(mutex_);
+    const int s = slot_of(cpu);
+    if (s < 0 || files_.plan().retired()) return false;
+    cpu_state& c = state_[static_cast<std::size_t>(s)];
+    if (c.is_low == low) return true;
+    files_.plan().arm();  // from here on a signal or exit puts the originals back
+    const bool ok =
+        mode_ == cpufreq_mode::userspace ? set_userspace(cpu, c, low) : set_minmax(cpu, c, low);
+    if (ok) c.is_low = low;
+    return ok;
+  }
+
+  void restore() noexcept override {
+    std::unique_lock lock(mutex_, std::defer_lock);
+    try {
+      lock.lock();
+    } catch (...) {  // cannot happen with a valid mutex; restore regardless
+    }
+    files_.plan().restore_now();
+    if (!lock.owns_lock()) return;
+    for (cpu_state& c : state_) {
+      c.is_low = c.min_lowered = c.userspace_now = false;
+      c.cur = c.initial;
+    }
+  }
+
+  std::string describe(const std::vector<cpu_probe>& probes) const {
+    const cpu_state& c = state_.front();
+    std::string s = std::string(name()) + " on CPUs " + format_id_list(cpus()) + " (" +
+                    std::to_string(c.high) + " -> " + std::to_string(c.low) + " kHz when idle, ";
+    if (mode_ == cpufreq_mode::userspace)
+      s += probes.front().governor == "userspace"
+               ? "via scaling_setspeed"
+               : "governor '" + probes.front().governor + "' switched to userspace on first use";
+    else
+      s += "via scaling_max_freq";
+    return s + "; originals restored at exit)";
+  }
+
+ private:
+  struct cpu_state {
+    std::int64_t high = 0, low = 0, initial = 0, cur = 0, orig_min = 0;
+    int fd_main = -1;  // scaling_setspeed or scaling_max_freq
+    int fd_aux = -1;   // scaling_governor or scaling_min_freq
+    bool is_low = false, min_lowered = false, userspace_now = false;
+  };
+
+  // The transition itself: one write, timed and logged.
+  bool write_khz(int cpu, cpu_state& c, std::int64_t khz) {
+    const std::int64_t t0 = now_ns();
+    if (!write_text(c.fd_main, std::to_string(khz))) return false;
+    record(cpu, c.cur, khz, t0, now_ns() - t0);
+    c.cur = khz;
+    return true;
+  }
+
+  bool set_userspace(int cpu, cpu_state& c, bool low) {
+    if (!c.userspace_now) {
+      if (!write_text(c.fd_aux, "userspace")) return false;
+      c.userspace_now = true;
+    }
+    return write_khz(cpu, c, low ? c.low : c.high);
+  }
+
+  bool set_minmax(int cpu, cpu_state& c, bool low) {
+    if (low) {
+      // The kernel keeps min <= max: lower the floor first when it sits above the new ceiling.
+      if (c.orig_min > c.low) {
+        if (!write_text(c.fd_aux, std::to_string(c.low))) return false;
+        c.min_lowered = true;
+      }
+      return write_khz(cpu, c, c.low);
+    }
+    if (!write_khz(cpu, c, c.high)) return false;
+    if (c.min_lowered && write_text(c.fd_aux, std::to_string(c.orig_min))) c.min_lowered = false;
+    return true;
+  }
+
+  cpufreq_mode mode_;
+  std::vector<cpu_state> state_;
+  saved_files files_;
+};
+
+}  // namespace
+
+actuator_choice try_cpufreq(const actuator_config& cfg) {
+  const std::string where = under(cfg.root, "/sys/devices/system/cpu").string();
+  std::vector<cpu_probe> probes;
+  probes.reserve(cfg.cpus.size());
+  bool all_userspace = true, all_minmax = true;
+  const cpu_probe* failed = nullptr;
+  for (int cpu : cfg.cpus) {
+    probes.push_back(probe_cpu(cfg.root, cpu));
+    const cpu_probe& p = probes.back();
+    all_userspace = all_userspace && p.userspace_ok;
+    all_minmax = all_minmax && p.minmax_ok;
+    if (!failed && !p.userspace_ok && !p.minmax_ok) failed = &probes.back();
+    if (failed) break;
+  }
+  if (failed) {
+    std::string detail = failed->userspace_why;
+    if (!failed->minmax_why.empty()) detail += "; " + failed->minmax_why;
+    return {nullptr, "no writable cpufreq under " + where + " (" + detail + ")"};
+  }
+  if (!all_userspace && !all_minmax)
+    return {nullptr, "no writable cpufreq under " + where + " (CPUs " + format_id_list(cfg.cpus) +
+                         " mix userspace and min/max control)"};
+  const cpufreq_mode mode = all_userspace ? cpufreq_mode::userspace : cpufreq_mode::minmax;
+  auto act = std::make_unique<cpufreq_actuator>(mode, cfg.cpus, cfg.transition_capacity);
+  std::string why;
+  if (!act->open_files(probes, why))
+    return {nullptr, "no writable cpufreq under " + where + " (" + why + ")"};
+  std::string reason = act->describe(probes);
+  return {std::move(act), std::move(reason)};
+}
+
+}  // namespace gaea::energy::detail

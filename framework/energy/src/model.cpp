@@ -1,0 +1,158 @@
+#include "gaea/energy/model.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "detail/cpu_info.hpp"
+#include "gaea/base/env.hpp"
+#include "gaea/base/error.hpp"
+
+namespace gaea::energy {
+namespace {
+
+// One calibration-file key: exactly one of the two members is set. load() and save() both walk
+// this table, so the file format is defined once.
+struct field {
+  const char* key;
+  double model_params::*real;
+  std::int64_t model_params::*integer;
+};
+constexpr field fields[] = {
+    {"p_static_w", &model_params::p_static_w, nullptr},
+    {"p_dyn_w", &model_params::p_dyn_w, nullptr},
+    {"f_max_khz", nullptr, &model_params::f_max_khz},
+    {"f_min_khz", nullptr, &model_params::f_min_khz},
+    {"transition_ns", nullptr, &model_params::transition_ns},
+    {"transition_j", &model_params::transition_j, nullptr},
+};
+
+std::string accepted_keys() {
+  std::string s;
+  for (const field& f : fields)
+    s += (s.empty() ? "" : ", ") + std::string(f.key);
+  return s;
+}
+
+[[noreturn]] void bad_key(const std::filesystem::path& file, const std::string& key,
+                          const std::string& problem) {
+  throw Error("energy model file '" + file.string() + "': key '" + key + "' " + problem);
+}
+
+void set_field(model_params& p, const field& f, const nlohmann::json& v,
+               const std::filesystem::path& file) {
+  if (f.real) {
+    if (!v.is_number()) bad_key(file, f.key, "must be a number, got " + v.dump());
+    const double x = v.get<double>();
+    if (!(x > 0)) bad_key(file, f.key, "must be positive, got " + v.dump());
+    p.*f.real = x;
+    return;
+  }
+  if (!v.is_number_integer()) bad_key(file, f.key, "must be an integer, got " + v.dump());
+  if (v.is_number_unsigned() &&
+      v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    bad_key(file, f.key, "is too large: " + v.dump());
+  const std::int64_t x = v.get<std::int64_t>();
+  if (x <= 0) bad_key(file, f.key, "must be positive, got " + v.dump());
+  p.*f.integer = x;
+}
+
+}  // namespace
+
+model_params model_params::load(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in)
+    throw Error("energy model file '" + file.string() + "': cannot open (" +
+                detail::error_text(errno) + ")");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("energy model file '" + file.string() + "': not valid JSON (" + e.what() + ")");
+  }
+  if (!j.is_object())
+    throw Error("energy model file '" + file.string() + "': expected a JSON object with keys " +
+                accepted_keys());
+  model_params p;
+  for (const auto& [key, value] : j.items()) {
+    const field* match = nullptr;
+    for (const field& f : fields)
+      if (key == f.key) match = &f;
+    if (!match) bad_key(file, key, "is unknown (accepted: " + accepted_keys() + ")");
+    set_field(p, *match, value, file);
+  }
+  if (p.f_min_khz > p.f_max_khz)
+    bad_key(
+        file, "f_min_khz",
+        "= " + std::to_string(p.f_min_khz) + " exceeds f_max_khz = " + std::to_string(p.f_max_khz));
+  p.source = file.string();
+  return p;
+}
+
+model_params model_params::from_env(const std::filesystem::path& root) {
+  if (auto file = env::raw("GAEA_ENERGY_MODEL")) return load(*file);
+  model_params p;
+  if (auto hw = detail::cpuinfo_range(root, 0)) {
+    p.f_max_khz = hw->max_khz;
+    p.f_min_khz = hw->min_khz;
+    p.source = "defaults, f_max/f_min from " + detail::cpufreq_dir(root, 0).string() +
+               "/cpuinfo_{max,min}_freq";
+  }
+  return p;
+}
+
+void model_params::save(const std::filesystem::path& file) const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const field& f : fields) {
+    if (f.real)
+      j[f.key] = this->*f.real;
+    else
+      j[f.key] = this->*f.integer;
+  }
+  // Write a temporary file next to the target and rename it: readers never see half a file.
+  const std::filesystem::path tmp =
+      file.string() + ".tmp." + std::to_string(static_cast<long long>(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << j.dump(2) << '\n';
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      throw Error("energy model file '" + file.string() + "': cannot write " + tmp.string());
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw Error("energy model file '" + file.string() + "': cannot rename " + tmp.string() + " (" +
+                ec.message() + ")");
+  }
+}
+
+namespace {
+// (khz / f_max)^3, the dynamic-power scale; khz 0 means f_max.
+double cube_ratio(const model_params& p, std::int64_t khz) {
+  if (khz <= 0 || p.f_max_khz <= 0) return 1.0;
+  const double r = static_cast<double>(khz) / static_cast<double>(p.f_max_khz);
+  return r * r * r;
+}
+}  // namespace
+
+double model_energy_j(const model_params& p, double wall_seconds, std::span<const cpu_share> shares,
+                      std::uint64_t transitions) {
+  double j = p.p_static_w * wall_seconds;
+  for (const cpu_share& s : shares)
+    j += p.p_dyn_w * s.cpu_seconds * cube_ratio(p, s.khz);
+  return j + static_cast<double>(transitions) * p.transition_j;
+}
+
+double model_power_w(const model_params& p, double u, std::int64_t khz) {
+  return p.p_static_w + u * p.p_dyn_w * cube_ratio(p, khz);
+}
+
+}  // namespace gaea::energy

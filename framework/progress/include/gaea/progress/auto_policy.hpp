@@ -1,0 +1,93 @@
+#pragma once
+/// \file
+/// gaea::progress::auto_policy — the decisions of the `auto` wait mode, as a pure state machine
+/// with the clock passed in (so that unit tests drive it deterministically):
+///   - spin while traffic is recent (within the spin window) or while a latency-critical wait is
+///     young;
+///   - micro-sleep, with a step doubling from min_sleep to max_sleep, while idle;
+///   - block on the event fd once the idle time exceeds block_after (20 x the measured wake-up
+///     cost: by then the wake-up adds at most 5% to the idle period it ends);
+///   - a wait for at least `interrupt_bytes` (calibrated from the wake-up cost and the observed
+///     transfer rate: the transfer takes >= 20 wake-ups) blocks right after a short probe;
+///   - a slowdown budget: the latency that sleeping and blocking add (estimated per wake-up that
+///     found traffic) is kept under max_slowdown of the elapsed time by widening the windows.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gaea/progress/calibration.hpp"
+
+namespace gaea::progress {
+
+struct auto_params {
+  std::int64_t spin_ns = 50000;         ///< spin window after traffic
+  std::int64_t critical_spin_ns = 200000;  ///< how long a small (latency-critical) wait spins
+  std::int64_t min_sleep_ns = 1000;     ///< first micro-sleep step
+  std::int64_t max_sleep_ns = 1000000;  ///< largest micro-sleep step
+  std::int64_t sleep_cost_ns = 60000;   ///< measured latency of one micro-sleep
+  std::int64_t wake_cost_ns = 50000;    ///< measured latency of an interrupt wake-up
+  std::int64_t block_after_ns = 1000000;  ///< idle time after which the thread blocks
+  std::size_t default_interrupt_bytes = 16384;  ///< size threshold before any rate is observed
+  double max_slowdown = 0.02;           ///< budget: added latency / elapsed time
+  std::int64_t budget_window_ns = 1000000000;  ///< the budget is judged per window
+
+  /// Parameters derived from a calibration. `shares_core`: the thread shares its core with
+  /// application threads, so spinning is kept short.
+  static auto_params from(const calibration& c, double max_slowdown, bool shares_core);
+};
+
+enum class action : std::uint8_t { spin, sleep, block };
+
+struct decision {
+  action what = action::spin;
+  std::int64_t ns = 0;            ///< sleep length, or block timeout
+  std::int64_t expected_idle_ns = 0;  ///< for the DVFS governor (block only)
+};
+
+/// Not thread-safe: one per waiting thread.
+class auto_policy {
+ public:
+  auto_policy(const auto_params& p, std::int64_t now_ns);
+
+  /// A progress step handled events at `now_ns`.
+  void traffic(std::int64_t now_ns) noexcept;
+  /// An application wait for `bytes` bytes in flight starts / ends.
+  void begin_wait(std::int64_t now_ns, std::size_t bytes) noexcept;
+  void end_wait(std::int64_t now_ns) noexcept;
+  /// What to do after an idle step.
+  decision next(std::int64_t now_ns) noexcept;
+  /// The thread is back from `a` (sleep or block) and its next step found `events`.
+  void woke(std::int64_t now_ns, action a, unsigned events) noexcept;
+
+  /// Waits of at least this many bytes may block at once.
+  std::size_t interrupt_bytes() const noexcept;
+  /// Estimated added latency so far, as a fraction of the elapsed time.
+  double slowdown(std::int64_t now_ns) const noexcept;
+  std::int64_t penalty_ns() const noexcept { return penalty_total_ns_; }
+  /// Factor (1, 2, 4, ...) the budget has widened the windows by.
+  int caution() const noexcept { return caution_; }
+  std::int64_t spin_window_ns() const noexcept { return p_.spin_ns * caution_; }
+  std::int64_t block_after_ns() const noexcept { return p_.block_after_ns * caution_; }
+  const auto_params& params() const noexcept { return p_; }
+
+ private:
+  void charge(std::int64_t now_ns, std::int64_t ns) noexcept;
+  bool bulk() const noexcept;
+
+  auto_params p_;
+  std::int64_t start_ns_, last_traffic_ns_;
+  std::int64_t sleep_step_ns_;
+  std::int64_t last_sleep_ns_ = 0;
+  // Current wait (application threads).
+  bool waiting_ = false;
+  std::size_t wait_bytes_ = 0;
+  std::int64_t wait_start_ns_ = 0;
+  bool wait_blocked_ = false;
+  // Observed transfer rate (ns per byte) of waits that did not block; 0 = none yet.
+  double ns_per_byte_ = 0;
+  // Slowdown budget.
+  std::int64_t penalty_total_ns_ = 0, window_start_ns_, window_penalty_ns_ = 0;
+  int caution_ = 1;
+};
+
+}  // namespace gaea::progress

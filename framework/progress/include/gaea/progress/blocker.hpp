@@ -1,0 +1,45 @@
+#pragma once
+/// \file
+/// gaea::progress::blocker — interrupt-driven waiting: drain, arm the worker, and block in
+/// epoll_wait on its event fd plus an eventfd that other threads (mode switches, shutdown, a
+/// DVFS timer) can signal.
+
+#include <cstdint>
+
+#include "gaea/comm/service.hpp"
+
+namespace gaea::progress {
+
+/// One per waiting thread. Thread safety: block() from the owner only; signal() from anywhere.
+class blocker {
+ public:
+  /// Why block() returned.
+  enum class outcome {
+    busy,       ///< the worker had events pending (arm refused): progress again
+    event,      ///< the worker's event fd became readable
+    signalled,  ///< someone called signal()
+    timeout,    ///< the safety timeout passed
+    unsupported ///< the worker has no event fd: the caller must sleep instead
+  };
+  /// `w` may be null (then only signal() and the timeout end a block). Throws gaea::Error when
+  /// epoll or eventfd cannot be created.
+  explicit blocker(comm::waitable* w);
+  ~blocker();
+  blocker(const blocker&) = delete;
+  blocker& operator=(const blocker&) = delete;
+
+  /// Arms the worker and blocks for at most `timeout_ns` (rounded up to whole ms; <0 = forever).
+  outcome block(std::int64_t timeout_ns);
+  /// Wakes the owner if it is blocked, or makes its next block() return at once.
+  void signal() noexcept;
+  /// True when the worker can wake the thread (it has an event fd).
+  bool can_block() const noexcept { return worker_fd_ >= 0; }
+
+ private:
+  comm::waitable* worker_;
+  int worker_fd_ = -1;
+  int epoll_fd_ = -1;
+  int event_fd_ = -1;
+};
+
+}  // namespace gaea::progress

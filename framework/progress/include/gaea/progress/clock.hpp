@@ -1,0 +1,32 @@
+#pragma once
+/// \file
+/// Clocks of the progress engine: monotonic wall time and the calling thread's CPU time.
+
+#include <time.h>
+
+#include <cstdint>
+
+namespace gaea::progress {
+
+/// CLOCK_MONOTONIC in ns (vDSO: tens of ns).
+inline std::int64_t monotonic_ns() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+/// CPU time of the calling thread in ns (a system call: call it at state changes, not per step).
+inline std::int64_t thread_cpu_ns() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+/// CPU time of the whole process (all threads) in ns.
+inline std::int64_t process_cpu_ns() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+}  // namespace gaea::progress

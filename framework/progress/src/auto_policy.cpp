@@ -1,0 +1,120 @@
+#include "gaea/progress/auto_policy.hpp"
+
+#include <algorithm>
+
+namespace gaea::progress {
+
+auto_params auto_params::from(const calibration& c, double max_slowdown, bool shares_core) {
+  auto_params p;
+  p.wake_cost_ns = std::max<std::int64_t>(c.wake_ns, 1000);
+  p.sleep_cost_ns = std::max<std::int64_t>(c.sleep_ns, 1000);
+  // Spin as long as one micro-sleep would cost (the ski-rental rule: a gap shorter than that is
+  // cheaper to spin through), within [10 us, 200 us]; half of that on a shared core.
+  p.spin_ns = std::clamp<std::int64_t>(p.sleep_cost_ns, 10000, 200000);
+  if (shares_core) p.spin_ns /= 2;
+  p.critical_spin_ns = 4 * p.spin_ns;
+  // Block once the wake-up adds at most 5% to the idle period it ends. A DVFS transition on the
+  // way down and up adds its cost too.
+  p.block_after_ns = 20 * (p.wake_cost_ns + 2 * c.dvfs_ns);
+  p.max_sleep_ns = std::clamp<std::int64_t>(p.block_after_ns / 4, p.min_sleep_ns, 1000000);
+  p.max_slowdown = max_slowdown;
+  return p;
+}
+
+auto_policy::auto_policy(const auto_params& p, std::int64_t now_ns)
+    : p_(p),
+      start_ns_(now_ns),
+      last_traffic_ns_(now_ns),
+      sleep_step_ns_(p.min_sleep_ns),
+      window_start_ns_(now_ns) {}
+
+void auto_policy::traffic(std::int64_t now_ns) noexcept {
+  last_traffic_ns_ = now_ns;
+  sleep_step_ns_ = p_.min_sleep_ns;
+}
+
+std::size_t auto_policy::interrupt_bytes() const noexcept {
+  if (ns_per_byte_ <= 0) return p_.default_interrupt_bytes;
+  // The transfer must last at least 20 wake-ups for one wake-up to cost <= 5%.
+  const double bytes = 20.0 * static_cast<double>(p_.wake_cost_ns) / ns_per_byte_;
+  return static_cast<std::size_t>(std::clamp(bytes, 1024.0, 1e12));
+}
+
+bool auto_policy::bulk() const noexcept {
+  return waiting_ && wait_bytes_ >= interrupt_bytes();
+}
+
+void auto_policy::begin_wait(std::int64_t now_ns, std::size_t bytes) noexcept {
+  waiting_ = true;
+  wait_bytes_ = bytes;
+  wait_start_ns_ = now_ns;
+  wait_blocked_ = false;
+  traffic(now_ns);
+}
+
+void auto_policy::end_wait(std::int64_t now_ns) noexcept {
+  // Learn the transfer rate from waits that spun throughout (a blocked wait includes wake-ups).
+  if (waiting_ && !wait_blocked_ && wait_bytes_ >= 4096) {
+    const double r = static_cast<double>(now_ns - wait_start_ns_) / static_cast<double>(wait_bytes_);
+    ns_per_byte_ = ns_per_byte_ <= 0 ? r : 0.75 * ns_per_byte_ + 0.25 * r;
+  }
+  waiting_ = false;
+  traffic(now_ns);
+}
+
+decision auto_policy::next(std::int64_t now_ns) noexcept {
+  const std::int64_t idle = now_ns - last_traffic_ns_;
+  if (bulk()) {
+    // Long transfer: a short probe, then block until the transfer's events arrive.
+    if (idle < std::min(spin_window_ns(), p_.wake_cost_ns)) return {action::spin, 0, 0};
+    wait_blocked_ = true;
+    const double expected = ns_per_byte_ > 0
+                                ? ns_per_byte_ * static_cast<double>(wait_bytes_)
+                                : static_cast<double>(20 * p_.wake_cost_ns);
+    return {action::block, 100000000, static_cast<std::int64_t>(expected)};
+  }
+  const std::int64_t spin_for =
+      waiting_ ? std::max(spin_window_ns(), p_.critical_spin_ns * caution_) : spin_window_ns();
+  if (idle < spin_for) return {action::spin, 0, 0};
+  if (idle < block_after_ns()) {
+    const std::int64_t step = sleep_step_ns_;
+    sleep_step_ns_ = std::min(sleep_step_ns_ * 2, p_.max_sleep_ns);
+    last_sleep_ns_ = step;
+    return {action::sleep, step, 0};
+  }
+  if (waiting_) wait_blocked_ = true;
+  // Idle this long predicts as long again (the best guess without a model of the application).
+  return {action::block, waiting_ ? 100000000 : 1000000000, idle};
+}
+
+void auto_policy::woke(std::int64_t now_ns, action a, unsigned events) noexcept {
+  if (events == 0) return;
+  // Traffic arrived while the thread was away: it saw it late by about the wake-up cost (block)
+  // or the sleep overshoot plus half the step (a uniformly placed arrival).
+  charge(now_ns, a == action::block ? p_.wake_cost_ns : p_.sleep_cost_ns + last_sleep_ns_ / 2);
+}
+
+void auto_policy::charge(std::int64_t now_ns, std::int64_t ns) noexcept {
+  penalty_total_ns_ += ns;
+  window_penalty_ns_ += ns;
+  const std::int64_t window = now_ns - window_start_ns_;
+  const auto budget = static_cast<std::int64_t>(p_.max_slowdown * static_cast<double>(
+                                                    std::max(window, p_.budget_window_ns)));
+  if (window_penalty_ns_ > budget) {
+    // Over budget within this window: spin and sleep longer before blocking.
+    caution_ = std::min(caution_ * 2, 64);
+    window_start_ns_ = now_ns;
+    window_penalty_ns_ = 0;
+  } else if (window >= p_.budget_window_ns) {
+    if (window_penalty_ns_ * 4 < budget && caution_ > 1) caution_ /= 2;
+    window_start_ns_ = now_ns;
+    window_penalty_ns_ = 0;
+  }
+}
+
+double auto_policy::slowdown(std::int64_t now_ns) const noexcept {
+  const std::int64_t elapsed = now_ns - start_ns_;
+  return elapsed > 0 ? static_cast<double>(penalty_total_ns_) / static_cast<double>(elapsed) : 0.0;
+}
+
+}  // namespace gaea::progress

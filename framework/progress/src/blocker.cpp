@@ -1,0 +1,74 @@
+#include "gaea/progress/blocker.hpp"
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "gaea/base/error.hpp"
+
+namespace gaea::progress {
+
+namespace {
+void add_fd(int epoll_fd, int fd) {
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.fd = fd;
+  if (epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev) != 0)
+    throw Error(std::string("gaea::progress: epoll_ctl(ADD) failed: ") + std::strerror(errno));
+}
+}  // namespace
+
+blocker::blocker(comm::waitable* w) : worker_(w) {
+  epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+  event_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (epoll_fd_ < 0 || event_fd_ < 0) {
+    const int err = errno;
+    if (epoll_fd_ >= 0) close(epoll_fd_);
+    if (event_fd_ >= 0) close(event_fd_);
+    throw Error(std::string("gaea::progress: cannot create epoll/eventfd: ") + std::strerror(err));
+  }
+  add_fd(epoll_fd_, event_fd_);
+  if (worker_) {
+    worker_fd_ = worker_->event_fd();
+    if (worker_fd_ >= 0) add_fd(epoll_fd_, worker_fd_);
+  }
+}
+
+blocker::~blocker() {
+  close(epoll_fd_);
+  close(event_fd_);
+}
+
+blocker::outcome blocker::block(std::int64_t timeout_ns) {
+  if (worker_ && worker_fd_ < 0) return outcome::unsupported;
+  if (worker_ && !worker_->arm()) return outcome::busy;
+  const int timeout_ms =
+      timeout_ns < 0 ? -1
+                     : static_cast<int>(std::min<std::int64_t>((timeout_ns + 999999) / 1000000,
+                                                               1 << 30));
+  epoll_event evs[2];
+  int n;
+  do {
+    n = epoll_wait(epoll_fd_, evs, 2, timeout_ms);
+  } while (n < 0 && errno == EINTR);
+  if (n <= 0) return outcome::timeout;
+  outcome result = outcome::event;
+  for (int i = 0; i < n; ++i)
+    if (evs[i].data.fd == event_fd_) {
+      std::uint64_t v;
+      [[maybe_unused]] const ssize_t r = read(event_fd_, &v, sizeof v);
+      result = outcome::signalled;
+    }
+  return result;
+}
+
+void blocker::signal() noexcept {
+  const std::uint64_t one = 1;
+  [[maybe_unused]] const ssize_t r = write(event_fd_, &one, sizeof one);
+}
+
+}  // namespace gaea::progress

@@ -1,0 +1,114 @@
+// The auto wait policy, driven with an injected clock: no timing, no threads.
+#include <catch2/catch.hpp>
+
+#include "gaea/progress/auto_policy.hpp"
+
+using namespace gaea::progress;
+
+namespace {
+constexpr std::int64_t us = 1000, ms = 1000000;
+calibration cal(std::int64_t dvfs_ns = 0) {
+  calibration c;
+  c.wake_ns = 30 * us;   // 30 us to wake from epoll
+  c.sleep_ns = 40 * us;  // a "1 us" micro-sleep lasts 40 us
+  c.dvfs_ns = dvfs_ns;
+  c.measured = true;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("auto policy: thresholds derive from the calibration", "[auto]") {
+  const auto_params p = auto_params::from(cal(), 0.02, /*shares_core=*/false);
+  CHECK(p.spin_ns == 40 * us);          // one micro-sleep's cost, within [10, 200] us
+  CHECK(p.block_after_ns == 600 * us);  // 20 wake-ups: a wake-up costs <= 5% of the idle period
+  CHECK(p.critical_spin_ns == 4 * p.spin_ns);
+  // DVFS transitions on the way down and up lengthen the wake-up.
+  CHECK(auto_params::from(cal(10 * us), 0.02, false).block_after_ns == 20 * (30 + 20) * us);
+  // Sharing a core halves the spin window.
+  CHECK(auto_params::from(cal(), 0.02, true).spin_ns == 20 * us);
+}
+
+TEST_CASE("auto policy: spin while traffic is recent, then micro-sleep, then block", "[auto]") {
+  const auto_params p = auto_params::from(cal(), 0.02, false);
+  auto_policy a(p, 0);
+  a.traffic(0);
+  CHECK(a.next(10 * us).what == action::spin);
+  CHECK(a.next(39 * us).what == action::spin);
+  // Past the spin window: micro-sleeps with a doubling step.
+  decision d1 = a.next(41 * us);
+  REQUIRE(d1.what == action::sleep);
+  CHECK(d1.ns == p.min_sleep_ns);
+  decision d2 = a.next(100 * us);
+  REQUIRE(d2.what == action::sleep);
+  CHECK(d2.ns == 2 * p.min_sleep_ns);
+  // Idle longer than block_after: block, expecting as long again.
+  decision d3 = a.next(700 * us);
+  REQUIRE(d3.what == action::block);
+  CHECK(d3.expected_idle_ns == 700 * us);
+  // Any traffic resets to spinning with the smallest step.
+  a.traffic(800 * us);
+  CHECK(a.next(810 * us).what == action::spin);
+  decision d4 = a.next(850 * us);
+  REQUIRE(d4.what == action::sleep);
+  CHECK(d4.ns == p.min_sleep_ns);
+}
+
+TEST_CASE("auto policy: a latency-critical wait spins longer; a bulk wait blocks early", "[auto]") {
+  const auto_params p = auto_params::from(cal(), 0.02, false);
+  auto_policy a(p, 0);
+  a.begin_wait(0, 64);  // a small get: latency-critical
+  CHECK(a.next(100 * us).what == action::spin);  // beyond the plain spin window
+  CHECK(a.next(159 * us).what == action::spin);
+  CHECK(a.next(161 * us).what == action::sleep);
+  a.end_wait(200 * us);
+  // Before any rate is known, the paper's 16 KiB is the threshold.
+  CHECK(a.interrupt_bytes() == 16384);
+  a.begin_wait(1 * ms, 1 << 20);
+  CHECK(a.next(1 * ms + 5 * us).what == action::spin);  // short probe
+  const decision d = a.next(1 * ms + 31 * us);
+  CHECK(d.what == action::block);
+  a.end_wait(2 * ms);
+}
+
+TEST_CASE("auto policy: the size threshold is calibrated from the observed transfer rate",
+          "[auto]") {
+  const auto_params p = auto_params::from(cal(), 0.02, false);
+  auto_policy a(p, 0);
+  // A 64 KiB wait that spun throughout took 64 us: 1 ns per byte.
+  a.begin_wait(0, 65536);
+  a.end_wait(65536);
+  // 20 wake-ups of 30 us = 600 us of transfer = 600000 bytes at 1 ns/B.
+  CHECK(a.interrupt_bytes() == 600000);
+  // A faster transport (0.1 ns/B) moves the threshold up: EWMA 0.75*1 + 0.25*0.1 = 0.775 ns/B.
+  a.begin_wait(1 * ms, 1 << 20);
+  a.end_wait(1 * ms + (1 << 20) / 10);
+  CHECK(a.interrupt_bytes() == static_cast<std::size_t>(600000 / 0.775));
+}
+
+TEST_CASE("auto policy: the slowdown budget widens the windows when wake-ups cost too much",
+          "[auto]") {
+  auto_params p = auto_params::from(cal(), 0.02, false);
+  p.budget_window_ns = 100 * ms;
+  auto_policy a(p, 0);
+  CHECK(a.caution() == 1);
+  // Messages that keep arriving right after the thread blocked: each costs a wake-up (30 us).
+  // 2% of 100 ms = 2 ms of budget = 66 wake-ups.
+  std::int64_t t = 0;
+  for (int i = 0; i < 66; ++i) {
+    t += 1 * ms;
+    a.woke(t, action::block, 1);
+  }
+  CHECK(a.caution() == 1);
+  a.woke(t + 10 * us, action::block, 1);
+  CHECK(a.caution() == 2);
+  CHECK(a.spin_window_ns() == 2 * p.spin_ns);
+  CHECK(a.block_after_ns() == 2 * p.block_after_ns);
+  CHECK(a.penalty_ns() == 67 * p.wake_cost_ns);
+  // A wake-up that found nothing costs nothing.
+  a.woke(t + 20 * us, action::block, 0);
+  CHECK(a.penalty_ns() == 67 * p.wake_cost_ns);
+  // A quiet window brings the caution back down.
+  a.woke(t + 500 * ms, action::sleep, 1);
+  CHECK(a.caution() == 1);
+  CHECK(a.slowdown(t + 500 * ms) > 0);
+}

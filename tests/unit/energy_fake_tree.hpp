@@ -1,0 +1,80 @@
+#pragma once
+// Fake sysfs/dev trees for the gaea::energy tests: a temporary root made with mkdtemp under /tmp
+// and removed when the test ends. Paths are given as absolute kernel paths ("/sys/...").
+
+#include <stdlib.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "gaea/energy/sysfs.hpp"
+
+namespace energy_test {
+
+class fake_root {
+ public:
+  fake_root() {
+    char name[] = "/tmp/gaea-energy-test-XXXXXX";
+    if (!::mkdtemp(name)) throw std::runtime_error("mkdtemp failed");
+    root_ = name;
+  }
+  ~fake_root() {
+    std::error_code ec;
+    std::filesystem::remove_all(root_, ec);
+  }
+  fake_root(const fake_root&) = delete;
+  fake_root& operator=(const fake_root&) = delete;
+
+  const std::filesystem::path& root() const { return root_; }
+  /// root + absolute path.
+  std::filesystem::path at(std::string_view absolute) const {
+    return gaea::energy::under(root_, absolute);
+  }
+  /// Creates the file (and its directories) holding `content` and a newline, as sysfs shows it.
+  void write(std::string_view absolute, std::string_view content) const {
+    const auto p = at(absolute);
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::trunc) << content << '\n';
+  }
+  /// First line of the file, "<unreadable>" when it cannot be read.
+  std::string line(std::string_view absolute) const {
+    return gaea::energy::read_line(at(absolute)).value_or("<unreadable>");
+  }
+
+ private:
+  std::filesystem::path root_;
+};
+
+/// The cpufreq files of one CPU, as a driver with the given governor shows them.
+struct cpufreq_files {
+  std::string governor = "userspace";
+  std::string available_governors = "userspace ondemand performance";
+  std::string setspeed = "2000000";  // "" = no scaling_setspeed file
+  std::int64_t cpuinfo_max = 2400000, cpuinfo_min = 800000;
+  std::string available_frequencies = "2400000 2000000 1600000 1200000 800000";  // "" = none
+  std::int64_t scaling_min = 800000, scaling_max = 2400000, cur = 2000000;
+};
+
+inline std::string cpufreq_path(int cpu, std::string_view file) {
+  return "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cpufreq/" + std::string(file);
+}
+
+inline void add_cpufreq(const fake_root& t, int cpu, const cpufreq_files& f) {
+  t.write(cpufreq_path(cpu, "scaling_governor"), f.governor);
+  t.write(cpufreq_path(cpu, "scaling_available_governors"), f.available_governors);
+  if (!f.setspeed.empty()) t.write(cpufreq_path(cpu, "scaling_setspeed"), f.setspeed);
+  t.write(cpufreq_path(cpu, "cpuinfo_max_freq"), std::to_string(f.cpuinfo_max));
+  t.write(cpufreq_path(cpu, "cpuinfo_min_freq"), std::to_string(f.cpuinfo_min));
+  if (!f.available_frequencies.empty())
+    t.write(cpufreq_path(cpu, "scaling_available_frequencies"), f.available_frequencies);
+  t.write(cpufreq_path(cpu, "scaling_min_freq"), std::to_string(f.scaling_min));
+  t.write(cpufreq_path(cpu, "scaling_max_freq"), std::to_string(f.scaling_max));
+  t.write(cpufreq_path(cpu, "scaling_cur_freq"), std::to_string(f.cur));
+  t.write(cpufreq_path(cpu, "cpuinfo_transition_latency"), "10000");
+}
+
+}  // namespace energy_test

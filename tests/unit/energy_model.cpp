@@ -1,0 +1,146 @@
+// gaea::energy power model: the formula by hand, the calibration file (errors name the key),
+// save/load round trip, and from_env.
+
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <vector>
+
+#include "energy_fake_tree.hpp"
+#include "gaea/base/error.hpp"
+#include "gaea/energy/model.hpp"
+
+using namespace gaea::energy;
+using energy_test::fake_root;
+
+namespace {
+
+std::filesystem::path write_json(const fake_root& t, const std::string& text) {
+  const auto p = t.root() / "model.json";
+  std::ofstream(p, std::ios::trunc) << text;
+  return p;
+}
+
+// Runs load(file) and returns the gaea::Error message ("" when it did not throw).
+std::string load_error(const std::filesystem::path& file) {
+  try {
+    model_params::load(file);
+  } catch (const gaea::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("model energy: static share, cubic dynamic power, transitions", "[energy][model]") {
+  model_params p;  // 4 W static, 10 W dynamic at 2.4 GHz, 20 uJ per transition
+  const std::vector<cpu_share> shares = {{1.0, 0}, {2.0, p.f_max_khz / 2}};
+  // 4 W x 3 s + 10 W x 1 s x 1 + 10 W x 2 s x (1/2)^3 + 5 x 20 uJ
+  const double by_hand = 4.0 * 3 + 10.0 * 1.0 + 10.0 * 2.0 * 0.125 + 5 * 20e-6;
+  CHECK(model_energy_j(p, 3.0, shares, 5) == Approx(by_hand).epsilon(1e-12));
+  CHECK(by_hand == Approx(24.5001));
+  CHECK(model_energy_j(p, 3.0, shares) == Approx(by_hand - 5 * 20e-6).epsilon(1e-12));
+  // khz 0 means f_max.
+  const std::vector<cpu_share> at_max = {{1.0, p.f_max_khz}};
+  const std::vector<cpu_share> unset = {{1.0, 0}};
+  CHECK(model_energy_j(p, 1.0, at_max) == Approx(model_energy_j(p, 1.0, unset)));
+
+  CHECK(model_power_w(p, 0.0, 0) == Approx(4.0));
+  CHECK(model_power_w(p, 1.0, 0) == Approx(14.0));
+  CHECK(model_power_w(p, 0.5, p.f_max_khz / 2) == Approx(4.0 + 0.5 * 10.0 * 0.125));
+  CHECK(model_power_w(p, 2.0, p.f_max_khz) == Approx(24.0));
+}
+
+TEST_CASE("model file: unknown keys, wrong types and non-positive values name the key",
+          "[energy][model]") {
+  fake_root t;
+  auto f = write_json(t, R"({"p_static_w": 3.5, "p_dyn": 12})");
+  std::string e = load_error(f);
+  CHECK(e.find(f.string()) != std::string::npos);
+  CHECK(e.find("'p_dyn'") != std::string::npos);
+  CHECK(e.find("unknown") != std::string::npos);
+
+  f = write_json(t, R"({"p_dyn_w": -2.0})");
+  e = load_error(f);
+  CHECK(e.find("'p_dyn_w'") != std::string::npos);
+  CHECK(e.find("positive") != std::string::npos);
+
+  f = write_json(t, R"({"transition_ns": 0})");
+  CHECK(load_error(f).find("'transition_ns'") != std::string::npos);
+
+  f = write_json(t, R"({"f_max_khz": "fast"})");
+  e = load_error(f);
+  CHECK(e.find("'f_max_khz'") != std::string::npos);
+  CHECK(e.find("integer") != std::string::npos);
+
+  f = write_json(t, R"({"f_max_khz": 1000000, "f_min_khz": 2000000})");
+  CHECK(load_error(f).find("'f_min_khz'") != std::string::npos);
+
+  f = write_json(t, R"([1, 2])");
+  CHECK(load_error(f).find("JSON object") != std::string::npos);
+  f = write_json(t, R"({"p_dyn_w": )");
+  CHECK(load_error(f).find("not valid JSON") != std::string::npos);
+  CHECK(load_error(t.root() / "absent.json").find("cannot open") != std::string::npos);
+
+  // A partial file keeps the defaults for the other keys.
+  f = write_json(t, R"({"p_dyn_w": 12.5})");
+  const model_params p = model_params::load(f);
+  CHECK(p.p_dyn_w == 12.5);
+  CHECK(p.p_static_w == model_params{}.p_static_w);
+  CHECK(p.source == f.string());
+}
+
+TEST_CASE("model file: save then load gives the same parameters", "[energy][model]") {
+  fake_root t;
+  model_params p;
+  p.p_static_w = 3.3;
+  p.p_dyn_w = 7.25;
+  p.f_max_khz = 3100000;
+  p.f_min_khz = 900000;
+  p.transition_ns = 12345;
+  p.transition_j = 1.5e-5;
+  const auto file = t.root() / "calibrated.json";
+  p.save(file);
+  // Only the file itself: the temporary was renamed.
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(t.root()))
+    ++files;
+  CHECK(files == 1);
+  const model_params q = model_params::load(file);
+  CHECK(q.p_static_w == p.p_static_w);
+  CHECK(q.p_dyn_w == p.p_dyn_w);
+  CHECK(q.f_max_khz == p.f_max_khz);
+  CHECK(q.f_min_khz == p.f_min_khz);
+  CHECK(q.transition_ns == p.transition_ns);
+  CHECK(q.transition_j == p.transition_j);
+  CHECK(q.source == file.string());
+  // Saving over an existing file replaces it.
+  p.p_dyn_w = 8;
+  p.save(file);
+  CHECK(model_params::load(file).p_dyn_w == 8);
+}
+
+TEST_CASE("model from_env: file when GAEA_ENERGY_MODEL is set, else defaults with cpufreq",
+          "[energy][model]") {
+  fake_root t;
+  ::unsetenv("GAEA_ENERGY_MODEL");
+  CHECK(model_params::from_env(t.root()).source == "defaults");
+  CHECK(model_params::from_env(t.root()).f_max_khz == 2400000);
+
+  t.write("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "3500000");
+  t.write("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_min_freq", "1000000");
+  const model_params hw = model_params::from_env(t.root());
+  CHECK(hw.f_max_khz == 3500000);
+  CHECK(hw.f_min_khz == 1000000);
+  CHECK(hw.source.find("cpuinfo") != std::string::npos);
+  CHECK(hw.p_dyn_w == model_params{}.p_dyn_w);
+
+  const auto f = write_json(t, R"({"p_static_w": 2.5})");
+  ::setenv("GAEA_ENERGY_MODEL", f.c_str(), 1);
+  const model_params fromfile = model_params::from_env(t.root());
+  ::unsetenv("GAEA_ENERGY_MODEL");
+  CHECK(fromfile.p_static_w == 2.5);
+  CHECK(fromfile.source == f.string());
+}
