@@ -34,11 +34,14 @@ using gaea_bench::wait_config;
 std::uint64_t compute_for(double seconds) {
   constexpr std::uint64_t chunk = 20000;  // ~tens of us between clock reads
   const std::int64_t end = progress::monotonic_ns() + static_cast<std::int64_t>(seconds * 1e9);
-  double x = 1.0;
+  // Operands from volatiles: with constants the compiler folds the chain (1.0 is its fixed point).
+  volatile double seed = 1.0, mul = 0.9999999, add = 1e-7;
+  double x = seed;
+  const double a = mul, c = add;
   std::uint64_t n = 0;
   while (progress::monotonic_ns() < end) {
     for (std::uint64_t k = 0; k < chunk; ++k)
-      x = x * 0.9999999 + 1e-7;
+      x = x * a + c;
     n += chunk;
   }
   volatile double sink = x;
@@ -181,7 +184,7 @@ int main(int argc, char** argv) {
               seconds, rt.size() - 1, reps);
   std::printf("# energy: %s; W = J per waiting rank / wall s\n",
               gaea_bench::energy_label(meter).c_str());
-  std::printf("# solo compute rate: %.1f M iterations/s\n", solo_med * 1e-6);
+  std::printf("# solo compute rate: %.2f M iterations/s\n", solo_med * 1e-6);
   std::printf("%-15s %9s %9s %9s %10s %10s %9s %8s %8s %8s\n", "mode", "cpu%_mean", "cpu%_max",
               "r0_cpu%", "rate_Mit/s", "vs_solo%", "wakeup/s", "blocks/s",
               meter.measured ? "W(meas)" : "W(est)", "dvfs/s");
@@ -233,7 +236,7 @@ int main(int argc, char** argv) {
     }
     const double rate_med = gaea_bench::median(rate);
     const double vs_solo = 100.0 * rate_med / solo_med;
-    std::printf("%-15s %9.2f %9.2f %9.1f %10.1f %10.1f %9.1f %8.1f %8.3f %8.1f\n",
+    std::printf("%-15s %9.2f %9.2f %9.1f %10.2f %10.1f %9.1f %8.1f %8.3f %8.1f\n",
                 modes[m].name.c_str(), gaea_bench::median(cpu_mean), gaea_bench::median(cpu_max),
                 gaea_bench::median(r0_cpu), rate_med * 1e-6, vs_solo, gaea_bench::median(wake),
                 gaea_bench::median(blocks), meter.measured ? 0.0 : gaea_bench::median(watts),
@@ -250,7 +253,8 @@ int main(int argc, char** argv) {
          {"waiting_wakeups_per_s", gaea_bench::median(wake)},
          {"waiting_blocks_per_s", gaea_bench::median(blocks)},
          {"waiting_dvfs_lowered_per_s", gaea_bench::median(dvfs)},
-         {"waiting_watts_per_rank", meter.measured ? nlohmann::json() : gaea_bench::median(watts)},
+         {"waiting_watts_per_rank",
+          meter.measured ? nlohmann::json() : nlohmann::json(gaea_bench::median(watts))},
          {"energy_kind", meter.measured ? "measured" : "estimated"},
          {"reps", per_rep}});
   }

@@ -3,9 +3,12 @@
 //
 // For every primitive (put, get, acc, strided_put) and message size, every rank runs
 //   for it in 1..iters: for i in 1..P-1: dest = (me + i) mod P; op(patch owned by dest); fence
-// (a get completes by itself). One global array per primitive; each rank owns at least the
-// largest message: 1-D blocks for put/get/acc; for strided_put a 2-D [P*rows x cols] array whose
-// patch is a column slab of `rows` rows, so every row is a separate chunk.
+// (a get completes by itself). A block runs --iters iterations, or by default each rank iterates
+// until --block-ms has passed and counts its own operations (the operations are one-sided, so
+// ranks need not do the same number; time-bounded blocks keep the run time predictable when a
+// configuration is 10x slower than another). One global array per primitive; each rank owns at
+// least the largest message: 1-D blocks for put/get/acc; for strided_put a 2-D [P*rows x cols]
+// array whose patch is a column slab of `rows` rows, so every row is a separate chunk.
 //
 // Configurations (all in one process, switched with progress::scoped_mode and interleaved: for
 // every size, each repetition runs every configuration once) — polling = (spin, no DVFS),
@@ -134,12 +137,15 @@ class shift_arrays {
     return out;
   }
 
-  /// The shift loop of one block: iters x (P-1) operations, each completed before the next.
-  void run(prim x, std::size_t bytes, std::int64_t iters, const std::vector<patch>& dest_patch) {
+  /// The shift loop of one block: iterations of (P-1) operations, each completed before the
+  /// next. `fixed_iters` > 0: exactly that many; else until `block_ns` has passed (and at least
+  /// `min_iters`). Returns the iterations done.
+  std::int64_t run(prim x, std::size_t bytes, std::int64_t fixed_iters, std::int64_t min_iters,
+                   std::int64_t block_ns, const std::vector<patch>& dest_patch) {
     gaea::global_array<double>& a = *arrays_.at(x);
     const int me = rt_.rank(), np = rt_.size();
     const std::span<double> buf(buf_.data(), bytes / sizeof(double));
-    for (std::int64_t it = 0; it < iters; ++it)
+    auto iteration = [&] {
       for (int i = 1; i < np; ++i) {
         const patch& p = dest_patch[static_cast<std::size_t>((me + i) % np)];
         switch (x) {
@@ -157,6 +163,26 @@ class shift_arrays {
             break;
         }
       }
+    };
+    if (fixed_iters > 0) {
+      for (std::int64_t it = 0; it < fixed_iters; ++it)
+        iteration();
+      return fixed_iters;
+    }
+    // Time-bounded: the clock is read every `stride` iterations, the stride doubling while
+    // checks come less than 20 us apart, so sub-microsecond operations pay almost nothing for it
+    // and the block overshoots by at most ~40 us plus one iteration.
+    const std::int64_t start = gaea::progress::monotonic_ns();
+    std::int64_t iters = 0, stride = 1, next_check = 1, last_check = start;
+    for (;;) {
+      iteration();
+      if (++iters < next_check) continue;
+      const std::int64_t now = gaea::progress::monotonic_ns();
+      if (now - start >= block_ns && iters >= min_iters) return iters;
+      if (now - last_check < 20000) stride *= 2;
+      last_check = now;
+      next_check = iters + stride;
+    }
   }
 
  private:
@@ -166,13 +192,22 @@ class shift_arrays {
   std::vector<double> buf_;
 };
 
+/// How long a block runs.
+struct block_params {
+  std::int64_t fixed_iters = 0;  // > 0: exactly this many iterations
+  std::int64_t min_iters = 4;    // time-bounded blocks: at least this many
+  std::int64_t block_ns = 40000000;
+};
+
 /// Runs one block under `c` and reduces its figures over the ranks (collective).
 sample timed_block(gaea::runtime& rt, shift_arrays& arrays, prim x, std::size_t bytes,
-                   std::int64_t iters, const std::vector<patch>& dest_patch, const wait_config& c) {
+                   const block_params& bp, const std::vector<patch>& dest_patch,
+                   const wait_config& c) {
   progress::telemetry_totals t0, t1;
   double e0 = 0, e1 = 0;
   std::int64_t cpu0 = 0, cpu1 = 0, w0 = 0, w1 = 0, w2 = 0;
   bool measured = false;
+  std::int64_t iters = 0;
   {
     progress::scoped_mode guard(rt.progress(), c.mode, c.dvfs);
     rt.barrier();  // every rank has switched before the clock starts
@@ -180,7 +215,7 @@ sample timed_block(gaea::runtime& rt, shift_arrays& arrays, prim x, std::size_t 
     e0 = rt.energy().joules;
     cpu0 = progress::process_cpu_ns();
     w0 = progress::monotonic_ns();
-    arrays.run(x, bytes, iters, dest_patch);
+    iters = arrays.run(x, bytes, bp.fixed_iters, bp.min_iters, bp.block_ns, dest_patch);
     w1 = progress::monotonic_ns();
     rt.barrier();
     w2 = progress::monotonic_ns();
@@ -229,7 +264,7 @@ sample timed_block(gaea::runtime& rt, shift_arrays& arrays, prim x, std::size_t 
 /// Medians over repetitions of one (primitive, size, configuration).
 struct summary {
   double latency_us, ratio, cpu_s_per_mb, energy_j_per_mb, blocks_per_op, wakeups_per_op,
-      dvfs_lowered_per_op, wall_s;
+      dvfs_lowered_per_op, wall_s, ops;
 };
 
 template <class F>
@@ -251,6 +286,7 @@ summary summarize(const std::vector<sample>& v, double polling_latency_us) {
   s.wakeups_per_op = median_of(v, [](const sample& x) { return x.wakeups / x.ops; });
   s.dvfs_lowered_per_op = median_of(v, [](const sample& x) { return x.dvfs_lowered / x.ops; });
   s.wall_s = median_of(v, [](const sample& x) { return x.wall_s; });
+  s.ops = median_of(v, [](const sample& x) { return x.ops; });
   return s;
 }
 
@@ -276,8 +312,8 @@ int main(int argc, char** argv) {
   std::uint64_t factor = 4;
   std::int64_t iters_opt = 0, rows = 16;
   int reps = 5;
-  double block_ms = 25;
-  std::int64_t max_iters = 2000, min_iters = 8;
+  double block_ms = 40;
+  std::int64_t min_iters = 4;
   std::string json_path;
   app.add_option("--prims", prims_text, "primitives: put,get,acc,strided_put")
       ->capture_default_str();
@@ -295,17 +331,13 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(2, 1024))
       ->capture_default_str();
   app.add_option("--iters", iters_opt,
-                 "iterations per block (0: calibrate each size so a polling block lasts "
-                 "--block-ms)")
+                 "iterations per block (0: each rank iterates until --block-ms has passed)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  app.add_option("--block-ms", block_ms, "target duration of a polling block when calibrating")
+  app.add_option("--block-ms", block_ms, "duration of a time-bounded block")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  app.add_option("--min-iters", min_iters, "calibration floor")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--max-iters", max_iters, "calibration ceiling")
+  app.add_option("--min-iters", min_iters, "fewest iterations of a time-bounded block")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--reps", reps, "repetitions per (size, configuration); medians are reported")
@@ -362,10 +394,11 @@ int main(int argc, char** argv) {
   shift_arrays arrays(rt, prims, sizes.back(), rows);
   nlohmann::json out = gaea_bench::run_info(rt, "shift");  // also chooses the meter, once
   const gaea::energy_reading meter = rt.energy();
-  out["parameters"] = {
-      {"prims", prims_text}, {"configs", configs_text}, {"sizes", sizes},
-      {"reps", reps},        {"iters", iters_opt},      {"block_ms", block_ms},
-      {"rows", rows},        {"mb", "1e6 bytes"},       {"ratio_reference", configs[ref].name}};
+  out["parameters"] = {{"prims", prims_text},    {"configs", configs_text},
+                       {"sizes", sizes},         {"reps", reps},
+                       {"iters", iters_opt},     {"block_ms", block_ms},
+                       {"min_iters", min_iters}, {"rows", rows},
+                       {"mb", "1e6 bytes"},      {"ratio_reference", configs[ref].name}};
   out["results"] = nlohmann::json::array();
   if (rt.rank() == 0) {
     std::printf("# shift: %d ranks on %d node(s), UCX_TLS=%s, DVFS %s (%s), progress %s core\n",
@@ -374,40 +407,46 @@ int main(int argc, char** argv) {
                 rt.dvfs().hardware() ? "hardware" : "not hardware",
                 rt.progress().share_core() ? "shares a" : "has its own");
     std::printf("# energy: %s\n", gaea_bench::energy_label(meter).c_str());
-    std::printf("# medians of %d reps; latency = max over ranks; ratio vs %s; MB = 1e6 B\n", reps,
-                configs[ref].name.c_str());
+    if (iters_opt > 0)
+      std::printf("# blocks of %lld iterations", static_cast<long long>(iters_opt));
+    else
+      std::printf("# time-bounded blocks of %.0f ms (>= %lld iterations)", block_ms,
+                  static_cast<long long>(min_iters));
+    std::printf(
+        "; medians of %d reps; latency = max over ranks of time/ops; ratio vs %s; "
+        "MB = 1e6 B\n",
+        reps, configs[ref].name.c_str());
     std::fflush(stdout);
   }
 
+  block_params bp;
+  bp.fixed_iters = iters_opt;
+  bp.min_iters = min_iters;
+  bp.block_ns = std::llround(block_ms * 1e6);
+  block_params warm = bp;  // a short warm-up block
+  warm.block_ns = std::min<std::int64_t>(bp.block_ns, 5000000);
+  warm.min_iters = 2;
+  if (warm.fixed_iters > 0) warm.fixed_iters = std::min<std::int64_t>(warm.fixed_iters, 8);
   for (prim x : prims) {
     if (rt.rank() == 0)
-      std::printf("\n== %s ==\n%-9s %-15s %6s %10s %7s %10s %10s %9s %9s %8s\n", prim_name(x),
-                  "size", "config", "iters", "lat_us", "ratio", "CPU-s/MB",
+      std::printf("\n== %s ==\n%-9s %-15s %7s %10s %7s %10s %10s %9s %9s %8s\n", prim_name(x),
+                  "size", "config", "ops/rk", "lat_us", "ratio", "CPU-s/MB",
                   meter.measured ? "J/MB(meas)" : "J/MB(est)", "blocks/op", "wakeup/op", "dvfs/op");
     for (std::size_t bytes : sizes) {
       const std::vector<patch> dest_patch = arrays.patches(x, bytes);
-      // Warm-up (first touch, remote keys), then calibration in the reference configuration.
-      std::int64_t iters = iters_opt;
-      timed_block(rt, arrays, x, bytes, min_iters, dest_patch, configs[ref]);
-      if (iters == 0) {
-        const sample s = timed_block(rt, arrays, x, bytes, min_iters, dest_patch, configs[ref]);
-        const double per_iter_ms = s.latency_us * 1e-3 * (rt.size() - 1);
-        iters = std::clamp<std::int64_t>(std::llround(block_ms / std::max(per_iter_ms, 1e-6)),
-                                         min_iters, max_iters);
-        // Rank 0's number for everyone: the reduced latency is identical on every rank already.
-        MPI_Bcast(&iters, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
-      }
+      // Warm-up: first touch, remote keys, protocol set-up.
+      timed_block(rt, arrays, x, bytes, warm, dest_patch, configs[ref]);
       std::vector<std::vector<sample>> samples(configs.size());
       for (int r = 0; r < reps; ++r)
         for (std::size_t c = 0; c < configs.size(); ++c)
-          samples[c].push_back(timed_block(rt, arrays, x, bytes, iters, dest_patch, configs[c]));
+          samples[c].push_back(timed_block(rt, arrays, x, bytes, bp, dest_patch, configs[c]));
       const double ref_lat = median_of(samples[ref], [](const sample& s) { return s.latency_us; });
       for (std::size_t c = 0; c < configs.size(); ++c) {
         const summary m = summarize(samples[c], ref_lat);
         if (rt.rank() == 0)
-          std::printf("%-9s %-15s %6lld %10.2f %7.2f %10.4f %10.4f %9.3f %9.3f %8.3f\n",
+          std::printf("%-9s %-15s %7lld %10.2f %7.2f %10.3g %10.3g %9.3f %9.3f %8.3f\n",
                       size_label(bytes).c_str(), configs[c].name.c_str(),
-                      static_cast<long long>(iters), m.latency_us, m.ratio, m.cpu_s_per_mb,
+                      std::llround(m.ops / rt.size()), m.latency_us, m.ratio, m.cpu_s_per_mb,
                       m.energy_j_per_mb, m.blocks_per_op, m.wakeups_per_op, m.dvfs_lowered_per_op);
         nlohmann::json reps_json = nlohmann::json::array();
         for (const sample& s : samples[c]) {
@@ -434,7 +473,7 @@ int main(int argc, char** argv) {
                                   {"config", configs[c].name},
                                   {"mode", std::string(progress::to_string(configs[c].mode))},
                                   {"dvfs", configs[c].dvfs},
-                                  {"iters", iters},
+                                  {"ops_per_rank", m.ops / rt.size()},
                                   {"latency_us", m.latency_us},
                                   {"latency_ratio", m.ratio},
                                   {"cpu_s_per_mb", m.cpu_s_per_mb},

@@ -1,5 +1,5 @@
 // Asynchronous progress: rank 0 computes for about a second without calling the library while
-// the other ranks complete 1000 fetch-adds, 100 gets and 100 accumulates on rank 0's data. With a
+// the other ranks complete 500 fetch-adds, 50 gets and 50 accumulates on rank 0's data. With a
 // progress thread all of it finishes before rank 0's compute ends (asserted as an ordering of
 // two timestamps on the node's monotonic clock). With GAEA_PROGRESS=off, or a spin loop forced
 // onto shared cores, the workload must still be correct; the ordering is then not expected.
@@ -48,9 +48,9 @@ TEST_CASE("progress: operations on rank 0's data complete while rank 0 computes"
   } else {
     std::vector<double> buf(static_cast<std::size_t>(on0.elements()));
     std::vector<double> ones(buf.size(), 1.0);
-    for (int i = 0; i < 1000; ++i)
+    for (int i = 0; i < 500; ++i)
       counter.fetch_add(1);
-    for (int i = 0; i < 100; ++i) {
+    for (int i = 0; i < 50; ++i) {
       a.get(on0, buf);
       a.acc(on0, ones);
     }
@@ -61,11 +61,11 @@ TEST_CASE("progress: operations on rank 0's data complete while rank 0 computes"
   const auto ends = gaea::test::allgather(me == 0 ? compute_end : work_end);
   a.sync();
   // Correctness, in every mode.
-  CHECK(counter.read() == 1000 * (n - 1));
+  CHECK(counter.read() == 500 * (n - 1));
   std::vector<double> got(static_cast<std::size_t>(on0.elements()));
   a.get(on0, got);
   for (double x : got)
-    REQUIRE(x == 1.0 + 100.0 * (n - 1));
+    REQUIRE(x == 1.0 + 50.0 * (n - 1));
   // Ordering, when there is a progress thread in a mode fit for its placement. A spin loop forced
   // (GAEA_PROGRESS=spin) onto cores the ranks share competes with rank 0's compute for the CPU:
   // that is the configuration auto avoids, and there the ordering is not promised.

@@ -7,8 +7,11 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 
 #include "energy_fake_tree.hpp"
 #include "gaea/base/error.hpp"
@@ -66,6 +69,12 @@ std::uint64_t msr_value(const fake_root& t, int cpu) {
   std::uint64_t v = 0;
   in.read(reinterpret_cast<char*>(&v), sizeof v);
   return v;
+}
+
+// Before fork(): the child must not print the parent's buffered output a second time.
+void flush_output() {
+  std::cout.flush();
+  std::fflush(nullptr);
 }
 
 }  // namespace
@@ -244,6 +253,7 @@ TEST_CASE("a fatal signal restores what the actuator changed", "[energy][actuato
   fake_root t;
   add_cpufreq(t, 0, {});
   add_cpufreq(t, 1, ondemand_files());
+  flush_output();
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
@@ -267,6 +277,26 @@ TEST_CASE("a fatal signal restores what the actuator changed", "[energy][actuato
   CHECK(t.line(cpufreq_path(0, "scaling_setspeed")) == "2000000");
   CHECK(t.line(cpufreq_path(0, "scaling_governor")) == "userspace");
   CHECK(t.line(cpufreq_path(1, "scaling_governor")) == "ondemand");
+}
+
+TEST_CASE("exit() restores what a live actuator changed", "[energy][actuator]") {
+  fake_root t;
+  add_cpufreq(t, 0, ondemand_files());
+  flush_output();
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    // The actuator is never destroyed (exit() does not unwind): only the atexit handler runs.
+    static auto* choice = new actuator_choice(make_actuator(config_for(t, "cpufreq", {0})));
+    if (!choice->act || !choice->act->set_low(0, true)) _exit(2);
+    if (t.line(cpufreq_path(0, "scaling_governor")) != "userspace") _exit(4);
+    std::exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(t.line(cpufreq_path(0, "scaling_governor")) == "ondemand");
 }
 
 TEST_CASE("msr clock modulation: duty cycle on, off, original restored", "[energy][actuator]") {

@@ -2,6 +2,9 @@
 // and domains that go low only when every thread in them blocks.
 
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+#include <vector>
 
 #include "gaea/energy/actuator.hpp"
 #include "gaea/energy/governor.hpp"
@@ -113,4 +116,28 @@ TEST_CASE("governor: derived and configured thresholds, inactive actuator", "[en
   governor idle(*none, {});
   CHECK_FALSE(idle.before_block(0, 1 * ms, 1000 * ms));
   CHECK_FALSE(idle.after_wake(0, 2 * ms));
+}
+
+TEST_CASE("governor: concurrent block/wake cycles leave every domain high", "[energy][governor]") {
+  auto act = simulated(0, {0, 1, 2, 3});
+  governor g(*act, {0, 0, 1, 1}, governor_config{1, 1});
+  const auto now = [] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  std::vector<std::thread> threads;
+  for (int cpu = 0; cpu < 4; ++cpu)
+    threads.emplace_back([&, cpu] {
+      g.thread_started(cpu);
+      for (int i = 0; i < 2000; ++i) {
+        g.before_block(cpu, now(), 1 * ms);
+        g.after_wake(cpu, now());
+      }
+    });
+  for (auto& t : threads)
+    t.join();
+  for (int cpu = 0; cpu < 4; ++cpu)
+    CHECK(act->current_khz(cpu) == 2400000);
+  CHECK(act->transition_count() % 2 == 0);  // every lowering was followed by its raise
 }

@@ -163,7 +163,7 @@ cpu_probe probe_cpu(const fs::path& root, int cpu) {
   p.cur = read_int(p.dir / "scaling_cur_freq").value_or(p.high);
   probe_userspace(p);
   probe_minmax(p);
-  p.userspace_why = tag + p.userspace_why;
+  if (!p.userspace_ok) p.userspace_why = tag + p.userspace_why;
   return p;
 }
 

@@ -43,15 +43,21 @@ class actuator {
   /// The frequency `cpu` is set to now (kHz) as far as the actuator knows.
   virtual std::int64_t current_khz(int cpu) const = 0;
   /// Lowers `cpu` to low_khz (true) or raises it back to high_khz (false). Returns false when the
-  /// write was refused; the actuator then stays where it was. No-op when already there.
+  /// write was refused, when `cpu` is not one of actuator_config::cpus, for "none", and after a
+  /// fatal signal restored the originals; the actuator then stays where it was. No-op (true)
+  /// when already there.
   virtual bool set_low(int cpu, bool low) = 0;
   /// Writes back every value this actuator changed, in reverse order. Idempotent, noexcept.
+  /// The actuator stays usable: a later set_low() applies its settings again (and re-arms the
+  /// restore at exit / on a fatal signal).
   virtual void restore() noexcept = 0;
   /// Every transition so far (bounded: the oldest are dropped past `transition_capacity`).
   virtual std::vector<transition> transitions() const = 0;
   /// Total number of transitions, including dropped ones.
   virtual std::uint64_t transition_count() const noexcept = 0;
-  /// Measured (or configured, when simulated) cost of one transition in ns; 0 when unknown.
+  /// Cost of one transition in ns: the mean of the writes measured so far, before any write a
+  /// one-time measurement made at construction, never below cpuinfo_transition_latency; the
+  /// configured cost when simulated; 0 when unknown (none).
   virtual std::int64_t transition_cost_ns() const noexcept = 0;
 };
 
@@ -64,21 +70,26 @@ struct actuator_choice {
 
 /// Settings of make_actuator.
 struct actuator_config {
-  std::string kind = "auto";            ///< auto|cpufreq|msr|simulated|off (GAEA_DVFS)
-  std::filesystem::path root = "/";     ///< sysfs/dev root (GAEA_SYSFS_ROOT)
-  std::vector<int> cpus;                ///< CPUs this process may change (empty: none)
-  std::int64_t simulated_high_khz = 0;  ///< simulated: 0 = from cpufreq if readable, else model
+  std::string kind = "auto";         ///< auto|cpufreq|msr|simulated|off (GAEA_DVFS)
+  std::filesystem::path root = "/";  ///< sysfs/dev root (GAEA_SYSFS_ROOT)
+  std::vector<int> cpus;             ///< CPUs this process may change (empty: none)
+  /// simulated: the two levels in kHz; when either is 0, cpufreq's cpuinfo_max/min_freq of the
+  /// first CPU under `root` if readable, else 2400000/1200000 (the model's defaults).
+  std::int64_t simulated_high_khz = 0;
   std::int64_t simulated_low_khz = 0;
   std::int64_t simulated_cost_ns = 10000;  ///< simulated: busy-waited per transition
   std::size_t transition_capacity = 1 << 16;
-  bool install_signal_handlers = true;  ///< restore on SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGABRT
+  /// Restore on SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGABRT/SIGSEGV, then re-raise with the previous
+  /// disposition (signals set to SIG_IGN are left alone).
+  bool install_signal_handlers = true;
 };
 
 /// Chooses and builds the backend. `auto`: cpufreq if it is present and writable for every CPU
 /// in cfg.cpus, else MSR clock modulation if writable, else none (sleep-only). An explicit kind
 /// that cannot work falls back to none with a reason (it never throws for missing hardware or
-/// permission); an unknown kind throws gaea::Error. Originals are saved before the first write
-/// and restored by restore(), the destructor, at exit, and after a fatal signal.
+/// permission); an unknown kind throws gaea::Error naming GAEA_DVFS. Writability is probed by
+/// writing each file's current value back. Originals are saved before the first write and
+/// restored by restore(), the destructor, at exit, and after a fatal signal. Thread-safe.
 actuator_choice make_actuator(const actuator_config& cfg);
 
 }  // namespace gaea::energy

@@ -22,15 +22,20 @@ struct model_params {
   std::int64_t f_min_khz = 1200000;    ///< lowest frequency (the "low" DVFS level)
   std::int64_t transition_ns = 10000;  ///< DVFS transition latency
   double transition_j = 20e-6;         ///< energy charged per DVFS transition
-  std::string source = "defaults";     ///< "defaults" or the file it was read from
+  /// "defaults", "defaults, f_max/f_min from <cpufreq dir>/cpuinfo_{max,min}_freq", or the file
+  /// the parameters were read from.
+  std::string source = "defaults";
 
-  /// Reads a JSON object with any of the keys above (unknown keys are an error, so typos show).
-  /// Throws gaea::Error naming the file and the key on bad input.
+  /// Reads a JSON object with any of the keys above; missing keys keep their defaults. Unknown
+  /// keys (so typos show), wrong types (the *_khz and *_ns keys are integers), non-positive
+  /// values and f_min_khz > f_max_khz throw gaea::Error naming the file and the key, as do an
+  /// unreadable file and invalid JSON. source = the file path.
   static model_params load(const std::filesystem::path& file);
   /// GAEA_ENERGY_MODEL if set, else defaults (with f_max/f_min from cpufreq when readable under
   /// `root`).
   static model_params from_env(const std::filesystem::path& root);
-  /// Writes the parameters as JSON (temporary name, then rename).
+  /// Writes the parameters as JSON (temporary name, then rename, so readers never see half a
+  /// file). Throws gaea::Error naming the file when it cannot be written.
   void save(const std::filesystem::path& file) const;
 };
 
