@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
       line += "; on node (rank " + std::to_string(on_node) + "): " + w.transports(on_node);
     if (off_node >= 0)
       line += "; between nodes (rank " + std::to_string(off_node) + "): " + w.transports(off_node);
+    const std::string meter = rt.meter_reason();  // proves hardware meters (a short CPU burn)
     rt.barrier();
     const auto lines = gather_strings(line, 0);
     if (rt.rank() == 0) {
@@ -95,6 +96,14 @@ int main(int argc, char** argv) {
       std::printf("UCX_TLS=%s\n", tls ? tls : "(unset: UCX chooses)");
       for (const auto& l : lines)
         std::printf("%s\n", l.c_str());
+      std::printf("wait-mode calibration (rank 0): %s\n", rt.progress().cal().describe().c_str());
+      std::printf("auto thresholds (rank 0): spin %.0f us, block after %.0f us idle, "
+                  "waits >= %zu bytes block at once\n",
+                  static_cast<double>(rt.progress().auto_parameters().spin_ns) / 1e3,
+                  static_cast<double>(rt.progress().auto_parameters().block_after_ns) / 1e3,
+                  rt.progress().interrupt_bytes(rt.worker()));
+      std::printf("DVFS (rank 0): %s\n", rt.dvfs_reason().c_str());
+      std::printf("energy meter (rank 0): %s\n", meter.c_str());
     }
     rt.barrier();
   } catch (const gaea::Error& e) {
