@@ -7,7 +7,7 @@
 //   rank 0:        loop iterations per second, compared with a solo run of the same loop just
 //                  before (every rank parked: progress threads blocked, other ranks asleep
 //                  outside the library)
-// Results: medians over --reps; a table on rank 0 and JSON with --json.
+// Results: medians over --reps (3); a table on rank 0 and JSON with --json.
 #include <mpi.h>
 
 #include <chrono>
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
   CLI::App app{"idle_wait: CPU cost of waiting in a sync while rank 0 computes, per wait mode"};
   double seconds = 2.0, solo_seconds = 0;
   std::string modes_text = "spin,adaptive,interrupt,auto";
-  int reps = 1;
+  int reps = 3;
   std::string json_path;
   app.add_option("--seconds", seconds, "rank 0's compute time per mode")
       ->check(CLI::PositiveNumber)
