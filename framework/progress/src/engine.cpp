@@ -42,9 +42,11 @@ constexpr mode unpack_mode(int v) {
 constexpr bool unpack_dvfs(int v) {
   return (v & 0x100) != 0;
 }
-// Safety timeouts of blocking waits: a lost wake-up costs at most this much, never a hang.
-constexpr std::int64_t app_block_timeout_ns = 100000000;
-constexpr std::int64_t progress_block_timeout_ns = 1000000000;
+// Safety timeouts of blocking waits: a lost wake-up costs at most this much, never a hang. 10 ms,
+// because UCX 1.13's shared-memory transport sometimes fails to signal an armed worker's event fd
+// (issue 3 note); 100 wake-ups per second cost well under 1% of a core.
+constexpr std::int64_t app_block_timeout_ns = 10000000;
+constexpr std::int64_t progress_block_timeout_ns = 10000000;
 }  // namespace
 
 // Per application thread: its telemetry, its waiter (blocking on its own origin worker's event
@@ -100,11 +102,16 @@ bool engine::dvfs_enabled() const noexcept {
 void engine::set_mode(mode m, bool dvfs) {
   mode_.store(pack(m, dvfs), std::memory_order_release);
   wake_progress_thread();
+  notify_waiters();  // blocked application waits step again (e.g. to serve peers after `off`)
 }
 
 void engine::wake_progress_thread() noexcept {
   park_->signal();
-  if (waiter* w = progress_waiter_.load(std::memory_order_acquire)) w->signal();
+  {
+    // The waiter lives on the progress thread's stack: signal it only while it exists.
+    std::lock_guard lock(waiter_mutex_);
+    if (waiter* w = progress_waiter_.load(std::memory_order_acquire)) w->signal();
+  }
   service_.signal();
 }
 
@@ -174,7 +181,10 @@ void engine::run() {
         break;
     }
   }
-  progress_waiter_.store(nullptr, std::memory_order_release);
+  {
+    std::lock_guard lock(waiter_mutex_);
+    progress_waiter_.store(nullptr, std::memory_order_release);
+  }
   // Drain what arrived before stop so that no request is left half-served.
   if (!service_lock.owns_lock()) service_lock.lock();
   while (service_.progress() != 0) {

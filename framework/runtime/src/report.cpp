@@ -6,10 +6,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <span>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,7 @@ namespace {
 enum field : std::size_t {
   f_wall,
   f_cpu,
-  f_state_wall,                                   // 4 states
+  f_state_wall,                                        // 4 states
   f_state_cpu = f_state_wall + progress::wait_states,  // 4 states
   f_waits = f_state_cpu + progress::wait_states,
   f_wakeups,
@@ -38,7 +39,7 @@ enum field : std::size_t {
   f_measured,
   f_node_leader,
   f_transitions,
-  f_op_count,                            // comm::op_kinds
+  f_op_count,                                // comm::op_kinds
   f_op_bytes = f_op_count + comm::op_kinds,  // comm::op_kinds
   f_count = f_op_bytes + comm::op_kinds
 };
@@ -93,6 +94,9 @@ void runtime::write_report_and_trace() {
     });
   };
 
+  // Rank 0's own writing may fail (bad path, full disk); the error is kept and thrown only after
+  // the trace collective, so that no rank is left waiting in it.
+  std::exception_ptr report_error;
   if (want_report) {
     std::vector<double> mine(f_count, 0.0);
     const progress::telemetry_totals t = progress_->totals();
@@ -125,88 +129,90 @@ void runtime::write_report_and_trace() {
     MPI_Igather(mine.data(), static_cast<int>(f_count), MPI_DOUBLE, all.data(),
                 static_cast<int>(f_count), MPI_DOUBLE, 0, MPI_COMM_WORLD, &req);
     wait_request(req);
-    if (rank_ == 0) {
-      std::vector<double> sum(f_count, 0.0);
-      double wall_max = 0, joules = 0, slowdown_max = 0;
-      bool measured = e.measured;
-      for (int r = 0; r < size_; ++r) {
-        const double* v = all.data() + static_cast<std::size_t>(r) * f_count;
-        for (std::size_t i = 0; i < f_count; ++i)
-          sum[i] += v[i];
-        wall_max = std::max(wall_max, v[f_wall]);
-        slowdown_max = std::max(slowdown_max, v[f_wall] > 0 ? v[f_penalty] / v[f_wall] : 0.0);
-        // A hardware meter covers the node: count it once per node. The model is per rank.
-        if (!measured || v[f_node_leader] != 0) joules += v[f_joules];
-      }
-      const double budget = progress_->max_slowdown();
-      const bool held = slowdown_max <= budget;
-      nlohmann::json j;
-      j["ranks"] = size_;
-      j["nodes"] = nodes_;
-      j["mode"] = std::string(progress::to_string(progress_->current_mode()));
-      j["wall_s"] = wall_max;
-      j["cpu_s"] = sum[f_cpu];
-      j["cpu_per_rank_core_fraction"] = wall_max > 0 ? sum[f_cpu] / (wall_max * size_) : 0.0;
-      for (std::size_t s = 0; s < progress::wait_states; ++s) {
-        const std::string name(progress::to_string(static_cast<progress::wait_state>(s)));
-        j["wait_states"][name] = {{"wall_s", sum[f_state_wall + s]},
-                                  {"cpu_s", sum[f_state_cpu + s]}};
-      }
-      j["waits"] = sum[f_waits];
-      j["wakeups"] = sum[f_wakeups];
-      j["blocks"] = sum[f_blocks];
-      j["mode_switches"] = sum[f_mode_switches];
-      j["dvfs"] = {{"actuator", std::string(actuator_->name())},
-                   {"reason", dvfs_reason_},
-                   {"lowered", sum[f_dvfs_lowered]},
-                   {"raised", sum[f_dvfs_raised]},
-                   {"transitions", sum[f_transitions]},
-                   {"cpu_s_at_low_frequency", sum[f_low_cpu]}};
-      j["energy"] = {{"joules", joules},
-                     {"source", e.source},
-                     {"kind", measured ? "measured" : "estimated"},
-                     {"scope", e.scope},
-                     {"meter_choice", meter_reason_}};
-      j["slowdown"] = {{"estimated_max_rank", slowdown_max},
-                       {"budget", budget},
-                       {"held", held},
-                       {"calibration", progress_->cal().describe()}};
-      for (std::size_t k = 0; k < comm::op_kinds; ++k) {
-        const std::string name(comm::to_string(static_cast<comm::op_kind>(k)));
-        j["operations"][name] = {{"count", sum[f_op_count + k]}, {"bytes", sum[f_op_bytes + k]}};
-      }
-      if (report_ == "1") {
-        std::string line;
-        for (std::size_t k = 0; k < comm::op_kinds; ++k) {
-          char b[96];
-          std::snprintf(b, sizeof b, "%s%s %.0f (%.1f MB)", line.empty() ? "" : ", ",
-                        std::string(comm::to_string(static_cast<comm::op_kind>(k))).c_str(),
-                        sum[f_op_count + k], sum[f_op_bytes + k] / 1e6);
-          line += b;
+    if (rank_ == 0) try {
+        std::vector<double> sum(f_count, 0.0);
+        double wall_max = 0, joules = 0, slowdown_max = 0;
+        bool measured = e.measured;
+        for (int r = 0; r < size_; ++r) {
+          const double* v = all.data() + static_cast<std::size_t>(r) * f_count;
+          for (std::size_t i = 0; i < f_count; ++i)
+            sum[i] += v[i];
+          wall_max = std::max(wall_max, v[f_wall]);
+          slowdown_max = std::max(slowdown_max, v[f_wall] > 0 ? v[f_penalty] / v[f_wall] : 0.0);
+          // A hardware meter covers the node: count it once per node. The model is per rank.
+          if (!measured || v[f_node_leader] != 0) joules += v[f_joules];
         }
-        const auto& sw = j["wait_states"];
-        std::fprintf(
-            stderr,
-            "gaea report: %d ranks, %.3f s, mode %s\n"
-            "  CPU %.3f s (%.1f%% of %d cores' worth); waiting: spin %.3f s, sleep %.3f s, "
-            "block %.3f s (wall, all threads)\n"
-            "  waits %.0f, wake-ups %.0f, blocks %.0f, mode switches %.0f\n"
-            "  DVFS %s: %.0f lowered, %.0f raised, %.3f CPU-s at low frequency\n"
-            "  energy %.3f J (%s, %s: %s)\n"
-            "  slowdown estimate %.2f%% (budget %.2f%%: %s)\n"
-            "  operations: %s\n",
-            size_, wall_max, j["mode"].get<std::string>().c_str(), sum[f_cpu],
-            100.0 * j["cpu_per_rank_core_fraction"].get<double>(), size_,
-            sw["spin"]["wall_s"].get<double>(), sw["sleep"]["wall_s"].get<double>(),
-            sw["block"]["wall_s"].get<double>(), sum[f_waits], sum[f_wakeups], sum[f_blocks],
-            sum[f_mode_switches], std::string(actuator_->name()).c_str(), sum[f_dvfs_lowered],
-            sum[f_dvfs_raised], sum[f_low_cpu], joules, measured ? "measured" : "estimated",
-            e.source.c_str(), e.scope.c_str(), 100 * slowdown_max, 100 * budget,
-            held ? "held" : "exceeded", line.c_str());
-      } else {
-        write_json(report_, j);
+        const double budget = progress_->max_slowdown();
+        const bool held = slowdown_max <= budget;
+        nlohmann::json j;
+        j["ranks"] = size_;
+        j["nodes"] = nodes_;
+        j["mode"] = std::string(progress::to_string(progress_->current_mode()));
+        j["wall_s"] = wall_max;
+        j["cpu_s"] = sum[f_cpu];
+        j["cpu_per_rank_core_fraction"] = wall_max > 0 ? sum[f_cpu] / (wall_max * size_) : 0.0;
+        for (std::size_t s = 0; s < progress::wait_states; ++s) {
+          const std::string name(progress::to_string(static_cast<progress::wait_state>(s)));
+          j["wait_states"][name] = {{"wall_s", sum[f_state_wall + s]},
+                                    {"cpu_s", sum[f_state_cpu + s]}};
+        }
+        j["waits"] = sum[f_waits];
+        j["wakeups"] = sum[f_wakeups];
+        j["blocks"] = sum[f_blocks];
+        j["mode_switches"] = sum[f_mode_switches];
+        j["dvfs"] = {{"actuator", std::string(actuator_->name())},
+                     {"reason", dvfs_reason_},
+                     {"lowered", sum[f_dvfs_lowered]},
+                     {"raised", sum[f_dvfs_raised]},
+                     {"transitions", sum[f_transitions]},
+                     {"cpu_s_at_low_frequency", sum[f_low_cpu]}};
+        j["energy"] = {{"joules", joules},
+                       {"source", e.source},
+                       {"kind", measured ? "measured" : "estimated"},
+                       {"scope", e.scope},
+                       {"meter_choice", meter_reason_}};
+        j["slowdown"] = {{"estimated_max_rank", slowdown_max},
+                         {"budget", budget},
+                         {"held", held},
+                         {"calibration", progress_->cal().describe()}};
+        for (std::size_t k = 0; k < comm::op_kinds; ++k) {
+          const std::string name(comm::to_string(static_cast<comm::op_kind>(k)));
+          j["operations"][name] = {{"count", sum[f_op_count + k]}, {"bytes", sum[f_op_bytes + k]}};
+        }
+        if (report_ == "1") {
+          std::string line;
+          for (std::size_t k = 0; k < comm::op_kinds; ++k) {
+            char b[96];
+            std::snprintf(b, sizeof b, "%s%s %.0f (%.1f MB)", line.empty() ? "" : ", ",
+                          std::string(comm::to_string(static_cast<comm::op_kind>(k))).c_str(),
+                          sum[f_op_count + k], sum[f_op_bytes + k] / 1e6);
+            line += b;
+          }
+          const auto& sw = j["wait_states"];
+          std::fprintf(
+              stderr,
+              "gaea report: %d ranks, %.3f s, mode %s\n"
+              "  CPU %.3f s (%.1f%% of %d cores' worth); waiting: spin %.3f s, sleep %.3f s, "
+              "block %.3f s (wall, all threads)\n"
+              "  waits %.0f, wake-ups %.0f, blocks %.0f, mode switches %.0f\n"
+              "  DVFS %s: %.0f lowered, %.0f raised, %.3f CPU-s at low frequency\n"
+              "  energy %.3f J (%s, %s: %s)\n"
+              "  slowdown estimate %.2f%% (budget %.2f%%: %s)\n"
+              "  operations: %s\n",
+              size_, wall_max, j["mode"].get<std::string>().c_str(), sum[f_cpu],
+              100.0 * j["cpu_per_rank_core_fraction"].get<double>(), size_,
+              sw["spin"]["wall_s"].get<double>(), sw["sleep"]["wall_s"].get<double>(),
+              sw["block"]["wall_s"].get<double>(), sum[f_waits], sum[f_wakeups], sum[f_blocks],
+              sum[f_mode_switches], std::string(actuator_->name()).c_str(), sum[f_dvfs_lowered],
+              sum[f_dvfs_raised], sum[f_low_cpu], joules, measured ? "measured" : "estimated",
+              e.source.c_str(), e.scope.c_str(), 100 * slowdown_max, 100 * budget,
+              held ? "held" : "exceeded", line.c_str());
+        } else {
+          write_json(report_, j);
+        }
+      } catch (...) {
+        report_error = std::current_exception();
       }
-    }
   }
 
   if (want_trace) {
@@ -219,7 +225,8 @@ void runtime::write_report_and_trace() {
       const std::string tmp = trace_ + ".tmp";
       const hid_t file = H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
       if (file < 0) throw Error("gaea: GAEA_TRACE: cannot create '" + tmp + "'");
-      write_string_attr(file, "power_source", "estimated (model: P_dyn * u * (f/f_max)^3 per thread)");
+      write_string_attr(file, "power_source",
+                        "estimated (model: P_dyn * u * (f/f_max)^3 per thread)");
       write_string_attr(file, "states", "0 run, 1 spin, 2 sleep, 3 block");
       for (int r = 0; r < size_; ++r) {
         const auto& part = all[static_cast<std::size_t>(r)];
@@ -249,6 +256,7 @@ void runtime::write_report_and_trace() {
       std::filesystem::rename(tmp, trace_);
     }
   }
+  if (report_error) std::rethrow_exception(report_error);
 }
 
 }  // namespace gaea

@@ -47,8 +47,8 @@ struct stats {
 
 struct engine_options {
   mode initial = mode::automatic;
-  bool dvfs = true;              ///< lower the core's frequency around blocking sleeps
-  std::vector<int> cpus;         ///< PUs the progress thread may run on (empty: leave affinity)
+  bool dvfs = true;       ///< lower the core's frequency around blocking sleeps
+  std::vector<int> cpus;  ///< PUs the progress thread may run on (empty: leave affinity)
   /// The progress thread shares cores with application threads: spinning is kept short and
   /// application-thread waits back off instead of spinning in `spin` mode.
   bool share_core = false;
@@ -138,7 +138,7 @@ class engine {
   auto_params auto_app_, auto_progress_;
   std::uint64_t generation_;
   std::int64_t start_ns_;
-  std::atomic<int> mode_;  // mode | (dvfs << 8)
+  std::atomic<int> mode_;     // mode | (dvfs << 8)
   std::mutex service_mutex_;  // held by whoever progresses the service worker
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> steps_{0}, busy_steps_{0}, events_{0};
@@ -147,6 +147,7 @@ class engine {
   mutable std::mutex threads_mutex_;
   std::vector<std::unique_ptr<thread_state>> threads_;
   std::unique_ptr<thread_telemetry> progress_tel_;
+  std::mutex waiter_mutex_;  // guards signalling progress_waiter_ against its destruction
   std::atomic<waiter*> progress_waiter_{nullptr};
   std::unique_ptr<blocker> park_;  // the progress thread sleeps here while mode is off
   std::thread thread_;
