@@ -97,11 +97,12 @@ int main(int argc, char** argv) {
       for (const auto& l : lines)
         std::printf("%s\n", l.c_str());
       std::printf("wait-mode calibration (rank 0): %s\n", rt.progress().cal().describe().c_str());
-      std::printf("auto thresholds (rank 0): spin %.0f us, block after %.0f us idle, "
-                  "waits >= %zu bytes block at once\n",
-                  static_cast<double>(rt.progress().auto_parameters().spin_ns) / 1e3,
-                  static_cast<double>(rt.progress().auto_parameters().block_after_ns) / 1e3,
-                  rt.progress().interrupt_bytes(rt.worker()));
+      std::printf(
+          "auto thresholds (rank 0): spin %.0f us, block after %.0f us idle, "
+          "waits >= %zu bytes block at once\n",
+          static_cast<double>(rt.progress().auto_parameters().spin_ns) / 1e3,
+          static_cast<double>(rt.progress().auto_parameters().block_after_ns) / 1e3,
+          rt.progress().interrupt_bytes(rt.worker()));
       std::printf("DVFS (rank 0): %s\n", rt.dvfs_reason().c_str());
       std::printf("energy meter (rank 0): %s\n", meter.c_str());
     }

@@ -14,8 +14,8 @@
 #include "gaea/progress/engine.hpp"
 #include "test_support.hpp"
 
-using gaea::test::rt;
 using gaea::progress::mode;
+using gaea::test::rt;
 
 namespace {
 // A ring exchange that needs the peers' progress: gets and accumulates to the right neighbour.

@@ -1,9 +1,9 @@
 // Issue 3: GAEA_REPORT=<file>.json and GAEA_TRACE=<file>.h5 at finalize. The test starts MPI itself
 // so that it can pick the file names, run a runtime, and read the files after the runtime is gone.
-#include <catch2/catch.hpp>
 #include <hdf5.h>
 #include <mpi.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <filesystem>

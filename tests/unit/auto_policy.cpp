@@ -56,7 +56,7 @@ TEST_CASE("auto policy: spin while traffic is recent, then micro-sleep, then blo
 TEST_CASE("auto policy: a latency-critical wait spins longer; a bulk wait blocks early", "[auto]") {
   const auto_params p = auto_params::from(cal(), 0.02, false);
   auto_policy a(p, 0);
-  a.begin_wait(0, 64);  // a small get: latency-critical
+  a.begin_wait(0, 64);                           // a small get: latency-critical
   CHECK(a.next(100 * us).what == action::spin);  // beyond the plain spin window
   CHECK(a.next(159 * us).what == action::spin);
   CHECK(a.next(161 * us).what == action::sleep);

@@ -55,7 +55,8 @@ void auto_policy::begin_wait(std::int64_t now_ns, std::size_t bytes) noexcept {
 void auto_policy::end_wait(std::int64_t now_ns) noexcept {
   // Learn the transfer rate from waits that spun throughout (a blocked wait includes wake-ups).
   if (waiting_ && !wait_blocked_ && wait_bytes_ >= 4096) {
-    const double r = static_cast<double>(now_ns - wait_start_ns_) / static_cast<double>(wait_bytes_);
+    const double r =
+        static_cast<double>(now_ns - wait_start_ns_) / static_cast<double>(wait_bytes_);
     ns_per_byte_ = ns_per_byte_ <= 0 ? r : 0.75 * ns_per_byte_ + 0.25 * r;
   }
   waiting_ = false;
@@ -68,9 +69,8 @@ decision auto_policy::next(std::int64_t now_ns) noexcept {
     // Long transfer: a short probe, then block until the transfer's events arrive.
     if (idle < std::min(spin_window_ns(), p_.wake_cost_ns)) return {action::spin, 0, 0};
     wait_blocked_ = true;
-    const double expected = ns_per_byte_ > 0
-                                ? ns_per_byte_ * static_cast<double>(wait_bytes_)
-                                : static_cast<double>(20 * p_.wake_cost_ns);
+    const double expected = ns_per_byte_ > 0 ? ns_per_byte_ * static_cast<double>(wait_bytes_)
+                                             : static_cast<double>(20 * p_.wake_cost_ns);
     return {action::block, 100000000, static_cast<std::int64_t>(expected)};
   }
   const std::int64_t spin_for =
@@ -98,8 +98,8 @@ void auto_policy::charge(std::int64_t now_ns, std::int64_t ns) noexcept {
   penalty_total_ns_ += ns;
   window_penalty_ns_ += ns;
   const std::int64_t window = now_ns - window_start_ns_;
-  const auto budget = static_cast<std::int64_t>(p_.max_slowdown * static_cast<double>(
-                                                    std::max(window, p_.budget_window_ns)));
+  const auto budget = static_cast<std::int64_t>(
+      p_.max_slowdown * static_cast<double>(std::max(window, p_.budget_window_ns)));
   if (window_penalty_ns_ > budget) {
     // Over budget within this window: spin and sleep longer before blocking.
     caution_ = std::min(caution_ * 2, 64);

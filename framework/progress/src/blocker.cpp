@@ -47,9 +47,9 @@ blocker::outcome blocker::block(std::int64_t timeout_ns) {
   if (worker_ && worker_fd_ < 0) return outcome::unsupported;
   if (worker_ && !worker_->arm()) return outcome::busy;
   const int timeout_ms =
-      timeout_ns < 0 ? -1
-                     : static_cast<int>(std::min<std::int64_t>((timeout_ns + 999999) / 1000000,
-                                                               1 << 30));
+      timeout_ns < 0
+          ? -1
+          : static_cast<int>(std::min<std::int64_t>((timeout_ns + 999999) / 1000000, 1 << 30));
   epoll_event evs[2];
   int n;
   do {

@@ -18,7 +18,8 @@ namespace gaea::progress {
 
 std::string calibration::describe() const {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "wake-up %.1f us, micro-sleep %.1f us, DVFS transition %.1f us (%s)",
+  std::snprintf(buf, sizeof buf,
+                "wake-up %.1f us, micro-sleep %.1f us, DVFS transition %.1f us (%s)",
                 static_cast<double>(wake_ns) / 1e3, static_cast<double>(sleep_ns) / 1e3,
                 static_cast<double>(dvfs_ns) / 1e3, measured ? "measured" : "defaults");
   return buf;

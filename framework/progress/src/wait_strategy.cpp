@@ -184,8 +184,7 @@ void interrupt_strategy::after_step(unsigned events) {
 // ---------------------------------------------------------------------------------------------
 // auto
 
-auto_strategy::auto_strategy(waiter& w, const auto_params& p)
-    : w_(w), policy_(p, monotonic_ns()) {}
+auto_strategy::auto_strategy(waiter& w, const auto_params& p) : w_(w), policy_(p, monotonic_ns()) {}
 
 void auto_strategy::begin_wait(std::size_t bytes) {
   policy_.begin_wait(monotonic_ns(), bytes);

@@ -167,7 +167,8 @@ runtime::runtime(int* argc, char*** argv)
                  progress_->cal().describe().c_str());
   // One line on what DVFS does here: always when it cannot work (no hardware or no permission),
   // and when the user chose a backend or asked for verbosity.
-  if (rank_ == 0 && ((!actuator_->active() && dvfs_kind != "off") || dvfs_kind != "auto" || verbose))
+  if (rank_ == 0 &&
+      ((!actuator_->active() && dvfs_kind != "off") || dvfs_kind != "auto" || verbose))
     std::fprintf(stderr, "gaea: DVFS: %s\n", dvfs_reason_.c_str());
 }
 
@@ -246,8 +247,9 @@ void runtime::barrier() {
     w.am_send((rank_ + dist) % size_, barrier_handler,
               std::as_bytes(std::span<const barrier_header>(&h, 1)), {}, sent, nullptr);
     std::atomic<int>& a = arrived[round];
-    progress_->wait_until(w, [&a] { return a.load(std::memory_order_acquire) > 0; },
-                          /*notified=*/true);
+    progress_->wait_until(
+        w, [&a] { return a.load(std::memory_order_acquire) > 0; },
+        /*notified=*/true);
     a.fetch_sub(1, std::memory_order_acq_rel);
   }
   progress_->wait(w, sent);

@@ -16,9 +16,9 @@
 #include <functional>
 #include <string>
 
+#include "gaea/comm/op_stats.hpp"
 #include "gaea/comm/service.hpp"
 #include "gaea/comm/types.hpp"
-#include "gaea/comm/op_stats.hpp"
 #include "gaea/comm/worker.hpp"
 
 namespace gaea::comm {

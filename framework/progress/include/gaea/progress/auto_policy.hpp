@@ -20,16 +20,16 @@
 namespace gaea::progress {
 
 struct auto_params {
-  std::int64_t spin_ns = 50000;         ///< spin window after traffic
-  std::int64_t critical_spin_ns = 200000;  ///< how long a small (latency-critical) wait spins
-  std::int64_t min_sleep_ns = 1000;     ///< first micro-sleep step
-  std::int64_t max_sleep_ns = 1000000;  ///< largest micro-sleep step
-  std::int64_t sleep_cost_ns = 60000;   ///< measured latency of one micro-sleep
-  std::int64_t wake_cost_ns = 50000;    ///< measured latency of an interrupt wake-up
-  std::int64_t block_after_ns = 1000000;  ///< idle time after which the thread blocks
+  std::int64_t spin_ns = 50000;                 ///< spin window after traffic
+  std::int64_t critical_spin_ns = 200000;       ///< how long a small (latency-critical) wait spins
+  std::int64_t min_sleep_ns = 1000;             ///< first micro-sleep step
+  std::int64_t max_sleep_ns = 1000000;          ///< largest micro-sleep step
+  std::int64_t sleep_cost_ns = 60000;           ///< measured latency of one micro-sleep
+  std::int64_t wake_cost_ns = 50000;            ///< measured latency of an interrupt wake-up
+  std::int64_t block_after_ns = 1000000;        ///< idle time after which the thread blocks
   std::size_t default_interrupt_bytes = 16384;  ///< size threshold before any rate is observed
-  double max_slowdown = 0.02;           ///< budget: added latency / elapsed time
-  std::int64_t budget_window_ns = 1000000000;  ///< the budget is judged per window
+  double max_slowdown = 0.02;                   ///< budget: added latency / elapsed time
+  std::int64_t budget_window_ns = 1000000000;   ///< the budget is judged per window
 
   /// Parameters derived from a calibration. `shares_core`: the thread shares its core with
   /// application threads, so spinning is kept short.
@@ -40,7 +40,7 @@ enum class action : std::uint8_t { spin, sleep, block };
 
 struct decision {
   action what = action::spin;
-  std::int64_t ns = 0;            ///< sleep length, or block timeout
+  std::int64_t ns = 0;                ///< sleep length, or block timeout
   std::int64_t expected_idle_ns = 0;  ///< for the DVFS governor (block only)
 };
 

@@ -15,11 +15,11 @@ class blocker {
  public:
   /// Why block() returned.
   enum class outcome {
-    busy,       ///< the worker had events pending (arm refused): progress again
-    event,      ///< the worker's event fd became readable
-    signalled,  ///< someone called signal()
-    timeout,    ///< the safety timeout passed
-    unsupported ///< the worker has no event fd: the caller must sleep instead
+    busy,        ///< the worker had events pending (arm refused): progress again
+    event,       ///< the worker's event fd became readable
+    signalled,   ///< someone called signal()
+    timeout,     ///< the safety timeout passed
+    unsupported  ///< the worker has no event fd: the caller must sleep instead
   };
   /// `w` may be null (then only signal() and the timeout end a block). Throws gaea::Error when
   /// epoll or eventfd cannot be created.

@@ -27,10 +27,10 @@ namespace gaea {
 
 /// One reading of this rank's energy meter.
 struct energy_reading {
-  double joules = 0;        ///< since the meter was chosen
-  bool measured = false;    ///< hardware counter (true) or the model (false)
-  std::string source;       ///< meter name, e.g. "model" or "rapl-powercap"
-  std::string scope;        ///< what it covers, e.g. "model of this rank", "packages (whole node)"
+  double joules = 0;      ///< since the meter was chosen
+  bool measured = false;  ///< hardware counter (true) or the model (false)
+  std::string source;     ///< meter name, e.g. "model" or "rapl-powercap"
+  std::string scope;      ///< what it covers, e.g. "model of this rank", "packages (whole node)"
 };
 
 /// One per process, constructed on every rank (collective) and destroyed on every rank.
