@@ -221,18 +221,11 @@ class cpufreq_actuator final : public actuator_base {
   }
   bool active() const noexcept override { return true; }
   bool hardware() const noexcept override { return true; }
-  std::int64_t high_khz(int cpu) const override {
-    const int s = slot_of(cpu);
-    return s < 0 ? 0 : state_[static_cast<std::size_t>(s)].high;
-  }
-  std::int64_t low_khz(int cpu) const override {
-    const int s = slot_of(cpu);
-    return s < 0 ? 0 : state_[static_cast<std::size_t>(s)].low;
-  }
+  std::int64_t high_khz(int cpu) const override { return level_of(state_, cpu, &cpu_level::high); }
+  std::int64_t low_khz(int cpu) const override { return level_of(state_, cpu, &cpu_level::low); }
   std::int64_t current_khz(int cpu) const override {
     std::lock_guard lock(mutex_);
-    const int s = slot_of(cpu);
-    return s < 0 ? 0 : state_[static_cast<std::size_t>(s)].cur;
+    return level_of(state_, cpu, &cpu_level::cur);
   }
 
   bool set_low(int cpu, bool low) override {
@@ -276,11 +269,11 @@ class cpufreq_actuator final : public actuator_base {
   }
 
  private:
-  struct cpu_state {
-    std::int64_t high = 0, low = 0, initial = 0, cur = 0, orig_min = 0;
+  struct cpu_state : cpu_level {
+    std::int64_t initial = 0, orig_min = 0;
     int fd_main = -1;  // scaling_setspeed or scaling_max_freq
     int fd_aux = -1;   // scaling_governor or scaling_min_freq
-    bool is_low = false, min_lowered = false, userspace_now = false;
+    bool min_lowered = false, userspace_now = false;
   };
 
   // The transition itself: one write, timed and logged.

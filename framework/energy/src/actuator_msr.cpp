@@ -27,11 +27,9 @@ constexpr std::int64_t fallback_nominal_khz = 2400000;
 
 class msr_actuator final : public actuator_base {
  public:
-  struct cpu_state {
+  struct cpu_state : cpu_level {
     int fd = -1;
     std::uint64_t original = 0;
-    std::int64_t high = 0, low = 0, cur = 0;
-    bool is_low = false;
   };
 
   msr_actuator(std::vector<int> cpus, std::size_t capacity)
@@ -57,18 +55,11 @@ class msr_actuator final : public actuator_base {
   std::string_view name() const noexcept override { return "msr-clockmod"; }
   bool active() const noexcept override { return true; }
   bool hardware() const noexcept override { return true; }
-  std::int64_t high_khz(int cpu) const override {
-    const int s = slot_of(cpu);
-    return s < 0 ? 0 : state_[static_cast<std::size_t>(s)].high;
-  }
-  std::int64_t low_khz(int cpu) const override {
-    const int s = slot_of(cpu);
-    return s < 0 ? 0 : state_[static_cast<std::size_t>(s)].low;
-  }
+  std::int64_t high_khz(int cpu) const override { return level_of(state_, cpu, &cpu_level::high); }
+  std::int64_t low_khz(int cpu) const override { return level_of(state_, cpu, &cpu_level::low); }
   std::int64_t current_khz(int cpu) const override {
     std::lock_guard lock(mutex_);
-    const int s = slot_of(cpu);
-    return s < 0 ? 0 : state_[static_cast<std::size_t>(s)].cur;
+    return level_of(state_, cpu, &cpu_level::cur);
   }
 
   bool set_low(int cpu, bool low) override {

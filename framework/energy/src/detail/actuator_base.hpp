@@ -23,6 +23,11 @@ class actuator_base : public actuator {
   std::int64_t transition_cost_ns() const noexcept override;
 
  protected:
+  /// The frequencies of one managed CPU, as a backend keeps them.
+  struct cpu_level {
+    std::int64_t high = 0, low = 0, cur = 0;
+    bool is_low = false;
+  };
   /// `cpus`: the CPUs this actuator may change; `capacity`: transitions kept.
   actuator_base(std::vector<int> cpus, std::size_t capacity);
 
@@ -41,6 +46,15 @@ class actuator_base : public actuator {
 
   /// Serialises the backend's state and writes (set_low, restore, the log).
   mutable std::mutex mutex_;
+
+  /// high_khz/low_khz/current_khz for backends whose per-CPU state derives from cpu_level:
+  /// `state` is indexed by slot_of(cpu); unmanaged CPUs read 0.
+  template <class State>
+  std::int64_t level_of(const std::vector<State>& state, int cpu,
+                        std::int64_t cpu_level::*field) const {
+    const int s = slot_of(cpu);
+    return s < 0 ? 0 : state[static_cast<std::size_t>(s)].*field;
+  }
 
  private:
   std::vector<int> cpus_;
