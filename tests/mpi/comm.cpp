@@ -4,9 +4,11 @@
 
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <numeric>
 
 #include "gaea/comm/segment.hpp"
+#include "gaea/progress/engine.hpp"
 #include "test_support.hpp"
 
 using namespace gaea;
@@ -140,5 +142,86 @@ TEST_CASE("comm: active messages run handlers on the target, with remote complet
   const std::int64_t tags = static_cast<std::int64_t>(n) * (n + 1) / 2;
   CHECK(calls.load() == 2 * n);
   CHECK(sum.load() == 2 * tags + static_cast<std::int64_t>(n) * (100 + 2 * (1 << 20)));
+  rt().barrier();
+}
+
+TEST_CASE("comm: active-message replies carry data back, eager and rendezvous", "[comm][am]") {
+  const int me = rt().rank(), n = rt().size();
+  // The handler answers with `count` int64 values: source * 1000 + i + its own rank.
+  rt().comm().register_handler(201, [](const comm::am_message& m) {
+    std::int64_t count = 0;
+    std::memcpy(&count, m.header.data(), sizeof count);
+    std::vector<std::int64_t> out(static_cast<std::size_t>(count));
+    for (std::int64_t i = 0; i < count; ++i)
+      out[static_cast<std::size_t>(i)] = m.source * 1000 + i + rt().rank();
+    m.reply(std::as_bytes(std::span(out)));
+  });
+  rt().barrier();
+  auto& w = rt().worker();
+  for (const std::int64_t count : {std::int64_t{1}, std::int64_t{1} << 17}) {  // 8 B, 1 MiB
+    std::vector<std::vector<std::int64_t>> got(static_cast<std::size_t>(n));
+    comm::completion local, remote;
+    for (int t = 0; t < n; ++t) {
+      auto& buf = got[static_cast<std::size_t>(t)];
+      buf.assign(static_cast<std::size_t>(count), -1);
+      w.am_send(t, 201, std::as_bytes(std::span(&count, 1)), {}, local, &remote,
+                std::as_writable_bytes(std::span(buf)));
+    }
+    rt().wait(local);
+    rt().wait(remote);
+    REQUIRE_NOTHROW(remote.check());
+    bool ok = true;
+    for (int t = 0; t < n; ++t)
+      for (std::int64_t i = 0; i < count; ++i)
+        ok = ok && got[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)] == me * 1000 + i + t;
+    CHECK(ok);
+  }
+  // A reply larger than the buffer fails the handler, and the origin learns it.
+  {
+    const std::int64_t count = 4;
+    std::int64_t small = 0;
+    comm::completion local, remote;
+    w.am_send((me + 1) % n, 201, std::as_bytes(std::span(&count, 1)), {}, local, &remote,
+              std::as_writable_bytes(std::span(&small, 1)));
+    rt().wait(local);
+    CHECK_THROWS_AS(rt().wait(remote), gaea::Error);  // wait() reports the handler's failure
+  }
+  rt().barrier();
+}
+
+TEST_CASE("comm: deferred active-message replies are answered later by the main thread",
+          "[comm][am]") {
+  const int me = rt().rank(), n = rt().size();
+  static std::mutex m;
+  static std::vector<comm::deferred_reply> tokens;
+  static std::atomic<int> received{0};
+  tokens.clear();
+  received = 0;
+  rt().comm().register_handler(202, [](const comm::am_message& msg) {
+    std::lock_guard lock(m);
+    tokens.push_back(msg.defer());
+    ++received;
+  });
+  rt().barrier();
+  auto& w = rt().worker();
+  std::vector<std::int64_t> got(static_cast<std::size_t>(n), -1);
+  comm::completion local, remote;
+  for (int t = 0; t < n; ++t)
+    w.am_send(t, 202, {}, {}, local, &remote,
+              std::as_writable_bytes(std::span(&got[static_cast<std::size_t>(t)], 1)));
+  rt().wait(local);
+  // Nobody is answered until this rank's main thread has seen every request.
+  rt().progress().wait_until(w, [&] { return received.load() == n; });
+  {
+    std::lock_guard lock(m);
+    for (const auto& t : tokens) {
+      const std::int64_t v = t.source * 100 + me;
+      rt().comm().send_deferred_reply(t, std::as_bytes(std::span(&v, 1)));
+    }
+  }
+  rt().wait(remote);
+  REQUIRE_NOTHROW(remote.check());
+  for (int t = 0; t < n; ++t)
+    CHECK(got[static_cast<std::size_t>(t)] == me * 100 + t);
   rt().barrier();
 }

@@ -72,6 +72,13 @@ class context::service_impl final : public service_worker {
   }
 
   unsigned progress() override {
+    if (has_deferred_.load(std::memory_order_acquire)) {
+      std::lock_guard lock(deferred_mutex_);
+      for (auto& a : deferred_)
+        acks_.push_back(std::move(a));
+      deferred_.clear();
+      has_deferred_.store(false, std::memory_order_relaxed);
+    }
     unsigned n = ucp_worker_progress(worker_);
     if (!acks_.empty()) {
       n += static_cast<unsigned>(acks_.size());
@@ -87,6 +94,7 @@ class context::service_impl final : public service_worker {
   struct pending_ack {
     ucp_ep_h ep;
     detail::am_reply_payload payload;
+    std::vector<std::byte> data;  // reply payload (may be empty)
   };
   struct rndv_recv {
     service_impl* self;
@@ -99,8 +107,13 @@ class context::service_impl final : public service_worker {
   void run_handler(const detail::am_wire_header& wire, std::span<const std::byte> header,
                    std::span<const std::byte> data, ucp_ep_h reply_ep) {
     std::int32_t status = 0;
+    detail::reply_sink sink;
+    sink.requested = (wire.flags & 1u) != 0;
+    sink.token = deferred_reply{reply_ep, wire.cookie, wire.reply_addr, wire.reply_capacity,
+                                wire.source};
     try {
-      ctx_.dispatch(wire.handler, am_message{wire.source, header, data});
+      ctx_.dispatch(wire.handler, am_message{wire.source, header, data,
+                                             static_cast<std::size_t>(wire.reply_capacity), &sink});
     } catch (const std::exception& e) {
       status = completion::handler_failed;
       ctx_.handler_errors_.fetch_add(1);
@@ -112,16 +125,32 @@ class context::service_impl final : public service_worker {
       std::cerr << "gaea: rank " << ctx_.rank() << ": active-message handler " << int(wire.handler)
                 << " from rank " << wire.source << " threw a non-standard exception" << std::endl;
     }
-    if (wire.flags & 1u) queue_ack(reply_ep, wire.cookie, status);
+    // A deferred request is answered later through send_deferred_reply (unless it failed here).
+    if (sink.requested && (!sink.deferred || status != 0))
+      queue_ack(reply_ep, wire.cookie, status, wire.reply_addr,
+                status == 0 ? std::move(sink.bytes) : std::vector<std::byte>{});
   }
 
-  void queue_ack(ucp_ep_h ep, std::uint64_t cookie, std::int32_t status) noexcept {
+  void queue_ack(ucp_ep_h ep, std::uint64_t cookie, std::int32_t status, std::uint64_t reply_addr,
+                 std::vector<std::byte> data = {}) noexcept {
     try {
-      acks_.push_back(pending_ack{ep, {cookie, status, 0}});
+      acks_.push_back(pending_ack{ep, {cookie, status, 0, reply_addr}, std::move(data)});
     } catch (...) {
       std::cerr << "gaea: rank " << ctx_.rank() << ": lost an acknowledgement (out of memory)"
                 << std::endl;
     }
+  }
+
+  /// Any thread: queues the answer to a deferred request and wakes the service worker.
+  void post_deferred(const deferred_reply& t, std::span<const std::byte> bytes, int status) {
+    {
+      std::lock_guard lock(deferred_mutex_);
+      deferred_.push_back(pending_ack{t.ep,
+                                      {t.cookie, status, 0, t.reply_addr},
+                                      std::vector<std::byte>(bytes.begin(), bytes.end())});
+      has_deferred_.store(true, std::memory_order_release);
+    }
+    ucp_worker_signal(worker_);
   }
 
   // UCX callbacks must never throw: every exception is caught, reported and turned into a
@@ -163,7 +192,8 @@ class context::service_impl final : public service_worker {
         std::cerr << "gaea: rank " << ctx_.rank() << ": no memory for an active message of "
                   << length << " bytes from rank " << wire.source << std::endl;
         ucp_am_data_release(worker_, data);
-        if (wire.flags & 1u) queue_ack(reply_ep, wire.cookie, completion::receive_failed);
+        if (wire.flags & 1u)
+          queue_ack(reply_ep, wire.cookie, completion::receive_failed, wire.reply_addr);
         return UCS_OK;
       }
       auto* r = holder.release();
@@ -192,7 +222,8 @@ class context::service_impl final : public service_worker {
       std::cerr << "gaea: rank " << r->self->ctx_.rank() << ": receiving active message from rank "
                 << r->wire.source << " failed: " << ucs_status_string(status) << std::endl;
       if (r->wire.flags & 1u)
-        r->self->queue_ack(r->reply_ep, r->wire.cookie, completion::receive_failed);
+        r->self->queue_ack(r->reply_ep, r->wire.cookie, completion::receive_failed,
+                           r->wire.reply_addr);
     }
     if (request) ucp_request_free(request);
   }
@@ -200,6 +231,7 @@ class context::service_impl final : public service_worker {
   struct ack_block {
     service_impl* self;
     detail::am_reply_payload payload;
+    std::vector<std::byte> data;
   };
   static void on_ack_sent(void* request, ucs_status_t, void* user_data) {
     auto* b = static_cast<ack_block*>(user_data);
@@ -211,21 +243,24 @@ class context::service_impl final : public service_worker {
   void send_acks() {
     std::vector<pending_ack> acks;
     acks.swap(acks_);
-    for (const auto& a : acks) {
+    for (auto& a : acks) {
       if (!a.ep) {
         std::cerr << "gaea: rank " << ctx_.rank() << ": no reply endpoint for an acknowledgement"
                   << std::endl;
         continue;
       }
-      auto* b = new ack_block{this, a.payload};
+      auto* b = new ack_block{this, a.payload, std::move(a.data)};
       ucp_request_param_t p{};
       p.op_attr_mask =
           UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS;
-      p.flags = UCP_AM_SEND_FLAG_EAGER;
+      // Bare acknowledgements go eager; replies with data may use rendezvous (zero copy into
+      // the origin's buffer).
+      p.flags = b->data.empty() ? UCP_AM_SEND_FLAG_EAGER : 0;
       p.cb.send = &service_impl::on_ack_sent;
       p.user_data = b;
-      ucs_status_ptr_t req = ucp_am_send_nbx(a.ep, detail::am_reply_id, &b->payload,
-                                             sizeof b->payload, nullptr, 0, &p);
+      ucs_status_ptr_t req =
+          ucp_am_send_nbx(a.ep, detail::am_reply_id, &b->payload, sizeof b->payload,
+                          b->data.empty() ? nullptr : b->data.data(), b->data.size(), &p);
       if (req == nullptr) {
         delete b;
       } else if (UCS_PTR_IS_ERR(req)) {
@@ -243,6 +278,9 @@ class context::service_impl final : public service_worker {
   ucp_worker_h worker_ = nullptr;
   std::vector<pending_ack> acks_;
   std::int64_t in_flight_ = 0;
+  std::mutex deferred_mutex_;
+  std::vector<pending_ack> deferred_;  // answers posted by other threads
+  std::atomic<bool> has_deferred_{false};
 
   friend class context;
 };
@@ -344,6 +382,34 @@ void context::register_handler(handler_id id, am_handler h) {
   std::lock_guard lock(handlers_mutex_);
   handler_storage_.push_back(std::make_unique<am_handler>(std::move(h)));
   handlers_[id].store(handler_storage_.back().get(), std::memory_order_release);
+}
+
+void am_message::reply(std::span<const std::byte> bytes) const {
+  if (!sink || !sink->requested)
+    throw Error("gaea::comm: reply to an active message from rank " + std::to_string(source) +
+                " that asked for no remote completion");
+  if (bytes.size() > reply_capacity)
+    throw Error("gaea::comm: reply of " + std::to_string(bytes.size()) +
+                " bytes exceeds the reply buffer of " + std::to_string(reply_capacity) +
+                " bytes that rank " + std::to_string(source) + " provided");
+  sink->bytes.assign(bytes.begin(), bytes.end());
+}
+
+deferred_reply am_message::defer() const {
+  if (!sink || !sink->requested)
+    throw Error("gaea::comm: cannot defer an active message from rank " + std::to_string(source) +
+                " that asked for no remote completion");
+  sink->deferred = true;
+  return sink->token;
+}
+
+void context::send_deferred_reply(const deferred_reply& token, std::span<const std::byte> bytes,
+                                  int status) {
+  if (bytes.size() > token.reply_capacity)
+    throw Error("gaea::comm: deferred reply of " + std::to_string(bytes.size()) +
+                " bytes exceeds the reply buffer of " + std::to_string(token.reply_capacity) +
+                " bytes that rank " + std::to_string(token.source) + " provided");
+  service_->post_deferred(token, bytes, status);
 }
 
 void context::dispatch(handler_id id, const am_message& msg) {

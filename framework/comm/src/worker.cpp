@@ -13,13 +13,46 @@ namespace gaea::comm {
 
 namespace {
 
-ucs_status_t on_reply(void* arg, const void* header, size_t header_length, void*, size_t,
-                      const ucp_am_recv_param_t*) {
+// A reply whose data comes by rendezvous: received straight into the origin's reply buffer.
+struct reply_recv {
+  worker* origin;
+  completion* c;
+  std::int32_t status;
+};
+void on_reply_data(void* request, ucs_status_t status, size_t, void* user_data) {
+  auto* r = static_cast<reply_recv*>(user_data);
+  r->c->finish(status == UCS_OK ? r->status : completion::receive_failed);
+  r->origin->ack_received();
+  delete r;
+  if (request) ucp_request_free(request);
+}
+
+ucs_status_t on_reply(void* arg, const void* header, size_t header_length, void* data,
+                      size_t length, const ucp_am_recv_param_t* param) {
   if (header_length < sizeof(detail::am_reply_payload)) return UCS_OK;
   detail::am_reply_payload r{};
   std::memcpy(&r, header, sizeof r);
-  reinterpret_cast<completion*>(r.cookie)->finish(r.status);
-  static_cast<worker*>(arg)->ack_received();
+  auto* self = static_cast<worker*>(arg);
+  auto* c = reinterpret_cast<completion*>(r.cookie);
+  if (length > 0 && r.reply_addr != 0) {
+    auto* dst = reinterpret_cast<void*>(r.reply_addr);
+    if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
+      auto* rr = new reply_recv{self, c, r.status};
+      ucp_request_param_t p{};
+      p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+      p.cb.recv_am = &on_reply_data;
+      p.user_data = rr;
+      ucs_status_ptr_t req = ucp_am_recv_data_nbx(self->handle(), data, dst, length, &p);
+      if (req == nullptr)
+        on_reply_data(nullptr, UCS_OK, length, rr);
+      else if (UCS_PTR_IS_ERR(req))
+        on_reply_data(nullptr, UCS_PTR_STATUS(req), length, rr);
+      return UCS_OK;
+    }
+    std::memcpy(dst, data, length);
+  }
+  c->finish(r.status);
+  self->ack_received();
   return UCS_OK;
 }
 
@@ -298,7 +331,10 @@ void worker::compare_swap(int target, const segment& seg, std::uint64_t offset,
 }
 
 void worker::am_send(int target, handler_id id, std::span<const std::byte> header,
-                     std::span<const std::byte> data, completion& local, completion* remote) {
+                     std::span<const std::byte> data, completion& local, completion* remote,
+                     std::span<std::byte> reply) {
+  if (!reply.empty() && !remote)
+    throw Error("gaea::comm: am_send with a reply buffer needs a remote completion");
   if (target < 0 || target >= ctx_.size())
     throw Error("gaea::comm: am_send to rank " + std::to_string(target) + " out of range [0, " +
                 std::to_string(ctx_.size()) + ")");
@@ -313,6 +349,8 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
   wire.flags = remote ? 1 : 0;
   wire.source = ctx_.rank();
   wire.cookie = reinterpret_cast<std::uint64_t>(remote);
+  wire.reply_addr = reinterpret_cast<std::uint64_t>(reply.data());
+  wire.reply_capacity = reply.size();
   std::memcpy(b->header.data(), &wire, sizeof wire);
   if (!header.empty()) std::memcpy(b->header.data() + sizeof wire, header.data(), header.size());
   ucp_request_param_t p{};

@@ -4,9 +4,11 @@
 #include <ucp/api/ucp.h>
 
 #include <string>
+#include <vector>
 
 #include "gaea/base/error.hpp"
 #include "gaea/comm/completion.hpp"
+#include "gaea/comm/types.hpp"
 
 namespace gaea::comm::detail {
 
@@ -21,12 +23,23 @@ struct am_wire_header {
   std::uint16_t reserved;
   std::int32_t source;
   std::uint64_t cookie;  // origin's completion* for the remote completion, or 0
+  std::uint64_t reply_addr;      // origin's reply buffer (0: none)
+  std::uint64_t reply_capacity;  // its size in bytes
 };
 
 struct am_reply_payload {
   std::uint64_t cookie;
   std::int32_t status;  // 0 = handler ran; otherwise the handler threw
   std::int32_t reserved;
+  std::uint64_t reply_addr;  // echoed from the request; the reply data (if any) goes there
+};
+
+// What a handler's am_message::reply()/defer() write to; read by the service worker afterwards.
+struct reply_sink {
+  std::vector<std::byte> bytes;
+  bool requested = false;  // the origin asked for a remote completion
+  bool deferred = false;
+  deferred_reply token;
 };
 
 inline void check(ucs_status_t st, const std::string& what) {

@@ -56,6 +56,12 @@ class context {
   /// Operations issued so far by every worker of this rank (released workers included).
   op_totals operation_totals();
 
+  /// Answers a request whose handler called am_message::defer(): sends `bytes` (at most the
+  /// origin's reply capacity, gaea::Error otherwise) and finishes the origin's remote completion
+  /// with `status` (0 = success). Thread-safe; the service worker sends it on its next progress.
+  void send_deferred_reply(const deferred_reply& token, std::span<const std::byte> bytes = {},
+                           int status = 0);
+
   /// True when a handler is registered for `id` on this rank.
   bool has_handler(handler_id id) const noexcept {
     return handlers_[id].load(std::memory_order_acquire) != nullptr;

@@ -66,9 +66,13 @@ class worker final : public waitable {
   void compare_swap(int target, const segment& seg, std::uint64_t offset, std::int64_t expected,
                     std::int64_t desired, std::int64_t* result, completion& done);
   /// Active message to `target`'s handler `id`. `local` completes when header and data may be
-  /// reused; `remote` (optional) completes after the handler has run on the target.
+  /// reused; `remote` (optional) completes after the handler has run on the target (or, if it
+  /// deferred, after context::send_deferred_reply). `reply` (optional, needs `remote`): buffer
+  /// that receives the handler's am_message::reply() bytes before `remote` completes; it must
+  /// stay alive until then. Throws gaea::Error for a bad target or an oversized message.
   void am_send(int target, handler_id id, std::span<const std::byte> header,
-               std::span<const std::byte> data, completion& local, completion* remote);
+               std::span<const std::byte> data, completion& local, completion* remote,
+               std::span<std::byte> reply = {});
   /// Remote completion of every put/atomic issued so far to `target` by this worker.
   void flush(int target, completion& done);
   /// Remote completion of every put/atomic issued so far by this worker.
