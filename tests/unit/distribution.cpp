@@ -16,7 +16,7 @@ TEST_CASE("distribution: blocks tile the index space exactly once", "[distributi
         total *= x;
       index_t sum = 0;
       for (int r = 0; r < p; ++r)
-        sum += d.block_elements(r);
+        sum += d.storage_elements(r);
       CHECK(sum == total);
       // Every element's owner (via locate of a single element) is the rank whose block holds it.
       const patch whole{index(dims.size(), 0), [&] {
@@ -45,7 +45,7 @@ TEST_CASE("distribution: process grid follows the shape and chunk hints", "[dist
   distribution small("S", {3}, 4);
   index_t owners = 0;
   for (int r = 0; r < 4; ++r)
-    owners += small.block_elements(r) > 0 ? 1 : 0;
+    owners += small.storage_elements(r) > 0 ? 1 : 0;
   CHECK(owners == 3);
   CHECK(small.block(3).empty());
 }

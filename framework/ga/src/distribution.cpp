@@ -19,8 +19,8 @@ std::vector<int> prime_factors_descending(int n) {
 }  // namespace
 
 distribution::distribution(const std::string& name, const index& dims, int nprocs,
-                           const index& chunk)
-    : name_(name), dims_(dims), nprocs_(nprocs) {
+                           const layout_spec& spec)
+    : name_(name), dims_(dims), nprocs_(nprocs), spec_(spec) {
   const std::string who = "global_array '" + name + "'";
   if (dims.empty() || dims.size() > static_cast<std::size_t>(max_dims))
     throw Error(who + ": " + std::to_string(dims.size()) + " dimensions; 1 to " +
@@ -29,6 +29,58 @@ distribution::distribution(const std::string& name, const index& dims, int nproc
     if (dims[d] <= 0)
       throw Error(who + ": dims[" + std::to_string(d) + "]=" + std::to_string(dims[d]) +
                   " must be positive (dims = " + format_index(dims) + ")");
+  if (nprocs < 1) throw Error(who + ": " + std::to_string(nprocs) + " processes");
+  const std::size_t n = dims.size();
+  ghosts_ = index(n, 0);
+  if (!spec.ghosts.empty()) {
+    if (spec.ghosts.size() != n)
+      throw Error(who + ": ghost widths have " + std::to_string(spec.ghosts.size()) +
+                  " entries for " + std::to_string(n) + " dimensions");
+    if (spec.type == layout_spec::kind::block_cyclic)
+      throw Error(who + ": ghost cells need a block or irregular distribution, not block-cyclic");
+    for (std::size_t k = 0; k < n; ++k)
+      if (spec.ghosts[k] < 0 || spec.ghosts[k] > dims[k])
+        throw Error(who + ": ghost width " + std::to_string(spec.ghosts[k]) + " of dimension " +
+                    std::to_string(k) + " must be in [0, " + std::to_string(dims[k]) + "]");
+    ghosts_ = spec.ghosts;
+  }
+  switch (spec.type) {
+    case layout_spec::kind::block:
+      build_block(spec.chunk);
+      break;
+    case layout_spec::kind::irregular:
+      build_irregular();
+      break;
+    case layout_spec::kind::block_cyclic:
+      build_cyclic();
+      break;
+  }
+  // Storage: walk the tiles row-major; each rank appends its tiles in that order.
+  std::size_t ntiles = 1;
+  for (int g : tgrid_)
+    ntiles *= static_cast<std::size_t>(g);
+  tile_offset_.assign(ntiles, 0);
+  storage_.assign(static_cast<std::size_t>(nprocs), 0);
+  index c(n, 0);
+  for (std::size_t t = 0; t < ntiles; ++t) {
+    const int r = owner_of_tile(c);
+    tile_offset_[t] = storage_[static_cast<std::size_t>(r)];
+    index_t padded = 1;
+    for (std::size_t k = 0; k < n; ++k)
+      padded *= starts_[k][static_cast<std::size_t>(c[k]) + 1] -
+                starts_[k][static_cast<std::size_t>(c[k])] + 2 * ghosts_[k];
+    storage_[static_cast<std::size_t>(r)] += padded;
+    for (std::size_t k = n; k-- > 0;) {
+      if (++c[k] < tgrid_[k]) break;
+      c[k] = 0;
+    }
+  }
+}
+
+void distribution::build_block(const index& chunk) {
+  const std::string who = "global_array '" + name_ + "'";
+  const index& dims = dims_;
+  const int nprocs = nprocs_;
   if (!chunk.empty() && chunk.size() != dims.size())
     throw Error(who + ": chunk hint has " + std::to_string(chunk.size()) + " entries for " +
                 std::to_string(dims.size()) + " dimensions");
@@ -74,32 +126,177 @@ distribution::distribution(const std::string& name, const index& dims, int nproc
       p *= x;
     return p;
   };
-  grid_ = product(b) > product(a) ? b : a;
+  tgrid_ = product(b) > product(a) ? b : a;
+  pgrid_ = tgrid_;
   // Balanced boundaries: block sizes along a dimension differ by at most one.
   starts_.resize(n);
   for (std::size_t d = 0; d < n; ++d) {
-    starts_[d].resize(static_cast<std::size_t>(grid_[d]) + 1);
-    for (int i = 0; i <= grid_[d]; ++i)
-      starts_[d][static_cast<std::size_t>(i)] = dims[d] * i / grid_[d];
+    starts_[d].resize(static_cast<std::size_t>(tgrid_[d]) + 1);
+    for (int i = 0; i <= tgrid_[d]; ++i)
+      starts_[d][static_cast<std::size_t>(i)] = dims[d] * i / tgrid_[d];
   }
 }
 
-patch distribution::block(int rank) const {
+void distribution::build_irregular() {
+  const std::string who = "global_array '" + name_ + "'";
   const std::size_t n = dims_.size();
-  patch p{index(n, 0), index(n, -1)};
-  index_t procs = 1;
-  for (int g : grid_)
-    procs *= g;
-  if (rank < 0 || rank >= procs) return p;  // owns nothing
-  // Row-major rank -> grid coordinates.
-  index_t r = rank;
-  for (std::size_t d = n; d-- > 0;) {
-    const auto c = static_cast<std::size_t>(r % grid_[d]);
-    r /= grid_[d];
-    p.lo[d] = starts_[d][c];
-    p.hi[d] = starts_[d][c + 1] - 1;
+  if (spec_.starts.size() != n)
+    throw Error(who + ": irregular distribution has block starts for " +
+                std::to_string(spec_.starts.size()) + " dimensions; the array has " +
+                std::to_string(n));
+  starts_.resize(n);
+  tgrid_.resize(n);
+  index_t tiles = 1;
+  for (std::size_t d = 0; d < n; ++d) {
+    const auto& s = spec_.starts[d];
+    if (s.empty() || s[0] != 0)
+      throw Error(who + ": block starts of dimension " + std::to_string(d) +
+                  " must begin with 0");
+    for (std::size_t i = 1; i < s.size(); ++i)
+      if (s[i] <= s[i - 1] || s[i] >= dims_[d])
+        throw Error(who + ": block start " + std::to_string(s[i]) + " of dimension " +
+                    std::to_string(d) + " must be increasing and below " +
+                    std::to_string(dims_[d]));
+    starts_[d] = s;
+    starts_[d].push_back(dims_[d]);
+    tgrid_[d] = static_cast<int>(s.size());
+    tiles *= static_cast<index_t>(s.size());
   }
-  return p;
+  if (tiles > nprocs_)
+    throw Error(who + ": irregular distribution has " + std::to_string(tiles) + " blocks for " +
+                std::to_string(nprocs_) + " ranks");
+  pgrid_ = tgrid_;
+}
+
+void distribution::build_cyclic() {
+  const std::string who = "global_array '" + name_ + "'";
+  if (dims_.size() != 2)
+    throw Error(who + ": block-cyclic distributions are 2-D; this array has " +
+                std::to_string(dims_.size()) + " dimensions");
+  if (spec_.tile.size() != 2)
+    throw Error(who + ": block-cyclic tile has " + std::to_string(spec_.tile.size()) +
+                " extents; 2 are needed");
+  std::vector<int> g = spec_.grid;
+  if (g.empty()) {  // squarest grid with rows <= cols
+    int r = 1;
+    for (int i = 1; i * i <= nprocs_; ++i)
+      if (nprocs_ % i == 0) r = i;
+    g = {r, nprocs_ / r};
+  }
+  if (g.size() != 2 || g[0] < 1 || g[1] < 1 ||
+      static_cast<index_t>(g[0]) * g[1] > nprocs_)
+    throw Error(who + ": process grid must be 2 positive numbers whose product is at most " +
+                std::to_string(nprocs_));
+  pgrid_ = g;
+  starts_.resize(2);
+  tgrid_.resize(2);
+  for (std::size_t d = 0; d < 2; ++d) {
+    const index_t t = spec_.tile[d];
+    if (t < 1 || t > dims_[d])
+      throw Error(who + ": block-cyclic tile extent " + std::to_string(t) + " of dimension " +
+                  std::to_string(d) + " must be in [1, " + std::to_string(dims_[d]) + "]");
+    for (index_t x = 0; x < dims_[d]; x += t)
+      starts_[d].push_back(x);
+    starts_[d].push_back(dims_[d]);
+    tgrid_[d] = static_cast<int>(starts_[d].size() - 1);
+  }
+}
+
+bool distribution::has_ghosts() const noexcept {
+  return std::any_of(ghosts_.begin(), ghosts_.end(), [](index_t g) { return g > 0; });
+}
+
+int distribution::owner_of_tile(const index& c) const noexcept {
+  if (spec_.type == layout_spec::kind::block_cyclic)
+    return static_cast<int>(c[0] % pgrid_[0]) * pgrid_[1] + static_cast<int>(c[1] % pgrid_[1]);
+  return static_cast<int>(tile_linear(c));
+}
+
+std::size_t distribution::tile_linear(const index& c) const noexcept {
+  std::size_t t = 0;
+  for (std::size_t d = 0; d < dims_.size(); ++d)
+    t = t * static_cast<std::size_t>(tgrid_[d]) + static_cast<std::size_t>(c[d]);
+  return t;
+}
+
+tile distribution::make_tile(const index& c) const {
+  const std::size_t n = dims_.size();
+  tile t{patch{index(n), index(n)}, owner_of_tile(c), tile_offset_[tile_linear(c)]};
+  for (std::size_t d = 0; d < n; ++d) {
+    t.box.lo[d] = starts_[d][static_cast<std::size_t>(c[d])];
+    t.box.hi[d] = starts_[d][static_cast<std::size_t>(c[d]) + 1] - 1;
+  }
+  return t;
+}
+
+patch distribution::block(int rank) const {
+  if (spec_.type == layout_spec::kind::block_cyclic)
+    throw Error("global_array '" + name_ +
+                "': block-cyclic ranks own many tiles; ask for tiles(rank)");
+  const std::size_t n = dims_.size();
+  std::size_t procs = tile_offset_.size();
+  if (rank < 0 || static_cast<std::size_t>(rank) >= procs) return patch{index(n, 0), index(n, -1)};
+  index c(n);
+  std::size_t r = static_cast<std::size_t>(rank);
+  for (std::size_t d = n; d-- > 0;) {
+    c[d] = static_cast<index_t>(r % static_cast<std::size_t>(tgrid_[d]));
+    r /= static_cast<std::size_t>(tgrid_[d]);
+  }
+  return make_tile(c).box;
+}
+
+std::vector<tile> distribution::tiles(int rank) const {
+  std::vector<tile> out;
+  if (rank < 0 || rank >= nprocs_) return out;
+  if (spec_.type != layout_spec::kind::block_cyclic) {
+    const patch b = block(rank);
+    if (!b.empty()) out.push_back(tile_of(b.lo));
+    return out;
+  }
+  const std::size_t pr = static_cast<std::size_t>(pgrid_[0]),
+                    pc = static_cast<std::size_t>(pgrid_[1]);
+  const auto me = static_cast<std::size_t>(rank);
+  if (me >= pr * pc) return out;
+  for (std::size_t i = me / pc; i < static_cast<std::size_t>(tgrid_[0]); i += pr)
+    for (std::size_t j = me % pc; j < static_cast<std::size_t>(tgrid_[1]); j += pc)
+      out.push_back(make_tile(index{static_cast<index_t>(i), static_cast<index_t>(j)}));
+  return out;
+}
+
+index_t distribution::storage_elements(int rank) const {
+  if (rank < 0 || rank >= nprocs_) return 0;
+  return storage_[static_cast<std::size_t>(rank)];
+}
+
+index distribution::storage_strides(const patch& box) const {
+  const std::size_t n = dims_.size();
+  index s(n, 1);
+  for (std::size_t d = n - 1; d-- > 0;)
+    s[d] = s[d + 1] * (box.hi[d + 1] - box.lo[d + 1] + 1 + 2 * ghosts_[d + 1]);
+  return s;
+}
+
+index_t distribution::storage_offset(const tile& t, const index& element) const {
+  const index s = storage_strides(t.box);
+  index_t o = t.offset;
+  for (std::size_t d = 0; d < dims_.size(); ++d)
+    o += (element[d] - t.box.lo[d] + ghosts_[d]) * s[d];
+  return o;
+}
+
+tile distribution::tile_of(const index& element) const {
+  const std::size_t n = dims_.size();
+  index c(n);
+  for (std::size_t d = 0; d < n; ++d) {
+    const auto& s = starts_[d];
+    c[d] = std::upper_bound(s.begin(), s.end(), element[d]) - s.begin() - 1;
+  }
+  return make_tile(c);
+}
+
+int distribution::owner(const index& element) const {
+  validate(patch{element, element}, "owner");
+  return tile_of(element).rank;
 }
 
 void distribution::validate(const patch& p, const char* op) const {
@@ -122,9 +319,15 @@ void distribution::validate(const patch& p, const char* op) const {
 
 std::vector<owned_patch> distribution::locate(const patch& p) const {
   std::vector<owned_patch> out;
-  for_each_owner(p, [&](int rank, const patch& piece, const patch&) {
-    out.push_back({rank, piece});
-  });
+  for_each_tile(p, [&](const tile& t, const patch& piece) { out.push_back({t.rank, piece}); });
+  return out;
+}
+
+std::vector<int> distribution::owners(const patch& p) const {
+  std::vector<int> out;
+  for_each_tile(p, [&](const tile& t, const patch&) { out.push_back(t.rank); });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

@@ -1,8 +1,10 @@
+#include <cstdio>
 #include <mutex>
 #include <unordered_map>
 
 #include "detail/registry.hpp"
 #include "detail/wire.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/ga/array_core.hpp"
 #include "gaea/ga/stats.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -21,34 +23,26 @@ namespace {
 std::mutex g_mutex;
 std::unordered_map<std::uint64_t, array_core*> g_arrays;
 
-array_core* find(std::uint64_t id) {
-  std::lock_guard lock(g_mutex);
-  auto it = g_arrays.find(id);
-  return it == g_arrays.end() ? nullptr : it->second;
-}
-
 void on_acc(const comm::am_message& m) {
-  acc_header_fixed h{};
-  if (m.header.size() < sizeof h) throw Error("global_array accumulate: truncated header");
-  std::memcpy(&h, m.header.data(), sizeof h);
-  if (m.header.size() != acc_header_size(h.ndim))
-    throw Error("global_array accumulate: header of " + std::to_string(m.header.size()) +
-                " bytes does not match ndim " + std::to_string(h.ndim));
-  patch piece{index(h.ndim), index(h.ndim)};
-  const std::byte* p = m.header.data() + sizeof h;
-  std::memcpy(piece.lo.data(), p, h.ndim * sizeof(index_t));
-  std::memcpy(piece.hi.data(), p + h.ndim * sizeof(index_t), h.ndim * sizeof(index_t));
-  array_core* a = find(h.array_id);
-  if (!a)
-    throw Error("global_array accumulate from rank " + std::to_string(m.source) +
-                ": no array with id " + std::to_string(h.array_id) + " on this rank");
-  if (m.data.size() != static_cast<std::size_t>(piece.elements()) * a->elem_size())
-    throw Error("global_array '" + a->name() + "': accumulate of " + piece.str() + " carries " +
+  patch_header_fixed h{};
+  const patch piece = read_patch_header(m.header, h);
+  array_core& a = find_array(h.array_id, m.source);
+  if (m.data.size() != static_cast<std::size_t>(piece.elements()) * a.elem_size())
+    throw Error("global_array '" + a.name() + "': accumulate of " + piece.str() + " carries " +
                 std::to_string(m.data.size()) + " bytes");
-  a->apply_acc(piece, m.data.data(), h.alpha);
+  a.apply_acc(piece, m.data.data(), h.alpha);
   bump(counters().accs_served);
 }
 }  // namespace
+
+array_core& find_array(std::uint64_t id, int source) {
+  std::lock_guard lock(g_mutex);
+  auto it = g_arrays.find(id);
+  if (it == g_arrays.end())
+    throw Error("global_array request from rank " + std::to_string(source) +
+                ": no array with id " + std::to_string(id) + " on this rank");
+  return *it->second;
+}
 
 void register_array(std::uint64_t id, array_core* a) {
   std::lock_guard lock(g_mutex);
@@ -67,12 +61,56 @@ void install_handlers(runtime& rt) {
 
 }  // namespace detail
 
+const char* to_string(op o) noexcept {
+  static constexpr const char* names[op_count] = {
+      "get", "put", "acc", "gather", "scatter", "scatter_acc", "read_inc", "update_ghosts"};
+  const auto i = static_cast<std::size_t>(o);
+  return i < op_count ? names[i] : "?";
+}
+
 stats current_stats() {
   auto& c = detail::counters();
   auto ld = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
-  return {ld(c.gets),       ld(c.puts),      ld(c.accs),           ld(c.bytes_get),
-          ld(c.bytes_put),  ld(c.bytes_acc), ld(c.flushes_issued), ld(c.flushes_avoided),
-          ld(c.accs_served)};
+  stats s;
+  for (std::size_t i = 0; i < op_count; ++i)
+    s.ops[i] = {ld(c.ops[i].calls), ld(c.ops[i].bytes), static_cast<double>(ld(c.ops[i].ns)) * 1e-9};
+  s.gets = s.of(op::get).calls;
+  s.puts = s.of(op::put).calls;
+  s.accs = s.of(op::acc).calls;
+  s.bytes_get = s.of(op::get).bytes;
+  s.bytes_put = s.of(op::put).bytes;
+  s.bytes_acc = s.of(op::acc).bytes;
+  s.flushes_issued = ld(c.flushes_issued);
+  s.flushes_avoided = ld(c.flushes_avoided);
+  s.accs_served = ld(c.accs_served);
+  s.packed_served = ld(c.packed_served);
+  s.zero_copy_transfers = ld(c.zero_copy_transfers);
+  s.packed_transfers = ld(c.packed_transfers);
+  return s;
+}
+
+std::string format(const stats& s) {
+  std::string out;
+  char line[160];
+  for (std::size_t i = 0; i < op_count; ++i) {
+    const op_figures& f = s.ops[i];
+    if (f.calls == 0) continue;
+    std::snprintf(line, sizeof line, "  %-13s %10llu calls %12.3f MB %10.3f ms\n",
+                  to_string(static_cast<op>(i)), static_cast<unsigned long long>(f.calls),
+                  static_cast<double>(f.bytes) * 1e-6, f.seconds * 1e3);
+    out += line;
+  }
+  std::snprintf(line, sizeof line,
+                "  fences: %llu flushes issued, %llu avoided; transfers: %llu zero-copy, %llu "
+                "packed; served: %llu accumulates, %llu packed\n",
+                static_cast<unsigned long long>(s.flushes_issued),
+                static_cast<unsigned long long>(s.flushes_avoided),
+                static_cast<unsigned long long>(s.zero_copy_transfers),
+                static_cast<unsigned long long>(s.packed_transfers),
+                static_cast<unsigned long long>(s.accs_served),
+                static_cast<unsigned long long>(s.packed_served));
+  out += line;
+  return out;
 }
 
 }  // namespace gaea::ga

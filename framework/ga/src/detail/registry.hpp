@@ -1,7 +1,7 @@
 #pragma once
-// Arrays of this rank by id, so that the accumulate handler (running on the progress thread)
-// can find the target array. Entries live from after creation to before destruction, both
-// collective and fenced by barriers, so a registered pointer is valid whenever a peer can use it.
+// Arrays of this rank by id, so that handlers (running on the progress thread) can find the
+// target array. Entries live from after creation to before destruction, both collective and
+// fenced by barriers, so a registered pointer is valid whenever a peer can use it.
 
 #include <cstdint>
 
@@ -15,6 +15,8 @@ class array_core;
 
 void register_array(std::uint64_t id, array_core* a);
 void unregister_array(std::uint64_t id);
+/// The array with `id`; throws gaea::Error naming `source` if there is none.
+array_core& find_array(std::uint64_t id, int source);
 /// Installs the global-array active-message handlers on `rt` (once per runtime).
 void install_handlers(runtime& rt);
 

@@ -9,9 +9,12 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "gaea/ga/distribution.hpp"
 #include "gaea/ga/patch.hpp"
+#include "gaea/ga/request.hpp"
+#include "gaea/ga/stats.hpp"
 
 namespace gaea {
 class runtime;
@@ -24,73 +27,149 @@ class worker;
 namespace gaea::ga::detail {
 
 class tracker;
+struct op_state;
 
 /// Element types a global array may hold.
-enum class elem_type : std::uint8_t { f64, f32, i64, i32 };
+enum class elem_type : std::uint8_t { f64, f32, i64, i32, c64 };
+/// "double", "float", "int64", "int32", "complex<double>"
+const char* to_string(elem_type t) noexcept;
 
-/// dst[i] += alpha * src[i] for `n` elements of the array's type (alpha points to one element).
-using acc_kernel = void (*)(void* dst, const void* src, std::size_t n, const void* alpha);
+/// Per-type kernels (the template instantiates them; the core stays type-erased).
+struct type_ops {
+  elem_type type;
+  std::size_t size;
+  /// dst[i] += alpha * src[i] for n elements (alpha points to one element).
+  void (*acc)(void* dst, const void* src, std::size_t n, const void* alpha);
+};
+
+/// A buffer and its layout as passed by the user: `elems` elements, leading extents `ld`.
+struct user_buffer {
+  void* data;
+  std::size_t elems;
+  std::span<const index_t> ld;
+};
 
 class array_core {
  public:
-  /// Collective. Throws gaea::Error for bad shapes or when the runtime is not initialized.
-  array_core(std::string name, const index& dims, const index& chunk, elem_type type,
-             std::size_t elem_size, acc_kernel kernel);
+  /// Collective. Throws gaea::Error for bad shapes or specs, when the runtime is not
+  /// initialized, or when a rank lacks memory for its part (all ranks throw together).
+  array_core(std::string name, const index& dims, const layout_spec& spec, type_ops ops);
   /// Collective: sync, then release the memory.
   ~array_core();
 
   const std::string& name() const noexcept { return name_; }
   const distribution& dist() const noexcept { return dist_; }
   std::uint64_t id() const noexcept;
-  std::size_t elem_size() const noexcept { return elem_size_; }
+  std::size_t elem_size() const noexcept { return ops_.size; }
+  elem_type type() const noexcept { return ops_.type; }
+  const type_ops& ops() const noexcept { return ops_; }
+  runtime& rt() const noexcept { return rt_; }
+  int rt_rank() const noexcept { return rank_; }
 
-  /// Blocking operations (see global_array for the contracts). `ld` = leading extents of buf.
-  void get(const patch& p, void* buf, std::size_t buf_elems, std::span<const index_t> ld);
-  void put(const patch& p, const void* buf, std::size_t buf_elems, std::span<const index_t> ld);
-  void acc(const patch& p, const void* buf, std::size_t buf_elems, std::span<const index_t> ld,
-           const void* alpha);
+  /// A fresh operation state for the calling thread.
+  std::unique_ptr<op_state> start(op kind) const;
+  /// One-sided operations (contracts in global_array), non-blocking.
+  request get(const patch& p, user_buffer buf);
+  request put(const patch& p, user_buffer buf);
+  request acc(const patch& p, user_buffer buf, const void* alpha);
+  /// The same, attached to an existing operation state (several transfers, one completion).
+  void get(const patch& p, user_buffer buf, op_state& st);
+  void put(const patch& p, user_buffer buf, op_state& st);
+  void acc(const patch& p, user_buffer buf, const void* alpha, op_state& st);
   void fence();
   void sync();
-  void* local_data() const noexcept;
-  const patch& local_block() const noexcept { return local_block_; }
-  /// Apply an accumulate to the local block (from a handler or a local origin).
-  void apply_acc(const patch& piece, const std::byte* packed, const void* alpha);
 
- private:
-  /// Buffer strides (elements) for patch `p` and leading extents `ld`; validates the buffer size.
-  index buffer_strides(const patch& p, std::size_t buf_elems, std::span<const index_t> ld,
-                       const char* op) const;
-  /// What every one-sided operation starts with: the validated patch's buffer strides, the
-  /// calling thread's worker and its conflict tracker.
-  struct op_state {
-    index buffer_strides;
-    comm::worker& w;
-    tracker& tr;
-  };
-  op_state begin_op(const patch& p, std::size_t buf_elems, std::span<const index_t> ld,
-                    const char* op) const;
-  /// One 2-D strided transfer (bytes) between an owner's block and the user's buffer.
+  /// This rank's storage (all its tiles, ghost cells included).
+  void* local_data() const noexcept;
+  /// This rank's tiles, in storage order.
+  const std::vector<tile>& local_tiles() const noexcept { return local_tiles_; }
+  /// Applies an accumulate to this rank's storage (from a handler or a local origin); `packed`
+  /// holds `piece` row-major. Atomic with respect to other accumulates to this array.
+  void apply_acc(const patch& piece, const std::byte* packed, const void* alpha);
+  /// Copies `piece` (row-major in `packed`) into / out of this rank's storage.
+  void unpack_local(const patch& piece, const std::byte* packed);
+  void pack_local(const patch& piece, std::byte* packed) const;
+
+  /// Buffer strides (elements) for patch `p` in `buf`; validates the buffer size and `ld`.
+  index buffer_strides(const patch& p, const user_buffer& buf, const char* op) const;
+  /// Conflict tracking before a get from `target`: completes this thread's earlier writes to
+  /// this array there, if any.
+  void fence_for_get(comm::worker& w, tracker& tr, int target);
+  tracker& my_tracker() const;
+  const comm::segment& segment() const noexcept { return *seg_; }
+
+  /// One 2-D strided transfer (bytes) between an owner's storage and the user's buffer.
   struct transfer {
     std::uint64_t remote_offset;
     std::size_t remote_stride, local_offset, local_stride, row_bytes, rows;
   };
-  /// Calls fn(owner, transfer) for every strided transfer a patch decomposes into (per owner,
-  /// one per position of dimensions 0..n-3), owners in rank order.
+  /// Calls fn(owner, tile, piece) for every tile piece of `p`, then for each piece
+  /// fn2(owner, transfer) for every 2-D strided transfer it decomposes into.
   template <class Fn>
   void for_each_transfer(const patch& p, const index& buffer_strides, Fn&& fn) const;
-  /// Conflict tracking before a get from `target`: completes this thread's earlier writes to
-  /// this array there, if any.
-  void fence_for_get(comm::worker& w, tracker& tr, int target);
 
+ private:
   std::string name_;
   distribution dist_;
-  elem_type type_;
-  std::size_t elem_size_;
-  acc_kernel kernel_;
+  type_ops ops_;
   runtime& rt_;
-  patch local_block_;
+  int rank_;
+  std::vector<tile> local_tiles_;
   std::unique_ptr<comm::segment> seg_;
-  std::mutex acc_mutex_;  // accumulates into the local block are atomic w.r.t. each other
+  std::mutex acc_mutex_;  // accumulates into local storage are atomic w.r.t. each other
 };
+
+/// Calls fn(a, b) with the first element offset of every row (last dimension) of `piece`, in
+/// two row-major layouts with strides sa, sb and origins oa, ob.
+template <class Fn>
+void for_each_row(const patch& piece, const index& oa, const index& sa, const index& ob,
+                  const index& sb, Fn&& fn) {
+  const int n = piece.ndim();
+  index c = piece.lo;
+  while (true) {
+    index_t a = 0, b = 0;
+    for (int d = 0; d < n; ++d) {
+      const auto i = static_cast<std::size_t>(d);
+      a += (c[i] - oa[i]) * sa[i];
+      b += (c[i] - ob[i]) * sb[i];
+    }
+    fn(a, b);
+    int d = n - 2;
+    for (; d >= 0; --d) {
+      const auto i = static_cast<std::size_t>(d);
+      if (++c[i] <= piece.hi[i]) break;
+      c[i] = piece.lo[i];
+    }
+    if (d < 0) break;
+  }
+}
+
+template <class Fn>
+void array_core::for_each_transfer(const patch& p, const index& bs, Fn&& fn) const {
+  const int n = p.ndim();
+  const std::size_t es = ops_.size;
+  const auto d2 = static_cast<std::size_t>(n >= 2 ? n - 2 : 0);
+  dist_.for_each_tile(p, [&](const tile& t, const patch& piece) {
+    const index os = dist_.storage_strides(t.box);
+    // Origin of the tile's storage in global coordinates (ghosts shift it).
+    index origin = t.box.lo;
+    for (std::size_t d = 0; d < origin.size(); ++d)
+      origin[d] -= dist_.ghosts()[d];
+    const std::size_t row = static_cast<std::size_t>(piece.extent(n - 1)) * es;
+    // One 2-D strided transfer per position of dimensions 0..n-3; its rows run along n-2.
+    patch outer = piece;
+    std::size_t rows = 1, rstride = row, lstride = row;
+    if (n >= 2) {
+      rows = static_cast<std::size_t>(piece.extent(n - 2));
+      outer.hi[d2] = outer.lo[d2];
+      rstride = static_cast<std::size_t>(os[d2]) * es;
+      lstride = static_cast<std::size_t>(bs[d2]) * es;
+    }
+    for_each_row(outer, origin, os, p.lo, bs, [&](index_t ro, index_t lo) {
+      fn(t, transfer{static_cast<std::uint64_t>(t.offset + ro) * es, rstride,
+                     static_cast<std::size_t>(lo) * es, lstride, row, rows});
+    });
+  });
+}
 
 }  // namespace gaea::ga::detail

@@ -2,6 +2,8 @@
 /// \file
 /// gaea::ga::distribution — how an N-D index space is cut into one block per rank.
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,31 +17,102 @@ struct owned_patch {
   patch piece;
 };
 
-/// Regular block distribution over a process grid. Block boundaries are kept per dimension, so
-/// irregular distributions only need other boundaries. Ranks beyond the grid own nothing.
+/// How an array's index space is cut into tiles and how tiles are given to ranks.
+///   - block: one tile per rank on a process grid, balanced, never below the `chunk` hint;
+///   - irregular: one tile per rank, with the block start indices given per dimension;
+///   - block_cyclic (2-D): tiles of a fixed size dealt round-robin over a process grid, as in
+///     ScaLAPACK; each rank owns many tiles.
+/// Ghost widths (block and irregular only) pad every tile's storage on both sides.
+struct layout_spec {
+  enum class kind : std::uint8_t { block, irregular, block_cyclic };
+  kind type = kind::block;
+  index chunk;                               ///< block: minimum tile extent per dimension
+  std::vector<std::vector<index_t>> starts;  ///< irregular: sorted block starts, first 0
+  index tile;                                ///< block_cyclic: tile extents
+  std::vector<int> grid;                     ///< block_cyclic: process grid (default: squarest)
+  index ghosts;                              ///< ghost width per dimension (default none)
+
+  static layout_spec block(index chunk = {}) {
+    layout_spec s;
+    s.chunk = chunk;
+    return s;
+  }
+  static layout_spec irregular(std::vector<std::vector<index_t>> starts) {
+    layout_spec s;
+    s.type = kind::irregular;
+    s.starts = std::move(starts);
+    return s;
+  }
+  static layout_spec block_cyclic(index tile, std::vector<int> grid = {}) {
+    layout_spec s;
+    s.type = kind::block_cyclic;
+    s.tile = tile;
+    s.grid = std::move(grid);
+    return s;
+  }
+  /// A copy with ghost widths `w` (one per dimension).
+  layout_spec with_ghosts(index w) const {
+    layout_spec s = *this;
+    s.ghosts = w;
+    return s;
+  }
+};
+
+/// One tile: a box of the index space, its owner, and where its storage starts in the owner's
+/// memory (elements, counting ghost cells).
+struct tile {
+  patch box;
+  int rank = -1;
+  index_t offset = 0;
+};
+
+/// Maps an N-D index space to ranks. Tiles are kept as per-dimension boundaries (a tile grid),
+/// so every lookup is a binary search per dimension. Each rank stores its tiles one after the
+/// other, row-major inside a tile, each padded by the ghost widths.
 /// Thread safety: immutable after construction.
 class distribution {
  public:
-  /// `dims`: extents (each > 0, at most max_dims of them). `chunk`: optional minimum block extent
-  /// per dimension (0 or missing = no constraint). `name` appears in error messages.
-  /// Throws gaea::Error for bad dims or chunk.
-  distribution(const std::string& name, const index& dims, int nprocs, const index& chunk = {});
+  /// `dims`: extents (each > 0, at most max_dims of them). `name` appears in error messages.
+  /// Throws gaea::Error for bad dims or a spec that does not fit them or `nprocs`.
+  distribution(const std::string& name, const index& dims, int nprocs, const layout_spec& spec);
+  /// Block distribution with an optional minimum block extent per dimension (GA's chunk).
+  distribution(const std::string& name, const index& dims, int nprocs, const index& chunk = {})
+      : distribution(name, dims, nprocs, layout_spec::block(chunk)) {}
 
   int ndim() const noexcept { return static_cast<int>(dims_.size()); }
   const index& dims() const noexcept { return dims_; }
-  /// Processes per dimension.
-  const std::vector<int>& grid() const noexcept { return grid_; }
-  /// Block of `rank` (empty patch if it owns nothing).
+  const layout_spec& spec() const noexcept { return spec_; }
+  int nprocs() const noexcept { return nprocs_; }
+  /// Tiles per dimension (block, irregular: the process grid).
+  const std::vector<int>& grid() const noexcept { return tgrid_; }
+  /// block_cyclic: the process grid (rows, cols); otherwise equal to grid().
+  const std::vector<int>& process_grid() const noexcept { return pgrid_; }
+  /// Ghost width per dimension (zeros when the array has none).
+  const index& ghosts() const noexcept { return ghosts_; }
+  bool has_ghosts() const noexcept;
+  /// The one tile of `rank` (empty patch if it owns nothing). Throws gaea::Error for a
+  /// block-cyclic array, whose ranks own many tiles: use tiles(rank).
   patch block(int rank) const;
-  /// Number of elements `rank` owns.
-  index_t block_elements(int rank) const { return block(rank).elements(); }
-  /// The owners of a (validated) patch and their pieces, in rank order.
+  /// Tiles owned by `rank`, in storage order.
+  std::vector<tile> tiles(int rank) const;
+  /// Elements `rank` stores, ghost cells included.
+  index_t storage_elements(int rank) const;
+  /// Row-major strides (elements) of a tile's storage (its extents plus ghosts on both sides).
+  index storage_strides(const patch& box) const;
+  /// Offset (elements) of `element` in the owner's storage of tile `t` (ghost positions allowed).
+  index_t storage_offset(const tile& t, const index& element) const;
+  /// The tile holding `element` (which must be inside the array).
+  tile tile_of(const index& element) const;
+  /// Owner of `element`; throws gaea::Error if it is outside the array.
+  int owner(const index& element) const;
+  /// Owners of a (validated) patch and their pieces, one per tile, in tile order.
   std::vector<owned_patch> locate(const patch& p) const;
-  /// Calls fn(rank, piece, owner_block) for every owner of a (validated) patch, in rank order,
-  /// without allocating.
+  /// Distinct owners of a (validated) patch, ascending.
+  std::vector<int> owners(const patch& p) const;
+  /// Calls fn(tile, piece) for every tile that intersects a (validated) patch, without allocating.
   template <class Fn>
-  void for_each_owner(const patch& p, Fn&& fn) const;
-  /// Start indices of the blocks along dimension d (size grid()[d] + 1, last = dims[d]).
+  void for_each_tile(const patch& p, Fn&& fn) const;
+  /// Start indices of the tiles along dimension d (size grid()[d] + 1, last = dims[d]).
   const std::vector<index_t>& boundaries(int d) const {
     return starts_.at(static_cast<std::size_t>(d));
   }
@@ -48,15 +121,26 @@ class distribution {
   void validate(const patch& p, const char* op) const;
 
  private:
+  void build_block(const index& chunk);
+  void build_irregular();
+  void build_cyclic();
+  int owner_of_tile(const index& c) const noexcept;
+  std::size_t tile_linear(const index& c) const noexcept;
+  tile make_tile(const index& c) const;
+
   std::string name_;
   index dims_;
   int nprocs_;
-  std::vector<int> grid_;
+  layout_spec spec_;
+  index ghosts_;
+  std::vector<int> tgrid_, pgrid_;
   std::vector<std::vector<index_t>> starts_;
+  std::vector<index_t> tile_offset_;  // per tile (row-major over the tile grid)
+  std::vector<index_t> storage_;      // per rank
 };
 
 template <class Fn>
-void distribution::for_each_owner(const patch& p, Fn&& fn) const {
+void distribution::for_each_tile(const patch& p, Fn&& fn) const {
   const std::size_t n = dims_.size();
   index first(n), last(n), c(n);
   for (std::size_t d = 0; d < n; ++d) {
@@ -66,16 +150,10 @@ void distribution::for_each_owner(const patch& p, Fn&& fn) const {
   }
   c = first;
   while (true) {
-    int rank = 0;
-    patch b{index(n), index(n)};
-    for (std::size_t d = 0; d < n; ++d) {
-      rank = rank * grid_[d] + static_cast<int>(c[d]);
-      b.lo[d] = starts_[d][static_cast<std::size_t>(c[d])];
-      b.hi[d] = starts_[d][static_cast<std::size_t>(c[d]) + 1] - 1;
-    }
-    const patch piece = b.intersect(p);
-    if (!piece.empty()) fn(rank, piece, b);
-    // Odometer over the block coordinates, last dimension fastest.
+    const tile t = make_tile(c);
+    const patch piece = t.box.intersect(p);
+    if (!piece.empty()) fn(t, piece);
+    // Odometer over the tile coordinates, last dimension fastest.
     std::size_t d = n;
     while (d-- > 0) {
       if (++c[d] <= last[d]) break;

@@ -2,17 +2,26 @@
 /// \file
 /// gaea::global_array<T> — a distributed N-D array with one-sided get, put and accumulate.
 
+#include <complex>
 #include <memory>
 #include <span>
 #include <string>
 #include <type_traits>
 
+#include "gaea/base/error.hpp"
 #include "gaea/ga/array_core.hpp"
 #include "gaea/ga/distribution.hpp"
 #include "gaea/ga/patch.hpp"
+#include "gaea/ga/request.hpp"
 #include "gaea/ga/stats.hpp"
 
 namespace gaea::ga {
+
+/// Element types with a distributed implementation.
+template <class T>
+concept element = std::is_same_v<T, double> || std::is_same_v<T, float> ||
+    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::int32_t> ||
+    std::is_same_v<T, std::complex<double>>;
 
 namespace detail {
 template <class T>
@@ -23,93 +32,176 @@ constexpr elem_type type_of() {
     return elem_type::f32;
   else if constexpr (std::is_same_v<T, std::int64_t>)
     return elem_type::i64;
-  else
+  else if constexpr (std::is_same_v<T, std::int32_t>)
     return elem_type::i32;
+  else
+    return elem_type::c64;
 }
 template <class T>
 void acc_kernel_for(void* dst, const void* src, std::size_t n, const void* alpha);
+template <class T>
+type_ops ops_for() {
+  return {type_of<T>(), sizeof(T), &acc_kernel_for<T>};
+}
 }  // namespace detail
 
-/// Element types with a distributed implementation.
+/// Zero-copy view of one of this rank's tiles. `at(e)` takes *global* indices, which may reach
+/// into the ghost cells (box.lo - ghosts .. box.hi + ghosts).
 template <class T>
-concept element = std::is_same_v<T, double> || std::is_same_v<T, float> ||
-    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::int32_t>;
+struct tile_view {
+  patch box;      ///< the tile's interior, global indices
+  index ghosts;   ///< ghost width per dimension
+  index strides;  ///< storage strides in elements (row-major, ghosts included)
+  T* origin;      ///< the element box.lo
+  T& at(const index& e) const noexcept {
+    index_t o = 0;
+    for (std::size_t d = 0; d < strides.size(); ++d)
+      o += (e[d] - box.lo[d]) * strides[d];
+    return origin[o];
+  }
+  /// Elements of the interior.
+  index_t elements() const noexcept { return box.elements(); }
+};
 
 /// A distributed array of `T`, row-major, with inclusive patch bounds (as in Global Arrays).
 ///
-/// Collective calls (every rank, same order): the constructor, the destructor, sync(), zero(),
-/// fill(). One-sided calls (any rank, any time): get(), put(), acc(), fence(), access().
+/// Collective calls (every rank, same order): the constructors, duplicate(), destroy() and the
+/// destructor, sync(), fill(), zero(), update_ghosts(), and the algorithms of algorithms.hpp.
+/// One-sided calls (any rank, any thread, any time): get(), put(), acc(), fence(), the queries,
+/// local_tiles() and access().
 ///
-/// Completion semantics of the blocking one-sided calls:
-///   - get: returns when the data is in `buf`; it first waits for this thread's earlier puts/accs
-///     to *this array on the same owners* (conflict tracking), nothing else.
-///   - put, acc: return when `buf` may be reused; they are complete at the owners after fence() or
-///     sync() (or a later get of the same array from the same owner).
+/// Completion semantics:
+///   - get: returns (or its request completes) when the data is in `buf`; it first waits for
+///     the calling thread's earlier puts/accs to *this array on the same owners* (conflict
+///     tracking), nothing else.
+///   - put, acc: return (or complete) when `buf` may be reused; they are complete at the owners
+///     after fence() or sync() (or a later get of the same array from the same owner).
 ///   - acc is applied by the owner (its progress thread), atomically with respect to other
 ///     accumulates to the same elements; accumulates are not ordered among themselves.
+/// Non-blocking forms take the `ga::nonblocking` tag and return a ga::request; the blocking
+/// forms are the same operation followed by wait().
 /// Buffers: `buf` holds the patch row-major; `ld[k]` is the extent of buffer dimension k+1
 /// (default: the patch extent), so a patch can be read into part of a larger local array.
-/// Errors: bad patches, buffer sizes or leading extents throw gaea::Error naming the array.
-/// Thread safety: one-sided calls may come from several threads; fence() covers the calling
-/// thread's operations only.
+/// Errors: bad patches, buffer sizes or leading extents throw gaea::Error naming the array,
+/// before any communication; so does any use after destroy() or after a move.
+/// Thread safety: one-sided calls may come from several threads (e.g. oneTBB workers); fence()
+/// covers the calling thread's operations only.
 template <element T>
 class global_array {
  public:
-  /// Collective. `dims`: extents (1 to 7 dimensions, each > 0). `chunk`: optional minimum block
-  /// extent per dimension (GA's chunk hint).
-  global_array(std::string name, const index& dims, const index& chunk = {})
-      : core_(std::make_unique<detail::array_core>(std::move(name), dims, chunk,
-                                                   detail::type_of<T>(), sizeof(T),
-                                                   &detail::acc_kernel_for<T>)) {}
+  /// Collective. `dims`: extents (1 to 7 dimensions, each > 0). `spec`: distribution (block by
+  /// default; irregular; 2-D block-cyclic) and ghost widths. Throws gaea::Error for bad input or
+  /// when a node lacks memory for its part (on every rank).
+  global_array(std::string name, const index& dims, const layout_spec& spec = {})
+      : name_(name),
+        core_(std::make_unique<detail::array_core>(std::move(name), dims, spec,
+                                                   detail::ops_for<T>())) {}
+  /// Collective. Block distribution with a minimum block extent per dimension (GA's chunk).
+  global_array(std::string name, const index& dims, const index& chunk)
+      : global_array(std::move(name), dims, layout_spec::block(chunk)) {}
   global_array(global_array&&) noexcept = default;
   global_array& operator=(global_array&&) noexcept = default;
 
-  const std::string& name() const noexcept { return core_->name(); }
-  int ndim() const noexcept { return core_->dist().ndim(); }
-  const index& dims() const noexcept { return core_->dist().dims(); }
-  const ga::distribution& layout() const noexcept { return core_->dist(); }
-  /// The block `rank` owns (empty patch when it owns nothing).
-  patch distribution(int rank) const { return core_->dist().block(rank); }
-  /// Owners of `p` and their pieces. Throws gaea::Error for an invalid patch.
-  std::vector<owned_patch> locate(const patch& p) const {
-    core_->dist().validate(p, "locate");
-    return core_->dist().locate(p);
+  /// Collective: a new zero-filled array with this one's shape, distribution and ghosts.
+  global_array duplicate(std::string name) const {
+    return global_array(std::move(name), dims(), core().dist().spec());
   }
+  /// Collective: syncs and frees the array now; any later use throws gaea::Error.
+  void destroy() {
+    core();
+    core_.reset();
+  }
+  /// False after destroy() or a move.
+  bool valid() const noexcept { return core_ != nullptr; }
+
+  const std::string& name() const noexcept { return name_; }
+  int ndim() const { return core().dist().ndim(); }
+  const index& dims() const { return core().dist().dims(); }
+  const ga::distribution& layout() const { return core().dist(); }
+  /// The block `rank` owns (empty patch when it owns nothing). Block and irregular only.
+  patch distribution(int rank) const { return core().dist().block(rank); }
+  /// Tiles `rank` owns, in storage order (one for block and irregular, many for block-cyclic).
+  std::vector<tile> tiles(int rank) const { return core().dist().tiles(rank); }
+  /// Owners of `p` and their pieces, one per tile. Throws gaea::Error for an invalid patch.
+  std::vector<owned_patch> locate(const patch& p) const {
+    core().dist().validate(p, "locate");
+    return core().dist().locate(p);
+  }
+  /// Distinct owners of `p`, ascending. Throws gaea::Error for an invalid patch.
+  std::vector<int> owners(const patch& p) const {
+    core().dist().validate(p, "owners");
+    return core().dist().owners(p);
+  }
+  /// Owner of one element. Throws gaea::Error if it is outside the array.
+  int owner(const index& element) const { return core().dist().owner(element); }
 
   void get(const patch& p, std::span<T> buf, std::span<const index_t> ld = {}) {
-    core_->get(p, buf.data(), buf.size(), ld);
+    get(p, buf, nonblocking, ld).wait();
+  }
+  [[nodiscard]] request get(const patch& p, std::span<T> buf, nonblocking_t,
+                            std::span<const index_t> ld = {}) {
+    return core().get(p, {buf.data(), buf.size(), ld});
   }
   void put(const patch& p, std::span<const T> buf, std::span<const index_t> ld = {}) {
-    core_->put(p, buf.data(), buf.size(), ld);
+    put(p, buf, nonblocking, ld).wait();
+  }
+  [[nodiscard]] request put(const patch& p, std::span<const T> buf, nonblocking_t,
+                            std::span<const index_t> ld = {}) {
+    return core().put(p, {const_cast<T*>(buf.data()), buf.size(), ld});
   }
   /// array[p] += alpha * buf.
   void acc(const patch& p, std::span<const T> buf, T alpha = T(1),
            std::span<const index_t> ld = {}) {
-    core_->acc(p, buf.data(), buf.size(), ld, &alpha);
+    acc(p, buf, nonblocking, alpha, ld).wait();
+  }
+  [[nodiscard]] request acc(const patch& p, std::span<const T> buf, nonblocking_t, T alpha = T(1),
+                            std::span<const index_t> ld = {}) {
+    return core().acc(p, {const_cast<T*>(buf.data()), buf.size(), ld}, &alpha);
   }
 
-  /// This rank's block (row-major, extents of distribution(rank)); empty span if it owns nothing.
-  /// Zero-copy: reads and writes go straight to the memory peers access.
-  std::span<T> access() noexcept {
-    return {static_cast<T*>(core_->local_data()),
-            static_cast<std::size_t>(core_->local_block().elements())};
+  /// This rank's storage: all its tiles one after the other, ghost cells included (for a block
+  /// distribution without ghosts: its block, row-major). Zero-copy: reads and writes go
+  /// straight to the memory peers access. Empty if the rank owns nothing.
+  std::span<T> access() const {
+    return {static_cast<T*>(core().local_data()),
+            static_cast<std::size_t>(core_->dist().storage_elements(core_->rt_rank()))};
   }
-  patch local_block() const noexcept { return core_->local_block(); }
+  /// Zero-copy views of this rank's tiles.
+  std::vector<tile_view<T>> local_tiles() const {
+    std::vector<tile_view<T>> out;
+    const auto& d = core().dist();
+    for (const tile& t : core_->local_tiles()) {
+      const index s = d.storage_strides(t.box);
+      out.push_back({t.box, d.ghosts(), s,
+                     static_cast<T*>(core_->local_data()) + d.storage_offset(t, t.box.lo)});
+    }
+    return out;
+  }
+  /// This rank's block (block and irregular distributions; empty if it owns nothing).
+  patch local_block() const { return core().dist().block(core_->rt_rank()); }
 
   /// Completes this thread's outstanding puts and accumulates to this array.
-  void fence() { core_->fence(); }
+  void fence() { core().fence(); }
   /// Collective: fence on every rank, then a barrier.
-  void sync() { core_->sync(); }
-  /// Collective: every element = value.
+  void sync() { core().sync(); }
+  /// Collective: every element (ghost cells included) = value.
   void fill(T value) {
-    core_->sync();
+    core().sync();
     for (T& x : access())
       x = value;
     core_->sync();
   }
   void zero() { fill(T(0)); }
 
+  /// The type-erased implementation (for the algorithms and I/O of this module).
+  detail::array_core& core() const {
+    if (!core_)
+      throw Error("global_array '" + name_ + "': used after destroy() or after being moved from");
+    return *core_;
+  }
+
  private:
+  std::string name_;
   std::unique_ptr<detail::array_core> core_;
 };
 

@@ -2,12 +2,42 @@
 /// \file
 /// Process-wide counters of the global-array layer.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace gaea::ga {
 
+/// One-sided operations that statistics are kept for.
+enum class op : std::uint8_t {
+  get,
+  put,
+  acc,
+  gather,
+  scatter,
+  scatter_acc,
+  read_inc,
+  update_ghosts,
+};
+inline constexpr std::size_t op_count = 8;
+/// "get", "put", ...
+const char* to_string(op o) noexcept;
+
+/// Calls, bytes and time of one kind of operation (time from issue to completion as seen by
+/// the caller: the call itself when blocking, issue to wait()/test() when non-blocking).
+struct op_figures {
+  std::uint64_t calls = 0;
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+};
+
 /// Snapshot of the counters (all ranks keep their own).
 struct stats {
+  std::array<op_figures, op_count> ops{};
+  const op_figures& of(op o) const noexcept { return ops[static_cast<std::size_t>(o)]; }
+
+  // Shorthands kept from the first version of this struct.
   std::uint64_t gets = 0, puts = 0, accs = 0;
   std::uint64_t bytes_get = 0, bytes_put = 0, bytes_acc = 0;
   /// Fences a get needed (earlier writes to the same array on the same target).
@@ -17,9 +47,15 @@ struct stats {
   std::uint64_t flushes_avoided = 0;
   /// Accumulates applied by this rank on behalf of others (by its progress thread when on).
   std::uint64_t accs_served = 0;
+  /// Packed transfers served for others (unpacked puts, packed gets).
+  std::uint64_t packed_served = 0;
+  /// Strided transfers sent zero-copy (one RMA per chunk) and packed (one message per owner).
+  std::uint64_t zero_copy_transfers = 0, packed_transfers = 0;
 };
 
 /// Current counters of this rank. Thread-safe.
 stats current_stats();
+/// Several lines ("ga: get 12 calls, 1.5 MB, 3.2 ms ...") for reports.
+std::string format(const stats& s);
 
 }  // namespace gaea::ga

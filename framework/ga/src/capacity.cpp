@@ -1,0 +1,86 @@
+#include "capacity.hpp"
+
+#include <mpi.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "gaea/base/error.hpp"
+#include "gaea/comm/context.hpp"
+#include "gaea/runtime/runtime.hpp"
+
+namespace gaea::ga::detail {
+
+namespace {
+
+std::uint64_t shm_free_bytes() {
+  struct statvfs v{};
+  if (statvfs("/dev/shm", &v) != 0) return UINT64_MAX;  // no /dev/shm: nothing to check
+  return static_cast<std::uint64_t>(v.f_bavail) * v.f_frsize;
+}
+
+std::uint64_t ram_available_bytes() {
+  const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0) return UINT64_MAX;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size);
+}
+
+std::string mib(std::uint64_t b) {
+  return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB";
+}
+
+}  // namespace
+
+void check_capacity(runtime& rt, std::size_t bytes, const std::string& what) {
+  // Every rank learns every rank's request and node, then checks its own node's total; the
+  // verdict is shared so that all ranks throw together (a collective must not half-fail).
+  struct entry {
+    std::uint64_t bytes;
+    std::int64_t node;
+  };
+  const entry mine{bytes, rt.node_id()};
+  std::vector<entry> all(static_cast<std::size_t>(rt.size()));
+  MPI_Request req;
+  MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE,
+                 rt.comm().mpi_comm(), &req);
+  rt.comm().wait_mpi(req);
+  std::uint64_t node_total = 0;
+  for (const entry& e : all)
+    if (e.node == mine.node) node_total += e.bytes;
+
+  std::string problem;
+  if (rt.node_rank() == 0) {  // one rank per node judges the node
+    const std::uint64_t shm = shm_free_bytes(), ram = ram_available_bytes();
+    if (node_total > shm)
+      problem = "needs " + mib(node_total) + " of shared memory on node " +
+                std::to_string(mine.node) + " but /dev/shm has " + mib(shm) + " free";
+    else if (node_total > ram)
+      problem = "needs " + mib(node_total) + " on node " + std::to_string(mine.node) +
+                " but only " + mib(ram) + " of RAM is available";
+  }
+  // Registered memory is pinned: a finite RLIMIT_MEMLOCK caps it on RDMA transports.
+  rlimit lim{};
+  if (problem.empty() && bytes > 0 && getrlimit(RLIMIT_MEMLOCK, &lim) == 0 &&
+      lim.rlim_cur != RLIM_INFINITY && rt.nodes() > 1 && bytes > lim.rlim_cur)
+    problem = "needs " + mib(bytes) + " of registered memory on rank " +
+              std::to_string(rt.rank()) + " but the locked-memory limit (ulimit -l) is " +
+              mib(lim.rlim_cur);
+
+  // Agree: the lowest rank with a problem tells everyone.
+  int flag = problem.empty() ? rt.size() : rt.rank(), first = 0;
+  MPI_Iallreduce(&flag, &first, 1, MPI_INT, MPI_MIN, rt.comm().mpi_comm(), &req);
+  rt.comm().wait_mpi(req);
+  if (first == rt.size()) return;
+  std::uint64_t len = problem.size();
+  MPI_Ibcast(&len, 1, MPI_UINT64_T, first, rt.comm().mpi_comm(), &req);
+  rt.comm().wait_mpi(req);
+  problem.resize(len);
+  MPI_Ibcast(problem.data(), static_cast<int>(len), MPI_CHAR, first, rt.comm().mpi_comm(), &req);
+  rt.comm().wait_mpi(req);
+  throw Error(what + ": " + problem + " (nothing was allocated)");
+}
+
+}  // namespace gaea::ga::detail

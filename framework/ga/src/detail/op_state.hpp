@@ -1,0 +1,52 @@
+#pragma once
+// State of one get/put/acc (blocking or not): its completion, the buffers that must live until
+// it completes, the work to do after it completes (unpacking) and its statistics.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include "gaea/comm/completion.hpp"
+#include "gaea/ga/stats.hpp"
+
+namespace gaea {
+class runtime;
+namespace comm {
+class worker;
+}
+}  // namespace gaea
+
+namespace gaea::ga::detail {
+
+struct op_state {
+  op_state(runtime& rt, op kind);
+  op_state(const op_state&) = delete;
+  op_state& operator=(const op_state&) = delete;
+
+  runtime& rt;
+  comm::worker& w;  // the issuing thread's worker
+  std::thread::id owner;
+  op kind;
+  std::uint64_t bytes = 0;
+  std::int64_t t0_ns;
+  comm::completion done;
+  std::vector<std::vector<std::byte>> buffers;  // packed data, alive until done
+  std::vector<std::function<void()>> finishers;  // run once after done (e.g. unpack a reply)
+  bool completed = false;
+
+  /// A buffer of `n` bytes owned by this operation.
+  std::byte* buffer(std::size_t n) {
+    buffers.emplace_back(n);
+    return buffers.back().data();
+  }
+  void wait();
+  bool test();
+
+ private:
+  void check_thread(const char* what) const;
+  void finish();
+};
+
+}  // namespace gaea::ga::detail
