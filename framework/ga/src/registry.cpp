@@ -56,7 +56,10 @@ void unregister_array(std::uint64_t id) {
 
 void install_handlers(runtime& rt) {
   std::lock_guard lock(g_mutex);
-  if (!rt.comm().has_handler(acc_handler)) rt.comm().register_handler(acc_handler, on_acc);
+  if (rt.comm().has_handler(acc_handler)) return;
+  rt.comm().register_handler(acc_handler, on_acc);
+  install_packed_handlers(rt);
+  install_element_handlers(rt);
 }
 
 }  // namespace detail

@@ -19,5 +19,8 @@ void unregister_array(std::uint64_t id);
 array_core& find_array(std::uint64_t id, int source);
 /// Installs the global-array active-message handlers on `rt` (once per runtime).
 void install_handlers(runtime& rt);
+/// Parts of install_handlers, one per file that owns handlers (called under its lock).
+void install_packed_handlers(runtime& rt);
+void install_element_handlers(runtime& rt);
 
 }  // namespace gaea::ga::detail
