@@ -3,6 +3,7 @@
 // rank (or by all, for accumulates) and every rank applies it to its full local reference copy.
 #include <catch2/catch.hpp>
 
+#include <complex>
 #include <random>
 
 #include "gaea/ga/global_array.hpp"
@@ -75,10 +76,27 @@ patch random_patch(std::mt19937_64& g, const index& dims) {
   return p;
 }
 
+// Values are small integers, exact in every type; complex elements carry (v, -v).
 template <class T>
-void run_random_ops(const index& dims, std::uint64_t seed) {
+T make(double v) {
+  if constexpr (std::is_same_v<T, std::complex<double>>)
+    return T(v, -v);
+  else
+    return static_cast<T>(v);
+}
+template <class T>
+bool equals(const T& x, double v) {
+  if constexpr (std::is_same_v<T, std::complex<double>>)
+    return x.real() == v && x.imag() == -v;
+  else
+    return static_cast<double>(x) == v;
+}
+
+template <class T>
+void run_random_ops(const index& dims, std::uint64_t seed,
+                    const ga::layout_spec& spec = ga::layout_spec{}) {
   const int me = rt().rank(), n = rt().size();
-  global_array<T> a("random", dims);
+  global_array<T> a("random", dims, spec);
   a.zero();
   reference ref(dims);
   std::mt19937_64 g(seed);
@@ -99,14 +117,15 @@ void run_random_ops(const index& dims, std::uint64_t seed) {
     // Element k of the patch (row-major) goes to the buffer offset of its patch-local index; the
     // reference gets the same value at its global position.
     ref.each(p, [&](index_t off, index_t k) {
-      const T value = static_cast<T>((round + 1) * 1000 + static_cast<int>(k % 997));
+      const double v = (round + 1) * 1000 + static_cast<int>(k % 997);
+      const T value = make<T>(v);
       index_t boff = 0, rest = k;
       for (int d = nd - 1; d >= 0; --d) {
         boff += rest % p.extent(d) * bstride[static_cast<std::size_t>(d)];
         rest /= p.extent(d);
       }
       buf[static_cast<std::size_t>(boff)] = value;
-      ref.v[static_cast<std::size_t>(off)] = static_cast<double>(value);
+      ref.v[static_cast<std::size_t>(off)] = v;
     });
     if (me == writer) a.put(p, buf, ld);
     a.sync();
@@ -115,24 +134,23 @@ void run_random_ops(const index& dims, std::uint64_t seed) {
     const patch q = random_patch(g, dims);
     std::vector<T> inc(static_cast<std::size_t>(q.elements()));
     for (std::size_t i = 0; i < inc.size(); ++i)
-      inc[i] = static_cast<T>(1 + static_cast<int>(i % 5));
+      inc[i] = make<T>(1 + static_cast<int>(i % 5));
     const T alpha = static_cast<T>(2);
     a.acc(q, inc, alpha);
     ref.each(q, [&](index_t off, index_t k) {
       ref.v[static_cast<std::size_t>(off)] +=
-          2.0 * n * static_cast<double>(inc[static_cast<std::size_t>(k)]);
+          2.0 * n * (1 + static_cast<int>(k % 5));
     });
     a.sync();
 
     // Every rank reads several random patches and compares with the reference.
     for (int k = 0; k < 4; ++k) {
       const patch r = random_patch(g, dims);
-      std::vector<T> got(static_cast<std::size_t>(r.elements()), static_cast<T>(-7));
+      std::vector<T> got(static_cast<std::size_t>(r.elements()), make<T>(-7));
       a.get(r, got);
       bool same = true;
       ref.each(r, [&](index_t off, index_t i) {
-        same = same && static_cast<double>(got[static_cast<std::size_t>(i)]) ==
-                           ref.v[static_cast<std::size_t>(off)];
+        same = same && equals(got[static_cast<std::size_t>(i)], ref.v[static_cast<std::size_t>(off)]);
       });
       INFO("rank " << me << " round " << round << " get " << r.str() << " (put " << p.str()
                    << ", acc " << q.str() << ")");
@@ -140,14 +158,17 @@ void run_random_ops(const index& dims, std::uint64_t seed) {
     }
     a.sync();
   }
-  // The local block seen through access() matches the reference too (zero copy).
-  const patch mine = a.local_block();
-  if (!mine.empty()) {
-    auto local = a.access();
+  // Every local tile seen through local_tiles() matches the reference too (zero copy).
+  for (const auto& t : a.local_tiles()) {
     bool same = true;
-    ref.each(mine, [&](index_t off, index_t i) {
-      same = same && static_cast<double>(local[static_cast<std::size_t>(i)]) ==
-                         ref.v[static_cast<std::size_t>(off)];
+    ref.each(t.box, [&](index_t off, index_t) {
+      index e = t.box.lo;
+      index_t rest = off;
+      for (std::size_t d = dims.size(); d-- > 0;) {
+        e[d] = rest % dims[d];
+        rest /= dims[d];
+      }
+      same = same && equals(t.at(e), ref.v[static_cast<std::size_t>(off)]);
     });
     CHECK(same);
   }
@@ -156,7 +177,7 @@ void run_random_ops(const index& dims, std::uint64_t seed) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("global_array: random put/get/acc patches match a serial reference", "[ga]",
-                   double, float, std::int64_t, std::int32_t) {
+                   double, float, std::int64_t, std::int32_t, std::complex<double>) {
   SECTION("1-D") {
     run_random_ops<TestType>({97}, 11);
   }
@@ -168,6 +189,39 @@ TEMPLATE_TEST_CASE("global_array: random put/get/acc patches match a serial refe
   }
   SECTION("3-D") {
     run_random_ops<TestType>({6, 7, 5}, 14);
+  }
+}
+
+// Issue 4: every distribution, checked the same way.
+TEMPLATE_TEST_CASE("global_array: random patches on irregular, block-cyclic and ghosted layouts",
+                   "[ga][layout]", double, std::int32_t, std::complex<double>) {
+  const int n = rt().size();
+  SECTION("irregular 2-D, uneven blocks") {
+    // Row blocks 0..2, 3..19, 20..22 on up to 3 ranks; one column block.
+    std::vector<index_t> rows{0};
+    if (n >= 2) rows.push_back(3);
+    if (n >= 3) rows.push_back(20);
+    run_random_ops<TestType>({23, 17}, 21, ga::layout_spec::irregular({rows, {0}}));
+  }
+  SECTION("irregular 3-D, a rank may own nothing") {
+    std::vector<index_t> d0{0};
+    if (n >= 2) d0.push_back(5);
+    run_random_ops<TestType>({6, 7, 5}, 22, ga::layout_spec::irregular({d0, {0}, {0}}));
+  }
+  SECTION("block-cyclic 2-D, tiles not dividing the extents") {
+    run_random_ops<TestType>({23, 17}, 23, ga::layout_spec::block_cyclic({4, 3}));
+  }
+  SECTION("block-cyclic 2-D, 1 x P grid") {
+    run_random_ops<TestType>({9, 31}, 24, ga::layout_spec::block_cyclic({2, 5}, {1, n}));
+  }
+  SECTION("block with ghosts") {
+    run_random_ops<TestType>({23, 17}, 25, ga::layout_spec::block().with_ghosts({2, 1}));
+  }
+  SECTION("irregular 3-D with ghosts") {
+    std::vector<index_t> d0{0};
+    if (n >= 2) d0.push_back(2);
+    run_random_ops<TestType>({6, 7, 5}, 26,
+                             ga::layout_spec::irregular({d0, {0}, {0}}).with_ghosts({1, 1, 1}));
   }
 }
 

@@ -68,6 +68,8 @@ class array_core {
 
   /// A fresh operation state for the calling thread.
   std::unique_ptr<op_state> start(op kind) const;
+  /// The same, held by a request (for callers that cannot see op_state).
+  request start_request(op kind) const;
   /// One-sided operations (contracts in global_array), non-blocking.
   request get(const patch& p, user_buffer buf);
   request put(const patch& p, user_buffer buf);
@@ -78,6 +80,15 @@ class array_core {
   void acc(const patch& p, user_buffer buf, const void* alpha, op_state& st);
   void fence();
   void sync();
+  /// Collective: fills every tile's ghost cells from their owners (corners included).
+  void update_ghosts(bool periodic);
+  /// Element lists: `kind` is 0 gather (into `out`), 1 scatter (from `values`), 2 scatter-acc,
+  /// 3 read_inc (out = old, element += value). `alpha` points to one element (2 and 3).
+  void element_list(int kind, std::span<const index> subs, const std::byte* values,
+                    std::byte* out, const void* alpha, op_state& st);
+  /// Serves an element list on this rank's storage (handler side and local elements).
+  void serve_list(int kind, const index_t* subs, std::size_t count, const std::byte* values,
+                  std::byte* out, const void* alpha);
 
   /// This rank's storage (all its tiles, ghost cells included).
   void* local_data() const noexcept;

@@ -159,6 +159,38 @@ class global_array {
     return core().acc(p, {const_cast<T*>(buf.data()), buf.size(), ld}, &alpha);
   }
 
+  /// Collective: fills the ghost cells of every tile from the owners of the neighbouring
+  /// elements, corners included. `periodic`: wrap around every dimension; otherwise ghost cells
+  /// outside the array are left as they are. No-op (but still collective) without ghosts.
+  void update_ghosts(bool periodic = true) { core().update_ghosts(periodic); }
+
+  /// Reads the elements at `subs` (global indices) into `out` (same length).
+  /// One message per owner; throws gaea::Error for a bad subscript, before any communication.
+  void gather(std::span<const index> subs, std::span<T> out) {
+    check_list(subs.size(), out.size(), "gather");
+    elements(0, subs, nullptr, out.data(), nullptr, op::gather);
+  }
+  /// Writes `values[i]` to `subs[i]`. Complete at the owners after fence()/sync().
+  void scatter(std::span<const index> subs, std::span<const T> values) {
+    check_list(subs.size(), values.size(), "scatter");
+    elements(1, subs, values.data(), nullptr, nullptr, op::scatter);
+  }
+  /// element(subs[i]) += alpha * values[i], atomically per element (like acc).
+  void scatter_acc(std::span<const index> subs, std::span<const T> values, T alpha = T(1)) {
+    check_list(subs.size(), values.size(), "scatter_acc");
+    elements(2, subs, values.data(), nullptr, &alpha, op::scatter_acc);
+  }
+  /// Atomically adds `inc` to one element and returns its previous value (GA's read_inc).
+  /// Served by the owner's progress thread; atomic with respect to acc and scatter_acc.
+  T read_inc(const index& element, T inc = T(1))
+    requires std::is_integral_v<T>
+  {
+    T old{};
+    const T one(1);
+    elements(3, std::span(&element, 1), &inc, &old, &one, op::read_inc);
+    return old;
+  }
+
   /// This rank's storage: all its tiles one after the other, ghost cells included (for a block
   /// distribution without ghosts: its block, row-major). Zero-copy: reads and writes go
   /// straight to the memory peers access. Empty if the rank owns nothing.
@@ -201,6 +233,19 @@ class global_array {
   }
 
  private:
+  void check_list(std::size_t subs, std::size_t values, const char* what) const {
+    if (subs != values)
+      throw Error("global_array '" + name_ + "': " + what + " of " + std::to_string(subs) +
+                  " subscripts with " + std::to_string(values) + " values");
+  }
+  void elements(int kind, std::span<const index> subs, const T* values, T* out, const T* alpha,
+                op o) {
+    request r = core().start_request(o);
+    core_->element_list(kind, subs, reinterpret_cast<const std::byte*>(values),
+                        reinterpret_cast<std::byte*>(out), alpha, r.state());
+    r.wait();
+  }
+
   std::string name_;
   std::unique_ptr<detail::array_core> core_;
 };
