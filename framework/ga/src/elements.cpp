@@ -62,7 +62,7 @@ void array_core::serve_list(int kind, const index_t* subs, std::size_t count,
         break;
       case list_op::read_inc:  // out = old value; value += values[i]
         std::memcpy(out + i * es, base + off, es);
-        ops_.acc(base + off, values + i * es, 1, nullptr);
+        ops_.acc(base + off, values + i * es, 1, alpha);  // alpha = 1
         break;
     }
   });

@@ -1,0 +1,350 @@
+// Issue 4: non-blocking requests, ghost cells, element lists, read_inc, queries, destroy and
+// duplicate, capacity checks and concurrent use from oneTBB workers.
+#include <catch2/catch.hpp>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <random>
+#include <thread>
+
+#include "gaea/ga/global_array.hpp"
+#include "test_support.hpp"
+
+using namespace gaea;
+using gaea::ga::index;
+using gaea::ga::index_t;
+using gaea::ga::patch;
+using gaea::test::rt;
+using Catch::Matchers::Contains;
+
+namespace {
+double f2(index_t i, index_t j) {
+  return static_cast<double>(i * 1000 + j);
+}
+}  // namespace
+
+TEST_CASE("issue 4: thousands of non-blocking gets and puts outstanding at once", "[ga][nb]") {
+  const int me = rt().rank(), n = rt().size();
+  const index_t rows = 64, cols = 50;
+  global_array<double> a("nb", {rows, cols});
+  a.zero();
+  // Each rank puts its own rows (rows r with r % n == me), one element per request.
+  std::vector<double> vals;
+  std::vector<ga::request> reqs;
+  vals.reserve(static_cast<std::size_t>(rows * cols));
+  for (index_t i = me; i < rows; i += n)
+    for (index_t j = 0; j < cols; ++j)
+      vals.push_back(f2(i, j));
+  std::size_t k = 0;
+  for (index_t i = me; i < rows; i += n)
+    for (index_t j = 0; j < cols; ++j, ++k)
+      reqs.push_back(a.put({{i, j}, {i, j}}, std::span(&vals[k], 1), ga::nonblocking));
+  for (auto& r : reqs)
+    r.wait();
+  CHECK_FALSE(reqs.front().pending());
+  a.sync();
+  {
+    std::vector<double> whole(static_cast<std::size_t>(rows * cols));
+    a.get({{0, 0}, {rows - 1, cols - 1}}, whole);
+    std::int64_t bad = 0;
+    for (index_t i = 0; i < rows; ++i)
+      for (index_t j = 0; j < cols; ++j)
+        if (whole[static_cast<std::size_t>(i * cols + j)] != f2(i, j) && bad++ == 0)
+          UNSCOPED_INFO("after puts: (" << i << ", " << j << ") = " << whole[static_cast<std::size_t>(i * cols + j)]);
+    CHECK(bad == 0);
+  }
+  // 3200 single-element gets in flight, completed by test() polling and then wait().
+  std::vector<double> got(static_cast<std::size_t>(rows * cols), -1.0);
+  std::vector<ga::request> gets;
+  gets.reserve(got.size());
+  for (index_t i = 0; i < rows; ++i)
+    for (index_t j = 0; j < cols; ++j)
+      gets.push_back(a.get({{i, j}, {i, j}},
+                           std::span(&got[static_cast<std::size_t>(i * cols + j)], 1),
+                           ga::nonblocking));
+  std::size_t done = 0;
+  for (int spin = 0; spin < 100 && done < gets.size(); ++spin)
+    done = static_cast<std::size_t>(
+        std::count_if(gets.begin(), gets.end(), [](ga::request& r) { return r.test(); }));
+  for (auto& r : gets)
+    r.wait();
+  std::int64_t wrong = 0;
+  for (index_t i = 0; i < rows; ++i)
+    for (index_t j = 0; j < cols; ++j)
+      if (got[static_cast<std::size_t>(i * cols + j)] != f2(i, j)) {
+        if (wrong++ == 0) UNSCOPED_INFO("first wrong: (" << i << ", " << j << ") = " << got[static_cast<std::size_t>(i * cols + j)]);
+      }
+  CHECK(wrong == 0);
+  a.sync();  // everyone has read before anyone accumulates
+  // A non-blocking accumulate's buffer is free at once; fence() completes it remotely.
+  {
+    std::vector<double> ones(static_cast<std::size_t>(rows * cols), 1.0);
+    auto r = a.acc({{0, 0}, {rows - 1, cols - 1}}, ones, ga::nonblocking);
+    r.wait();
+    a.sync();
+    std::vector<double> v(1);
+    a.get({{rows - 1, cols - 1}, {rows - 1, cols - 1}}, v);
+    CHECK(v[0] == f2(rows - 1, cols - 1) + n);
+  }
+  // A request must be completed by the thread that issued it.
+  {
+    std::vector<double> v(1);
+    auto r = a.get({{0, 0}, {0, 0}}, v, ga::nonblocking);
+    bool threw = false;
+    std::thread t([&] {
+      try {
+        r.wait();
+      } catch (const gaea::Error& e) {
+        threw = std::string(e.what()).find("thread") != std::string::npos;
+      }
+    });
+    t.join();
+    CHECK(threw);
+    r.wait();
+    CHECK(v[0] == f2(0, 0) + n);
+  }
+  a.sync();
+}
+
+namespace {
+// Fills the interior of every local tile with f(global index) and the ghosts with -1, updates
+// the ghosts and checks every ghost cell: the wrapped neighbour when periodic, untouched (-1)
+// outside the array when not.
+void check_ghosts(const index& dims, const index& ghosts, bool periodic) {
+  global_array<double> a("ghosted", dims, ga::layout_spec::block().with_ghosts(ghosts));
+  const std::size_t nd = dims.size();
+  auto value = [&](const index& e) {
+    double v = 0;
+    for (std::size_t d = 0; d < nd; ++d)
+      v = v * 100 + static_cast<double>(e[d]);
+    return v;
+  };
+  a.fill(-1.0);
+  for (const auto& t : a.local_tiles()) {
+    index e = t.box.lo;
+    while (true) {
+      t.at(e) = value(e);
+      std::size_t d = nd;
+      while (d-- > 0) {
+        if (++e[d] <= t.box.hi[d]) break;
+        e[d] = t.box.lo[d];
+      }
+      if (d == static_cast<std::size_t>(-1)) break;
+    }
+  }
+  a.update_ghosts(periodic);
+  std::int64_t wrong = 0, checked = 0;
+  for (const auto& t : a.local_tiles()) {
+    index e(nd);
+    for (std::size_t d = 0; d < nd; ++d)
+      e[d] = t.box.lo[d] - ghosts[d];
+    while (true) {
+      bool outside = false, interior = true;
+      index w = e;
+      for (std::size_t d = 0; d < nd; ++d) {
+        if (e[d] < t.box.lo[d] || e[d] > t.box.hi[d]) interior = false;
+        if (e[d] < 0 || e[d] >= dims[d]) outside = true;
+        w[d] = (e[d] % dims[d] + dims[d]) % dims[d];
+      }
+      if (!interior) {
+        const double want = outside && !periodic ? -1.0 : value(w);
+        wrong += t.at(e) != want ? 1 : 0;
+        ++checked;
+      }
+      std::size_t d = nd;
+      while (d-- > 0) {
+        if (++e[d] <= t.box.hi[d] + ghosts[d]) break;
+        e[d] = t.box.lo[d] - ghosts[d];
+      }
+      if (d == static_cast<std::size_t>(-1)) break;
+    }
+  }
+  INFO("dims " << dims.size() << "-D, periodic " << periodic << ", " << checked << " ghosts");
+  CHECK(wrong == 0);
+}
+}  // namespace
+
+TEST_CASE("issue 4: update_ghosts fills edges and corners, periodic or not", "[ga][ghosts]") {
+  for (bool periodic : {true, false}) {
+    check_ghosts({20, 13}, {2, 1}, periodic);
+    check_ghosts({9, 8, 7}, {1, 2, 1}, periodic);
+    check_ghosts({50}, {3}, periodic);
+    check_ghosts({12, 10}, {0, 2}, periodic);  // ghosts along one dimension only
+  }
+}
+
+TEST_CASE("issue 4: gather, scatter, scatter_acc and read_inc", "[ga][elements]") {
+  const int me = rt().rank(), n = rt().size();
+  global_array<double> a("elements", {17, 11}, ga::layout_spec::block_cyclic({3, 4}));
+  a.zero();
+  // Rank r scatters the elements (i, j) with (i + j) % n == r.
+  std::vector<index> subs;
+  std::vector<double> vals;
+  for (index_t i = 0; i < 17; ++i)
+    for (index_t j = 0; j < 11; ++j)
+      if ((i + j) % n == me) subs.push_back({i, j}), vals.push_back(f2(i, j));
+  a.scatter(subs, vals);
+  a.sync();
+  // Everyone gathers a random list (with repeats) and checks it.
+  std::mt19937_64 g(static_cast<std::uint64_t>(me) + 7);
+  std::vector<index> probe;
+  for (int k = 0; k < 300; ++k)
+    probe.push_back({static_cast<index_t>(g() % 17), static_cast<index_t>(g() % 11)});
+  std::vector<double> got(probe.size());
+  a.gather(probe, got);
+  bool ok = true;
+  for (std::size_t k = 0; k < probe.size(); ++k)
+    ok = ok && got[k] == f2(probe[k][0], probe[k][1]);
+  CHECK(ok);
+  a.sync();
+  // Everyone adds 2 * 1.0 to every element of the first row through scatter_acc.
+  std::vector<index> row;
+  for (index_t j = 0; j < 11; ++j)
+    row.push_back({0, j});
+  a.scatter_acc(row, std::vector<double>(11, 1.0), 2.0);
+  a.sync();
+  std::vector<double> r0(11);
+  a.get({{0, 0}, {0, 10}}, r0);
+  for (index_t j = 0; j < 11; ++j)
+    REQUIRE(r0[static_cast<std::size_t>(j)] == f2(0, j) + 2.0 * n);
+
+  // read_inc hands out every value exactly once, on int64 and int32 arrays.
+  global_array<std::int64_t> c64("ticket64", {5});
+  global_array<std::int32_t> c32("ticket32", {3, 3});
+  c64.zero();
+  c32.zero();
+  constexpr int k = 200;
+  std::vector<std::int64_t> mine;
+  for (int i = 0; i < k; ++i) {
+    mine.push_back(c64.read_inc({4}, 1));
+    mine.push_back(1000000 + c32.read_inc({2, 1}, 3));
+  }
+  c64.sync();
+  std::int64_t count64 = 0, count32 = 0;
+  // Collect every rank's tickets through another array: row r holds rank r's.
+  global_array<std::int64_t> tickets("tickets", {n, 2 * k});
+  tickets.put({{me, 0}, {me, 2 * k - 1}}, mine);
+  tickets.sync();
+  std::vector<std::int64_t> all(static_cast<std::size_t>(2 * k * n));
+  tickets.get({{0, 0}, {n - 1, 2 * k - 1}}, all);
+  std::sort(all.begin(), all.end());
+  CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());  // no value twice
+  for (auto v : all)
+    (v >= 1000000 ? count32 : count64)++;
+  CHECK(count64 == k * n);
+  CHECK(count32 == k * n);
+  CHECK(all.front() == 0);
+  CHECK(all[static_cast<std::size_t>(k * n - 1)] == k * n - 1);  // 0 .. kn-1 on int64
+  CHECK(all.back() == 1000000 + 3 * (k * n - 1));
+  std::vector<std::int64_t> fin(1);
+  c64.get({{4}, {4}}, fin);
+  CHECK(fin[0] == k * n);
+  c32.sync();
+
+  // Bad input: nothing is sent, the message names the array and the bounds.
+  std::vector<double> one(1);
+  CHECK_THROWS_WITH(a.gather(std::vector<index>{{17, 0}}, one),
+                    Contains("elements") && Contains("outside"));
+  CHECK_THROWS_WITH(a.scatter(std::vector<index>{{1, 1}, {2, 2}}, one), Contains("2 subscripts"));
+  CHECK_THROWS_WITH(a.gather(std::vector<index>{{1}}, one), Contains("1 indices"));
+  a.sync();
+}
+
+TEST_CASE("issue 4: queries, duplicate, destroy and use after destroy", "[ga][lifecycle]") {
+  const int n = rt().size();
+  global_array<float> a("orig", {30, 7}, ga::layout_spec::block_cyclic({4, 2}));
+  CHECK(a.name() == "orig");
+  CHECK(a.owners({{0, 0}, {29, 6}}).size() == static_cast<std::size_t>(n));
+  CHECK(a.owner({0, 0}) == 0);
+  CHECK(a.owner({4, 0}) == (n >= 2 && a.layout().process_grid()[0] >= 2 ? a.layout().process_grid()[1] : 0));
+  std::int64_t tiles = 0;
+  for (int r = 0; r < n; ++r)
+    tiles += static_cast<std::int64_t>(a.tiles(r).size());
+  CHECK(tiles == 8 * 4);  // ceil(30/4) x ceil(7/2)
+  CHECK_THROWS_WITH(a.distribution(0), Contains("tiles(rank)"));
+  CHECK_THROWS_WITH(a.owner({30, 0}), Contains("orig") && Contains("outside"));
+  a.fill(3.0f);
+  global_array<float> b = a.duplicate("copy");
+  CHECK(b.name() == "copy");
+  CHECK(b.layout().spec().type == ga::layout_spec::kind::block_cyclic);
+  std::vector<float> v(1);
+  b.get({{29, 6}, {29, 6}}, v);
+  CHECK(v[0] == 0.0f);  // duplicate does not copy the data
+  a.destroy();
+  CHECK_FALSE(a.valid());
+  CHECK_THROWS_WITH(a.get({{0, 0}, {0, 0}}, v), Contains("orig") && Contains("destroy"));
+  CHECK_THROWS_WITH(a.sync(), Contains("used after destroy"));
+  global_array<float> moved = std::move(b);
+  CHECK_THROWS_WITH(b.dims(), Contains("moved from"));
+  moved.sync();
+}
+
+TEST_CASE("issue 4: an array too large for the node fails on every rank with a clear error",
+          "[ga][capacity]") {
+  // 2^40 doubles = 8 TiB: more than /dev/shm or RAM anywhere this test runs.
+  bool threw = false;
+  std::string msg;
+  try {
+    global_array<double> huge("huge", {index_t{1} << 20, index_t{1} << 20});
+  } catch (const gaea::Error& e) {
+    threw = true;
+    msg = e.what();
+  }
+  CHECK(threw);
+  CHECK_THAT(msg, Contains("huge") && Contains("MiB") && Contains("nothing was allocated"));
+  // The runtime is still usable afterwards.
+  global_array<double> small("small", {10});
+  small.fill(1.0);
+}
+
+TEST_CASE("issue 4: oneTBB workers issue get/put/acc concurrently on one rank", "[ga][tbb]") {
+  const int me = rt().rank(), n = rt().size();
+  const index_t rows = 48, cols = 40;
+  global_array<std::int64_t> a("tbb", {rows, cols}), b("tbb_acc", {rows, cols});
+  a.zero();
+  b.zero();
+  // Rank me writes the rows i with i % n == me, one row per task; every task also accumulates
+  // into b and reads back through its own thread's worker.
+  auto task = [&](index_t i) {
+    std::vector<std::int64_t> row(static_cast<std::size_t>(cols)), back(row.size());
+    for (index_t j = 0; j < cols; ++j)
+      row[static_cast<std::size_t>(j)] = i * 1000 + j;
+    if (i % n == me) {
+      a.put({{i, 0}, {i, cols - 1}}, row);
+      a.fence();
+      a.get({{i, 0}, {i, cols - 1}}, back);  // own write, seen after this thread's fence
+      if (back != row) throw std::runtime_error("row read back differs");
+    }
+    std::vector<std::int64_t> ones(static_cast<std::size_t>(cols), 1);
+    b.acc({{i, 0}, {i, cols - 1}}, ones);
+    b.fence();
+  };
+  // oneTBB may get a single thread when mpirun binds the rank to one core, so plain threads
+  // make sure that several workers really interleave; rows are split between the two.
+  tbb::task_arena arena(4);
+  arena.execute([&] { tbb::parallel_for(index_t{0}, rows / 2, task); });
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (index_t i = rows / 2 + t; i < rows; i += 4)
+        task(i);
+    });
+  for (auto& t : threads)
+    t.join();
+  a.sync();
+  b.sync();
+  std::vector<std::int64_t> all(static_cast<std::size_t>(rows * cols)),
+      sums(static_cast<std::size_t>(rows * cols));
+  a.get({{0, 0}, {rows - 1, cols - 1}}, all);
+  b.get({{0, 0}, {rows - 1, cols - 1}}, sums);
+  bool ok = true;
+  for (index_t i = 0; i < rows; ++i)
+    for (index_t j = 0; j < cols; ++j) {
+      ok = ok && all[static_cast<std::size_t>(i * cols + j)] == i * 1000 + j;
+      ok = ok && sums[static_cast<std::size_t>(i * cols + j)] == n;
+    }
+  CHECK(ok);
+  a.sync();
+}
