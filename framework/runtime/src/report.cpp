@@ -124,18 +124,25 @@ void runtime::write_report_and_trace() {
       mine[f_op_count + k] = static_cast<double>(ops.count[k]);
       mine[f_op_bytes + k] = static_cast<double>(ops.bytes[k]);
     }
-    std::vector<double> all(rank_ == 0 ? f_count * static_cast<std::size_t>(size_) : 0);
+    // Modules' sections follow the fixed fields (same keys on every rank).
+    for (const auto& sec : sections_) {
+      std::vector<double> v = sec.values();
+      v.resize(sec.keys.size(), 0.0);
+      mine.insert(mine.end(), v.begin(), v.end());
+    }
+    const std::size_t width = mine.size();
+    std::vector<double> all(rank_ == 0 ? width * static_cast<std::size_t>(size_) : 0);
     MPI_Request req;
-    MPI_Igather(mine.data(), static_cast<int>(f_count), MPI_DOUBLE, all.data(),
-                static_cast<int>(f_count), MPI_DOUBLE, 0, MPI_COMM_WORLD, &req);
+    MPI_Igather(mine.data(), static_cast<int>(width), MPI_DOUBLE, all.data(),
+                static_cast<int>(width), MPI_DOUBLE, 0, MPI_COMM_WORLD, &req);
     wait_request(req);
     if (rank_ == 0) try {
-        std::vector<double> sum(f_count, 0.0);
+        std::vector<double> sum(width, 0.0);
         double wall_max = 0, joules = 0, slowdown_max = 0;
         bool measured = e.measured;
         for (int r = 0; r < size_; ++r) {
-          const double* v = all.data() + static_cast<std::size_t>(r) * f_count;
-          for (std::size_t i = 0; i < f_count; ++i)
+          const double* v = all.data() + static_cast<std::size_t>(r) * width;
+          for (std::size_t i = 0; i < width; ++i)
             sum[i] += v[i];
           wall_max = std::max(wall_max, v[f_wall]);
           slowdown_max = std::max(slowdown_max, v[f_wall] > 0 ? v[f_penalty] / v[f_wall] : 0.0);
@@ -179,6 +186,18 @@ void runtime::write_report_and_trace() {
           const std::string name(comm::to_string(static_cast<comm::op_kind>(k)));
           j["operations"][name] = {{"count", sum[f_op_count + k]}, {"bytes", sum[f_op_bytes + k]}};
         }
+        std::string sections_text;
+        for (std::size_t at = f_count; const auto& sec : sections_) {
+          sections_text += "  " + sec.name + ":";
+          for (std::size_t k = 0; k < sec.keys.size(); ++k, ++at) {
+            j["sections"][sec.name][sec.keys[k]] = sum[at];
+            if (sum[at] == 0) continue;
+            char b[96];
+            std::snprintf(b, sizeof b, " %s %.6g", sec.keys[k].c_str(), sum[at]);
+            sections_text += b;
+          }
+          sections_text += "\n";
+        }
         if (report_ == "1") {
           std::string line;
           for (std::size_t k = 0; k < comm::op_kinds; ++k) {
@@ -198,7 +217,7 @@ void runtime::write_report_and_trace() {
               "  DVFS %s: %.0f lowered, %.0f raised, %.3f CPU-s at low frequency\n"
               "  energy %.3f J (%s, %s: %s)\n"
               "  slowdown estimate %.2f%% (budget %.2f%%: %s)\n"
-              "  operations: %s\n",
+              "  operations: %s\n%s",
               size_, wall_max, j["mode"].get<std::string>().c_str(), sum[f_cpu],
               100.0 * j["cpu_per_rank_core_fraction"].get<double>(), size_,
               sw["spin"]["wall_s"].get<double>(), sw["sleep"]["wall_s"].get<double>(),
@@ -206,7 +225,7 @@ void runtime::write_report_and_trace() {
               sum[f_mode_switches], std::string(actuator_->name()).c_str(), sum[f_dvfs_lowered],
               sum[f_dvfs_raised], sum[f_low_cpu], joules, measured ? "measured" : "estimated",
               e.source.c_str(), e.scope.c_str(), 100 * slowdown_max, 100 * budget,
-              held ? "held" : "exceeded", line.c_str());
+              held ? "held" : "exceeded", line.c_str(), sections_text.c_str());
         } else {
           write_json(report_, j);
         }

@@ -213,6 +213,11 @@ bool runtime::initialized() noexcept {
   return g_current.load() != nullptr;
 }
 
+void runtime::add_report_section(std::string name, std::vector<std::string> keys,
+                                 std::function<std::vector<double>()> values) {
+  sections_.push_back({std::move(name), std::move(keys), std::move(values)});
+}
+
 void runtime::require_owner_thread(const char* what) const {
   if (std::this_thread::get_id() != owner_)
     throw Error(std::string("gaea: ") + what +

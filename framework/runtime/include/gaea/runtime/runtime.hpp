@@ -7,6 +7,7 @@
 
 #include <array>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -89,6 +90,13 @@ class runtime {
   const energy::model_params& model() const noexcept { return model_; }
   /// Wall seconds since the runtime started.
   double elapsed() const noexcept;
+  /// Adds a module's figures to the GAEA_REPORT summary: `keys` name them, `values()` returns
+  /// this rank's values (one per key), summed over ranks in the text and JSON reports.
+  /// Collective in effect: register on every rank in the same order (e.g. when the module's
+  /// first collective object is created), or the report's gather would mismatch.
+  void add_report_section(std::string name, std::vector<std::string> keys,
+                          std::function<std::vector<double>()> values);
+
   /// Throws gaea::Error unless the calling thread created the runtime (collectives use MPI,
   /// which Gaea initialises for that thread only). `what` names the call.
   void require_owner_thread(const char* what) const;
@@ -113,6 +121,12 @@ class runtime {
   std::string meter_reason_;
   std::int64_t start_ns_ = 0;
   std::string report_, trace_;
+  struct report_section {
+    std::string name;
+    std::vector<std::string> keys;
+    std::function<std::vector<double>()> values;
+  };
+  std::vector<report_section> sections_;
   // Dissemination barrier: arrivals per (epoch parity, round), counted by the handler.
   std::array<std::array<std::atomic<int>, 64>, 2> arrivals_{};
   std::uint64_t barrier_epoch_ = 0;
