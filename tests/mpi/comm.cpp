@@ -7,6 +7,7 @@
 #include <mutex>
 #include <numeric>
 
+#include "gaea/comm/bootstrap.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/progress/engine.hpp"
 #include "test_support.hpp"
@@ -223,5 +224,25 @@ TEST_CASE("comm: deferred active-message replies are answered later by the main 
   REQUIRE_NOTHROW(remote.check());
   for (int t = 0; t < n; ++t)
     CHECK(got[static_cast<std::size_t>(t)] == me * 100 + t);
+  rt().barrier();
+}
+
+TEST_CASE("comm: allgatherv beyond the single-call limit goes in chunks (issue 3 review)",
+          "[comm][bootstrap]") {
+  const int me = rt().rank(), n = rt().size();
+  // Rank r contributes 1000 + 37 r values; with a 1 KiB limit the chunked path runs.
+  std::vector<std::int64_t> mine(static_cast<std::size_t>(1000 + 37 * me));
+  std::iota(mine.begin(), mine.end(), std::int64_t{me} * 100000);
+  auto wait = [](MPI_Request& r) { rt().comm().wait_mpi(r); };
+  const auto small = comm::allgatherv(rt().comm().mpi_comm(), mine, wait, 1024);
+  const auto whole = comm::allgatherv(rt().comm().mpi_comm(), mine, wait);
+  REQUIRE(small.size() == static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) {
+    const auto& v = small[static_cast<std::size_t>(r)];
+    REQUIRE(v.size() == static_cast<std::size_t>(1000 + 37 * r));
+    CHECK(v.front() == std::int64_t{r} * 100000);
+    CHECK(v.back() == std::int64_t{r} * 100000 + static_cast<std::int64_t>(v.size()) - 1);
+    CHECK(v == whole[static_cast<std::size_t>(r)]);
+  }
   rt().barrier();
 }
