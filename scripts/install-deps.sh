@@ -13,6 +13,7 @@ packages=(
   catch2 libcli11-dev libfmt-dev nlohmann-json3-dev
   libhdf5-openmpi-dev
   libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev gfortran
+  libint2-dev nwchem-data nwchem
 )
 
 check_only=0
