@@ -2,6 +2,7 @@
 // limit). Puts and accumulates carry the piece packed row-major and are unpacked or applied by
 // the owner's progress thread; gets ask the owner to pack the piece into the reply, which the
 // origin unpacks into the user's buffer when the operation completes.
+#include <algorithm>
 #include <cstring>
 
 #include "detail/op_state.hpp"
@@ -83,10 +84,13 @@ void on_get_packed(const comm::am_message& m) {
   bump(counters().packed_served);
 }
 
-// A round trip through the owner's progress thread, for the cost model.
+// A round trip through the owner's progress thread, for the cost model: the header asks for a
+// reply of that many bytes (at most the reply buffer).
 void on_ping(const comm::am_message& m) {
-  const std::uint64_t zero = 0;
-  m.reply(std::as_bytes(std::span(&zero, 1)));
+  std::uint64_t want = 0;
+  if (m.header.size() == sizeof want) std::memcpy(&want, m.header.data(), sizeof want);
+  std::vector<std::byte> reply(std::min<std::size_t>(want, m.reply_capacity));
+  m.reply(reply);
 }
 
 }  // namespace

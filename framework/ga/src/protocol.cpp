@@ -123,40 +123,60 @@ strided_model array_core::model_for(int target) {
 
 void array_core::calibrate(int target, strided_model& m) {
   comm::worker& w = rt_.worker();
-  constexpr std::size_t batch = 64;
-  // Rows read the target's lock word over and over (remote stride 0): real RMA, no data needed.
-  std::array<std::uint64_t, batch + 1> sink{};
-  const std::uint64_t off = lock_offset(target);
+  constexpr std::size_t batch = 64, probe = 64 * 1024;
+  // Small gets read the target's lock word over and over (remote stride 0): real RMA, no data
+  // needed. The per-byte probe reads as much of the target's storage as there is, up to 64 KiB.
+  std::vector<std::byte> sink(probe);
+  const std::uint64_t lock = lock_offset(target);
+  const std::size_t big = std::min<std::size_t>(probe, lock);
+  auto seconds_since = [](std::int64_t t0) {
+    return static_cast<double>(progress::monotonic_ns() - t0) * 1e-9;
+  };
   auto time_gets = [&](std::size_t rows) {
     const std::int64_t t0 = progress::monotonic_ns();
     comm::completion c;
-    w.get_strided(target, *seg_, off, 0, sink.data(), sizeof(std::uint64_t), sizeof(std::uint64_t),
-                  rows, c);
+    w.get_strided(target, *seg_, lock, 0, sink.data(), 8, 8, rows, c);
     rt_.wait(c);
-    return static_cast<double>(progress::monotonic_ns() - t0) * 1e-9;
+    return seconds_since(t0);
   };
-  auto time_ping = [&] {
+  auto time_big_get = [&] {
     const std::int64_t t0 = progress::monotonic_ns();
-    std::uint64_t header = 0, reply = 0;
+    comm::completion c;
+    w.get(target, *seg_, 0, sink.data(), big, c);
+    rt_.wait(c);
+    return seconds_since(t0);
+  };
+  auto time_ping = [&](std::uint64_t reply_bytes) {
+    const std::int64_t t0 = progress::monotonic_ns();
     comm::completion local, remote;
-    w.am_send(target, ping_handler, std::as_bytes(std::span(&header, 1)), {}, local, &remote,
-              std::as_writable_bytes(std::span(&reply, 1)));
+    w.am_send(target, ping_handler, std::as_bytes(std::span(&reply_bytes, 1)), {}, local, &remote,
+              std::span(sink.data(), reply_bytes));
     rt_.wait(remote);
     rt_.wait(local);
-    return static_cast<double>(progress::monotonic_ns() - t0) * 1e-9;
+    return seconds_since(t0);
   };
-  std::vector<double> one, many, ping;
-  time_gets(1);  // warm up: keys, endpoints, caches
-  time_ping();
+  // Warm up keys, endpoints and caches, then take medians of 7.
+  time_gets(1);
+  time_ping(8);
+  time_ping(probe);
+  if (big >= 4096) time_big_get();
+  std::vector<double> one, many, ping, ping_big, get_big;
   for (int i = 0; i < 7; ++i) {
     one.push_back(time_gets(1));
     many.push_back(time_gets(batch + 1));
-    ping.push_back(time_ping());
+    ping.push_back(time_ping(8));
+    ping_big.push_back(time_ping(probe));
+    if (big >= 4096) get_big.push_back(time_big_get());
   }
   m.rma_first_s = median(one);
   m.rma_chunk_s = std::max(0.0, (median(many) - m.rma_first_s) / batch);
   m.message_s = median(ping);
+  m.message_s_per_byte = std::max(0.0, (median(ping_big) - m.message_s) / (probe - 8));
   m.copy_s_per_byte = copy_cost_per_byte();
+  // Too little storage to measure: assume RMA streams like a message (the terms then cancel).
+  m.rma_s_per_byte =
+      big >= 4096 ? std::max(0.0, (median(get_big) - m.rma_first_s) / static_cast<double>(big - 8))
+                  : m.message_s_per_byte;
   m.calibrated = true;
 }
 

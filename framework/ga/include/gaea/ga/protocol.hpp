@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace gaea::ga {
@@ -64,30 +65,42 @@ class scoped_protocol {
 using scoped_strided_protocol = scoped_protocol<strided_protocol>;
 using scoped_acc_protocol = scoped_protocol<acc_protocol>;
 
-/// The cost model behind strided_protocol::automatic for one target (the LogGP model of the
-/// paper's eq. 9, with the packed protocol's two copies added):
-///   zero-copy, k chunks of m bytes in all:  rma_first_s + (k - 1) * rma_chunk_s + m * G
-///   packed, one message:                    message_s + m * G + 2 * m * copy_s_per_byte
-/// The transfer time m * G is common and cancels. All figures are measured against the target
-/// the first time a strided transfer to it needs a decision (a few round trips), then cached.
+/// The cost model behind strided_protocol::automatic for one target: the LogGP model of the
+/// paper's eq. 9 for zero-copy, and for packed one message plus two copies. For a piece of k
+/// contiguous chunks holding m bytes:
+///   zero-copy:  rma_first_s + (k - 1) * rma_chunk_s + m * rma_s_per_byte
+///   packed:     message_s + m * (message_s_per_byte + 2 * copy_s_per_byte)
+/// The per-byte costs differ by transport: on a node, zero-copy is a direct memcpy while a
+/// message goes through UCX's buffers; over a network, each zero-copy chunk may be a round trip
+/// (software RMA) while a message streams. All figures are measured against the target the
+/// first time a strided transfer to it needs a decision (a few dozen round trips), then cached.
 struct strided_model {
-  double rma_first_s = 0;      ///< one RMA round trip (post, complete)
-  double rma_chunk_s = 0;      ///< each further chunk posted in the same batch
-  double message_s = 0;        ///< one active-message round trip through the owner's progress
-  double copy_s_per_byte = 0;  ///< memcpy cost on this rank
+  double rma_first_s = 0;         ///< one small RMA get, posted and completed
+  double rma_chunk_s = 0;         ///< each further chunk posted in the same batch
+  double rma_s_per_byte = 0;      ///< contiguous RMA get, per byte
+  double message_s = 0;           ///< one small active-message round trip (owner's progress)
+  double message_s_per_byte = 0;  ///< a message's reply, per byte
+  double copy_s_per_byte = 0;     ///< memcpy on this rank, per byte
   bool calibrated = false;
 
+  double zero_copy_s(std::size_t chunks, std::size_t bytes) const noexcept {
+    return rma_first_s + static_cast<double>(chunks > 0 ? chunks - 1 : 0) * rma_chunk_s +
+           static_cast<double>(bytes) * rma_s_per_byte;
+  }
+  double packed_s(std::size_t bytes) const noexcept {
+    return message_s + static_cast<double>(bytes) * (message_s_per_byte + 2 * copy_s_per_byte);
+  }
   /// True when one packed message beats `chunks` zero-copy chunks carrying `bytes` in all.
   bool prefer_packed(std::size_t chunks, std::size_t bytes) const noexcept {
-    if (chunks <= 1) return false;
-    const double zc = rma_first_s + static_cast<double>(chunks - 1) * rma_chunk_s;
-    const double pk = message_s + 2.0 * static_cast<double>(bytes) * copy_s_per_byte;
-    return pk < zc;
+    return chunks > 1 && packed_s(bytes) < zero_copy_s(chunks, bytes);
   }
-  /// Chunk size below which packing wins for a large patch (per-chunk overhead / two copies):
-  /// the crossover the paper's eq. 9 implies, in bytes.
+  /// Chunk size below which packing wins for a large patch, in bytes (the per-chunk overhead
+  /// over the extra cost per byte of packing); 0 when packing never wins, infinity when it
+  /// always does.
   double crossover_bytes() const noexcept {
-    return copy_s_per_byte > 0 ? rma_chunk_s / (2.0 * copy_s_per_byte) : 0.0;
+    const double extra = message_s_per_byte + 2 * copy_s_per_byte - rma_s_per_byte;
+    if (rma_chunk_s <= 0) return 0;
+    return extra > 0 ? rma_chunk_s / extra : std::numeric_limits<double>::infinity();
   }
 };
 
