@@ -1,0 +1,147 @@
+#pragma once
+/// \file
+/// HDF5 I/O of global arrays through parallel HDF5 (MPI-IO): collective write and read of a
+/// whole array or a patch, with the distribution stored as attributes, and atomic files.
+///
+/// File format: one N-D dataset per array (or patch), row-major, of the array's element type
+/// (complex<double> as the compound {double r; double i;}, as h5py writes it). The dataset's
+/// extents are the patch's (the whole array's when no patch is given). Attributes on it:
+///   gaea_format (int64, 1), element_type ("double", "float", "int64", "int32",
+///   "complex<double>"), array_dims (int64[n]: the array it came from), patch_lo (int64[n]: where
+///   the dataset starts in that array), layout ("block", "irregular" or "block_cyclic"),
+///   tile_grid (int64[n]: tiles per dimension), boundaries_<d> (int64[tile_grid[d]+1]: tile
+///   starts along dimension d, then its extent), tile and process_grid (int64[2], block_cyclic
+///   only), ghosts (int64[n]) and writer_ranks (int64).
+/// The distribution is informational: any array of the right shape and type reads the dataset,
+/// whatever its distribution and whatever the number of ranks.
+///
+/// Atomicity: every write goes to a temporary file `<file>.tmp.<pid>.<random>` (named by rank 0
+/// and broadcast). Only after the file is closed by every rank and all ranks have agreed that
+/// every step succeeded does rank 0 fsync and rename it to `<file>`. A crash or an error never
+/// leaves a partial file under the final name; a failed write removes its temporary file (a
+/// crash may leave it behind, under the temporary name only).
+///
+/// Existing files: write_mode::create (the default) produces a file holding only what this
+/// write (or this h5_writer) puts in it, and the rename replaces any previous file of that name
+/// atomically. write_mode::append keeps what the file holds: rank 0 copies it to the temporary
+/// name first (a copy, so the original stays intact until the rename), and the new dataset is
+/// added; writing a dataset that already exists is an error. Several arrays are best written
+/// into one file with one h5_writer (one temporary file, one rename, no copies).
+///
+/// Errors: gaea::Error on every rank alike (the ranks agree on the verdict before anyone
+/// throws, so that no rank waits in a collective the others have left): a missing file, a file
+/// that is not HDF5, a missing dataset, a dataset of the wrong shape or element type, an
+/// existing dataset on append, an invalid patch, and any HDF5 or file-system failure.
+///
+/// All calls here except describe() are collective: every rank, same order, from the thread
+/// that created the runtime. Writes start with sync() of the array (every rank's puts and
+/// accumulates are in); reads end with a barrier (the data is everywhere before anyone reads).
+/// Ghost cells are neither written nor read: call update_ghosts() after a read if needed.
+/// Each rank writes and reads the interiors of its own tiles with one collective MPI-IO
+/// transfer (a hyperslab union in the file, a packed buffer of its elements in memory).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "gaea/ga/global_array.hpp"
+
+namespace gaea::ga {
+
+/// What a write does with an existing file of the final name (see the file comment).
+enum class write_mode : std::uint8_t {
+  create,  ///< the new file holds only this write's datasets; it replaces an existing file
+  append,  ///< the existing file (if any) is copied and the dataset added; error if it exists
+};
+
+/// What a dataset written by Gaea says about itself (its attributes).
+struct dataset_info {
+  std::string element_type;  ///< "double", "float", "int64", "int32" or "complex<double>"
+  index dims;                ///< extents of the dataset
+  index array_dims;          ///< extents of the array it was written from
+  index patch_lo;            ///< where the dataset starts in that array
+  std::string layout_kind;   ///< "block", "irregular" or "block_cyclic"
+  /// A spec that reproduces the writer's tiles and ghosts (a block layout comes back as
+  /// irregular with the writer's boundaries). Valid for a run with at least as many ranks as
+  /// the writer's tiles (block-cyclic: its process grid).
+  layout_spec layout;
+  std::int64_t writer_ranks = 0;
+};
+
+/// Writes several arrays (or patches) into one file, atomically: nothing appears under `file`
+/// until commit(). Collective: construct, write, commit and destroy on every rank alike.
+class h5_writer {
+ public:
+  /// Collective. Opens the temporary file (create: empty; append: a copy of `file` if it
+  /// exists). Throws gaea::Error (every rank) if that fails.
+  explicit h5_writer(std::string file, write_mode mode = write_mode::create);
+  /// Collective: without a successful commit(), closes and removes the temporary file.
+  ~h5_writer();
+  h5_writer(const h5_writer&) = delete;
+  h5_writer& operator=(const h5_writer&) = delete;
+
+  /// Collective: writes array `a` (or its patch `p`) as `dataset` (a path; intermediate groups
+  /// are created). Throws gaea::Error (every rank) for an invalid patch, an existing dataset or
+  /// an HDF5 failure; the writer can then only be destroyed.
+  template <element T>
+  void write(const global_array<T>& a, const std::string& dataset,
+             const std::optional<patch>& p = std::nullopt) {
+    write_core(a.core(), dataset, p);
+  }
+  /// Collective: closes the file and, once every rank has succeeded, renames it to `file`.
+  void commit();
+  const std::string& file() const noexcept { return file_; }
+  /// The temporary file's name (the same on every rank).
+  const std::string& temporary() const noexcept { return tmp_; }
+
+ private:
+  void write_core(detail::array_core& a, const std::string& dataset, const std::optional<patch>& p);
+  void discard() noexcept;
+  std::string file_, tmp_;
+  std::int64_t h5_ = -1;  // hid_t of the open temporary file
+  bool failed_ = false, committed_ = false;
+};
+
+/// Collective: writes all of `a` to `dataset` of `file` (one h5_writer, one rename).
+template <element T>
+void write(const global_array<T>& a, const std::string& file, const std::string& dataset,
+           write_mode mode = write_mode::create) {
+  h5_writer w(file, mode);
+  w.write(a, dataset);
+  w.commit();
+}
+/// Collective: writes patch `p` of `a` to `dataset` of `file`; the dataset has the patch's
+/// extents, and its attribute patch_lo says where it came from.
+template <element T>
+void write(const global_array<T>& a, const std::string& file, const std::string& dataset,
+           const patch& p, write_mode mode = write_mode::create) {
+  h5_writer w(file, mode);
+  w.write(a, dataset, p);
+  w.commit();
+}
+
+namespace detail {
+void read_core(array_core& a, const std::string& file, const std::string& dataset,
+               const std::optional<patch>& p);
+/// Testing only: the next write on `rank` (-1: none) fails after its data is written, as a
+/// crash in mid-write would, so that tests can check that nothing appears under the final name.
+void inject_write_fault(int rank);
+}  // namespace detail
+
+/// Collective: reads `dataset` of `file` into `a`, whose shape and element type must be the
+/// dataset's. The file may have been written by any number of ranks and any distribution.
+template <element T>
+void read(global_array<T>& a, const std::string& file, const std::string& dataset) {
+  detail::read_core(a.core(), file, dataset, std::nullopt);
+}
+/// Collective: reads `dataset` into patch `p` of `a`; the dataset's extents must be the patch's.
+template <element T>
+void read(global_array<T>& a, const std::string& file, const std::string& dataset, const patch& p) {
+  detail::read_core(a.core(), file, dataset, p);
+}
+
+/// The attributes of a dataset written by Gaea. Not collective: any rank, any time. Throws
+/// gaea::Error for a missing file or dataset, or a dataset without Gaea's attributes.
+dataset_info describe(const std::string& file, const std::string& dataset);
+
+}  // namespace gaea::ga

@@ -1,0 +1,178 @@
+// Distributed C = alpha op(A) op(B) + beta C. Each rank works on its own tiles of C, cut into
+// blocks of at most block_mn x block_mn; for each block it walks k in steps of block_k, fetching
+// the row panel of op(A) and the column panel of op(B) with non-blocking gets. The panels of the
+// next step are in flight while the current ones are multiplied (two buffers per operand), and
+// parts of A or B this rank holds in one tile are used in place. The multiply is Eigen's GEMM
+// on Eigen::Map views (transposes and conjugates are expression flags, not copies).
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <array>
+#include <complex>
+
+#include "gaea/ga/algorithms.hpp"
+#include "gaea/runtime/runtime.hpp"
+#include "slabs.hpp"
+
+namespace gaea::ga {
+
+namespace {
+
+constexpr index_t block_mn = 512;  // rows/columns of a block of C
+constexpr index_t block_k = 256;   // depth of one panel step
+
+struct range {
+  index_t lo, hi;
+  index_t size() const { return hi - lo + 1; }
+};
+
+// One step of the pipeline: block [rows x cols] of tile t of C, depth range k.
+struct step {
+  tile t;
+  range rows, cols, k;
+};
+
+// The patch of the stored operand that holds op(X)[r, c].
+patch stored_patch(mat_op op, range r, range c) {
+  if (op == mat_op::none) return patch{{r.lo, c.lo}, {r.hi, c.hi}};
+  return patch{{c.lo, r.lo}, {c.hi, r.hi}};
+}
+
+const char* op_name(mat_op op) {
+  return op == mat_op::none ? "" : op == mat_op::trans ? "^T" : "^H";
+}
+
+// Calls f with op(m) as an Eigen expression (no copy).
+template <class M, class F>
+void with_op(mat_op op, const M& m, F&& f) {
+  switch (op) {
+    case mat_op::none:
+      f(m);
+      break;
+    case mat_op::trans:
+      f(m.transpose());
+      break;
+    case mat_op::conj_trans:
+      f(m.adjoint());
+      break;
+  }
+}
+
+}  // namespace
+
+template <gemm_element T>
+void gemm(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const global_array<T>& b,
+          T beta, global_array<T>& c) {
+  for (const global_array<T>* x : {&a, &b, static_cast<const global_array<T>*>(&c)})
+    if (x->ndim() != 2)
+      throw Error("ga::gemm: '" + x->name() + "' has " + std::to_string(x->ndim()) +
+                  " dimensions; 2 are needed");
+  if (&c.core() == &a.core() || &c.core() == &b.core())
+    throw Error("ga::gemm: the result '" + c.name() + "' must not be an input ('" + a.name() +
+                "', '" + b.name() + "')");
+  const auto dim = [](const global_array<T>& x, mat_op op, int d) {
+    return x.dims()[static_cast<std::size_t>(op == mat_op::none ? d : 1 - d)];
+  };
+  const index_t m = dim(a, op_a, 0), k = dim(a, op_a, 1), n = dim(b, op_b, 1);
+  if (dim(b, op_b, 0) != k || c.dims()[0] != m || c.dims()[1] != n)
+    throw Error("ga::gemm: shapes do not fit C = op(A) op(B): 'A'" + std::string(op_name(op_a)) +
+                " ('" + a.name() + "' " + format_index(a.dims()) + ") is " +
+                format_index(index{m, k}) + ", 'B'" + op_name(op_b) + " ('" + b.name() + "' " +
+                format_index(b.dims()) + ") is " + format_index(index{dim(b, op_b, 0), n}) +
+                ", C ('" + c.name() + "') is " + format_index(c.dims()) + "; C must be " +
+                format_index(index{m, n}) + " and the inner extents equal");
+  detail::begin_collective(a, b, c);
+
+  using mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using stride = Eigen::OuterStride<>;
+  using cmap = Eigen::Map<const mat, Eigen::Unaligned, stride>;
+  const distribution& cd = c.layout();
+  auto* cbase = static_cast<T*>(c.core().local_data());
+  auto tile_block = [&](const tile& t, range r, range col) {
+    const index s = cd.storage_strides(t.box);
+    return Eigen::Map<mat, Eigen::Unaligned, stride>(
+        cbase + cd.storage_offset(t, index{r.lo, col.lo}), r.size(), col.size(), stride(s[0]));
+  };
+
+  // beta: scale (or clear) this rank's tiles of C first; they are only written by this rank.
+  std::vector<step> steps;
+  for (const tile& t : c.core().local_tiles()) {
+    const range tr{t.box.lo[0], t.box.hi[0]}, tc{t.box.lo[1], t.box.hi[1]};
+    auto whole = tile_block(t, tr, tc);
+    if (beta == T(0))
+      whole.setZero();
+    else if (beta != T(1))
+      whole *= beta;
+    for (index_t i = tr.lo; i <= tr.hi; i += block_mn)
+      for (index_t j = tc.lo; j <= tc.hi; j += block_mn)
+        for (index_t p = 0; p < k; p += block_k)
+          steps.push_back({t,
+                           {i, std::min(tr.hi, i + block_mn - 1)},
+                           {j, std::min(tc.hi, j + block_mn - 1)},
+                           {p, std::min(k - 1, p + block_k - 1)}});
+  }
+
+  // Operand panels of a step: in place when local, else fetched into buffers[slot].
+  struct panel {
+    detail::view<const T> v;
+    index_t rows = 0, cols = 0;
+  };
+  struct stage {
+    std::array<panel, 2> ops;
+    std::vector<request> pending;
+  };
+  std::array<stage, 2> stages;
+  std::array<std::array<std::vector<T>, 2>, 2> buffers;  // [operand][slot]
+  const std::array<const global_array<T>*, 2> inputs{&a, &b};
+  auto issue = [&](std::size_t i) {
+    stage& st = stages[i % 2];
+    st.pending.clear();
+    const step& s = steps[i];
+    const std::array<patch, 2> want{stored_patch(op_a, s.rows, s.k),
+                                    stored_patch(op_b, s.k, s.cols)};
+    for (std::size_t x = 0; x < 2; ++x) {
+      const patch& q = want[x];
+      panel& pn = st.ops[x];
+      pn.rows = q.extent(0);
+      pn.cols = q.extent(1);
+      detail::view<T> local = detail::local_view(*inputs[x], q);
+      if (local.p) {
+        pn.v = {local.p, local.s};
+        continue;
+      }
+      std::vector<T>& buf = buffers[x][i % 2];
+      buf.resize(static_cast<std::size_t>(q.elements()));
+      st.pending.push_back(
+          inputs[x]->core().get(q, detail::user_buffer{buf.data(), buf.size(), {}}));
+      pn.v = {buf.data(), detail::contiguous_strides(q)};
+    }
+  };
+  if (!steps.empty()) issue(0);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (i + 1 < steps.size()) issue(i + 1);
+    stage& st = stages[i % 2];
+    for (request& r : st.pending)
+      r.wait();
+    const step& s = steps[i];
+    auto cb = tile_block(s.t, s.rows, s.cols);
+    const panel& pa = st.ops[0];
+    const panel& pb = st.ops[1];
+    const cmap ma(pa.v.p, pa.rows, pa.cols, stride(pa.v.s[0]));
+    const cmap mb(pb.v.p, pb.rows, pb.cols, stride(pb.v.s[0]));
+    with_op(op_a, ma, [&](const auto& ea) {
+      with_op(op_b, mb, [&](const auto& eb) { cb.noalias() += alpha * ea * eb; });
+    });
+  }
+  c.core().rt().barrier();  // C is complete, and nobody changes A or B while others read them
+}
+
+template void gemm<double>(mat_op, mat_op, double, const global_array<double>&,
+                           const global_array<double>&, double, global_array<double>&);
+template void gemm<float>(mat_op, mat_op, float, const global_array<float>&,
+                          const global_array<float>&, float, global_array<float>&);
+template void gemm<std::complex<double>>(mat_op, mat_op, std::complex<double>,
+                                         const global_array<std::complex<double>>&,
+                                         const global_array<std::complex<double>>&,
+                                         std::complex<double>, global_array<std::complex<double>>&);
+
+}  // namespace gaea::ga

@@ -1,0 +1,447 @@
+// Parallel HDF5 I/O of global arrays. Every rank moves the interiors of its own tiles with one
+// collective MPI-IO transfer: in the file, the union of its tile pieces (hyperslabs); in memory,
+// a packed buffer whose rows are sorted the way HDF5 walks that union (row-major over the
+// dataset), so that one call covers any number of tiles. Files are written under a temporary
+// name and renamed by rank 0 once every rank agrees that all went well (io.hpp).
+#include "gaea/ga/io.hpp"
+
+#include <fcntl.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <sstream>
+#include <system_error>
+
+#include "collectives.hpp"
+#include "gaea/comm/context.hpp"
+#include "gaea/runtime/runtime.hpp"
+#include "h5_util.hpp"
+
+namespace gaea::ga {
+
+namespace {
+
+using detail::h5_handle;
+
+std::atomic<int> fault_rank{-1};
+
+// One row (run along the last dimension) of a tile piece: its first element in global indices
+// and its byte offset in this rank's storage.
+struct row_ref {
+  index first;
+  std::size_t offset, bytes;
+};
+
+// Rows of this rank's part of patch `p` (interiors only), sorted as HDF5 visits the union of
+// their hyperslabs (row-major), and that union selected in `file_space` (relative to p.lo).
+// Returns the number of elements selected.
+index_t select_local(const detail::array_core& a, const patch& p, hid_t file_space,
+                     std::vector<row_ref>& rows) {
+  const distribution& d = a.dist();
+  const auto n = static_cast<std::size_t>(d.ndim());
+  H5Sselect_none(file_space);
+  index_t count = 0;
+  for (const tile& t : a.local_tiles()) {
+    const patch q = t.box.intersect(p);
+    if (q.empty()) continue;
+    std::vector<hsize_t> start(n), extent(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      start[k] = static_cast<hsize_t>(q.lo[k] - p.lo[k]);
+      extent[k] = static_cast<hsize_t>(q.extent(static_cast<int>(k)));
+    }
+    H5Sselect_hyperslab(file_space, H5S_SELECT_OR, start.data(), nullptr, extent.data(), nullptr);
+    count += q.elements();
+    // Rows of q: odometer over all dimensions but the last.
+    const std::size_t row_bytes = static_cast<std::size_t>(q.extent(d.ndim() - 1)) * a.elem_size();
+    index e = q.lo;
+    while (true) {
+      rows.push_back(
+          {e, static_cast<std::size_t>(d.storage_offset(t, e)) * a.elem_size(), row_bytes});
+      std::size_t k = n - 1;
+      while (k-- > 0) {
+        if (++e[k] <= q.hi[k]) break;
+        e[k] = q.lo[k];
+      }
+      if (k == static_cast<std::size_t>(-1)) break;
+    }
+  }
+  std::sort(rows.begin(), rows.end(), [](const row_ref& x, const row_ref& y) {
+    return std::lexicographical_compare(x.first.begin(), x.first.end(), y.first.begin(),
+                                        y.first.end());
+  });
+  return count;
+}
+
+// Memory space of `count` packed elements (a selection of none when there are none: every
+// rank must join the collective transfer).
+hid_t memory_space(index_t count) {
+  const hsize_t n = static_cast<hsize_t>(std::max<index_t>(count, 1));
+  const hid_t s = H5Screate_simple(1, &n, nullptr);
+  if (count == 0) H5Sselect_none(s);
+  return s;
+}
+
+hid_t mpio_access(runtime& rt) {
+  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fapl_mpio(fapl, rt.comm().mpi_comm(), MPI_INFO_NULL);
+  return fapl;
+}
+
+hid_t collective_transfer() {
+  const hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+  H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+  return dxpl;
+}
+
+const char* kind_name(layout_spec::kind k) {
+  switch (k) {
+    case layout_spec::kind::block:
+      return "block";
+    case layout_spec::kind::irregular:
+      return "irregular";
+    case layout_spec::kind::block_cyclic:
+      return "block_cyclic";
+  }
+  return "?";
+}
+
+std::vector<std::int64_t> ints(const index& x) {
+  return {x.begin(), x.end()};
+}
+
+std::string extents_of(const patch& p) {
+  index e(static_cast<std::size_t>(p.ndim()));
+  for (int d = 0; d < p.ndim(); ++d)
+    e[static_cast<std::size_t>(d)] = p.extent(d);
+  return format_index(e);
+}
+
+patch whole(const distribution& d) {
+  index hi = d.dims();
+  for (auto& x : hi)
+    --x;
+  return patch{index(d.dims().size(), 0), hi};
+}
+
+// The distribution as attributes of `set` (identical on every rank: collective in HDF5).
+void write_layout(hid_t set, const detail::array_core& a, const patch& p, int ranks) {
+  const distribution& d = a.dist();
+  detail::write_attr(set, "gaea_format", std::vector<std::int64_t>{1});
+  detail::write_attr(set, "element_type", std::string(detail::to_string(a.type())));
+  detail::write_attr(set, "array_dims", ints(d.dims()));
+  detail::write_attr(set, "patch_lo", ints(p.lo));
+  detail::write_attr(set, "layout", std::string(kind_name(d.spec().type)));
+  detail::write_attr(set, "tile_grid", std::vector<std::int64_t>(d.grid().begin(), d.grid().end()));
+  for (int k = 0; k < d.ndim(); ++k) {
+    const std::string name = "boundaries_" + std::to_string(k);
+    detail::write_attr(set, name.c_str(), d.boundaries(k));
+  }
+  if (d.spec().type == layout_spec::kind::block_cyclic) {
+    detail::write_attr(set, "tile", ints(d.spec().tile));
+    detail::write_attr(set, "process_grid",
+                       std::vector<std::int64_t>(d.process_grid().begin(), d.process_grid().end()));
+  }
+  detail::write_attr(set, "ghosts", ints(d.ghosts()));
+  detail::write_attr(set, "writer_ranks", std::vector<std::int64_t>{ranks});
+}
+
+}  // namespace
+
+namespace detail {
+void inject_write_fault(int rank) {
+  fault_rank = rank;
+}
+}  // namespace detail
+
+h5_writer::h5_writer(std::string file, write_mode mode) : file_(std::move(file)) {
+  runtime& rt = runtime::current();
+  rt.require_owner_thread("ga::h5_writer");
+  const std::string who = "ga::write '" + file_ + "': ";
+  std::string problem, copied = "0";
+  if (rt.rank() == 0) {
+    std::random_device rd;
+    std::ostringstream name;
+    name << file_ << ".tmp." << getpid() << '.' << std::hex << rd();
+    tmp_ = name.str();
+    std::error_code ec;
+    if (mode == write_mode::append && std::filesystem::exists(file_, ec)) {
+      detail::h5_quiet quiet;
+      if (H5Fis_hdf5(file_.c_str()) <= 0)
+        problem = who + "cannot append: the existing file is not an HDF5 file";
+      else if (!std::filesystem::copy_file(file_, tmp_, ec))
+        problem = who + "cannot copy it to '" + tmp_ + "' to append: " + ec.message();
+      else
+        copied = "1";
+    }
+  }
+  tmp_ = detail::broadcast(rt, tmp_, 0);
+  const bool exists = detail::broadcast(rt, copied, 0) == "1";
+  if (!problem.empty() && rt.rank() == 0) {
+    std::error_code ec;
+    std::filesystem::remove(tmp_, ec);
+  }
+  detail::agree(rt, problem);
+  detail::h5_quiet quiet;
+  h5_handle fapl(mpio_access(rt), H5Pclose);
+  h5_ = exists ? H5Fopen(tmp_.c_str(), H5F_ACC_RDWR, fapl.get())
+               : H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
+  try {
+    detail::agree(rt, h5_ < 0 ? who + "cannot create the temporary file '" + tmp_ + "'" : "");
+  } catch (...) {
+    discard();
+    throw;
+  }
+}
+
+h5_writer::~h5_writer() {
+  if (!committed_) discard();
+}
+
+void h5_writer::discard() noexcept {
+  // Collective (closing an MPI-IO file is); every rank gets here together since errors are agreed.
+  try {
+    detail::h5_quiet quiet;
+    if (h5_ >= 0) H5Fclose(h5_);
+    h5_ = -1;
+    runtime& rt = runtime::current();
+    rt.barrier();
+    if (rt.rank() == 0 && !tmp_.empty()) {
+      std::error_code ec;
+      std::filesystem::remove(tmp_, ec);
+    }
+  } catch (...) {
+    // a destructor must not throw; the temporary name is all that can be left behind
+  }
+}
+
+void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
+                           const std::optional<patch>& given) {
+  runtime& rt = a.rt();
+  rt.require_owner_thread("ga::write");
+  const std::string who =
+      "ga::write of '" + a.name() + "' to '" + file_ + "', dataset '" + dataset + "': ";
+  if (failed_ || committed_ || h5_ < 0)
+    throw Error(who + (committed_ ? "the writer is already committed" : "an earlier write failed"));
+  const patch p = given ? *given : whole(a.dist());
+  a.dist().validate(p, "write");  // the same verdict on every rank
+  a.sync();                       // every rank's puts and accumulates are in
+  failed_ = true;                 // until this write has succeeded everywhere
+  detail::h5_quiet quiet;
+  std::string problem;
+  if (dataset.empty() || detail::h5_path_exists(h5_, dataset))
+    problem = who + (dataset.empty() ? "empty dataset name" : "the dataset exists already");
+  detail::agree(rt, problem);
+
+  const auto n = static_cast<std::size_t>(p.ndim());
+  std::vector<hsize_t> ext(n);
+  for (std::size_t k = 0; k < n; ++k)
+    ext[k] = static_cast<hsize_t>(p.extent(static_cast<int>(k)));
+  h5_handle type(detail::h5_type(a.type()), H5Tclose);
+  h5_handle fspace(H5Screate_simple(static_cast<int>(n), ext.data(), nullptr), H5Sclose);
+  h5_handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  H5Pset_create_intermediate_group(lcpl.get(), 1);
+  h5_handle set(H5Dcreate2(h5_, dataset.c_str(), type.get(), fspace.get(), lcpl.get(), H5P_DEFAULT,
+                           H5P_DEFAULT),
+                H5Dclose);
+  if (!set.ok()) problem = who + "cannot create the dataset";
+  detail::agree(rt, problem);
+  try {
+    write_layout(set.get(), a, p, rt.size());
+  } catch (const Error& e) {
+    problem = who + e.what();
+  }
+  detail::agree(rt, problem);
+
+  std::vector<row_ref> rows;
+  const index_t count = select_local(a, p, fspace.get(), rows);
+  const std::size_t es = a.elem_size();
+  std::vector<std::byte> packed(static_cast<std::size_t>(count) * es);
+  const auto* base = static_cast<const std::byte*>(a.local_data());
+  std::size_t at = 0;
+  for (const row_ref& r : rows) {
+    std::memcpy(packed.data() + at, base + r.offset, r.bytes);
+    at += r.bytes;
+  }
+  h5_handle mspace(memory_space(count), H5Sclose);
+  h5_handle dxpl(collective_transfer(), H5Pclose);
+  if (H5Dwrite(set.get(), type.get(), mspace.get(), fspace.get(), dxpl.get(), packed.data()) < 0)
+    problem = who + "H5Dwrite failed on rank " + std::to_string(rt.rank());
+  if (problem.empty() && fault_rank.load() == rt.rank()) {
+    fault_rank = -1;
+    problem = who + "injected fault on rank " + std::to_string(rt.rank()) + " (test hook)";
+  }
+  if (!set.reset() && problem.empty()) problem = who + "closing the dataset failed";
+  detail::agree(rt, problem);
+  failed_ = false;
+}
+
+void h5_writer::commit() {
+  runtime& rt = runtime::current();
+  rt.require_owner_thread("ga::h5_writer::commit");
+  const std::string who = "ga::write '" + file_ + "': ";
+  if (failed_ || committed_ || h5_ < 0)
+    throw Error(who + (committed_ ? "already committed" : "cannot commit after a failed write"));
+  std::string problem;
+  {
+    detail::h5_quiet quiet;
+    if (H5Fclose(h5_) < 0) problem = who + "closing '" + tmp_ + "' failed";
+    h5_ = -1;
+  }
+  detail::agree(rt, problem);  // also the barrier: every rank has closed the file
+  if (rt.rank() == 0) {
+    // The data must be on disk before the name points to it.
+    const int fd = ::open(tmp_.c_str(), O_RDONLY);
+    if (fd < 0 || ::fsync(fd) != 0)
+      problem = who + "cannot sync '" + tmp_ + "': " + std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    std::error_code ec;
+    if (problem.empty()) std::filesystem::rename(tmp_, file_, ec);
+    if (ec) problem = who + "cannot rename '" + tmp_ + "' to it: " + ec.message();
+  }
+  try {
+    detail::agree(rt, problem);
+  } catch (...) {
+    discard();
+    throw;
+  }
+  committed_ = true;
+}
+
+namespace detail {
+
+void read_core(array_core& a, const std::string& file, const std::string& dataset,
+               const std::optional<patch>& given) {
+  runtime& rt = a.rt();
+  rt.require_owner_thread("ga::read");
+  const std::string who =
+      "ga::read of '" + file + "', dataset '" + dataset + "' into '" + a.name() + "': ";
+  const patch p = given ? *given : whole(a.dist());
+  a.dist().validate(p, "read");
+  // Rank 0 checks everything a user can get wrong, then all ranks agree on its verdict.
+  std::string problem;
+  if (rt.rank() == 0) {
+    h5_quiet quiet;
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) {
+      problem = who + "no such file";
+    } else if (H5Fis_hdf5(file.c_str()) <= 0) {
+      problem = who + "not an HDF5 file";
+    } else {
+      h5_handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+      if (!f.ok()) {
+        problem = who + "cannot open the file";
+      } else if (dataset.empty() || !h5_path_exists(f.get(), dataset)) {
+        problem = who + "no such dataset in the file";
+      } else {
+        h5_handle set(H5Dopen2(f.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose);
+        h5_handle type(set.ok() ? H5Dget_type(set.get()) : -1, H5Tclose);
+        h5_handle space(set.ok() ? H5Dget_space(set.get()) : -1, H5Sclose);
+        if (!set.ok() || !type.ok() || !space.ok()) {
+          problem = who + "'" + dataset + "' is not a dataset";
+        } else {
+          const std::string held = element_name(type.get());
+          const int rank = H5Sget_simple_extent_ndims(space.get());
+          std::vector<hsize_t> ext(static_cast<std::size_t>(std::max(rank, 0)));
+          H5Sget_simple_extent_dims(space.get(), ext.data(), nullptr);
+          index dims;
+          for (hsize_t x : ext)
+            dims.push_back(static_cast<index_t>(x));
+          index want(static_cast<std::size_t>(p.ndim()));
+          for (int k = 0; k < p.ndim(); ++k)
+            want[static_cast<std::size_t>(k)] = p.extent(k);
+          if (held != to_string(a.type()))
+            problem = who + "wrong element type: the dataset holds " + held + ", the array " +
+                      to_string(a.type());
+          else if (!(dims == want))
+            problem = who + "wrong shape: the dataset is " + format_index(dims) + ", the " +
+                      (given ? "patch " + p.str() + " is " : std::string("array is ")) +
+                      extents_of(p);
+        }
+      }
+    }
+  }
+  agree(rt, problem);
+  a.sync();  // nobody still writes to or reads from this array
+
+  h5_quiet quiet;
+  h5_handle fapl(mpio_access(rt), H5Pclose);
+  h5_handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+  h5_handle set(f.ok() ? H5Dopen2(f.get(), dataset.c_str(), H5P_DEFAULT) : -1, H5Dclose);
+  if (!set.ok()) problem = who + "cannot open it on rank " + std::to_string(rt.rank());
+  agree(rt, problem);
+  h5_handle fspace(H5Dget_space(set.get()), H5Sclose);
+  std::vector<row_ref> rows;
+  const index_t count = select_local(a, p, fspace.get(), rows);
+  const std::size_t es = a.elem_size();
+  std::vector<std::byte> packed(static_cast<std::size_t>(count) * es);
+  h5_handle type(h5_type(a.type()), H5Tclose);
+  h5_handle mspace(memory_space(count), H5Sclose);
+  h5_handle dxpl(collective_transfer(), H5Pclose);
+  if (H5Dread(set.get(), type.get(), mspace.get(), fspace.get(), dxpl.get(), packed.data()) < 0)
+    problem = who + "H5Dread failed on rank " + std::to_string(rt.rank());
+  set.reset();
+  f.reset();
+  agree(rt, problem);
+  auto* base = static_cast<std::byte*>(a.local_data());
+  std::size_t at = 0;
+  for (const row_ref& r : rows) {
+    std::memcpy(base + r.offset, packed.data() + at, r.bytes);
+    at += r.bytes;
+  }
+  rt.barrier();  // every rank's part is in place before anyone reads it
+}
+
+}  // namespace detail
+
+dataset_info describe(const std::string& file, const std::string& dataset) {
+  const std::string who = "ga::describe '" + file + "', dataset '" + dataset + "'";
+  detail::h5_quiet quiet;
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) throw Error(who + ": no such file");
+  if (H5Fis_hdf5(file.c_str()) <= 0) throw Error(who + ": not an HDF5 file");
+  h5_handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!f.ok()) throw Error(who + ": cannot open the file");
+  if (!detail::h5_path_exists(f.get(), dataset)) throw Error(who + ": no such dataset");
+  h5_handle set(H5Dopen2(f.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!set.ok()) throw Error(who + ": not a dataset");
+  dataset_info info;
+  h5_handle type(H5Dget_type(set.get()), H5Tclose);
+  info.element_type = detail::element_name(type.get());
+  h5_handle space(H5Dget_space(set.get()), H5Sclose);
+  std::vector<hsize_t> ext(
+      static_cast<std::size_t>(std::max(H5Sget_simple_extent_ndims(space.get()), 0)));
+  H5Sget_simple_extent_dims(space.get(), ext.data(), nullptr);
+  for (hsize_t x : ext)
+    info.dims.push_back(static_cast<index_t>(x));
+  info.array_dims = detail::read_attr_ints(set.get(), "array_dims", who);
+  info.patch_lo = detail::read_attr_ints(set.get(), "patch_lo", who);
+  info.layout_kind = detail::read_attr_string(set.get(), "layout", who);
+  info.writer_ranks = detail::read_attr_ints(set.get(), "writer_ranks", who).at(0);
+  const index ghosts = detail::read_attr_ints(set.get(), "ghosts", who);
+  if (info.layout_kind == "block_cyclic") {
+    const auto grid = detail::read_attr_ints(set.get(), "process_grid", who);
+    info.layout =
+        layout_spec::block_cyclic(detail::read_attr_ints(set.get(), "tile", who),
+                                  {static_cast<int>(grid.at(0)), static_cast<int>(grid.at(1))});
+  } else {
+    std::vector<std::vector<index_t>> starts;
+    for (std::size_t k = 0; k < info.array_dims.size(); ++k) {
+      const std::string name = "boundaries_" + std::to_string(k);
+      auto b = detail::read_attr_ints(set.get(), name.c_str(), who);
+      if (!b.empty()) b.pop_back();  // the last boundary is the extent
+      starts.push_back(std::move(b));
+    }
+    info.layout = layout_spec::irregular(std::move(starts));
+  }
+  if (std::any_of(ghosts.begin(), ghosts.end(), [](index_t g) { return g > 0; }))
+    info.layout = info.layout.with_ghosts(ghosts);
+  return info;
+}
+
+}  // namespace gaea::ga

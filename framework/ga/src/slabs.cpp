@@ -1,0 +1,22 @@
+#include "slabs.hpp"
+
+#include <algorithm>
+
+namespace gaea::ga::detail {
+
+std::vector<slab> local_slabs(const distribution& d, int rank, index_t max_elems) {
+  std::vector<slab> out;
+  for (const tile& t : d.tiles(rank)) {
+    const index_t per_index = t.box.elements() / t.box.extent(0);  // elements per index of dim 0
+    const index_t step = std::max<index_t>(1, max_elems / std::max<index_t>(per_index, 1));
+    for (index_t i = t.box.lo[0]; i <= t.box.hi[0]; i += step) {
+      patch b = t.box;
+      b.lo[0] = i;
+      b.hi[0] = std::min(t.box.hi[0], i + step - 1);
+      out.push_back({t, b});
+    }
+  }
+  return out;
+}
+
+}  // namespace gaea::ga::detail

@@ -1,0 +1,145 @@
+#pragma once
+// Owner-computes machinery of the collective algorithms: strided views of local storage or of
+// fetched buffers, slabs of this rank's tiles, and a pipeline that fetches the operands of the
+// next slab (non-blocking gets) while the current one is processed.
+
+#include <array>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gaea/base/error.hpp"
+#include "gaea/ga/global_array.hpp"
+
+namespace gaea::ga::detail {
+
+/// A row-major strided view of a patch: the element at relative position r is p[sum r[d] s[d]].
+template <class T>
+struct view {
+  T* p = nullptr;
+  index s;
+};
+
+/// Row-major contiguous strides of a box with extents of `q`.
+inline index contiguous_strides(const patch& q) {
+  const auto n = static_cast<std::size_t>(q.ndim());
+  index s(n, 1);
+  for (std::size_t d = n - 1; d-- > 0;)
+    s[d] = s[d + 1] * q.extent(static_cast<int>(d) + 1);
+  return s;
+}
+
+/// View of `q` in this rank's storage of `a` when one of its local tiles holds all of `q`;
+/// otherwise p == nullptr.
+template <class T>
+view<T> local_view(const global_array<T>& a, const patch& q) {
+  const distribution& d = a.layout();
+  const tile t = d.tile_of(q.lo);
+  if (t.rank != a.core().rt_rank() || t.box.intersect(q) != q) return {};
+  return {static_cast<T*>(a.core().local_data()) + d.storage_offset(t, q.lo),
+          d.storage_strides(t.box)};
+}
+
+/// Calls fn(offsets, len) for every row (run along the last dimension) of a box with the
+/// extents of `box`; offsets[k] is the row's first element in views[k] (relative to p).
+template <std::size_t K, class Fn>
+void for_each_row(const patch& box, const std::array<const index*, K>& strides, Fn&& fn) {
+  const int n = box.ndim();
+  const index_t len = box.extent(n - 1);
+  index r(static_cast<std::size_t>(n), 0);
+  while (true) {
+    std::array<index_t, K> off{};
+    for (std::size_t k = 0; k < K; ++k)
+      for (std::size_t d = 0; d + 1 < static_cast<std::size_t>(n); ++d)
+        off[k] += r[d] * (*strides[k])[d];
+    fn(off, len);
+    int d = n - 2;
+    for (; d >= 0; --d) {
+      const auto i = static_cast<std::size_t>(d);
+      if (++r[i] < box.extent(d)) break;
+      r[i] = 0;
+    }
+    if (d < 0) break;
+  }
+}
+
+/// A piece of one of this rank's tiles (consecutive indices of dimension 0, all of the others).
+struct slab {
+  tile t;
+  patch box;
+};
+
+/// This rank's tiles of `d` cut into slabs of at most ~max_elems elements (at least one index
+/// of dimension 0 each).
+std::vector<slab> local_slabs(const distribution& d, int rank, index_t max_elems);
+
+/// "'A' is [10, 20]"
+template <class T>
+std::string shape_of(const global_array<T>& a) {
+  return "'" + a.name() + "' is " + format_index(a.dims());
+}
+
+/// Throws gaea::Error naming both arrays unless their shapes are equal.
+template <class T>
+void require_same_shape(const char* what, const global_array<T>& a, const global_array<T>& b) {
+  if (!(a.dims() == b.dims()))
+    throw Error(std::string("ga::") + what + ": shapes differ: " + shape_of(a) + ", " +
+                shape_of(b));
+}
+
+/// Collective entry of an algorithm: completes this thread's writes to every array, then a
+/// barrier (all inputs are final everywhere).
+template <class A0, class... A>
+void begin_collective(const A0& first, const A&... rest) {
+  first.core().fence();
+  (rest.core().fence(), ...);
+  first.core().rt().barrier();
+}
+
+/// Calls fn(slab, dst, src) for every slab of this rank's tiles of `drv`, in order. dst views the
+/// slab in drv's storage; src[k] views operand k's patch map(k, slab.box) — in place when a
+/// local tile holds all of it, otherwise in a buffer filled by a non-blocking get that was
+/// issued while the previous slab was processed (two buffers per operand).
+template <class T, class Map, class Fn>
+void for_each_slab(const global_array<T>& drv, std::span<const global_array<T>* const> ops,
+                   Map&& map, Fn&& fn, index_t max_elems = index_t{1} << 17) {
+  const std::vector<slab> slabs = local_slabs(drv.layout(), drv.core().rt_rank(), max_elems);
+  const std::size_t nops = ops.size();
+  struct stage {
+    std::vector<view<const T>> src;
+    std::vector<request> pending;
+  };
+  std::array<stage, 2> stages;
+  std::vector<std::array<std::vector<T>, 2>> buffers(nops);
+  auto issue = [&](std::size_t i) {
+    stage& st = stages[i % 2];
+    st.src.assign(nops, {});
+    st.pending.clear();
+    for (std::size_t k = 0; k < nops; ++k) {
+      const patch q = map(k, slabs[i].box);
+      view<T> v = local_view(*ops[k], q);
+      if (v.p) {
+        st.src[k] = {v.p, v.s};
+        continue;
+      }
+      std::vector<T>& buf = buffers[k][i % 2];
+      buf.resize(static_cast<std::size_t>(q.elements()));
+      st.pending.push_back(ops[k]->core().get(q, user_buffer{buf.data(), buf.size(), {}}));
+      st.src[k] = {buf.data(), contiguous_strides(q)};
+    }
+  };
+  auto* base = static_cast<T*>(drv.core().local_data());
+  const distribution& dd = drv.layout();
+  if (!slabs.empty()) issue(0);
+  for (std::size_t i = 0; i < slabs.size(); ++i) {
+    if (i + 1 < slabs.size()) issue(i + 1);
+    stage& st = stages[i % 2];
+    for (request& r : st.pending)
+      r.wait();
+    const slab& s = slabs[i];
+    fn(s.box, view<T>{base + dd.storage_offset(s.t, s.box.lo), dd.storage_strides(s.t.box)},
+       std::span<const view<const T>>(st.src));
+  }
+}
+
+}  // namespace gaea::ga::detail
