@@ -82,8 +82,13 @@ void corrupt(tiled_matrix& m) {
 
 int run(gaea::runtime& rt, options o) {
   const bool root = rt.rank() == 0;
-  if (!o.input.empty()) o.n = h5_matrix_extent(o.input, o.dataset);
-  resolve_options(o, rt.size(), rt.node_size());
+  try {  // bad input: the same message on every rank, printed once
+    if (!o.input.empty()) o.n = h5_matrix_extent(o.input, o.dataset);
+    resolve_options(o, rt.size(), rt.node_size());
+  } catch (const gaea::Error& e) {
+    if (root) std::fprintf(stderr, "gaea-lu: error: %s\n", e.what());
+    return 2;
+  }
   std::optional<gaea::progress::scoped_mode> mode;
   if (o.progress) mode.emplace(rt.progress(), *o.progress);
   task_runner tasks(o.threads);

@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <sched.h>
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -51,7 +52,7 @@ parse_result parse_options(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::ostringstream out, err;
     res.run = false;
-    res.exit_code = app.exit(e, out, err);
+    res.exit_code = app.exit(e, out, err) == 0 ? 0 : 2;
     res.message = out.str() + err.str();
     return res;
   }
@@ -75,10 +76,10 @@ parse_result parse_options(int argc, char** argv) {
 }
 
 void resolve_options(options& o, int ranks, int ranks_on_node) {
-  if (o.n <= 0) throw Error("gaea-lu: --n " + std::to_string(o.n) + " must be positive");
+  if (o.n <= 0) throw Error("--n " + std::to_string(o.n) + " must be positive");
   if (o.prow != 0 || o.pcol != 0) {
     if (o.prow <= 0 || o.pcol <= 0 || static_cast<long>(o.prow) * o.pcol != ranks)
-      throw Error("gaea-lu: --grid " + std::to_string(o.prow) + "x" + std::to_string(o.pcol) +
+      throw Error("--grid " + std::to_string(o.prow) + "x" + std::to_string(o.pcol) +
                   " does not match the " + std::to_string(ranks) +
                   " ranks (P*Q must equal the rank count)");
   } else {
@@ -89,7 +90,7 @@ void resolve_options(options& o, int ranks, int ranks_on_node) {
     o.pcol = ranks / o.prow;
   }
   if (o.block < 0 || o.block > o.n)
-    throw Error("gaea-lu: --block " + std::to_string(o.block) +
+    throw Error("--block " + std::to_string(o.block) +
                 " must be between 1 and N=" + std::to_string(o.n));
   if (o.block == 0) {
     // Enough tiles per process row/column for balance (N / (8 max(P,Q))), as a power of two in
@@ -100,11 +101,16 @@ void resolve_options(options& o, int ranks, int ranks_on_node) {
       b *= 2;
     o.block = std::min(b, o.n);
   }
-  if (o.threads < 0)
-    throw Error("gaea-lu: --threads " + std::to_string(o.threads) + " must be positive");
+  if (o.threads < 0) throw Error("--threads " + std::to_string(o.threads) + " must be positive");
   if (o.threads == 0) {
+    // The CPUs this process may run on: mpirun binds ranks to cores by default (then one
+    // thread), otherwise the node's cores are shared among its ranks.
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    o.threads = std::max(1, hw / std::max(1, ranks_on_node));
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    const int allowed =
+        sched_getaffinity(0, sizeof set, &set) == 0 ? std::max(1, CPU_COUNT(&set)) : hw;
+    o.threads = allowed < hw ? allowed : std::max(1, hw / std::max(1, ranks_on_node));
   }
 }
 

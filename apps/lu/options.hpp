@@ -42,7 +42,8 @@ struct parse_result {
 parse_result parse_options(int argc, char** argv);
 
 /// Fills the automatic choices and checks the values against `ranks` and the matrix order
-/// (already set in opt.n). Throws gaea::Error with a message naming the bad value.
+/// (already set in opt.n). Throws gaea::Error with a message naming the bad value; the same on
+/// every rank.
 void resolve_options(options& opt, int ranks, int ranks_on_node);
 
 }  // namespace gaea::lu
