@@ -1,6 +1,10 @@
 #include "lu_factor.hpp"
 
+#include "gaea/runtime/runtime.hpp"
+
 #include <algorithm>
+#include <atomic>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -162,26 +166,137 @@ void update_tiles(tiled_matrix& m, const panel& p, const std::vector<const local
   }
 }
 
-/// No pivoting, lookahead of one panel: at step k the owners first update column and row k+1,
-/// factor the next diagonal and panel, and only then run the rest of the trailing update, while
-/// the next panel's gets are in flight.
-void factor_lookahead(tiled_matrix& m, bool overlap, task_runner& tasks, factor_result& res) {
+/// Point-to-point readiness notices, so that no step needs a global barrier. Each rank owns two
+/// counters in a small global array: notices that a diagonal tile it needs is factored, and
+/// notices that a producer's panel tiles it fetches are final. Producers accumulate +1 into
+/// their consumers' counters (served by the consumer's progress thread); consumers compare their
+/// own counters, read locally, with cumulative targets that every rank computes alike.
+class step_flags {
+ public:
+  explicit step_flags(tiled_matrix& m)
+      : m_(m), flags_("lu_flags", {m.prow() * m.pcol(), index_t{2}}, layout(m)) {
+    flags_.zero();
+    const index_t nt = m.tiles();
+    diag_target_.resize(static_cast<std::size_t>(nt));
+    panel_target_.resize(static_cast<std::size_t>(nt));
+    std::int64_t d = 0, p = 0;
+    for (index_t k = 0; k < nt; ++k) {
+      const int me = m.rank();
+      if (m.owner(k, k) != me && needs_diagonal(me, k)) ++d;
+      const int lp = l_producer(me, k), up = u_producer(me, k);
+      p += (lp >= 0 && lp != me) + (up >= 0 && up != me);
+      diag_target_[static_cast<std::size_t>(k)] = d;
+      panel_target_[static_cast<std::size_t>(k)] = p;
+    }
+  }
+
+  /// The owner of diagonal tile k tells the ranks that solve panel k against it.
+  void diagonal_done(index_t k) {
+    for (int r = 0; r < m_.prow() * m_.pcol(); ++r)
+      if (r != m_.rank() && needs_diagonal(r, k)) notify(r, 0);
+  }
+  /// This rank's tiles of panel k are final: tell the ranks that fetch them.
+  void panel_done(index_t k) {
+    const int me = m_.rank();
+    for (int r = 0; r < m_.prow() * m_.pcol(); ++r)
+      if (r != me && (l_producer(r, k) == me || u_producer(r, k) == me)) notify(r, 1);
+  }
+  bool diagonal_ready(index_t k) const { return count(0) >= diag_target_[idx(k)]; }
+  bool panel_ready(index_t k) const { return count(1) >= panel_target_[idx(k)]; }
+  /// Waits (progressing, by the current progress mode) until the condition holds.
+  void wait_diagonal(index_t k, lu_timings& t) {
+    wait([&] { return diagonal_ready(k); }, t);
+  }
+  void wait_panel(index_t k, lu_timings& t) {
+    wait([&] { return panel_ready(k); }, t);
+  }
+
+  /// Does rank r own a tile of column k below the diagonal or of row k right of it?
+  bool needs_diagonal(int r, index_t k) const {
+    const int pr = r / m_.pcol(), pc = r % m_.pcol();
+    return (pc == k % m_.pcol() && has_tile_after(pr, m_.prow(), k)) ||
+           (pr == k % m_.prow() && has_tile_after(pc, m_.pcol(), k));
+  }
+
+ private:
+  static ga::layout_spec layout(const tiled_matrix& m) {
+    std::vector<index_t> rows;
+    for (int r = 0; r < m.prow() * m.pcol(); ++r)
+      rows.push_back(r);
+    return ga::layout_spec::irregular({rows, {0}});
+  }
+  static std::size_t idx(index_t k) { return static_cast<std::size_t>(k); }
+  /// Is there a tile index t > k with t % stride == pos?
+  bool has_tile_after(int pos, int stride, index_t k) const {
+    const index_t first = k + 1 + ((pos - (k + 1) % stride) % stride + stride) % stride;
+    return first < m_.tiles();
+  }
+  /// The rank whose L tiles (i, k), i > k, rank r fetches (its process row), or -1 if none.
+  int l_producer(int r, index_t k) const {
+    const int pr = r / m_.pcol();
+    if (!has_tile_after(pr, m_.prow(), k)) return -1;
+    return pr * m_.pcol() + static_cast<int>(k % m_.pcol());
+  }
+  /// The rank whose U tiles (k, j), j > k, rank r fetches (its process column), or -1 if none.
+  int u_producer(int r, index_t k) const {
+    const int pc = r % m_.pcol();
+    if (!has_tile_after(pc, m_.pcol(), k)) return -1;
+    return static_cast<int>(k % m_.prow()) * m_.pcol() + pc;
+  }
+  std::int64_t count(int slot) const {
+    auto v = flags_.access();
+    return std::atomic_ref<std::int64_t>(v[static_cast<std::size_t>(slot)])
+        .load(std::memory_order_acquire);
+  }
+  void notify(int r, index_t slot) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // tile stores before the notice
+    const std::int64_t one = 1;
+    flags_.acc({{r, slot}, {r, slot}}, std::span(&one, 1));
+  }
+  template <class Pred>
+  void wait(Pred&& ready, lu_timings& t) {
+    if (ready()) return;
+    scoped_timer s(t.sync);
+    runtime& rt = runtime::current();
+    rt.progress().wait_until(rt.worker(), ready);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+
+  tiled_matrix& m_;
+  mutable global_array<std::int64_t> flags_;
+  std::vector<std::int64_t> diag_target_, panel_target_;
+};
+
+/// No pivoting, lookahead of one panel and no global barrier: at step k each rank first updates
+/// its tiles of column and row k+1 (the next panel), the owners factor diagonal k+1 and solve
+/// panel k+1 as soon as they are notified, and then the rest of the trailing update runs while
+/// the next panel's gets, issued as soon as its producers say it is final, are in flight.
+void factor_lookahead(tiled_matrix& m, bool overlap, step_flags& flags, task_runner& tasks,
+                      factor_result& res) {
   lu_timings& t = res.times;
   const index_t nt = m.tiles();
+  auto finish_panel = [&](index_t k) {  // diagonal k is factored where it lives
+    if (m.owner(k, k) != m.rank() && flags.needs_diagonal(m.rank(), k)) flags.wait_diagonal(k, t);
+    solve_panel(m, k, tasks, t);
+    flags.panel_done(k);
+  };
   factor_diagonal(m, 0, res);
-  sync(m, t);
-  solve_panel(m, 0, tasks, t);
-  sync(m, t);
+  if (m.mine(0, 0)) flags.diagonal_done(0);
+  finish_panel(0);
   panel bufs[2] = {panel(m), panel(m)};
-  if (overlap && nt > 1) bufs[0].fetch(0, t);
-  // Poll the prefetch every few tiles: enough to keep TCP transfers moving.
+  bool issued[2] = {false, false};
+  // Poll every few tiles: enough to keep TCP transfers and notices moving.
   const std::size_t chunk = static_cast<std::size_t>(std::max(2, 2 * tasks.threads()));
   std::vector<const local_tile*> ahead, rest;
   for (index_t k = 0; k + 1 < nt; ++k) {
     panel& cur = bufs[k % 2];
     panel& next = bufs[(k + 1) % 2];
-    if (!overlap) cur.fetch(k, t);
+    if (!issued[k % 2]) {
+      flags.wait_panel(k, t);
+      cur.fetch(k, t);
+    }
     cur.wait(t);
+    issued[k % 2] = false;
     ahead.clear();
     rest.clear();
     for (const auto& lt : m.local_tiles()) {
@@ -190,17 +305,25 @@ void factor_lookahead(tiled_matrix& m, bool overlap, task_runner& tasks, factor_
     }
     update_tiles(m, cur, ahead, tasks, ahead.size() + 1, t, [] {});
     factor_diagonal(m, k + 1, res);
-    sync(m, t);
-    solve_panel(m, k + 1, tasks, t);
-    sync(m, t);
+    if (m.mine(k + 1, k + 1)) flags.diagonal_done(k + 1);
+    finish_panel(k + 1);
     const bool prefetch = overlap && k + 2 < nt;
-    if (prefetch) next.fetch(k + 1, t);
-    update_tiles(m, cur, rest, tasks, chunk, t, [&] {
+    auto progress = [&] {
       if (!prefetch) return;
+      if (!issued[(k + 1) % 2] && flags.panel_ready(k + 1)) {
+        next.fetch(k + 1, t);  // charges its issue time to communication
+        issued[(k + 1) % 2] = true;
+      }
       scoped_timer s(t.comm);
-      next.poll();
-    });
+      if (issued[(k + 1) % 2])
+        next.poll();
+      else  // let the notices in (the progress thread does it too, unless it is off)
+        runtime::current().progress().poll(runtime::current().worker());
+    };
+    progress();
+    update_tiles(m, cur, rest, tasks, chunk, t, progress);
   }
+  sync(m, t);
 }
 
 /// Swaps rows r and pivots[r] (r in tile row k) inside column tile j, which this rank owns in
@@ -240,10 +363,10 @@ void swap_rows(tiled_matrix& m, index_t k, index_t j, const std::vector<index_t>
 /// Partial pivoting: the owner of the diagonal tile fetches the whole column panel, factors it
 /// with row swaps and writes it back with the pivots; the owners of tile row k apply the swaps
 /// to the other columns and solve their U blocks; then the trailing update.
-void factor_pivoted(tiled_matrix& m, task_runner& tasks, factor_result& res) {
+void factor_pivoted(tiled_matrix& m, global_array<std::int64_t>& piv, task_runner& tasks,
+                    factor_result& res) {
   lu_timings& t = res.times;
   const index_t n = m.n(), nt = m.tiles();
-  global_array<std::int64_t> piv("lu_pivots", {n});
   res.pivots.assign(static_cast<std::size_t>(n), 0);
   std::vector<double> pbuf;
   std::vector<index_t> local_piv;
@@ -303,11 +426,19 @@ void factor_pivoted(tiled_matrix& m, task_runner& tasks, factor_result& res) {
 
 factor_result factor(tiled_matrix& m, const factor_options& opt, task_runner& tasks) {
   factor_result res;
+  // The small arrays each variant needs are created (collectively) before the clock starts.
+  std::optional<global_array<std::int64_t>> piv;
+  std::optional<step_flags> flags;
+  if (opt.pivot)
+    piv.emplace("lu_pivots", ga::index{m.n()});
+  else
+    flags.emplace(m);
+  m.array().sync();
   const double t0 = now();
   if (opt.pivot)
-    factor_pivoted(m, tasks, res);
+    factor_pivoted(m, *piv, tasks, res);
   else
-    factor_lookahead(m, opt.overlap, tasks, res);
+    factor_lookahead(m, opt.overlap, *flags, tasks, res);
   res.times.total = now() - t0;
   return res;
 }
