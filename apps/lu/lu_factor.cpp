@@ -167,42 +167,41 @@ void update_tiles(tiled_matrix& m, const panel& p, const std::vector<const local
 }
 
 /// Point-to-point readiness notices, so that no step needs a global barrier. Each rank owns two
-/// counters in a small global array: notices that a diagonal tile it needs is factored, and
-/// notices that a producer's panel tiles it fetches are final. Producers accumulate +1 into
-/// their consumers' counters (served by the consumer's progress thread); consumers compare their
-/// own counters, read locally, with cumulative targets that every rank computes alike.
+/// counters per step in a small global array: notices that diagonal tile k (which it solves
+/// against) is factored, and notices that a producer's tiles of panel k (which it fetches) are
+/// final. Producers accumulate +1 into their consumers' counters (served by the consumer's
+/// progress thread); consumers read their own counters locally and compare them with the number
+/// of notices they expect for that step, which every rank computes alike. Counters are per step,
+/// so an early notice for a later step can never stand in for a late one.
 class step_flags {
  public:
   explicit step_flags(tiled_matrix& m)
-      : m_(m), flags_("lu_flags", {m.prow() * m.pcol(), index_t{2}}, layout(m)) {
+      : m_(m), flags_("lu_flags", {m.prow() * m.pcol(), 2 * m.tiles()}, layout(m)) {
     flags_.zero();
     const index_t nt = m.tiles();
+    const int me = m.rank();
     diag_target_.resize(static_cast<std::size_t>(nt));
     panel_target_.resize(static_cast<std::size_t>(nt));
-    std::int64_t d = 0, p = 0;
     for (index_t k = 0; k < nt; ++k) {
-      const int me = m.rank();
-      if (m.owner(k, k) != me && needs_diagonal(me, k)) ++d;
+      diag_target_[idx(k)] = m.owner(k, k) != me && needs_diagonal(me, k) ? 1 : 0;
       const int lp = l_producer(me, k), up = u_producer(me, k);
-      p += (lp >= 0 && lp != me) + (up >= 0 && up != me);
-      diag_target_[static_cast<std::size_t>(k)] = d;
-      panel_target_[static_cast<std::size_t>(k)] = p;
+      panel_target_[idx(k)] = (lp >= 0 && lp != me) + (up >= 0 && up != me);
     }
   }
 
   /// The owner of diagonal tile k tells the ranks that solve panel k against it.
   void diagonal_done(index_t k) {
     for (int r = 0; r < m_.prow() * m_.pcol(); ++r)
-      if (r != m_.rank() && needs_diagonal(r, k)) notify(r, 0);
+      if (r != m_.rank() && needs_diagonal(r, k)) notify(r, 2 * k);
   }
   /// This rank's tiles of panel k are final: tell the ranks that fetch them.
   void panel_done(index_t k) {
     const int me = m_.rank();
     for (int r = 0; r < m_.prow() * m_.pcol(); ++r)
-      if (r != me && (l_producer(r, k) == me || u_producer(r, k) == me)) notify(r, 1);
+      if (r != me && (l_producer(r, k) == me || u_producer(r, k) == me)) notify(r, 2 * k + 1);
   }
-  bool diagonal_ready(index_t k) const { return count(0) >= diag_target_[idx(k)]; }
-  bool panel_ready(index_t k) const { return count(1) >= panel_target_[idx(k)]; }
+  bool diagonal_ready(index_t k) const { return count(2 * k) >= diag_target_[idx(k)]; }
+  bool panel_ready(index_t k) const { return count(2 * k + 1) >= panel_target_[idx(k)]; }
   /// Waits (progressing, by the current progress mode) until the condition holds.
   void wait_diagonal(index_t k, lu_timings& t) {
     wait([&] { return diagonal_ready(k); }, t);
@@ -223,7 +222,7 @@ class step_flags {
     std::vector<index_t> rows;
     for (int r = 0; r < m.prow() * m.pcol(); ++r)
       rows.push_back(r);
-    return ga::layout_spec::irregular({rows, {0}});
+    return ga::layout_spec::irregular({rows, {0}});  // one row of counters per rank
   }
   static std::size_t idx(index_t k) { return static_cast<std::size_t>(k); }
   /// Is there a tile index t > k with t % stride == pos?
@@ -243,7 +242,7 @@ class step_flags {
     if (!has_tile_after(pc, m_.pcol(), k)) return -1;
     return static_cast<int>(k % m_.prow()) * m_.pcol() + pc;
   }
-  std::int64_t count(int slot) const {
+  std::int64_t count(index_t slot) const {
     auto v = flags_.access();
     return std::atomic_ref<std::int64_t>(v[static_cast<std::size_t>(slot)])
         .load(std::memory_order_acquire);
