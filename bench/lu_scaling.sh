@@ -11,7 +11,8 @@
 #                ScaLAPACK column; Debian's default BLAS alternative is the reference BLAS.
 #   LU_REF_MAX_N largest N for ScaLAPACK on the default BLAS (slow; default 2048)
 #   LU_BLOCK     tile size for both (default: gaea-lu's automatic choice; ScaLAPACK gets the same)
-# Raw JSON lines go to $build/lu_scaling.jsonl.
+#   LU_OUT       file for the raw JSON lines (default $build/lu_scaling.jsonl)
+#   UCX_TLS      passes through to every launch (e.g. tcp, to make gaea-lu's transfers real)
 set -euo pipefail
 build=${1:-build}
 launches=${2:-3}
@@ -23,7 +24,7 @@ mpirun_flags=(--oversubscribe)
 lu=$build/apps/lu/gaea-lu
 ref=$build/bench/reference/scalapack_lu
 peak=$build/bench/lu_gemm_peak
-out=$build/lu_scaling.jsonl
+out=${LU_OUT:-$build/lu_scaling.jsonl}
 : >"$out"
 
 # gaea-lu's automatic block for N on np ranks (same rule as apps/lu/options.cpp), unless LU_BLOCK.
