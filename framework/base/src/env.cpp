@@ -26,6 +26,13 @@ const std::vector<variable>& table() {
        "largest single UCX transfer in bytes (K/M/G suffixes); larger transfers are split. Lower "
        "it only "
        "to test the splitting"},
+      {"GAEA_STRIDED", "auto",
+       "strided get/put protocol: auto (per owner piece, whichever the calibrated cost model "
+       "says is faster) | zero_copy (one RMA per contiguous chunk) | packed (one message per "
+       "owner piece, packed and unpacked by the two sides)"},
+      {"GAEA_ACC", "target",
+       "accumulate protocol: target (an active message the owner applies) | source (lock the "
+       "owner, get, add, put, unlock: the classic scheme, for comparison)"},
       {"GAEA_DVFS", "auto",
        "frequency actuator used around blocking sleeps: auto (cpufreq if writable, else MSR clock "
        "modulation if writable, else none) | cpufreq | msr | simulated (records transitions for "
@@ -47,6 +54,12 @@ const std::vector<variable>& table() {
       {"GAEA_MAX_SLOWDOWN", "0.02",
        "fraction of run time the auto policy may add in wake-up latency; past it auto spins "
        "longer. The report says whether it held"},
+      {"GAEA_COUNTER", "atomic",
+       "default mode of shared counters and task pools: atomic (UCX 64-bit atomics: CPU atomics "
+       "on a node, NIC atomics on InfiniBand, emulated by the owner's progress thread on tcp) | "
+       "progress (an active message served by the owner's progress thread) | owner (served only "
+       "when the owner's main thread calls into Gaea: the baseline without asynchronous "
+       "progress)"},
       {"GAEA_VERBOSE", "0",
        "1 = rank 0 prints the set-up at start (ranks, nodes, progress mode and placement, "
        "topology) "
