@@ -1,0 +1,75 @@
+#include "kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gaea::lu {
+
+namespace {
+
+constexpr index_t inner_width = 32;
+
+// Unblocked right-looking LU of the m×w column strip starting at column c0 of `a` (rows c0..m-1).
+// With pivoting, rows are swapped across the whole width of `a`.
+bool factor_strip(block_map& a, index_t c0, index_t w, index_t* pivots) {
+  const index_t m = a.rows();
+  for (index_t c = c0; c < c0 + w; ++c) {
+    if (pivots) {
+      index_t p = c;
+      a.col(c).tail(m - c).cwiseAbs().maxCoeff(&p);
+      p += c;
+      pivots[c] = p;
+      if (p != c) a.row(c).swap(a.row(p));
+    }
+    const double d = a(c, c);
+    if (d == 0.0) return false;
+    const index_t below = m - c - 1, right = c0 + w - c - 1;
+    if (below == 0) continue;
+    a.col(c).tail(below) /= d;
+    if (right > 0)
+      a.block(c + 1, c + 1, below, right).noalias() -=
+          a.col(c).tail(below) * a.row(c).segment(c + 1, right);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool factor_panel(block_map a, index_t* pivots) {
+  const index_t m = a.rows(), n = a.cols();
+  for (index_t c0 = 0; c0 < n; c0 += inner_width) {
+    const index_t w = std::min(inner_width, n - c0);
+    if (!factor_strip(a, c0, w, pivots)) return false;
+    const index_t right = n - c0 - w;
+    if (right == 0) continue;
+    // U row strip: L11⁻¹ · A12, then the Schur complement A22 -= L21 · U12.
+    auto l11 = a.block(c0, c0, w, w);
+    auto a12 = a.block(c0, c0 + w, w, right);
+    l11.triangularView<Eigen::UnitLower>().solveInPlace(a12);
+    const index_t below = m - c0 - w;
+    if (below > 0)
+      a.block(c0 + w, c0 + w, below, right).noalias() -= a.block(c0 + w, c0, below, w) * a12;
+  }
+  return true;
+}
+
+void solve_upper_right(const_block_map u, block_map b) {
+  u.triangularView<Eigen::Upper>().solveInPlace<Eigen::OnTheRight>(b);
+}
+
+void solve_unit_lower_left(const_block_map l, block_map b) {
+  l.triangularView<Eigen::UnitLower>().solveInPlace(b);
+}
+
+void subtract_product(block_map c, const_block_map a, const_block_map b) {
+  c.noalias() -= a * b;
+}
+
+void apply_row_swaps(block_map a, std::span<const index_t> pivots) {
+  for (std::size_t i = 0; i < pivots.size(); ++i) {
+    const auto r = static_cast<index_t>(i);
+    if (pivots[i] != r) a.row(r).swap(a.row(pivots[i]));
+  }
+}
+
+}  // namespace gaea::lu

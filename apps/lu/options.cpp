@@ -1,0 +1,117 @@
+#include "options.hpp"
+
+#include <sched.h>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "gaea/base/error.hpp"
+
+namespace gaea::lu {
+
+parse_result parse_options(int argc, char** argv) {
+  parse_result res;
+  options& o = res.opt;
+  CLI::App app{
+      "gaea-lu: blocked right-looking LU of an N×N block-cyclic global array, with the next "
+      "panel prefetched while the trailing update runs, and built-in validation (HPL scaled "
+      "residual)."};
+  std::string grid, overlap = "on", progress, matrix = "dd";
+  app.add_option("--n", o.n, "matrix order N (ignored with --input)")->capture_default_str();
+  app.add_option("--block", o.block, "tile size (default: automatic)");
+  app.add_option("--grid", grid, "process grid PxQ with P*Q = ranks (default: squarest)");
+  app.add_flag("--pivot", o.pivot, "partial pivoting (slower: no lookahead)");
+  app.add_option("--matrix", matrix, "generated matrix: dd (diagonally dominant) or general")
+      ->check(CLI::IsMember({"dd", "general"}))
+      ->capture_default_str();
+  app.add_option("--seed", o.seed, "seed of the generated matrix and right-hand side")
+      ->capture_default_str();
+  app.add_option("--input", o.input, "read A from this HDF5 file instead of generating it");
+  app.add_option("--dataset", o.dataset, "dataset of --input")->capture_default_str();
+  app.add_option("--output", o.output, "write the factors (datasets LU, pivots) to this file");
+  app.add_option("--progress", progress,
+                 "progress mode for the run: spin|adaptive|interrupt|auto|off")
+      ->check(CLI::IsMember({"spin", "adaptive", "interrupt", "auto", "off"}));
+  app.add_option("--overlap", overlap, "prefetch the next panel during the update: on|off")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--threads", o.threads, "threads per rank (default: cores per rank)");
+  std::string fcheck = "auto";
+  app.add_option("--factor-check", fcheck,
+                 "check |A - LU|_F / |A|_F (gathers the factors): auto (N <= 1024)|on|off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
+  app.add_flag("--json", o.json, "also print one JSON line with every figure");
+  app.add_flag("--corrupt-for-test", o.corrupt_for_test)->group("");  // hidden
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::ostringstream out, err;
+    res.run = false;
+    res.exit_code = app.exit(e, out, err) == 0 ? 0 : 2;
+    res.message = out.str() + err.str();
+    return res;
+  }
+  o.overlap = overlap == "on";
+  o.kind = matrix == "general" ? matrix_kind::general : matrix_kind::diag_dominant;
+  o.factor_check = fcheck == "auto" ? -1 : fcheck == "on" ? 1 : 0;
+  if (!progress.empty()) o.progress = progress::parse_mode(progress);
+  if (!grid.empty()) {
+    static const std::regex re(R"(\s*(\d+)\s*[xX]\s*(\d+)\s*)");
+    std::smatch mm;
+    if (!std::regex_match(grid, mm, re)) {
+      res.run = false;
+      res.exit_code = 2;
+      res.message = "gaea-lu: --grid '" + grid + "' is not of the form PxQ (e.g. 2x2)\n";
+      return res;
+    }
+    o.prow = std::stoi(mm[1].str());
+    o.pcol = std::stoi(mm[2].str());
+  }
+  return res;
+}
+
+void resolve_options(options& o, int ranks, int ranks_on_node) {
+  if (o.n <= 0) throw Error("--n " + std::to_string(o.n) + " must be positive");
+  if (o.prow != 0 || o.pcol != 0) {
+    if (o.prow <= 0 || o.pcol <= 0 || static_cast<long>(o.prow) * o.pcol != ranks)
+      throw Error("--grid " + std::to_string(o.prow) + "x" + std::to_string(o.pcol) +
+                  " does not match the " + std::to_string(ranks) +
+                  " ranks (P*Q must equal the rank count)");
+  } else {
+    int p = static_cast<int>(std::sqrt(static_cast<double>(ranks)));
+    while (p > 1 && ranks % p != 0)
+      --p;
+    o.prow = std::max(p, 1);
+    o.pcol = ranks / o.prow;
+  }
+  if (o.block < 0 || o.block > o.n)
+    throw Error("--block " + std::to_string(o.block) +
+                " must be between 1 and N=" + std::to_string(o.n));
+  if (o.block == 0) {
+    // Enough tiles per process row/column for balance (N / (8 max(P,Q))), as a power of two in
+    // [32, 256] where Eigen's GEMM is efficient; never above N.
+    const std::int64_t want = o.n / (8 * std::max(o.prow, o.pcol));
+    std::int64_t b = 32;
+    while (b * 2 <= want && b < 256)
+      b *= 2;
+    o.block = std::min(b, o.n);
+  }
+  if (o.threads < 0) throw Error("--threads " + std::to_string(o.threads) + " must be positive");
+  if (o.threads == 0) {
+    // The CPUs this process may run on: mpirun binds ranks to cores by default (then one
+    // thread), otherwise the node's cores are shared among its ranks.
+    const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    const int allowed =
+        sched_getaffinity(0, sizeof set, &set) == 0 ? std::max(1, CPU_COUNT(&set)) : hw;
+    o.threads = allowed < hw ? allowed : std::max(1, hw / std::max(1, ranks_on_node));
+  }
+}
+
+}  // namespace gaea::lu

@@ -1,0 +1,49 @@
+#pragma once
+/// \file
+/// Command line of gaea-lu, its checks, and the automatic choices (block size, process grid,
+/// threads per rank).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "gaea/progress/engine.hpp"
+#include "matrix_gen.hpp"
+
+namespace gaea::lu {
+
+struct options {
+  std::int64_t n = 2048;   ///< matrix order (from the file with --input)
+  std::int64_t block = 0;  ///< tile size; 0: automatic
+  int prow = 0, pcol = 0;  ///< process grid; 0: automatic
+  bool pivot = false;      ///< partial pivoting
+  bool overlap = true;     ///< prefetch the next panel during the update
+  matrix_kind kind = matrix_kind::diag_dominant;
+  std::uint64_t seed = 42;
+  std::string input, dataset = "A";        ///< HDF5 input file and dataset
+  std::string output;                      ///< HDF5 output file for the factors
+  std::optional<progress::mode> progress;  ///< for the run (unset: GAEA_PROGRESS)
+  int threads = 0;                         ///< threads per rank; 0: automatic
+  int factor_check = -1;          ///< ‖A − LU‖ check: -1 auto (n <= 1024), 0 off, 1 on
+  bool json = false;              ///< one JSON line with every figure
+  bool corrupt_for_test = false;  ///< hidden: perturb a factor to prove the checks fail
+};
+
+/// Outcome of parsing: run, or exit at once with `exit_code` (help, or an error whose text
+/// is in `message`).
+struct parse_result {
+  options opt;
+  bool run = true;
+  int exit_code = 0;
+  std::string message;
+};
+
+/// Parses argv (CLI11). Pure: no MPI, same result on every rank.
+parse_result parse_options(int argc, char** argv);
+
+/// Fills the automatic choices and checks the values against `ranks` and the matrix order
+/// (already set in opt.n). Throws gaea::Error with a message naming the bad value; the same on
+/// every rank.
+void resolve_options(options& opt, int ranks, int ranks_on_node);
+
+}  // namespace gaea::lu

@@ -1,0 +1,34 @@
+#include "tiled_matrix.hpp"
+
+#include "gaea/runtime/runtime.hpp"
+
+namespace gaea::lu {
+
+tiled_matrix::tiled_matrix(std::string name, index_t n, index_t nb, int p, int q)
+    : n_(n),
+      nb_(nb),
+      nt_((n + nb - 1) / nb),
+      p_(p),
+      q_(q),
+      me_(runtime::current().rank()),
+      myr_(me_ / q),
+      myc_(me_ % q),
+      a_(std::move(name), {n, n}, ga::layout_spec::block_cyclic({nb, nb}, {p, q})) {
+  // Tiles this rank owns per tile row: columns myc_, myc_ + q, ... below nt_.
+  local_cols_ = myc_ < nt_ ? (nt_ - myc_ + q - 1) / q : 0;
+  const index_t local_rows = myr_ < nt_ ? (nt_ - myr_ + p - 1) / p : 0;
+  local_.resize(static_cast<std::size_t>(local_rows * local_cols_));
+  for (const auto& v : a_.local_tiles()) {
+    local_tile t;
+    t.ti = v.box.lo[0] / nb;
+    t.tj = v.box.lo[1] / nb;
+    t.rows = v.box.extent(0);
+    t.cols = v.box.extent(1);
+    t.data = v.origin;
+    if (v.strides[0] != t.cols)
+      throw Error("tiled_matrix '" + a_.name() + "': unexpected tile storage stride");
+    local_.at(static_cast<std::size_t>((t.ti / p) * local_cols_ + t.tj / q)) = t;
+  }
+}
+
+}  // namespace gaea::lu

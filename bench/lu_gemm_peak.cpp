@@ -1,0 +1,54 @@
+// lu_gemm_peak: Gflop/s of the LU mini-app's GEMM kernel (gaea::lu::subtract_product, Eigen,
+// built with the same flags as gaea-lu) on one thread: the practical ceiling of gaea-lu per core.
+//   lu_gemm_peak [seconds-per-shape]
+// Shapes: square tiles (the trailing update of gaea-lu is one such product per tile) and one
+// large panel product. Prints a table and one JSON line; figures are medians of repetitions.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "kernels.hpp"
+#include "timings.hpp"
+
+using namespace gaea::lu;
+
+namespace {
+
+double gemm_gflops(index_t m, index_t k, index_t n, double seconds) {
+  row_matrix a = row_matrix::Random(m, k), b = row_matrix::Random(k, n), c = row_matrix::Zero(m, n);
+  std::vector<double> rates;
+  const double flops =
+      2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n);
+  const double end = now() + seconds;
+  do {
+    const double t0 = now();
+    subtract_product(map_block(c.data(), m, n, n), const_map_block(a.data(), m, k, k),
+                     const_map_block(b.data(), k, n, n));
+    rates.push_back(flops / (now() - t0) * 1e-9);
+  } while (now() < end || rates.size() < 3);
+  std::sort(rates.begin(), rates.end());
+  return rates[rates.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const double seconds = argc > 1 ? std::atof(argv[1]) : 0.5;
+  struct shape {
+    index_t m, k, n;
+  };
+  const shape shapes[] = {{128, 128, 128}, {256, 256, 256}, {2048, 256, 2048}};
+  std::string json = "{";
+  std::printf("%-18s %10s\n", "GEMM m x k x n", "Gflop/s");
+  for (const shape& s : shapes) {
+    const double g = gemm_gflops(s.m, s.k, s.n, seconds);
+    const std::string name =
+        std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n);
+    std::printf("%-18s %10.2f\n", name.c_str(), g);
+    json += (json.size() > 1 ? "," : "") + ("\"gemm_" + name + "_gflops\":" + std::to_string(g));
+  }
+  std::printf("%s}\n", json.c_str());
+  return 0;
+}
