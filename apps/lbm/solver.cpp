@@ -211,6 +211,7 @@ void solver::step(std::int64_t n) {
 
 profile solver::line(const patch& p, std::int64_t n) {
   std::vector<double> buf(static_cast<std::size_t>(q * n));
+  cur_->sync();  // peers may still be writing their part of the last step
   cur_->get(p, buf);
   profile out;
   out.rho.resize(static_cast<std::size_t>(n));

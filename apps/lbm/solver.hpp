@@ -58,8 +58,9 @@ class solver {
   /// Cell updates done by this rank so far (fluid or not).
   std::int64_t cell_updates() const noexcept { return updates_; }
 
-  /// One-sided (every rank may call it, no collective needed): density and velocity along the
-  /// column x (all y) or the row y (all x), read with gets from the owners.
+  /// Collective: density and velocity along the column x (all y) or the row y (all x), read
+  /// by every rank with one-sided gets from the owners (after a sync, so that every rank's last
+  /// step is complete).
   profile column(index_t x);
   profile row(index_t y);
 
