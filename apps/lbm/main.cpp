@@ -114,6 +114,10 @@ int run(gaea::runtime& rt, const options& o) {
     if (o.tol > 0 && s.steps_done() % check == 0) {
       // Steady when u_x along the middle column changed by less than tol * U per step.
       std::vector<double> m = monitor(s);
+      for (double v : m)
+        if (!std::isfinite(v))
+          throw gaea::Error("lbm: the flow diverged (non-finite velocity) by step " +
+                            std::to_string(s.steps_done()) + "; lower --u or raise --tau");
       if (mon.monitor_step >= 0 && mon.monitor.size() == m.size()) {
         double d = 0;
         for (std::size_t k = 0; k < m.size(); ++k)
@@ -184,8 +188,10 @@ int main(int argc, char** argv) {
     CLI::App app{"gaea-lbm: D2Q9 lattice Boltzmann on Gaea global arrays"};
     app.add_option("--case", o.p.name, "poiseuille | cavity | mask")
         ->check(CLI::IsMember({"poiseuille", "cavity", "mask"}));
-    app.add_option("--nx", o.p.nx, "cells along x (default: per case)")->check(CLI::PositiveNumber);
-    app.add_option("--ny", o.p.ny, "cells along y (default: per case)")->check(CLI::PositiveNumber);
+    app.add_option("--nx", o.p.nx, "cells along x (default: per case)")
+        ->check(CLI::Range(index_t{1}, index_t{1} << 24));
+    app.add_option("--ny", o.p.ny, "cells along y (default: per case)")
+        ->check(CLI::Range(index_t{1}, index_t{1} << 24));
     app.add_option("--steps", o.steps, "maximum step count (total, counting a restart's steps)")
         ->check(CLI::NonNegativeNumber);
     auto* re = app.add_option("--re", o.p.re, "Reynolds number U L / nu (cavity default 100)")
@@ -216,7 +222,8 @@ int main(int argc, char** argv) {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       std::ostringstream sink;
-      return rt.rank() == 0 ? app.exit(e) : app.exit(e, sink, sink);
+      const int code = rt.rank() == 0 ? app.exit(e) : app.exit(e, sink, sink);
+      return code == 0 ? 0 : 2;  // --help is not an error
     }
     if (o.every > 0 && o.output.empty())
       throw gaea::Error("lbm: --every " + std::to_string(o.every) + " needs --output DIR");

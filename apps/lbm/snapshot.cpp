@@ -180,12 +180,19 @@ std::string write_snapshot(solver& s, const std::string& dir, const snapshot_ext
         file, "solid", H5T_NATIVE_UINT8,
         {{ny, nx}, {y0, x0}, {h, wd}, {std::max<hsize_t>(h, 1), std::max<hsize_t>(wd, 1)}, {0, 0}},
         solid.data(), true);
-    std::vector<double> mon = extra.monitor;
-    const auto m = static_cast<hsize_t>(mon.size());
-    if (mon.empty()) mon.push_back(0);
-    const hsize_t mine_m = rt.rank() == 0 ? m : 0;
-    transfer(file, "monitor", H5T_NATIVE_DOUBLE,
-             {{m}, {0}, {mine_m}, {std::max<hsize_t>(m, 1)}, {0}}, mon.data(), true);
+    // A dataset of zero elements has no storage to write to: create it only.
+    const auto m = static_cast<hsize_t>(extra.monitor.size());
+    if (m == 0) {
+      h5 sp(H5Screate_simple(1, &m, nullptr), H5Sclose, "monitor space");
+      h5 d(
+          H5Dcreate2(file, "monitor", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+          H5Dclose, "creating dataset monitor");
+    } else {
+      std::vector<double> mon = extra.monitor;
+      const hsize_t mine_m = rt.rank() == 0 ? m : 0;
+      transfer(file, "monitor", H5T_NATIVE_DOUBLE, {{m}, {0}, {mine_m}, {m}, {0}}, mon.data(),
+               true);
+    }
   }
   MPI_Barrier(MPI_COMM_WORLD);  // every rank has closed the file
   if (rt.rank() == 0) {
@@ -277,11 +284,11 @@ snapshot_extra read_snapshot(solver& s, const std::string& file) {
       h5 d(H5Dopen2(h, "monitor", H5P_DEFAULT), H5Dclose, "opening dataset monitor");
       h5 sp(H5Dget_space(d), H5Sclose, "monitor space");
       const auto m = static_cast<std::size_t>(H5Sget_simple_extent_npoints(sp));
-      extra.monitor.assign(std::max<std::size_t>(m, 1), 0.0);
+      extra.monitor.assign(m, 0.0);
       const hsize_t mm = m;
-      transfer(h, "monitor", H5T_NATIVE_DOUBLE, {{mm}, {0}, {mm}, {std::max<hsize_t>(mm, 1)}, {0}},
-               extra.monitor.data(), false);
-      extra.monitor.resize(m);
+      if (m > 0)
+        transfer(h, "monitor", H5T_NATIVE_DOUBLE, {{mm}, {0}, {mm}, {mm}, {0}},
+                 extra.monitor.data(), false);
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);

@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -116,9 +117,8 @@ solver::solver(config cfg, std::vector<int> grid, int threads) : cfg_(std::move(
     for (const auto& t : arr->local_tiles())
       for (int i = 0; i < q; ++i) {
         const double v = equilibrium(i, 1.0, 0.0, 0.0);
-        for (index_t y = t.box.lo[1] - 1; y <= t.box.hi[1] + 1; ++y)
-          for (index_t x = t.box.lo[2] - 1; x <= t.box.hi[2] + 1; ++x)
-            t.at({i, y, x}) = v;
+        double* plane = t.origin + i * t.strides[0] - t.strides[1] - 1;  // ghost corner
+        std::fill(plane, plane + t.strides[0], v);
       }
     arr->sync();
   }
@@ -244,11 +244,13 @@ std::uint64_t solver::checksum() {
   std::uint64_t h = 0;
   for (const auto& t : cur_->local_tiles())
     for (index_t i = 0; i < q; ++i)
-      for (index_t y = t.box.lo[1]; y <= t.box.hi[1]; ++y)
-        for (index_t x = t.box.lo[2]; x <= t.box.hi[2]; ++x) {
-          const auto pos = static_cast<std::uint64_t>((i * cfg_.ny + y) * cfg_.nx + x);
-          h += mix(std::bit_cast<std::uint64_t>(t.at({i, y, x})) ^ mix(pos + 1));
-        }
+      for (index_t y = t.box.lo[1]; y <= t.box.hi[1]; ++y) {
+        const double* row = t.origin + i * t.strides[0] + (y - t.box.lo[1]) * t.strides[1];
+        const auto pos0 = static_cast<std::uint64_t>((i * cfg_.ny + y) * cfg_.nx);
+        for (index_t x = t.box.lo[2]; x <= t.box.hi[2]; ++x)
+          h += mix(std::bit_cast<std::uint64_t>(row[x - t.box.lo[2]]) ^
+                   mix(pos0 + static_cast<std::uint64_t>(x) + 1));
+      }
   runtime::current().barrier();  // a rank in a plain MPI collective serves no peers
   std::uint64_t all = 0;
   MPI_Allreduce(&h, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
