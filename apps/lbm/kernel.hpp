@@ -1,0 +1,38 @@
+#pragma once
+/// \file
+/// The fused pull stream-collide kernel over a range of rows of one tile.
+
+#include <cstdint>
+
+#include "geometry.hpp"
+
+namespace gaea::lbm {
+
+/// A cell of a row that is not updated by the vectorised fluid loop.
+struct special_cell {
+  std::int32_t x;     ///< local column
+  std::uint8_t kind;  ///< 0: solid (not updated), 1: fluid with a non-fluid neighbour
+};
+
+/// Everything the kernel needs about one tile; both population arrays share the layout.
+struct kernel_args {
+  const double* src = nullptr;  ///< element (0, y0, x0) of the array read (ghosts around it)
+  double* dst = nullptr;        ///< element (0, y0, x0) of the array written
+  std::int64_t plane = 0;       ///< elements between populations i and i+1
+  std::int64_t row = 0;         ///< elements between rows
+  std::int64_t width = 0;       ///< interior columns of the tile
+  const std::uint8_t* flags = nullptr;      ///< cell classes of the tile and its ghost layer
+  std::int64_t flag_row = 0;                ///< width + 2; flags[(r + 1) * flag_row + c + 1]
+  const std::int64_t* row_start = nullptr;  ///< specials of row r: [row_start[r], row_start[r+1])
+  const special_cell* specials = nullptr;
+  const side* sides = nullptr;  ///< the four sides (left, right, bottom, top)
+  double omega = 1, fx = 0, fy = 0;
+  bool force = false;
+};
+
+/// Updates interior rows [r0, r1) of the tile: for every fluid cell, pulls the populations of its
+/// neighbours from `src` (boundary rules where the neighbour is not fluid), relaxes them and
+/// writes `dst`. Rows are independent, so ranges may run concurrently.
+void sweep_rows(const kernel_args& a, std::int64_t r0, std::int64_t r1);
+
+}  // namespace gaea::lbm

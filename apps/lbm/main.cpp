@@ -1,0 +1,236 @@
+// gaea-lbm: D2Q9 lattice Boltzmann flow solver on 2-D decomposed global arrays (issue 8).
+//   mpirun -np 4 gaea-lbm --case cavity --nx 128 --re 100 --output out --every 5000
+// Runs until --steps or until the flow is steady, checks the built-in cases against known
+// solutions (exit 1 if a check fails), and prints MLUPS, the compute / ghost-exchange split and
+// the energy used. See apps/lbm/README.md.
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+
+#include "cases.hpp"
+#include "gaea/base/error.hpp"
+#include "gaea/runtime/runtime.hpp"
+#include "snapshot.hpp"
+#include "solver.hpp"
+
+namespace {
+
+using namespace gaea::lbm;
+
+struct options {
+  case_params p;
+  std::int64_t steps = -1;  // -1: the case's default
+  std::int64_t every = 0;
+  std::int64_t check = 0;  // 0: the case's default
+  double tol = 1e-7;
+  std::string output, restart, grid;
+  int threads = 0;
+  bool no_check = false;
+};
+
+std::vector<int> parse_grid(const std::string& s) {
+  if (s.empty()) return {};
+  int py = 0, px = 0;
+  char x = 0, extra = 0;
+  std::istringstream in(s);
+  if (!(in >> py >> x >> px) || x != 'x' || in >> extra || py < 1 || px < 1)
+    throw gaea::Error("lbm: --grid '" + s + "' must look like 2x2 (rows x columns of ranks)");
+  return {py, px};
+}
+
+std::string fmt_g(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+double secs(std::chrono::steady_clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+// Max and sum over ranks (after a Gaea barrier, so that no rank waits in MPI while a peer needs
+// it to make progress).
+std::pair<double, double> max_sum(gaea::runtime& rt, double v) {
+  rt.barrier();
+  double mx = 0, sm = 0;
+  MPI_Allreduce(&v, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&v, &sm, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return {mx, sm};
+}
+
+int run(gaea::runtime& rt, const options& o) {
+  const bool root = rt.rank() == 0;
+  const flow_case fc = make_case(o.p);
+  const config& cfg = fc.cfg;
+  const bool validating = !o.no_check && (cfg.name == "poiseuille" || cfg.name == "cavity");
+  std::int64_t steps = o.steps;
+  if (steps < 0) steps = cfg.name == "cavity" ? 60000 : cfg.name == "poiseuille" ? 20000 : 1000;
+  const std::int64_t check = o.check > 0 ? o.check : 200;
+  int threads = o.threads;
+  if (threads == 0)
+    threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / rt.node_size());
+  solver s(cfg, parse_grid(o.grid), threads);
+  if (root)
+    std::printf("gaea-lbm: case %s, %" PRId64 " x %" PRId64
+                ", tau %.6f (nu %.6f), U %.4f, Re %.2f, "
+                "%d ranks as %d x %d tiles, %d threads per rank\n",
+                cfg.name.c_str(), cfg.nx, cfg.ny, cfg.tau, cfg.nu(), fc.u, fc.re, rt.size(),
+                s.grid()[0], s.grid()[1], threads);
+  snapshot_extra mon;
+  if (!o.restart.empty()) {
+    mon = read_snapshot(s, o.restart);
+    if (root)
+      std::printf("gaea-lbm: restarted from %s at step %" PRId64 "\n", o.restart.c_str(),
+                  s.steps_done());
+  }
+  const std::int64_t first = s.steps_done();
+  std::vector<std::pair<std::int64_t, std::string>> snaps;
+  auto snapshot = [&] {
+    const std::string path = write_snapshot(s, o.output, mon);
+    snaps.emplace_back(s.steps_done(), path);
+    if (root) write_xdmf(o.output, cfg, snaps);
+  };
+  const gaea::energy_reading e0 = rt.energy();
+  double t_loop = 0, t_io = 0, residual = -1;
+  bool steady = false;
+  while (s.steps_done() < steps && !steady) {
+    std::int64_t n = steps - s.steps_done();
+    const std::int64_t done = s.steps_done();
+    if (o.every > 0) n = std::min(n, o.every - done % o.every);
+    if (o.tol > 0) n = std::min(n, check - done % check);
+    auto t0 = std::chrono::steady_clock::now();
+    s.step(n);
+    t_loop += secs(std::chrono::steady_clock::now() - t0);
+    t0 = std::chrono::steady_clock::now();
+    if (o.tol > 0 && s.steps_done() % check == 0) {
+      // Steady when u_x along the middle column changed by less than tol * U per step.
+      std::vector<double> m = monitor(s);
+      for (double v : m)
+        if (!std::isfinite(v))
+          throw gaea::Error("lbm: the flow diverged (non-finite velocity) by step " +
+                            std::to_string(s.steps_done()) + "; lower --u or raise --tau");
+      if (mon.monitor_step >= 0 && mon.monitor.size() == m.size()) {
+        double d = 0;
+        for (std::size_t k = 0; k < m.size(); ++k)
+          d = std::max(d, std::abs(m[k] - mon.monitor[k]));
+        residual = d / fc.u / static_cast<double>(s.steps_done() - mon.monitor_step);
+        steady = residual < o.tol;
+      }
+      mon.monitor = std::move(m);
+      mon.monitor_step = s.steps_done();
+    }
+    if (!o.output.empty() && o.every > 0 && s.steps_done() % o.every == 0) snapshot();
+    t_io += secs(std::chrono::steady_clock::now() - t0);
+  }
+  if (!o.output.empty() && (snaps.empty() || snaps.back().first != s.steps_done())) {
+    const auto t0 = std::chrono::steady_clock::now();
+    snapshot();
+    t_io += secs(std::chrono::steady_clock::now() - t0);
+  }
+  const gaea::energy_reading e1 = rt.energy();
+  int rc = 0;
+  if (validating) {
+    const check_result r = cfg.name == "poiseuille" ? check_poiseuille(s) : check_cavity(s, fc.u);
+    if (root)
+      std::printf("%s%s check %s\n", r.text.c_str(), cfg.name.c_str(),
+                  r.pass ? "PASSED" : "FAILED");
+    rc = r.pass ? 0 : 1;
+  }
+  const std::uint64_t sum = s.checksum();
+  const auto [tc_max, tc_sum] = max_sum(rt, s.time().compute);
+  const auto [tg_max, tg_sum] = max_sum(rt, s.time().ghosts);
+  // A whole-node hardware meter is counted once per node; the model once per rank.
+  const double joules = (e1.measured && rt.node_rank() != 0) ? 0.0 : e1.joules - e0.joules;
+  const auto [j_max, j_sum] = max_sum(rt, joules);
+  (void)j_max;
+  if (root) {
+    const std::int64_t ran = s.steps_done() - first;
+    const double updates = static_cast<double>(cfg.nx * cfg.ny) * static_cast<double>(ran);
+    const double p = rt.size();
+    std::printf(
+        "gaea-lbm: %" PRId64 " steps (%" PRId64 " to %" PRId64
+        ")%s, loop %.3f s, I/O %.3f s, "
+        "%.2f MLUPS\n",
+        ran, first, s.steps_done(),
+        steady ? (" steady (residual " + fmt_g(residual) + " per step)").c_str()
+               : (residual >= 0 ? (", residual " + fmt_g(residual) + " per step").c_str() : ""),
+        t_loop, t_io, t_loop > 0 ? updates / t_loop / 1e6 : 0.0);
+    std::printf(
+        "gaea-lbm: per rank t_compute %.3f s (max %.3f), t_ghosts %.3f s (max %.3f), "
+        "ghost share %.1f%%\n",
+        tc_sum / p, tc_max, tg_sum / p, tg_max, 100.0 * tg_sum / std::max(1e-30, tc_sum + tg_sum));
+    std::printf("gaea-lbm: energy %.2f J (%s, %s), %.3f uJ per cell update\n", j_sum,
+                e1.measured ? "measured" : "estimated", e1.source.c_str(),
+                updates > 0 ? j_sum / updates * 1e6 : 0.0);
+    std::printf("gaea-lbm: checksum %016" PRIx64 "\n", sum);
+    if (!o.output.empty())
+      std::printf("gaea-lbm: %zu snapshot(s), series %s/lbm.xmf\n", snaps.size(), o.output.c_str());
+  }
+  return rc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rc = 0;
+  try {
+    gaea::runtime rt(&argc, &argv);
+    options o;
+    CLI::App app{"gaea-lbm: D2Q9 lattice Boltzmann on Gaea global arrays"};
+    app.add_option("--case", o.p.name, "poiseuille | cavity | mask")
+        ->check(CLI::IsMember({"poiseuille", "cavity", "mask"}));
+    app.add_option("--nx", o.p.nx, "cells along x (default: per case)")
+        ->check(CLI::Range(index_t{1}, index_t{1} << 24));
+    app.add_option("--ny", o.p.ny, "cells along y (default: per case)")
+        ->check(CLI::Range(index_t{1}, index_t{1} << 24));
+    app.add_option("--steps", o.steps, "maximum step count (total, counting a restart's steps)")
+        ->check(CLI::NonNegativeNumber);
+    auto* re = app.add_option("--re", o.p.re, "Reynolds number U L / nu (cavity default 100)")
+                   ->check(CLI::PositiveNumber);
+    app.add_option("--tau", o.p.tau, "BGK relaxation time (> 0.5)")->excludes(re);
+    app.add_option("--u", o.p.u,
+                   "characteristic velocity: lid, centre-line or inlet (lattice units)");
+    app.add_option("--mask", o.p.mask_file,
+                   "obstacle mask: PBM/PGM image or HDF5 with dataset 'solid'")
+        ->check(CLI::ExistingFile);
+    app.add_option("--flow", o.p.flow,
+                   "case mask: inlet (velocity in, pressure out) | force (periodic)")
+        ->check(CLI::IsMember({"inlet", "force"}));
+    app.add_option("--force", o.p.force, "case mask, flow force: body-force density along x");
+    app.add_option("--output", o.output, "directory for HDF5 snapshots and the XDMF series");
+    app.add_option("--every", o.every, "snapshot every k steps (0: only at the end)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--restart", o.restart, "continue from this snapshot")->check(CLI::ExistingFile);
+    app.add_option("--threads", o.threads, "oneTBB threads per rank (0: cores / ranks on the node)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--grid", o.grid, "process grid PYxPX (default: squarest)");
+    app.add_option("--check", o.check, "steadiness test every k steps (default 200)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--tol", o.tol, "steady when max |du| / U per step < tol (0: run all steps)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_flag("--no-check", o.no_check, "skip the validation of the poiseuille/cavity cases");
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      std::ostringstream sink;
+      const int code = rt.rank() == 0 ? app.exit(e) : app.exit(e, sink, sink);
+      return code == 0 ? 0 : 2;  // --help is not an error
+    }
+    if (o.every > 0 && o.output.empty())
+      throw gaea::Error("lbm: --every " + std::to_string(o.every) + " needs --output DIR");
+    rc = run(rt, o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gaea-lbm: error: %s\n", e.what());
+    return 2;
+  }
+  return rc;
+}

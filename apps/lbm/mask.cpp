@@ -1,0 +1,129 @@
+#include "mask.hpp"
+
+#include <hdf5.h>
+
+#include <cctype>
+#include <fstream>
+#include <limits>
+
+#include "gaea/base/error.hpp"
+
+namespace gaea::lbm {
+
+namespace {
+
+// Next header integer, skipping white space and '#' comments.
+index_t header_int(std::istream& in, const std::string& what, const char* field) {
+  for (;;) {
+    const int c = in.peek();
+    if (c == '#') {
+      in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    } else if (c != EOF && std::isspace(c)) {
+      in.get();
+    } else {
+      break;
+    }
+  }
+  index_t v = -1;
+  if (!(in >> v) || v < 1)
+    throw Error("mask '" + what + "': bad or missing " + field + " in the Netpbm header");
+  return v;
+}
+
+}  // namespace
+
+mask read_netpbm(std::istream& in, const std::string& what) {
+  char p = 0, kind = 0;
+  if (!in.get(p) || !in.get(kind) || p != 'P' ||
+      (kind != '1' && kind != '2' && kind != '4' && kind != '5'))
+    throw Error("mask '" + what + "': not a PBM/PGM image (magic must be P1, P2, P4 or P5)");
+  mask m;
+  m.nx = header_int(in, what, "width");
+  m.ny = header_int(in, what, "height");
+  if (m.nx > (1 << 20) || m.ny > (1 << 20))
+    throw Error("mask '" + what + "': " + std::to_string(m.nx) + " x " + std::to_string(m.ny) +
+                " is larger than 2^20 per side");
+  const bool bitmap = kind == '1' || kind == '4';
+  const index_t maxval = bitmap ? 1 : header_int(in, what, "maxval");
+  if (maxval > 65535)
+    throw Error("mask '" + what + "': maxval " + std::to_string(maxval) + " > 65535");
+  const bool binary = kind == '4' || kind == '5';
+  if (binary) in.get();  // the single white-space character before the raster
+  m.solid.assign(static_cast<std::size_t>(m.nx * m.ny), 0);
+  auto truncated = [&](index_t row) {
+    return Error("mask '" + what + "': raster ends in row " + std::to_string(row) + " of " +
+                 std::to_string(m.ny));
+  };
+  for (index_t row = 0; row < m.ny; ++row) {
+    std::uint8_t* out = m.solid.data() + (m.ny - 1 - row) * m.nx;  // first row is the top
+    if (kind == '4') {
+      std::vector<char> bytes(static_cast<std::size_t>((m.nx + 7) / 8));
+      if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) throw truncated(row);
+      for (index_t x = 0; x < m.nx; ++x)
+        out[x] =
+            (static_cast<unsigned char>(bytes[static_cast<std::size_t>(x / 8)]) >> (7 - x % 8)) &
+            1U;
+      continue;
+    }
+    for (index_t x = 0; x < m.nx; ++x) {
+      index_t v = 0;
+      if (kind == '1') {
+        char c = 0;
+        do {
+          if (!in.get(c)) throw truncated(row);
+        } while (std::isspace(static_cast<unsigned char>(c)));
+        if (c != '0' && c != '1')
+          throw Error("mask '" + what + "': PBM pixel '" + std::string(1, c) + "' is not 0 or 1");
+        v = c - '0';
+      } else if (kind == '2') {
+        if (!(in >> v) || v < 0 || v > maxval) throw truncated(row);
+      } else {
+        unsigned char b[2] = {0, 0};
+        const std::streamsize nb = maxval > 255 ? 2 : 1;
+        if (!in.read(reinterpret_cast<char*>(b), nb)) throw truncated(row);
+        v = nb == 2 ? b[0] * 256 + b[1] : b[0];
+      }
+      out[x] = bitmap ? static_cast<std::uint8_t>(v) : static_cast<std::uint8_t>(2 * v < maxval);
+    }
+  }
+  return m;
+}
+
+mask read_mask(const std::string& path) {
+  const auto ends = [&](const std::string& s) {
+    return path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0;
+  };
+  if (ends(".h5") || ends(".hdf5")) {
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) throw Error("mask '" + path + "': cannot open as HDF5");
+    const hid_t d = H5Dopen2(f, "solid", H5P_DEFAULT);
+    if (d < 0) {
+      H5Fclose(f);
+      throw Error("mask '" + path + "': no dataset 'solid'");
+    }
+    const hid_t s = H5Dget_space(d);
+    hsize_t dims[2] = {0, 0};
+    const bool ok =
+        H5Sget_simple_extent_ndims(s) == 2 && H5Sget_simple_extent_dims(s, dims, nullptr) == 2;
+    mask m;
+    if (ok) {
+      m.ny = static_cast<index_t>(dims[0]);
+      m.nx = static_cast<index_t>(dims[1]);
+      m.solid.resize(static_cast<std::size_t>(m.nx * m.ny));
+    }
+    const bool read =
+        ok && H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, m.solid.data()) >= 0;
+    H5Sclose(s);
+    H5Dclose(d);
+    H5Fclose(f);
+    if (!read) throw Error("mask '" + path + "': dataset 'solid' is not a readable 2-D array");
+    for (auto& v : m.solid)
+      v = v != 0 ? 1 : 0;
+    return m;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("mask '" + path + "': cannot open");
+  return read_netpbm(in, path);
+}
+
+}  // namespace gaea::lbm

@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// Snapshots: one HDF5 file per snapshot, written collectively with parallel HDF5 (each rank
+/// writes the hyperslab of its tile's interior), plus an XDMF sidecar listing the series so that
+/// ParaView opens it as a time series. A snapshot holds everything a restart needs.
+///
+/// File layout (row 0 is the bottom row, y = 0):
+///   /populations  double {9, ny, nx}  post-collision populations (restart state)
+///   /density      double {ny, nx}
+///   /velocity     double {ny, nx, 3}  (ux, uy, 0)
+///   /solid        uint8  {ny, nx}     1 in obstacles (also usable as a --mask)
+///   /monitor      double {n}          the steadiness monitor at attribute monitor_step
+///   attributes on /: step, nx, ny, tau, fx, fy, case, monitor_step
+/// Files are written under a temporary name and renamed when complete.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "solver.hpp"
+
+namespace gaea::lbm {
+
+/// State besides the populations that a bit-identical restart needs.
+struct snapshot_extra {
+  std::vector<double> monitor;     ///< last monitor profile (may be empty)
+  std::int64_t monitor_step = -1;  ///< step it was taken at (-1: none)
+};
+
+/// Collective: writes `dir`/lbm_<step>.h5 for the solver's current step and returns its path.
+/// Throws gaea::Error (on every rank) if the file cannot be written.
+std::string write_snapshot(solver& s, const std::string& dir, const snapshot_extra& extra);
+
+/// Rank 0 only (not collective): writes `dir`/lbm.xmf, a temporal collection of the given
+/// snapshot files (paths as returned by write_snapshot; step of each).
+void write_xdmf(const std::string& dir, const config& cfg,
+                const std::vector<std::pair<std::int64_t, std::string>>& snapshots);
+
+/// Collective: loads the populations and step of a snapshot into `s` (whose grid must match).
+/// Throws gaea::Error for a missing file or a different grid.
+snapshot_extra read_snapshot(solver& s, const std::string& file);
+
+}  // namespace gaea::lbm

@@ -1,0 +1,99 @@
+#pragma once
+/// \file
+/// gaea::lbm::solver — D2Q9 BGK on a 2-D decomposed global array with one ghost layer.
+///
+/// Storage: the post-collision populations of the whole grid are one global_array<double> of
+/// shape {9, ny, nx} (structure of arrays: population-major, then rows, x contiguous), cut only
+/// over y and x into one tile per rank, with ghost widths {0, 1, 1}. Two such arrays alternate
+/// (read one, write the other). A step is one update_ghosts of the current array followed by the
+/// fused pull stream-collide kernel over the rows of the local tile (oneTBB), which writes the
+/// other array. Per cell this reads 9 and writes 9 doubles, all unit-stride rows.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <tbb/task_arena.h>
+
+#include "gaea/ga/global_array.hpp"
+#include "geometry.hpp"
+
+namespace gaea::lbm {
+
+/// Density and velocity along a line of cells.
+struct profile {
+  std::vector<double> rho, ux, uy;
+};
+
+/// Wall-clock seconds this rank spent in each phase of the steps so far.
+struct timers {
+  double compute = 0;  ///< stream-collide kernel
+  double ghosts = 0;   ///< update_ghosts (including waiting for the slowest rank)
+};
+
+class solver {
+ public:
+  /// Collective. Creates the arrays and sets every cell to equilibrium at density 1 and rest.
+  /// `grid`: process grid {py, px} (product at most the rank count; ranks beyond it own nothing);
+  /// empty: the squarest grid of all ranks with tiles as square as the domain allows.
+  /// `threads`: oneTBB threads for the kernel (0: oneTBB's default).
+  /// Throws gaea::Error for a bad config or grid (on every rank).
+  solver(config cfg, std::vector<int> grid = {}, int threads = 0);
+  ~solver();
+  solver(const solver&) = delete;
+  solver& operator=(const solver&) = delete;
+
+  /// Collective: advances `n` steps.
+  void step(std::int64_t n = 1);
+  /// Steps done since the start (or since the step of the snapshot restarted from).
+  std::int64_t steps_done() const noexcept { return steps_; }
+  void set_steps_done(std::int64_t s) noexcept { steps_ = s; }
+
+  const config& problem() const noexcept { return cfg_; }
+  /// The current post-collision populations {9, ny, nx}. Interiors are valid; ghosts are not.
+  global_array<double>& populations() noexcept { return *cur_; }
+  /// Process grid {py, px} actually used.
+  const std::vector<int>& grid() const noexcept { return grid_; }
+  const timers& time() const noexcept { return time_; }
+  /// Cell updates done by this rank so far (fluid or not).
+  std::int64_t cell_updates() const noexcept { return updates_; }
+
+  /// Collective: density and velocity along the column x (all y) or the row y (all x), read
+  /// by every rank with one-sided gets from the owners (after a sync, so that every rank's last
+  /// step is complete).
+  profile column(index_t x);
+  profile row(index_t y);
+
+  /// Collective: an order-independent 64-bit hash of every interior population with its global
+  /// position (equal across decompositions exactly when the fields are bit-identical, up to
+  /// hash collisions).
+  std::uint64_t checksum();
+
+  /// This rank's tile interior box in (y, x) and the zero-copy view of its populations (empty
+  /// box when it owns nothing).
+  bool owns_cells() const noexcept { return owns_; }
+
+ private:
+  struct plan;
+  void build_plan();
+  void sweep();
+  profile line(const ga::patch& p, std::int64_t n);
+
+  config cfg_;
+  std::vector<int> grid_;
+  std::unique_ptr<global_array<double>> a_, b_;
+  global_array<double>* cur_ = nullptr;
+  global_array<double>* next_ = nullptr;
+  std::unique_ptr<plan> plan_;
+  std::unique_ptr<tbb::task_arena> arena_;
+  bool owns_ = false;
+  bool periodic_ = false;
+  std::int64_t steps_ = 0, updates_ = 0;
+  timers time_;
+};
+
+/// Squarest process grid {py, px} of `ranks` for an ny x nx domain: the factorisation whose tiles
+/// have the smallest perimeter (least ghost traffic).
+std::vector<int> default_grid(int ranks, index_t ny, index_t nx);
+
+}  // namespace gaea::lbm
