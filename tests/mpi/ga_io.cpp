@@ -184,6 +184,73 @@ TEST_CASE("ga io: several datasets in one file, groups, append", "[ga][io]") {
   if (rt().rank() == 0) CHECK(dir.listing() == std::vector<std::string>{"multi.h5"});
 }
 
+TEST_CASE("ga io: application attributes and the shape of any dataset", "[ga][io]") {
+  temp_dir dir;
+  const std::string f = dir.file("attrs.h5");
+  global_array<double> a("A", d2, ga::layout_spec::block_cyclic({3, 4}));
+  fill(a, 3);
+  {
+    ga::h5_writer w(f);
+    w.write(a, "g/a");
+    w.attribute("step", std::int64_t{-12345678901});
+    w.attribute("tau", 0.5625);
+    w.attribute("case", std::string("cavity"));
+    w.attribute("block", std::int64_t{4}, "g/a");
+    CHECK_THROWS_WITH(w.attribute("block", std::int64_t{5}, "g/a"), Contains("exists already"));
+    CHECK_THROWS_WITH(w.commit(), Contains("failed write"));  // the writer is spoiled
+  }
+  CHECK_FALSE(std::filesystem::exists(f));
+  {
+    ga::h5_writer w(f);
+    w.write(a, "g/a");
+    CHECK_THROWS_WITH(w.attribute("x", 1.0, "nowhere"), Contains("no such object"));
+  }
+  {
+    ga::h5_writer w(f);
+    w.write(a, "g/a");
+    w.attribute("step", std::int64_t{-12345678901});
+    w.attribute("tau", 0.5625);
+    w.attribute("case", std::string("cavity"));
+    w.attribute("block", std::int64_t{4}, "g/a");
+    w.commit();
+  }
+  CHECK(ga::read_attribute_as<std::int64_t>(f, "step") == -12345678901);
+  CHECK(ga::read_attribute_as<double>(f, "tau") == 0.5625);
+  CHECK(ga::read_attribute_as<std::string>(f, "case") == "cavity");
+  CHECK(ga::read_attribute_as<std::int64_t>(f, "block", "g/a") == 4);
+  CHECK(ga::read_attribute_as<double>(f, "block", "g/a") == 4.0);  // an integer widens
+  CHECK(std::get<double>(ga::read_attribute(f, "tau", "/")) == 0.5625);
+  CHECK_THROWS_WITH(ga::read_attribute_as<std::int64_t>(f, "tau"), Contains("requested kind"));
+  CHECK_THROWS_WITH(ga::read_attribute(f, "nope"), Contains("'nope'") && Contains("no such"));
+  CHECK_THROWS_WITH(ga::read_attribute(f, "step", "g/b"), Contains("no such object"));
+  CHECK_THROWS_WITH(ga::read_attribute(f, "array_dims", "g/a"), Contains("not a scalar"));
+  CHECK_THROWS_WITH(ga::read_attribute(dir.file("missing.h5"), "step"), Contains("no such file"));
+  // append keeps the attributes; the data still reads back.
+  ga::write(a, f, "b", ga::write_mode::append);
+  CHECK(ga::read_attribute_as<std::string>(f, "case") == "cavity");
+  // inspect: any dataset, also one without Gaea's attributes (written here with plain HDF5).
+  const ga::dataset_shape s = ga::inspect(f, "g/a");
+  CHECK(s.element_type == "double");
+  CHECK(s.dims == d2);
+  const std::string plain = dir.file("plain.h5");
+  if (rt().rank() == 0) {
+    const hid_t h = H5Fcreate(plain.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    const hsize_t dims[3] = {2, 3, 5};
+    const hid_t sp = H5Screate_simple(3, dims, nullptr);
+    const hid_t d =
+        H5Dcreate2(h, "u8", H5T_NATIVE_UINT8, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dclose(d);
+    H5Sclose(sp);
+    H5Fclose(h);
+  }
+  rt().barrier();
+  const ga::dataset_shape u = ga::inspect(plain, "u8");
+  CHECK(u.dims == index{2, 3, 5});
+  CHECK(u.element_type == "uint of 1 bytes");
+  CHECK_THROWS_WITH(ga::inspect(plain, "x"), Contains("no such dataset"));
+  CHECK_THROWS_WITH(ga::inspect(dir.file("missing.h5"), "x"), Contains("no such file"));
+}
+
 TEST_CASE("ga io: errors are clear and raised on every rank", "[ga][io][errors]") {
   temp_dir dir;
   const std::string f = dir.file("e.h5");

@@ -33,17 +33,25 @@
 /// that is not HDF5, a missing dataset, a dataset of the wrong shape or element type, an
 /// existing dataset on append, an invalid patch, and any HDF5 or file-system failure.
 ///
-/// All calls here except describe() are collective: every rank, same order, from the thread
-/// that created the runtime. Writes start with sync() of the array (every rank's puts and
-/// accumulates are in); reads end with a barrier (the data is everywhere before anyone reads).
-/// Ghost cells are neither written nor read: call update_ghosts() after a read if needed.
-/// Each rank writes and reads the interiors of its own tiles with one collective MPI-IO
-/// transfer (a hyperslab union in the file, a packed buffer of its elements in memory).
+/// Application attributes: h5_writer::attribute() attaches scalar attributes (int64, double or
+/// string) to the file's root group or to a dataset; read_attribute() reads them back (and
+/// those of files written by other tools). inspect() gives the shape and element type of any
+/// dataset, so that an array can be created to read a file that Gaea did not write.
+///
+/// All calls here except describe(), inspect() and read_attribute() are collective: every rank,
+/// same order, from the thread that created the runtime. Writes start with sync() of the array
+/// (every rank's puts and accumulates are in); reads end with a barrier (the data is everywhere
+/// before anyone reads). Ghost cells are neither written nor read: call update_ghosts() after a
+/// read if needed. Each rank writes and reads the interiors of its own tiles with one collective
+/// MPI-IO transfer (a hyperslab union in the file, a packed buffer of its elements in memory).
 
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 
+#include "gaea/base/error.hpp"
 #include "gaea/ga/global_array.hpp"
 
 namespace gaea::ga {
@@ -68,6 +76,15 @@ struct dataset_info {
   std::int64_t writer_ranks = 0;
 };
 
+/// A scalar attribute an application attaches to a file or dataset.
+using attribute_value = std::variant<std::int64_t, double, std::string>;
+
+/// Element type and extents of a dataset (any dataset, not only Gaea's).
+struct dataset_shape {
+  std::string element_type;  ///< as in dataset_info; another type is described in words
+  index dims;                ///< extents of the dataset
+};
+
 /// Writes several arrays (or patches) into one file, atomically: nothing appears under `file`
 /// until commit(). Collective: construct, write, commit and destroy on every rank alike.
 class h5_writer {
@@ -88,6 +105,15 @@ class h5_writer {
              const std::optional<patch>& p = std::nullopt) {
     write_core(a.core(), dataset, p);
   }
+  /// Collective: attaches the scalar attribute `name` = `value` to `object`: "/" (the root
+  /// group, the default) or a dataset or group already in the file (written through this
+  /// writer, or present in an appended file). Stored as a scalar 64-bit little-endian integer,
+  /// IEEE double, or fixed-length null-terminated string. Every rank must pass the same value.
+  /// Throws gaea::Error (every rank) for an empty name, a missing object, an attribute that
+  /// exists already (Gaea's own dataset attributes included) or an HDF5 failure; the writer can
+  /// then only be destroyed.
+  void attribute(const std::string& name, const attribute_value& value,
+                 const std::string& object = "/");
   /// Collective: closes the file and, once every rank has succeeded, renames it to `file`.
   void commit();
   const std::string& file() const noexcept { return file_; }
@@ -139,6 +165,30 @@ template <element T>
 void read(global_array<T>& a, const std::string& file, const std::string& dataset, const patch& p) {
   detail::read_core(a.core(), file, dataset, p);
 }
+
+/// Scalar attribute `name` of `object` ("/": the root group) in `file`. Any integer type comes
+/// back as int64, any float as double, fixed- or variable-length strings as string; a
+/// one-element array counts as a scalar. Not collective: any rank, any time. Throws
+/// gaea::Error for a missing file, object or attribute, or an attribute of another kind.
+attribute_value read_attribute(const std::string& file, const std::string& name,
+                               const std::string& object = "/");
+/// read_attribute() as `T` (std::int64_t, double or std::string); throws gaea::Error naming
+/// the attribute when it holds another kind (a double is not narrowed to an integer).
+template <class T>
+requires std::same_as<T, std::int64_t> || std::same_as<T, double> || std::same_as<T, std::string> T
+read_attribute_as(const std::string& file, const std::string& name,
+                  const std::string& object = "/") {
+  attribute_value v = read_attribute(file, name, object);
+  if (auto* x = std::get_if<T>(&v)) return std::move(*x);
+  if constexpr (std::same_as<T, double>)
+    if (auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+  throw Error("ga::read_attribute '" + file + "', " + object + " attribute '" + name +
+              "': not of the requested kind");
+}
+
+/// Element type and extents of `dataset` in `file`, whoever wrote it. Not collective. Throws
+/// gaea::Error for a missing file or dataset, or a file that is not HDF5.
+dataset_shape inspect(const std::string& file, const std::string& dataset);
 
 /// The attributes of a dataset written by Gaea. Not collective: any rank, any time. Throws
 /// gaea::Error for a missing file or dataset, or a dataset without Gaea's attributes.
