@@ -94,6 +94,10 @@ mask read_mask(const std::string& path) {
     return path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0;
   };
   if (ends(".h5") || ends(".hdf5")) {
+    // Raw serial HDF5 on purpose, not ga::read: the mask is needed whole on every rank before
+    // any array exists (it decides the geometry), and the file may come from any tool, with
+    // "solid" of any integer type (uint8 from h5py or older snapshots, int32 from ours), which
+    // HDF5's conversion handles and ga::read (exact element types only) does not.
     const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0) throw Error("mask '" + path + "': cannot open as HDF5");
     const hid_t d = H5Dopen2(f, "solid", H5P_DEFAULT);

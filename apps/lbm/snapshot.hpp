@@ -1,17 +1,19 @@
 #pragma once
 /// \file
-/// Snapshots: one HDF5 file per snapshot, written collectively with parallel HDF5 (each rank
-/// writes the hyperslab of its tile's interior), plus an XDMF sidecar listing the series so that
+/// Snapshots: one HDF5 file per snapshot, written collectively with one ga::h5_writer (one
+/// temporary file, renamed when complete), plus an XDMF sidecar listing the series so that
 /// ParaView opens it as a time series. A snapshot holds everything a restart needs.
 ///
-/// File layout (row 0 is the bottom row, y = 0):
+/// File layout (row 0 is the bottom row, y = 0); every dataset also carries ga::write's
+/// attributes (gaea/ga/io.hpp):
 ///   /populations  double {9, ny, nx}  post-collision populations (restart state)
 ///   /density      double {ny, nx}
 ///   /velocity     double {ny, nx, 3}  (ux, uy, 0)
-///   /solid        uint8  {ny, nx}     1 in obstacles (also usable as a --mask)
+///   /solid        int32  {ny, nx}     1 in obstacles (also usable as a --mask)
 ///   /monitor      double {n}          the steadiness monitor at attribute monitor_step
-///   attributes on /: step, nx, ny, tau, fx, fy, case, monitor_step
-/// Files are written under a temporary name and renamed when complete.
+///                                     (absent when monitor_length is 0)
+///   attributes on /: step, nx, ny, monitor_step, monitor_length (int64), tau, fx, fy
+///   (double), case (string)
 
 #include <cstdint>
 #include <string>
@@ -36,8 +38,9 @@ std::string write_snapshot(solver& s, const std::string& dir, const snapshot_ext
 void write_xdmf(const std::string& dir, const config& cfg,
                 const std::vector<std::pair<std::int64_t, std::string>>& snapshots);
 
-/// Collective: loads the populations and step of a snapshot into `s` (whose grid must match).
-/// Throws gaea::Error for a missing file or a different grid.
+/// Collective: loads the populations, step and monitor of a snapshot into `s` (whose grid must
+/// match; any decomposition and rank count). Throws gaea::Error (every rank) for a missing
+/// file, a different grid, or a file without the datasets and attributes above.
 snapshot_extra read_snapshot(solver& s, const std::string& file);
 
 }  // namespace gaea::lbm
