@@ -30,6 +30,8 @@
 #include <macdecls.h>
 #include <mpi.h>
 
+#include "ref_stats.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,22 +41,6 @@
 #define BLOCK_ELEMS (BLOCK_BYTES / (int)sizeof(double))
 #define LAT_WARMUP 1000
 #define BW_WARMUP 10
-
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-/* Median of n values (sorts a copy). */
-static double median(const double* v, int n) {
-  double* s = malloc((size_t)n * sizeof(double));
-  double m;
-  memcpy(s, v, (size_t)n * sizeof(double));
-  qsort(s, (size_t)n, sizeof(double), cmp_double);
-  m = (n % 2) ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-  free(s);
-  return m;
-}
 
 static int parse_positive(const char* opt, const char* val) {
   char* end;
@@ -183,8 +169,8 @@ int main(int argc, char** argv) {
   GA_Sync(); /* rank 1 (and others) wait here, passive, while rank 0 measures */
 
   if (me == 0) {
-    double lat_med = median(lat_us, reps), lat_min = lat_us[0];
-    double bw_med = median(bw_gbs, reps), bw_max = bw_gbs[0];
+    double lat_med = ref_median(lat_us, reps), lat_min = lat_us[0];
+    double bw_med = ref_median(bw_gbs, reps), bw_max = bw_gbs[0];
     for (r = 1; r < reps; r++) {
       if (lat_us[r] < lat_min) lat_min = lat_us[r];
       if (bw_gbs[r] > bw_max) bw_max = bw_gbs[r];

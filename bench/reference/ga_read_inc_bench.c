@@ -19,19 +19,11 @@
 #include <macdecls.h>
 #include <mpi.h>
 
+#include "ref_stats.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* Computes for `us` microseconds without calling a library (MPI_Wtime is a clock read). */
 static double kernel(double us, double x) {
@@ -130,8 +122,8 @@ int main(int argc, char** argv) {
       run(g_a, s, compute_us, iters, &avg[r], &mx[r]);
       expected += (long)iters * (nproc - 1);
     }
-    res_avg[s] = median(avg, reps);
-    res_max[s] = median(mx, reps);
+    res_avg[s] = ref_median(avg, reps);
+    res_max[s] = ref_median(mx, reps);
   }
   GA_Sync();
   NGA_Get(g_a, sub, sub, &got, sub);

@@ -17,19 +17,11 @@
 #include <macdecls.h>
 #include <mpi.h>
 
+#include "ref_stats.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* A rows x (width * nproc) array with one rows x width block per rank. */
 static int column_blocks(int rows, int width, int nproc, char* name) {
@@ -99,7 +91,7 @@ int main(int argc, char** argv) {
             if (k) GA_Fence();
             samples[r] = (double)(1 << 20) * iters / (MPI_Wtime() - t0) * 1e-6;
           }
-          mbs[k] = median(samples + 1, reps);
+          mbs[k] = ref_median(samples + 1, reps);
         }
         printf("{\"bench\":\"strided\",\"system\":\"ga\",\"chunk\":%d,\"rows\":%d,\"get\":%.2f,"
                "\"put\":%.2f}\n",
@@ -134,7 +126,7 @@ int main(int argc, char** argv) {
       }
       if (me == 0)
         printf("{\"bench\":\"acc\",\"system\":\"ga\",\"bytes\":%d,\"origins\":%d,\"us\":%.3f}\n",
-               sizes[s], nproc - 1, median(samples + 1, reps));
+               sizes[s], nproc - 1, ref_median(samples + 1, reps));
       GA_Sync();
       GA_Destroy(g);
     }
@@ -161,7 +153,7 @@ int main(int argc, char** argv) {
           samples[r] = ops / (MPI_Wtime() - t0) * 1e-3;
         }
         printf("{\"bench\":\"nbget\",\"system\":\"ga\",\"bytes\":%d,\"depth\":%d,\"kops\":%.2f}\n",
-               sizes[si] * 8, depth, median(samples + 1, reps));
+               sizes[si] * 8, depth, ref_median(samples + 1, reps));
       }
     GA_Sync();
     GA_Destroy(g);
