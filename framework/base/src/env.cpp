@@ -47,6 +47,12 @@ const std::vector<variable>& table() {
       {"GAEA_MAX_SLOWDOWN", "0.02",
        "fraction of run time the auto policy may add in wake-up latency; past it auto spins "
        "longer. The report says whether it held"},
+      {"GAEA_COUNTER", "atomic",
+       "default mode of shared counters and task pools: atomic (UCX 64-bit atomics: CPU atomics "
+       "on a node, NIC atomics on InfiniBand, emulated by the owner's progress thread on tcp) | "
+       "progress (an active message served by the owner's progress thread) | owner (served only "
+       "when the owner's main thread calls into Gaea: the baseline without asynchronous "
+       "progress)"},
       {"GAEA_VERBOSE", "0",
        "1 = rank 0 prints the set-up at start (ranks, nodes, progress mode and placement, "
        "topology) "

@@ -2,60 +2,169 @@
 
 #include <cstring>
 #include <iostream>
+#include <span>
 
+#include "detail/service.hpp"
 #include "gaea/comm/segment.hpp"
+#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea {
 
-shared_counter::shared_counter(std::string name, int owner, std::int64_t initial)
-    : name_(std::move(name)), owner_(owner), rt_(&runtime::current()) {
-  if (owner < 0 || owner >= rt_->size())
-    throw Error("shared_counter '" + name_ + "': owner rank " + std::to_string(owner) +
-                " is not in [0, " + std::to_string(rt_->size()) + ")");
+using counters::detail::op_kind;
+using counters::detail::request;
+
+struct shared_counter::impl {
+  std::string name;
+  int owner;
+  counter_mode mode;
+  runtime* rt;
+  std::uint64_t id;
+  std::unique_ptr<comm::segment> seg;  // 8 bytes on the owner, nothing elsewhere
+
+  std::int64_t* local_value() const { return static_cast<std::int64_t*>(seg->local_base()); }
+  bool is_owner() const { return rt->rank() == owner; }
+
+  std::int64_t run(const request& r) {
+    const std::int64_t t0 = progress::monotonic_ns();
+    std::int64_t old = 0;
+    if (mode == counter_mode::atomic) {
+      // Every access goes through UCX, the owner's too: one mechanism per location (CPU, NIC or
+      // emulated by the owner's worker).
+      comm::completion done;
+      if (r.kind == static_cast<std::uint32_t>(op_kind::fetch_add))
+        rt->worker().fetch_add(owner, *seg, 0, r.a, &old, done);
+      else
+        rt->worker().compare_swap(owner, *seg, 0, r.a, r.b, &old, done);
+      rt->wait(done);
+    } else if (is_owner()) {
+      // Handlers apply CPU atomics to the same word, so the owner's threads may too. The main
+      // thread first answers what is queued for it (it is "calling into Gaea").
+      if (mode == counter_mode::owner && rt->on_owner_thread())
+        counters::detail::serve_owner_queue(*rt);
+      old = counters::detail::apply(local_value(), r);
+    } else {
+      if (mode == counter_mode::owner && rt->on_owner_thread())
+        counters::detail::serve_owner_queue(*rt);  // this rank may own other counters
+      comm::completion local, remote;
+      rt->worker().am_send(owner,
+                           mode == counter_mode::progress ? counters::detail::progress_handler
+                                                          : counters::detail::owner_handler,
+                           std::as_bytes(std::span(&r, 1)), {}, local, &remote,
+                           std::as_writable_bytes(std::span(&old, 1)));
+      rt->wait(local);
+      rt->wait(remote);
+    }
+    auto& f = counters::detail::stats();
+    counters::detail::bump(f.ops);
+    counters::detail::bump(f.op_ns, static_cast<std::uint64_t>(progress::monotonic_ns() - t0));
+    return old;
+  }
+};
+
+shared_counter::shared_counter(std::string name, int owner, std::int64_t initial,
+                               std::optional<counter_mode> mode) {
+  runtime& rt = runtime::current();
+  const counter_mode m = mode ? *mode : default_counter_mode();
+  if (owner < 0 || owner >= rt.size())
+    throw Error("shared_counter '" + name + "': owner rank " + std::to_string(owner) +
+                " is not in [0, " + std::to_string(rt.size()) + ")");
+  rt.require_owner_thread("shared_counter construction");
+  counters::detail::install(rt);
+  auto p = std::make_unique<impl>();
+  p->name = std::move(name);
+  p->owner = owner;
+  p->mode = m;
+  p->rt = &rt;
+  p->id = counters::detail::next_counter_id();
   // Only the owner holds the 8 bytes; the others contribute an empty part.
-  seg_ =
-      std::make_unique<comm::segment>(rt_->comm(), rt_->rank() == owner ? sizeof(std::int64_t) : 0,
-                                      "shared_counter '" + name_ + "'");
-  if (rt_->rank() == owner) std::memcpy(seg_->local_base(), &initial, sizeof initial);
-  rt_->barrier();
+  p->seg = std::make_unique<comm::segment>(rt.comm(), rt.rank() == owner ? sizeof(std::int64_t) : 0,
+                                           "shared_counter '" + p->name + "'");
+  if (rt.rank() == owner) {
+    std::memcpy(p->seg->local_base(), &initial, sizeof initial);
+    counters::detail::register_counter(p->id, p->local_value());
+  }
+  impl_ = std::move(p);
+  rt.barrier();  // registered everywhere before any peer can send
 }
 
 shared_counter::~shared_counter() {
-  if (!seg_) return;  // moved from
+  if (!impl_) return;
   try {
-    rt_->barrier();
+    destroy();
   } catch (const std::exception& e) {
-    std::cerr << "gaea: destroying shared_counter '" << name_ << "': " << e.what() << std::endl;
+    std::cerr << "gaea: destroying shared_counter '" << impl_->name << "': " << e.what()
+              << std::endl;
   }
 }
 
-shared_counter::shared_counter(shared_counter&&) noexcept = default;
-shared_counter& shared_counter::operator=(shared_counter&&) noexcept = default;
+void shared_counter::destroy() {
+  impl& p = live("destroy");
+  p.rt->barrier();  // every operation on it has completed everywhere
+  if (p.is_owner()) counters::detail::unregister_counter(p.id);
+  impl_.reset();
+}
+
+shared_counter::shared_counter(shared_counter&& o) noexcept : impl_(std::move(o.impl_)) {}
+
+shared_counter& shared_counter::operator=(shared_counter&& o) {
+  if (this != &o) {
+    if (impl_) destroy();
+    impl_ = std::move(o.impl_);
+  }
+  return *this;
+}
+
+shared_counter::impl& shared_counter::live(const char* op) const {
+  if (!impl_)
+    throw Error(std::string("shared_counter: ") + op +
+                " on a counter that was destroyed or moved from");
+  return *impl_;
+}
+
+int shared_counter::owner() const {
+  return live("owner()").owner;
+}
+const std::string& shared_counter::name() const {
+  return live("name()").name;
+}
+counter_mode shared_counter::mode() const {
+  return live("mode()").mode;
+}
 
 std::int64_t shared_counter::fetch_add(std::int64_t n) {
-  if (!seg_) throw Error("shared_counter '" + name_ + "': used after it was moved from");
+  impl& p = live("fetch_add");
   if (n < 0)
-    throw Error("shared_counter '" + name_ + "': fetch_add(" + std::to_string(n) +
+    throw Error("shared_counter '" + p.name + "': fetch_add(" + std::to_string(n) +
                 ") — the increment must be >= 0");
-  std::int64_t old = 0;
-  comm::completion done;
-  rt_->worker().fetch_add(owner_, *seg_, 0, n, &old, done);
-  rt_->wait(done);
-  return old;
+  return p.run({p.id, static_cast<std::uint32_t>(op_kind::fetch_add), 0, n, 0});
 }
 
 std::int64_t shared_counter::compare_swap(std::int64_t expected, std::int64_t desired) {
-  if (!seg_) throw Error("shared_counter '" + name_ + "': used after it was moved from");
-  std::int64_t old = 0;
-  comm::completion done;
-  rt_->worker().compare_swap(owner_, *seg_, 0, expected, desired, &old, done);
-  rt_->wait(done);
-  return old;
+  impl& p = live("compare_swap");
+  return p.run({p.id, static_cast<std::uint32_t>(op_kind::compare_swap), 0, expected, desired});
 }
 
 std::int64_t shared_counter::read() {
-  return fetch_add(0);
+  impl& p = live("read");
+  return p.run({p.id, static_cast<std::uint32_t>(op_kind::fetch_add), 0, 0, 0});
+}
+
+void shared_counter::reset(std::int64_t value) {
+  impl& p = live("reset");
+  p.rt->require_owner_thread("shared_counter::reset");
+  p.rt->barrier();  // operations issued before the call are complete
+  if (p.is_owner()) {
+    if (p.mode == counter_mode::atomic) {
+      // Through UCX like every other access; nobody else touches it until the next barrier.
+      const std::int64_t now =
+          p.run({p.id, static_cast<std::uint32_t>(op_kind::fetch_add), 0, 0, 0});
+      p.run({p.id, static_cast<std::uint32_t>(op_kind::compare_swap), 0, now, value});
+    } else {
+      std::atomic_ref<std::int64_t>(*p.local_value()).store(value, std::memory_order_release);
+    }
+  }
+  p.rt->barrier();
 }
 
 }  // namespace gaea

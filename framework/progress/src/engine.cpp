@@ -199,7 +199,9 @@ unsigned engine::poll_service() {
 }
 
 unsigned engine::poll(comm::worker& w) {
-  return w.progress() + poll_service();
+  unsigned n = w.progress() + poll_service();
+  if (opt_.app_poll && std::this_thread::get_id() == opt_.app_thread) n += opt_.app_poll();
+  return n;
 }
 
 engine::thread_state& engine::this_thread(comm::worker& w) {

@@ -146,6 +146,8 @@ runtime::runtime(int* argc, char*** argv)
   po.cal.dvfs_ns = actuator_->transition_cost_ns();
   po.max_slowdown = max_slowdown;
   po.trace = !trace_.empty();
+  po.app_poll = [this] { return run_app_polls(); };
+  po.app_thread = owner_;
   progress_ = std::make_unique<progress::engine>(comm_->service(), std::move(po));
   comm_->set_poll_hook([this] { progress_->poll_service(); });
   comm_->register_handler(barrier_handler, [this](const comm::am_message& msg) {
@@ -219,6 +221,34 @@ bool runtime::initialized() noexcept {
 void runtime::add_report_section(std::string name, std::vector<std::string> keys,
                                  std::function<std::vector<double>()> values) {
   sections_.push_back({std::move(name), std::move(keys), std::move(values)});
+}
+
+std::uint64_t runtime::add_app_poll(std::function<unsigned()> fn) {
+  require_owner_thread("runtime::add_app_poll");
+  app_polls_.emplace_back(next_app_poll_, std::move(fn));
+  return next_app_poll_++;
+}
+
+void runtime::remove_app_poll(std::uint64_t id) {
+  require_owner_thread("runtime::remove_app_poll");
+  std::erase_if(app_polls_, [id](const auto& p) { return p.first == id; });
+}
+
+unsigned runtime::run_app_polls() {
+  // Called by the engine on the owner thread only. A callback must not wait, but guard anyway:
+  // a nested wait must not re-enter the callbacks.
+  if (app_polls_.empty() || in_app_poll_) return 0;
+  in_app_poll_ = true;
+  unsigned n = 0;
+  try {
+    for (auto& p : app_polls_)
+      n += p.second();
+  } catch (...) {
+    in_app_poll_ = false;
+    throw;
+  }
+  in_app_poll_ = false;
+  return n;
 }
 
 void runtime::require_owner_thread(const char* what) const {
@@ -312,6 +342,10 @@ std::string runtime::meter_reason() {
 void init(int* argc, char*** argv) {
   if (g_owned) throw Error("gaea::init: already initialized");
   g_owned = std::make_unique<runtime>(argc, argv);
+}
+
+unsigned poll() {
+  return runtime::current().poll();
 }
 
 void finalize() {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -57,6 +58,11 @@ struct engine_options {
   double max_slowdown = 0.02;            ///< GAEA_MAX_SLOWDOWN
   bool trace = false;                    ///< record the time series (GAEA_TRACE)
   std::size_t trace_capacity = std::size_t{1} << 20;  ///< samples per thread
+  /// Called by poll() on thread `app_thread` only, after the workers (null: none). The runtime
+  /// uses it to run work that must happen on the application's main thread whenever that thread
+  /// waits (its "app poll" callbacks). Returns the events it handled.
+  std::function<unsigned()> app_poll;
+  std::thread::id app_thread;
 };
 
 /// Owns the progress thread. Thread safety: wait()/wait_until()/poll() may be called from any
@@ -89,7 +95,8 @@ class engine {
     while (!pred())
       scope.step();
   }
-  /// One progress step of the calling thread; returns events handled.
+  /// One progress step of the calling thread (its worker, the service worker when mode is off,
+  /// and engine_options::app_poll on the app thread); returns events handled.
   unsigned poll(comm::worker& w);
   /// Progresses the service worker if mode is off; else nothing.
   unsigned poll_service();

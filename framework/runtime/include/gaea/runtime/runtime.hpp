@@ -97,6 +97,24 @@ class runtime {
   void add_report_section(std::string name, std::vector<std::string> keys,
                           std::function<std::vector<double>()> values);
 
+  /// "App poll": registers `fn` to run on the thread that created the runtime whenever that
+  /// thread is inside a Gaea wait (runtime::wait, barrier, request waits, any progress-engine
+  /// wait of that thread) or calls poll(). Used for requests that only the main thread may
+  /// serve (owner-served counters). `fn` returns the events it handled (0 when idle); it must
+  /// not wait or make collective calls. Owner thread only (gaea::Error otherwise); returns an id
+  /// for remove_app_poll.
+  std::uint64_t add_app_poll(std::function<unsigned()> fn);
+  /// Unregisters an app-poll callback (unknown ids are ignored). Owner thread only.
+  void remove_app_poll(std::uint64_t id);
+  /// One progress step of the calling thread: its worker, the service worker when there is no
+  /// progress thread, and on the owner thread the app-poll callbacks. Returns events handled.
+  unsigned poll() { return progress_->poll(worker()); }
+  /// True on the thread that created the runtime.
+  bool on_owner_thread() const noexcept { return std::this_thread::get_id() == owner_; }
+  /// A communicator of the ranks on this node (MPI_COMM_TYPE_SHARED; owned by the runtime). For
+  /// collective set-up of node-shared memory only, from the owner thread.
+  MPI_Comm node_comm() const noexcept { return node_comm_; }
+
   /// Throws gaea::Error unless the calling thread created the runtime (collectives use MPI,
   /// which Gaea initialises for that thread only). `what` names the call.
   void require_owner_thread(const char* what) const;
@@ -127,6 +145,11 @@ class runtime {
     std::function<std::vector<double>()> values;
   };
   std::vector<report_section> sections_;
+  // App-poll callbacks: touched by the owner thread only (registration and calls).
+  std::vector<std::pair<std::uint64_t, std::function<unsigned()>>> app_polls_;
+  std::uint64_t next_app_poll_ = 1;
+  bool in_app_poll_ = false;
+  unsigned run_app_polls();
   // Dissemination barrier: arrivals per (epoch parity, round), counted by the handler.
   std::array<std::array<std::atomic<int>, 64>, 2> arrivals_{};
   std::uint64_t barrier_epoch_ = 0;
@@ -138,5 +161,9 @@ class runtime {
 /// Function-style equivalents of constructing/destroying a gaea::runtime.
 void init(int* argc = nullptr, char*** argv = nullptr);
 void finalize();
+/// One progress step of the calling thread on the live runtime (runtime::poll): lets an
+/// application whose main thread computes for long stretches serve owner-served requests.
+/// Throws gaea::Error when no runtime exists.
+unsigned poll();
 
 }  // namespace gaea

@@ -1,0 +1,27 @@
+#pragma once
+/// \file
+/// How a shared counter's operations are served (GAEA_COUNTER selects the default).
+
+#include <optional>
+#include <string_view>
+
+namespace gaea {
+
+/// Who executes a counter operation on the owner rank.
+enum class counter_mode {
+  atomic,    ///< UCX 64-bit atomics: CPU atomics on a node, NIC atomics on InfiniBand, emulated by
+             ///< the owner's progress thread where the transport has no atomics (tcp)
+  progress,  ///< an active message served by the owner's progress thread (or, with
+             ///< GAEA_PROGRESS=off, by whichever of its threads is inside a Gaea wait)
+  owner,     ///< served only when the owner's main thread calls into Gaea (counter calls, waits,
+             ///< barrier, gaea::poll()): the baseline without asynchronous progress
+};
+
+/// "atomic", "progress" or "owner".
+std::string_view to_string(counter_mode m) noexcept;
+/// Parses "atomic|progress|owner"; nullopt otherwise.
+std::optional<counter_mode> parse_counter_mode(std::string_view text) noexcept;
+/// The mode named by GAEA_COUNTER (default atomic). Throws gaea::Error for an unknown name.
+counter_mode default_counter_mode();
+
+}  // namespace gaea
