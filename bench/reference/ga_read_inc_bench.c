@@ -138,17 +138,18 @@ int main(int argc, char** argv) {
   if (got != expected) GA_Error("counter value differs from the number of increments", got);
 
   if (me == 0) {
-    printf("\nGlobal Arrays NGA_Read_inc, counter on rank 0 (%d ranks, median of %d reps)\n",
-           nproc, reps);
+    printf("\nGlobal Arrays NGA_Read_inc, counter on rank 0 (%d ranks, median of %d reps)\n", nproc,
+           reps);
     printf("%-9s %-13s %-8s %10s %10s\n", "system", "variant", "rank0", "avg us", "max us");
     for (s = 0; s < 2; s++)
       printf("%-9s %-13s %-8s %10.2f %10.1f\n", "GA", "read_inc", s ? "compute" : "idle",
              res_avg[s], res_max[s]);
-    printf("{\"bench\":\"ga_read_inc\",\"system\":\"GlobalArrays-5.8.2/ARMCI-MPI\",\"ranks\":%d,"
-           "\"compute_us\":%.1f,\"iters\":%d,\"reps\":%d,"
-           "\"idle_avg_us\":%.4f,\"idle_max_us\":%.4f,"
-           "\"compute_avg_us\":%.4f,\"compute_max_us\":%.4f}\n",
-           nproc, compute_us, iters, reps, res_avg[0], res_max[0], res_avg[1], res_max[1]);
+    printf(
+        "{\"bench\":\"ga_read_inc\",\"system\":\"GlobalArrays-5.8.2/ARMCI-MPI\",\"ranks\":%d,"
+        "\"compute_us\":%.1f,\"iters\":%d,\"reps\":%d,"
+        "\"idle_avg_us\":%.4f,\"idle_max_us\":%.4f,"
+        "\"compute_avg_us\":%.4f,\"compute_max_us\":%.4f}\n",
+        nproc, compute_us, iters, reps, res_avg[0], res_max[0], res_avg[1], res_max[1]);
     fflush(stdout);
   }
   free(avg);
