@@ -50,7 +50,7 @@ bool launcher_rank0() {
 
 /// Figures for the GAEA_REPORT "scf" section (summed over ranks by the report).
 struct report_figures {
-  double iterations = 0, tasks = 0, integrals = 0, counter = 0, get = 0, acc = 0, diag = 0;
+  double tasks = 0, integrals = 0, counter = 0, get = 0, acc = 0, diag = 0;
 };
 
 void print_summary(std::FILE* out, const scf_result& r, const molecule& mol) {
@@ -160,7 +160,6 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
   }
 
   const scf_result r = run_scf(mol, basis, o.scf, fo, out);
-  rep.iterations = r.iterations;
   rep.tasks = static_cast<double>(r.mine.tasks);
   rep.integrals = r.mine.integrals;
   rep.counter = r.mine.counter;
@@ -262,9 +261,8 @@ int main(int argc, char** argv) {
                           {"iterations", "fock tasks", "integrals s", "counter wait s", "get s",
                            "accumulate s", "diagonalise s"},
                           [&rep] {
-                            return std::vector<double>{rep.iterations, rep.tasks, rep.integrals,
-                                                       rep.counter,    rep.get,   rep.acc,
-                                                       rep.diag};
+                            return std::vector<double>{rep.tasks, rep.integrals, rep.counter,
+                                                       rep.get,   rep.acc,       rep.diag};
                           });
     try {
       return run(o, rt, rep);
