@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <unordered_map>
 
@@ -44,6 +45,9 @@ struct fock_builder::impl {
   std::vector<std::pair<std::int64_t, std::int64_t>> pairs;  // block pairs (I >= J)
   std::vector<std::pair<std::int64_t, std::int64_t>> tasks;  // (bra pair, ket pair), ket <= bra
   std::int64_t screened = 0;
+  /// Primitive-pair data of every shell pair s1 >= s2 (index s1 (s1 + 1) / 2 + s2), computed
+  /// once and shared read-only by the workers, so an engine call does not rebuild it.
+  std::vector<libint2::ShellPair> shell_pairs;
   gaea::task_pool pool;
 
   /// Per worker thread: its libint2 engine, the density blocks it already holds this build, and
@@ -60,6 +64,12 @@ struct fock_builder::impl {
     make_blocks();
     make_tasks();
     ensure_libint();
+    const double ln_prec = std::log(std::numeric_limits<double>::epsilon());  // engine default
+    const std::size_t nsh = b.shells.size();
+    shell_pairs.reserve(nsh * (nsh + 1) / 2);
+    for (std::size_t s1 = 0; s1 < nsh; ++s1)
+      for (std::size_t s2 = 0; s2 <= s1; ++s2)
+        shell_pairs.emplace_back(b.shells[s1], b.shells[s2], ln_prec);
     workers.resize(static_cast<std::size_t>(pool.threads()));
     for (worker& w : workers)
       w.engine = libint2::Engine(libint2::Operator::coulomb, b.max_nprim(), b.max_l(), 0);
@@ -206,7 +216,9 @@ struct fock_builder::impl {
             if (p == r && pair34 > pair12) continue;  // same block pair: each pair pair once
             if (q12 * q(s3, s4) < thr) continue;
             const auto& a4 = basis.shells[static_cast<std::size_t>(s4)];
-            w.engine.compute(a1, a2, a3, a4);
+            w.engine.compute2<libint2::Operator::coulomb, libint2::BraKet::xx_xx, 0>(
+                a1, a2, a3, a4, &shell_pairs[static_cast<std::size_t>(pair12)],
+                &shell_pairs[static_cast<std::size_t>(pair34)]);
             ++w.t.quartets;
             const double* v = buf[0];
             if (v == nullptr) continue;
