@@ -6,6 +6,7 @@
 #   bench/compare_counters.sh [build-dir] [ranks, e.g. "2 4 8"] [reps] [out-dir]
 # Rows "gaea-off": GAEA_PROGRESS=off (no progress thread), the paper's "default" baseline.
 # Prints the programs' tables and a merged summary; all JSON lines go to <out-dir>/results.jsonl.
+# COUNTER_ARGS / GA_ARGS: extra options, e.g. COUNTER_ARGS="--tasks-per-rank 300" GA_ARGS="--iters 300".
 set -euo pipefail
 build=${1:-build}
 ranks=${2:-"2 4"}
@@ -23,17 +24,17 @@ for np in $ranks; do
     echo "=== $np ranks, UCX_TLS=$tls"
     log="$out/gaea-np$np-$tls.txt"
     UCX_TLS=$tls timeout 900 mpirun "${mpirun_flags[@]}" -np "$np" "$build/bench/counter_latency" \
-      --reps "$reps" 2>/dev/null | tee "$log" | grep -v '^{'
+      --reps "$reps" ${COUNTER_ARGS:-} 2>/dev/null | tee "$log" | grep -v '^{'
     grep '^{' "$log" | tag "$tls" gaea >>"$jsonl"
     log="$out/gaea-off-np$np-$tls.txt"
     UCX_TLS=$tls GAEA_PROGRESS=off timeout 900 mpirun "${mpirun_flags[@]}" -np "$np" \
       "$build/bench/counter_latency" --reps "$reps" --no-pool --modes atomic,progress,owner \
-      --variants single 2>/dev/null | tee "$log" | grep -v '^{'
+      --variants single ${COUNTER_ARGS:-} 2>/dev/null | tee "$log" | grep -v '^{'
     grep '^{' "$log" | tag "$tls" gaea-off >>"$jsonl"
     if [ -x "$build/bench/reference/ga_read_inc_bench" ]; then
       log="$out/ga-np$np-$tls.txt"
       UCX_TLS=$tls timeout 900 mpirun "${mpirun_flags[@]}" -np "$np" \
-        "$build/bench/reference/ga_read_inc_bench" --reps "$reps" 2>/dev/null | tee "$log" |
+        "$build/bench/reference/ga_read_inc_bench" --reps "$reps" ${GA_ARGS:-} 2>/dev/null | tee "$log" |
         grep -v '^{'
       grep '^{' "$log" | tag "$tls" ga >>"$jsonl"
     fi

@@ -3,6 +3,7 @@
 // every thread has its own hardware thread).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <thread>
@@ -17,7 +18,7 @@ TEST_CASE("issue3: a waiting rank does not starve a computing rank", "[progress]
   // (4 ranks on 2 cores), so a waiter that spins takes rank 0's CPU away; one that blocks or
   // micro-sleeps does not. The assertion is on rank 0's progress, a ratio, not on a time.
   const int me = rt().rank();
-  const auto window = std::chrono::milliseconds(400);
+  const auto window = std::chrono::milliseconds(250);
   auto compute = [&] {
     const auto end = std::chrono::steady_clock::now() + window;
     std::uint64_t iterations = 0;
@@ -29,18 +30,23 @@ TEST_CASE("issue3: a waiting rank does not starve a computing rank", "[progress]
     }
     return iterations;
   };
-  rt().barrier();
-  std::uint64_t reference = 0, contended = 0;
-  if (me == 0)
-    reference = compute();
-  else
-    std::this_thread::sleep_for(window + std::chrono::milliseconds(50));
-  rt().barrier();
-  if (me == 0) contended = compute();
-  rt().barrier();  // ranks 1.. wait here while rank 0 computes
+  // Three interleaved trials, judged by the best: load from outside the test (other jobs on a
+  // busy machine) can spoil one trial, while a spinning waiter spoils all three (ratio ~0.5).
+  double best = 0;
+  for (int trial = 0; trial < 3; ++trial) {
+    rt().barrier();
+    std::uint64_t reference = 0, contended = 0;
+    if (me == 0)
+      reference = compute();
+    else
+      std::this_thread::sleep_for(window + std::chrono::milliseconds(50));
+    rt().barrier();
+    if (me == 0) contended = compute();
+    rt().barrier();  // ranks 1.. wait here while rank 0 computes
+    if (me == 0) best = std::max(best, double(contended) / double(reference));
+  }
   if (me == 0) {
-    const double ratio = double(contended) / double(reference);
-    INFO("rank 0 progress while others wait / alone: " << ratio);
-    CHECK(ratio > 0.75);
+    INFO("rank 0 progress while others wait / alone, best of 3: " << best);
+    CHECK(best > 0.75);
   }
 }

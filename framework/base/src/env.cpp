@@ -26,6 +26,13 @@ const std::vector<variable>& table() {
        "largest single UCX transfer in bytes (K/M/G suffixes); larger transfers are split. Lower "
        "it only "
        "to test the splitting"},
+      {"GAEA_STRIDED", "auto",
+       "strided get/put protocol: auto (per owner piece, whichever the calibrated cost model "
+       "says is faster) | zero_copy (one RMA per contiguous chunk) | packed (one message per "
+       "owner piece, packed and unpacked by the two sides)"},
+      {"GAEA_ACC", "target",
+       "accumulate protocol: target (an active message the owner applies) | source (lock the "
+       "owner, get, add, put, unlock: the classic scheme, for comparison)"},
       {"GAEA_DVFS", "auto",
        "frequency actuator used around blocking sleeps: auto (cpufreq if writable, else MSR clock "
        "modulation if writable, else none) | cpufreq | msr | simulated (records transitions for "

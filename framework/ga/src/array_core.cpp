@@ -48,9 +48,11 @@ array_core::array_core(std::string name, const index& dims, const layout_spec& s
       local_tiles_(dist_.tiles(rt_.rank())) {
   const std::string what = "global_array '" + name_ + "'";
   const std::size_t bytes = storage_bytes(dist_, rt_.rank(), ops_.size, name_);
-  check_capacity(rt_, bytes, what);
+  // The storage, then (8-byte aligned) the rank's lock word for source-driven accumulates.
+  const std::size_t with_lock = (bytes + 7) / 8 * 8 + sizeof(std::int64_t);
+  check_capacity(rt_, with_lock, what);
   install_handlers(rt_);
-  seg_ = std::make_unique<comm::segment>(rt_.comm(), bytes, what);
+  seg_ = std::make_unique<comm::segment>(rt_.comm(), with_lock, what);
   register_array(seg_->id(), this);
   rt_.barrier();  // every rank can now serve requests to this array
 }
@@ -70,6 +72,9 @@ std::uint64_t array_core::id() const noexcept {
 }
 void* array_core::local_data() const noexcept {
   return seg_->local_base();
+}
+std::uint64_t array_core::lock_offset(int rank) const {
+  return seg_->size(rank) - sizeof(std::int64_t);
 }
 tracker& array_core::my_tracker() const {
   return tracker::mine(rt_.instance(), rt_.size());
@@ -121,8 +126,8 @@ index array_core::buffer_strides(const patch& p, const user_buffer& buf, const c
   for (int d = 0; d < n; ++d)
     need += (p.extent(d) - 1) * s[static_cast<std::size_t>(d)];
   if (buf.elems < static_cast<std::size_t>(need))
-    throw Error(who() + "buffer has " + std::to_string(buf.elems) +
-                " elements; the patch needs " + std::to_string(need));
+    throw Error(who() + "buffer has " + std::to_string(buf.elems) + " elements; the patch needs " +
+                std::to_string(need));
   return s;
 }
 

@@ -59,6 +59,7 @@ void unregister_array(std::uint64_t id) {
 void install_handlers(runtime& rt) {
   std::lock_guard lock(g_mutex);
   if (rt.comm().has_handler(acc_handler)) return;
+  init_protocols_from_env();
   rt.comm().register_handler(acc_handler, on_acc);
   install_packed_handlers(rt);
   install_element_handlers(rt);

@@ -1,6 +1,8 @@
-// get and put: a patch becomes one piece per tile, each piece 2-D strided transfers (one RMA
-// per contiguous chunk, zero copy), posted together on the calling thread's worker.
+// get and put: a patch becomes one piece per tile. Each piece goes either zero-copy (one RMA per
+// contiguous chunk, posted together on the calling thread's worker) or packed (one message,
+// packed.cpp), as the strided protocol setting and the calibrated model decide.
 #include "detail/op_state.hpp"
+#include "detail/wire.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/ga/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -15,11 +17,17 @@ void array_core::get(const patch& p, user_buffer buf, op_state& st) {
   auto* out = static_cast<std::byte*>(buf.data);
   int last = -1;
   st.bytes += static_cast<std::uint64_t>(p.elements()) * ops_.size;
-  for_each_transfer(p, bs, [&](const tile& t, const transfer& x) {
+  dist_.for_each_tile(p, [&](const tile& t, const patch& piece) {
     if (t.rank != last) fence_for_get(st.w, tr, t.rank);
     last = t.rank;
-    st.w.get_strided(t.rank, *seg_, x.remote_offset, x.remote_stride, out + x.local_offset,
-                     x.local_stride, x.row_bytes, x.rows, st.done);
+    if (use_packed(t.rank, piece)) {
+      get_packed(t, piece, p, bs, out, st);
+      return;
+    }
+    for_each_piece_transfer(t, piece, p, bs, [&](const transfer& x) {
+      st.w.get_strided(t.rank, *seg_, x.remote_offset, x.remote_stride, out + x.local_offset,
+                       x.local_stride, x.row_bytes, x.rows, st.done);
+    });
     bump(counters().zero_copy_transfers);
   });
 }
@@ -29,9 +37,16 @@ void array_core::put(const patch& p, user_buffer buf, op_state& st) {
   tracker& tr = my_tracker();
   const auto* in = static_cast<const std::byte*>(buf.data);
   st.bytes += static_cast<std::uint64_t>(p.elements()) * ops_.size;
-  for_each_transfer(p, bs, [&](const tile& t, const transfer& x) {
-    st.w.put_strided(t.rank, *seg_, x.remote_offset, x.remote_stride, in + x.local_offset,
-                     x.local_stride, x.row_bytes, x.rows, st.done);
+  dist_.for_each_tile(p, [&](const tile& t, const patch& piece) {
+    if (use_packed(t.rank, piece)) {
+      send_packed(put_packed_handler, t, piece, p, bs, in, nullptr, st);
+      bump(counters().packed_transfers);
+      return;
+    }
+    for_each_piece_transfer(t, piece, p, bs, [&](const transfer& x) {
+      st.w.put_strided(t.rank, *seg_, x.remote_offset, x.remote_stride, in + x.local_offset,
+                       x.local_stride, x.row_bytes, x.rows, st.done);
+    });
     // Direct stores (same node, rkey_ptr) are complete already; others need a flush later.
     tr.mark(id(), t.rank, !st.w.is_direct(t.rank, *seg_));
     bump(counters().zero_copy_transfers);

@@ -32,7 +32,7 @@ struct op_state {
   std::uint64_t bytes = 0;
   std::int64_t t0_ns;
   comm::completion done;
-  std::vector<std::vector<std::byte>> buffers;  // packed data, alive until done
+  std::vector<std::vector<std::byte>> buffers;   // packed data, alive until done
   std::vector<std::function<void()>> finishers;  // run once after done (e.g. unpack a reply)
   bool completed = false;
 

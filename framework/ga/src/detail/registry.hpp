@@ -22,5 +22,8 @@ void install_handlers(runtime& rt);
 /// Parts of install_handlers, one per file that owns handlers (called under its lock).
 void install_packed_handlers(runtime& rt);
 void install_element_handlers(runtime& rt);
+/// Reads GAEA_STRIDED and GAEA_ACC unless the program set the protocols first (throws
+/// gaea::Error for a bad value).
+void init_protocols_from_env();
 
 }  // namespace gaea::ga::detail

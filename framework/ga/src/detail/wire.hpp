@@ -17,6 +17,7 @@ inline constexpr comm::handler_id acc_handler = 16;
 inline constexpr comm::handler_id put_packed_handler = 17;
 inline constexpr comm::handler_id get_packed_handler = 18;
 inline constexpr comm::handler_id elements_handler = 19;  // scatter / gather / scatter-acc
+inline constexpr comm::handler_id ping_handler = 20;      // cost-model calibration
 
 struct patch_header_fixed {
   std::uint64_t array_id;

@@ -51,9 +51,8 @@ class shared_counter {
   const std::string& name() const;
   counter_mode mode() const;
 
-  struct impl;
-
  private:
+  struct impl;
   impl& live(const char* op) const;
   std::unique_ptr<impl> impl_;
 };

@@ -86,9 +86,8 @@ class task_counter {
   /// Fetches from the global counter by this rank (one round trip each unless owned here).
   std::int64_t global_fetches() const;
 
-  struct impl;
-
  private:
+  struct impl;
   impl& live(const char* op) const;
   std::unique_ptr<impl> impl_;
 };

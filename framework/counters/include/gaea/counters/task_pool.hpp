@@ -58,7 +58,8 @@ class task_pool {
   /// per-thread contexts with it. `fn` runs concurrently on several threads and must not make
   /// collective Gaea calls; one-sided ones are fine. Throws gaea::Error if n_tasks < 0 or the
   /// pool was moved from. If `fn` throws on a rank, that rank stops taking tasks (the others
-  /// take the rest), and the first exception is rethrown there after the closing barrier.
+  /// take the rest; the ids left in the ranges that rank had taken are not run), and the first
+  /// exception is rethrown there after the closing barrier.
   template <class Fn>
   task_stats run(std::int64_t n_tasks, Fn&& fn) {
     if constexpr (std::is_invocable_v<Fn&, std::int64_t, int>)

@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "gaea/comm/types.hpp"
 #include "gaea/ga/distribution.hpp"
 #include "gaea/ga/patch.hpp"
+#include "gaea/ga/protocol.hpp"
 #include "gaea/ga/request.hpp"
 #include "gaea/ga/stats.hpp"
 
@@ -84,8 +86,8 @@ class array_core {
   void update_ghosts(bool periodic);
   /// Element lists: `kind` is 0 gather (into `out`), 1 scatter (from `values`), 2 scatter-acc,
   /// 3 read_inc (out = old, element += value). `alpha` points to one element (2 and 3).
-  void element_list(int kind, std::span<const index> subs, const std::byte* values,
-                    std::byte* out, const void* alpha, op_state& st);
+  void element_list(int kind, std::span<const index> subs, const std::byte* values, std::byte* out,
+                    const void* alpha, op_state& st);
   /// Serves an element list on this rank's storage (handler side and local elements).
   void serve_list(int kind, const index_t* subs, std::size_t count, const std::byte* values,
                   std::byte* out, const void* alpha);
@@ -108,6 +110,10 @@ class array_core {
   void fence_for_get(comm::worker& w, tracker& tr, int target);
   tracker& my_tracker() const;
   const comm::segment& segment() const noexcept { return *seg_; }
+  /// The strided cost model for `target` (measured on first use, then cached per runtime).
+  strided_model model_for(int target);
+  /// Offset of `rank`'s 64-bit lock word (source-driven accumulates) in the segment.
+  std::uint64_t lock_offset(int rank) const;
 
   /// One 2-D strided transfer (bytes) between an owner's storage and the user's buffer.
   struct transfer {
@@ -118,8 +124,25 @@ class array_core {
   /// fn2(owner, transfer) for every 2-D strided transfer it decomposes into.
   template <class Fn>
   void for_each_transfer(const patch& p, const index& buffer_strides, Fn&& fn) const;
+  /// The 2-D strided transfers of one tile piece of `p` (see for_each_transfer).
+  template <class Fn>
+  void for_each_piece_transfer(const tile& t, const patch& piece, const patch& p,
+                               const index& buffer_strides, Fn&& fn) const;
 
  private:
+  // Packed protocol (packed.cpp): one message per piece (split to the transfer limit).
+  bool use_packed(int target, const patch& piece);
+  void get_packed(const tile& t, const patch& piece, const patch& p, const index& bs,
+                  std::byte* out, op_state& st);
+  /// Packs `piece` from the user's buffer and sends it to handler `h` (put or accumulate);
+  /// complete at the owner after a fence.
+  void send_packed(comm::handler_id h, const tile& t, const patch& piece, const patch& p,
+                   const index& bs, const std::byte* in, const void* alpha, op_state& st);
+  // Source-driven accumulate of one piece (acc_source.cpp), complete at the owner on return.
+  void acc_source_driven(const tile& t, const patch& piece, const patch& p, const index& bs,
+                         const std::byte* in, const void* alpha, op_state& st);
+  void calibrate(int target, strided_model& m);
+
   std::string name_;
   distribution dist_;
   type_ops ops_;
@@ -156,31 +179,41 @@ void for_each_row(const patch& piece, const index& oa, const index& sa, const in
 }
 
 template <class Fn>
-void array_core::for_each_transfer(const patch& p, const index& bs, Fn&& fn) const {
+void array_core::for_each_piece_transfer(const tile& t, const patch& piece, const patch& p,
+                                         const index& bs, Fn&& fn) const {
   const int n = p.ndim();
   const std::size_t es = ops_.size;
   const auto d2 = static_cast<std::size_t>(n >= 2 ? n - 2 : 0);
-  dist_.for_each_tile(p, [&](const tile& t, const patch& piece) {
-    const index os = dist_.storage_strides(t.box);
-    // Origin of the tile's storage in global coordinates (ghosts shift it).
-    index origin = t.box.lo;
-    for (std::size_t d = 0; d < origin.size(); ++d)
-      origin[d] -= dist_.ghosts()[d];
-    const std::size_t row = static_cast<std::size_t>(piece.extent(n - 1)) * es;
-    // One 2-D strided transfer per position of dimensions 0..n-3; its rows run along n-2.
-    patch outer = piece;
-    std::size_t rows = 1, rstride = row, lstride = row;
-    if (n >= 2) {
-      rows = static_cast<std::size_t>(piece.extent(n - 2));
-      outer.hi[d2] = outer.lo[d2];
-      rstride = static_cast<std::size_t>(os[d2]) * es;
-      lstride = static_cast<std::size_t>(bs[d2]) * es;
-    }
-    for_each_row(outer, origin, os, p.lo, bs, [&](index_t ro, index_t lo) {
-      fn(t, transfer{static_cast<std::uint64_t>(t.offset + ro) * es, rstride,
-                     static_cast<std::size_t>(lo) * es, lstride, row, rows});
-    });
+  const index os = dist_.storage_strides(t.box);
+  // Origin of the tile's storage in global coordinates (ghosts shift it).
+  index origin = t.box.lo;
+  for (std::size_t d = 0; d < origin.size(); ++d)
+    origin[d] -= dist_.ghosts()[d];
+  const std::size_t row = static_cast<std::size_t>(piece.extent(n - 1)) * es;
+  // One 2-D strided transfer per position of dimensions 0..n-3; its rows run along n-2.
+  patch outer = piece;
+  std::size_t rows = 1, rstride = row, lstride = row;
+  if (n >= 2) {
+    rows = static_cast<std::size_t>(piece.extent(n - 2));
+    outer.hi[d2] = outer.lo[d2];
+    rstride = static_cast<std::size_t>(os[d2]) * es;
+    lstride = static_cast<std::size_t>(bs[d2]) * es;
+  }
+  for_each_row(outer, origin, os, p.lo, bs, [&](index_t ro, index_t lo) {
+    fn(transfer{static_cast<std::uint64_t>(t.offset + ro) * es, rstride,
+                static_cast<std::size_t>(lo) * es, lstride, row, rows});
   });
 }
+
+template <class Fn>
+void array_core::for_each_transfer(const patch& p, const index& bs, Fn&& fn) const {
+  dist_.for_each_tile(p, [&](const tile& t, const patch& piece) {
+    for_each_piece_transfer(t, piece, p, bs, [&](const transfer& x) { fn(t, x); });
+  });
+}
+
+/// `piece` cut along its leading dimensions until each part holds at most `limit` bytes (a
+/// part is never smaller than one element).
+std::vector<patch> split_to_fit(const patch& piece, std::size_t elem_size, std::size_t limit);
 
 }  // namespace gaea::ga::detail

@@ -19,9 +19,9 @@ namespace gaea::ga {
 
 /// Element types with a distributed implementation.
 template <class T>
-concept element = std::is_same_v<T, double> || std::is_same_v<T, float> ||
-    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::int32_t> ||
-    std::is_same_v<T, std::complex<double>>;
+concept element =
+    std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::int64_t> ||
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::complex<double>>;
 
 namespace detail {
 template <class T>
@@ -132,6 +132,10 @@ class global_array {
     core().dist().validate(p, "owners");
     return core().dist().owners(p);
   }
+  /// The strided cost model for transfers between this rank and `target` (measured with a few
+  /// round trips on first use, then cached for the runtime). Not collective; any thread.
+  /// Throws gaea::Error if `target` is not a rank.
+  strided_model cost_model(int target) const { return core().model_for(target); }
   /// Owner of one element. Throws gaea::Error if it is outside the array.
   int owner(const index& element) const { return core().dist().owner(element); }
 
@@ -182,9 +186,7 @@ class global_array {
   }
   /// Atomically adds `inc` to one element and returns its previous value (GA's read_inc).
   /// Served by the owner's progress thread; atomic with respect to acc and scatter_acc.
-  T read_inc(const index& element, T inc = T(1))
-    requires std::is_integral_v<T>
-  {
+  T read_inc(const index& element, T inc = T(1)) requires std::is_integral_v<T> {
     T old{};
     const T one(1);
     elements(3, std::span(&element, 1), &inc, &old, &one, op::read_inc);

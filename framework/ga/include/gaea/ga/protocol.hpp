@@ -1,0 +1,107 @@
+#pragma once
+/// \file
+/// How global-array transfers travel: the strided get/put protocol (zero-copy RMA per chunk or
+/// one packed message per owner piece) and the accumulate protocol (target- or source-driven),
+/// and the calibrated cost model that chooses between the strided protocols.
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace gaea::ga {
+
+/// Strided get/put protocol.
+///   zero_copy: one RMA per contiguous chunk, posted together, one flush (no remote CPU).
+///   packed:    the origin packs (put) or the owner packs (get) each owner piece into one active
+///              message, unpacked by the other side; costs two copies, saves per-chunk overheads.
+///   automatic: per owner piece, whichever the calibrated model (strided_model) says is faster.
+enum class strided_protocol : std::uint8_t { automatic, zero_copy, packed };
+/// Accumulate protocol.
+///   target_driven: data travels in an active message, the owner's progress thread applies it
+///                  (the default; accumulates never wait for each other's round trips).
+///   source_driven: the origin locks the owner (a remote 64-bit lock word per array and rank),
+///                  gets the patch, adds, puts it back and unlocks — Global Arrays' classic
+///                  scheme, kept so that benchmarks can compare the two. Source-driven
+///                  accumulates are atomic with respect to each other, not to target-driven ones.
+enum class acc_protocol : std::uint8_t { target_driven, source_driven };
+
+const char* to_string(strided_protocol p) noexcept;
+const char* to_string(acc_protocol p) noexcept;
+
+/// Process-wide settings, initialised from GAEA_STRIDED (auto|zero_copy|packed) and GAEA_ACC
+/// (target|source). Thread-safe; an operation uses the setting current when it is issued.
+strided_protocol current_strided_protocol() noexcept;
+void set_strided_protocol(strided_protocol p) noexcept;
+acc_protocol current_acc_protocol() noexcept;
+void set_acc_protocol(acc_protocol p) noexcept;
+
+/// RAII: sets a protocol for the lifetime of the object, then restores the previous one.
+/// Process-wide (not per thread): use it around phases, not around concurrent operations that
+/// need different protocols.
+template <class Protocol>
+class scoped_protocol {
+ public:
+  explicit scoped_protocol(Protocol p) noexcept : saved_(get()) { set(p); }
+  ~scoped_protocol() { set(saved_); }
+  scoped_protocol(const scoped_protocol&) = delete;
+  scoped_protocol& operator=(const scoped_protocol&) = delete;
+
+ private:
+  static Protocol get() noexcept {
+    if constexpr (std::is_same_v<Protocol, strided_protocol>)
+      return current_strided_protocol();
+    else
+      return current_acc_protocol();
+  }
+  static void set(Protocol p) noexcept {
+    if constexpr (std::is_same_v<Protocol, strided_protocol>)
+      set_strided_protocol(p);
+    else
+      set_acc_protocol(p);
+  }
+  Protocol saved_;
+};
+using scoped_strided_protocol = scoped_protocol<strided_protocol>;
+using scoped_acc_protocol = scoped_protocol<acc_protocol>;
+
+/// The cost model behind strided_protocol::automatic for one target: the LogGP model of the
+/// paper's eq. 9 for zero-copy, and for packed one message plus two copies. For a piece of k
+/// contiguous chunks holding m bytes:
+///   zero-copy:  rma_first_s + (k - 1) * rma_chunk_s + m * rma_s_per_byte
+///   packed:     message_s + m * (message_s_per_byte + 2 * copy_s_per_byte)
+/// The per-byte costs differ by transport: on a node, zero-copy is a direct memcpy while a
+/// message goes through UCX's buffers; over a network, each zero-copy chunk may be a round trip
+/// (software RMA) while a message streams. All figures are measured against the target the
+/// first time a strided transfer to it needs a decision (a few dozen round trips), then cached.
+struct strided_model {
+  double rma_first_s = 0;         ///< one small RMA get, posted and completed
+  double rma_chunk_s = 0;         ///< each further chunk posted in the same batch
+  double rma_s_per_byte = 0;      ///< contiguous RMA get, per byte
+  double message_s = 0;           ///< one small active-message round trip (owner's progress)
+  double message_s_per_byte = 0;  ///< a message's reply, per byte
+  double copy_s_per_byte = 0;     ///< memcpy on this rank, per byte
+  bool calibrated = false;
+
+  double zero_copy_s(std::size_t chunks, std::size_t bytes) const noexcept {
+    return rma_first_s + static_cast<double>(chunks > 0 ? chunks - 1 : 0) * rma_chunk_s +
+           static_cast<double>(bytes) * rma_s_per_byte;
+  }
+  double packed_s(std::size_t bytes) const noexcept {
+    return message_s + static_cast<double>(bytes) * (message_s_per_byte + 2 * copy_s_per_byte);
+  }
+  /// True when one packed message beats `chunks` zero-copy chunks carrying `bytes` in all.
+  bool prefer_packed(std::size_t chunks, std::size_t bytes) const noexcept {
+    return chunks > 1 && packed_s(bytes) < zero_copy_s(chunks, bytes);
+  }
+  /// Chunk size below which packing wins for a large patch, in bytes (the per-chunk overhead
+  /// over the extra cost per byte of packing); 0 when packing never wins, infinity when it
+  /// always does.
+  double crossover_bytes() const noexcept {
+    const double extra = message_s_per_byte + 2 * copy_s_per_byte - rma_s_per_byte;
+    if (rma_chunk_s <= 0) return 0;
+    return extra > 0 ? rma_chunk_s / extra : std::numeric_limits<double>::infinity();
+  }
+};
+
+}  // namespace gaea::ga
