@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Gaea build driver.
-#   scripts/build.sh demo [demo-args...]  install deps, configure + build ./build, run the demo on
-#                                         4 ranks (mpirun -np 4 build/apps/demo/gaea-demo)
+#   scripts/build.sh demo [scf-args...]   install deps, configure + build ./build, run SCF on a water
+#                                         cluster on 4 local ranks with GAEA_REPORT=1 (energy,
+#                                         timing, progress/energy report); args replace the default
+#                                         gaea-scf arguments
+#   scripts/build.sh demo-matvec [n tile] the same for the y = A x demo (build/apps/demo/gaea-demo)
 #   scripts/build.sh test                 install deps, configure + build ./build, run ctest
 # Environment:
 #   GAEA_BUILD_DIR   build directory (default: <repo>/build)
@@ -13,12 +16,12 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
-usage() { sed -n '2,10p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,14p' "${BASH_SOURCE[0]}"; }
 step() { printf '\n==> %s\n' "$*"; }
 
 cmd="${1:-}"
 case "$cmd" in
-  demo|test) shift ;;
+  demo|demo-matvec|test) shift ;;
   -h|--help|help) usage; exit 0 ;;
   "") usage >&2; exit 2 ;;
   *) echo "build.sh: unknown subcommand '$cmd'" >&2; usage >&2; exit 2 ;;
@@ -53,6 +56,21 @@ build() {
 
 case "$cmd" in
   demo)
+    install_deps
+    configure
+    build
+    scf="$build_dir/apps/scf/gaea-scf"
+    if [[ ! -x "$scf" ]]; then
+      echo "build.sh: $scf was not built (needs libint2-dev and libcli11-dev, and" \
+           "GAEA_BUILD_APPS=ON)" >&2
+      exit 1
+    fi
+    args=("$repo/apps/scf/molecules/water3.xyz" --basis 6-31G)
+    if [[ $# -gt 0 ]]; then args=("$@"); fi
+    step "run: GAEA_REPORT=1 mpirun ${mpi_args[*]} -np 4 $scf ${args[*]}"
+    GAEA_REPORT=1 mpirun "${mpi_args[@]}" -np 4 "$scf" "${args[@]}"
+    ;;
+  demo-matvec)
     install_deps
     configure
     build

@@ -1,0 +1,287 @@
+#include "basis.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <libint2/basis.h>
+
+#include "gaea/base/error.hpp"
+
+namespace gaea::scf {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+/// One contracted shell as read from a file, before it is placed on an atom.
+struct raw_shell {
+  int l = 0;
+  bool pure = false;
+  std::vector<double> exponents, coefficients;
+};
+/// Shells per atomic number, and the declared form of each element's block.
+struct raw_library {
+  std::map<int, std::vector<raw_shell>> shells;
+  std::map<int, std::string> declared;  // "spherical" / "cartesian" / "" (not declared)
+};
+
+int l_of(char c) {
+  static const std::string letters = "spdfghikl";  // NWChem: ... h i k (no j)
+  const auto p = letters.find(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return p == std::string::npos || p == 8 ? -1 : static_cast<int>(p);
+}
+
+double number(std::string tok, const std::string& where) {
+  std::replace(tok.begin(), tok.end(), 'D', 'E');
+  std::replace(tok.begin(), tok.end(), 'd', 'e');
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(tok, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != tok.size()) throw Error(where + ": '" + tok + "' is not a number");
+  return v;
+}
+
+/// Reads every element block of an NWChem-format basis library file we need.
+raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted) {
+  std::ifstream in(path);
+  if (!in) throw Error("basis file '" + path + "': cannot open it");
+  raw_library lib;
+  std::string line;
+  std::size_t lineno = 0;
+  int current = 0;  // element of the block being read (0: skipping)
+  bool in_block = false;
+  // Columns of the current shell line: one contraction per column; SP has (s, p).
+  std::vector<raw_shell> pending;
+  bool sp_shell = false;
+  auto flush = [&] {
+    for (raw_shell& s : pending) {
+      // Drop primitives with zero coefficient (general contractions list them as 0).
+      raw_shell t{s.l, s.pure, {}, {}};
+      for (std::size_t k = 0; k < s.exponents.size(); ++k)
+        if (s.coefficients[k] != 0.0) {
+          t.exponents.push_back(s.exponents[k]);
+          t.coefficients.push_back(s.coefficients[k]);
+        }
+      if (!t.exponents.empty()) lib.shells[current].push_back(std::move(t));
+    }
+    pending.clear();
+  };
+  while (std::getline(in, line)) {
+    ++lineno;
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    std::istringstream is(line);
+    std::string first;
+    if (!(is >> first)) continue;
+    const std::string where = "basis file '" + path + "' line " + std::to_string(lineno);
+    const std::string key = lower(first);
+    if (!in_block) {
+      if (key == "basis") {
+        in_block = true;
+        current = 0;
+        std::string quoted, form;
+        is >> quoted >> form;
+        quoted.erase(std::remove(quoted.begin(), quoted.end(), '"'), quoted.end());
+        const std::string sym = quoted.substr(0, quoted.find('_'));
+        const int z = atomic_number(sym);
+        if (z != 0 && std::find(wanted.begin(), wanted.end(), z) != wanted.end() &&
+            !lib.shells.count(z)) {
+          current = z;
+          lib.shells[z];
+          lib.declared[z] = lower(form);
+        }
+      } else if (key != "end") {
+        // other sections (ECP, ...) are skipped until their "end"
+        in_block = true;
+        current = 0;
+      }
+      continue;
+    }
+    if (key == "end") {
+      if (current) flush();
+      in_block = false;
+      continue;
+    }
+    if (!current) continue;
+    if (std::isalpha(static_cast<unsigned char>(first[0]))) {  // "O  SP" starts a shell
+      flush();
+      std::string type;
+      if (!(is >> type)) throw Error(where + ": expected '<element> <shell type>'");
+      type = lower(type);
+      sp_shell = type == "sp" || type == "l";
+      if (sp_shell) {
+        pending = {raw_shell{0, false, {}, {}}, raw_shell{1, false, {}, {}}};
+      } else if (type.size() == 1 && l_of(type[0]) >= 0) {
+        pending = {raw_shell{l_of(type[0]), false, {}, {}}};
+      } else {
+        throw Error(where + ": unknown shell type '" + type + "'");
+      }
+      continue;
+    }
+    if (pending.empty()) throw Error(where + ": numbers before any shell line");
+    std::vector<double> cols{number(first, where)};
+    for (std::string tok; is >> tok;)
+      cols.push_back(number(tok, where));
+    // General contraction: the first line of a shell fixes the number of columns.
+    if (!sp_shell && pending.size() == 1 && pending[0].exponents.empty() && cols.size() > 2) {
+      const raw_shell proto = pending[0];
+      pending.assign(cols.size() - 1, proto);
+    }
+    if (cols.size() != pending.size() + 1)
+      throw Error(where + ": expected " + std::to_string(pending.size() + 1) + " columns, got " +
+                  std::to_string(cols.size()));
+    for (std::size_t c = 0; c < pending.size(); ++c) {
+      pending[c].exponents.push_back(cols[0]);
+      pending[c].coefficients.push_back(cols[c + 1]);
+    }
+  }
+  if (in_block && current) flush();
+  return lib;
+}
+
+raw_library read_g94(const std::string& path, const std::vector<int>& wanted) {
+  std::vector<std::vector<libint2::Shell>> all;
+  try {
+    all = libint2::BasisSet::read_g94_basis_library(path, false, false);
+  } catch (const std::exception& e) {
+    throw Error("basis file '" + path + "' (Gaussian-94): " + e.what());
+  }
+  raw_library lib;
+  for (int z : wanted) {
+    if (static_cast<std::size_t>(z) >= all.size() || all[static_cast<std::size_t>(z)].empty())
+      continue;
+    auto& out = lib.shells[z];
+    lib.declared[z] = "";
+    for (const libint2::Shell& s : all[static_cast<std::size_t>(z)])
+      for (std::size_t c = 0; c < s.contr.size(); ++c) {
+        // libint2 stores coefficients with the primitive normalisation folded in; take them
+        // back per unit-normalised primitive so the shell is rebuilt the same way.
+        raw_shell r{
+            s.contr[c].l, s.contr[c].pure, std::vector<double>(s.alpha.begin(), s.alpha.end()), {}};
+        for (std::size_t k = 0; k < s.alpha.size(); ++k)
+          r.coefficients.push_back(s.coeff_normalized(c, k));
+        out.push_back(std::move(r));
+      }
+  }
+  return lib;
+}
+
+bool is_g94(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("****", 0) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string library_file_name(const std::string& name) {
+  std::string out;
+  for (char c : lower(name)) {
+    if (c == '*')
+      out += 's';
+    else if (c == ',')
+      out += '_';
+    else if (c != '(' && c != ')')
+      out += c;
+  }
+  return out;
+}
+
+std::size_t basis_set::max_nprim() const {
+  std::size_t n = 0;
+  for (const auto& s : shells)
+    n = std::max(n, s.nprim());
+  return n;
+}
+int basis_set::max_l() const {
+  int l = 0;
+  for (const auto& s : shells)
+    for (const auto& c : s.contr)
+      l = std::max(l, c.l);
+  return l;
+}
+
+basis_set load_basis(const basis_request& req, const molecule& mol) {
+  namespace fs = std::filesystem;
+  if (req.name.empty()) throw Error("basis: no basis set given");
+  std::string path = req.name;
+  if (!fs::is_regular_file(path)) {
+    path = (fs::path(req.library_dir) / library_file_name(req.name)).string();
+    if (!fs::is_regular_file(path))
+      throw Error("basis '" + req.name + "': unknown basis set (neither a file nor " + path +
+                  " in the library " + req.library_dir + ")");
+  }
+  std::string format = req.format;
+  if (format == "auto") format = is_g94(path) ? "g94" : "nwchem";
+  if (format != "nwchem" && format != "g94")
+    throw Error("basis '" + req.name + "': unknown format '" + req.format +
+                "' (auto, nwchem, g94)");
+  std::vector<int> wanted;
+  for (const atom& a : mol.atoms)
+    if (std::find(wanted.begin(), wanted.end(), a.z) == wanted.end()) wanted.push_back(a.z);
+  const raw_library lib = format == "g94" ? read_g94(path, wanted) : read_nwchem(path, wanted);
+
+  basis_set b;
+  b.file = path;
+  b.name = req.name;
+  bool any_cart = false, any_sph = false;
+  for (std::size_t ia = 0; ia < mol.atoms.size(); ++ia) {
+    const atom& a = mol.atoms[ia];
+    const auto it = lib.shells.find(a.z);
+    if (it == lib.shells.end() || it->second.empty())
+      throw Error("basis '" + req.name + "' (" + path + "): no functions for element " +
+                  std::string(element_symbol(a.z)));
+    bool pure = false;
+    switch (req.form) {
+      case shell_form::cartesian:
+        pure = false;
+        break;
+      case shell_form::spherical:
+        pure = true;
+        break;
+      case shell_form::as_declared: {
+        const std::string& d = lib.declared.at(a.z);
+        pure = format == "g94" ? true : d == "spherical";
+        break;
+      }
+    }
+    for (const raw_shell& r : it->second) {
+      const libint2::svector<double> alpha(r.exponents.begin(), r.exponents.end());
+      const libint2::svector<double> coeff(r.coefficients.begin(), r.coefficients.end());
+      const bool p = r.l >= 2 && pure;
+      if (r.l >= 2) (p ? any_sph : any_cart) = true;
+      b.shells.push_back(libint2::Shell{alpha, {{r.l, p, coeff}}, {{a.r[0], a.r[1], a.r[2]}}});
+      b.shell_atom.push_back(static_cast<std::int64_t>(ia));
+    }
+  }
+  for (const auto& s : b.shells) {
+    b.first_bf.push_back(b.nbf);
+    b.nbf += static_cast<std::int64_t>(s.size());
+  }
+  b.form = any_cart && any_sph ? "mixed"
+           : any_sph           ? "spherical"
+           : any_cart          ? "cartesian"
+                               : "s and p only";
+  b.form_reason = req.form == shell_form::cartesian   ? "--cartesian"
+                  : req.form == shell_form::spherical ? "--spherical"
+                  : format == "g94"                   ? "Gaussian-94 file: spherical by default"
+                                                      : "as declared by the library file";
+  return b;
+}
+
+}  // namespace gaea::scf

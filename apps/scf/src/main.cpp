@@ -1,0 +1,277 @@
+// gaea-scf: restricted closed-shell Hartree-Fock with a distributed, counter-balanced Fock
+// build (issue 6). See apps/scf/README.md.
+//   mpirun -np 4 gaea-scf molecules/water.xyz --basis 6-31G* --spherical
+// Exit codes: 0 success, 1 bad input or failure, 2 bad command line, 3 SCF not converged,
+// 4 --expect-energy mismatch.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "basis.hpp"
+#include "gaea/base/error.hpp"
+#include "gaea/runtime/runtime.hpp"
+#include "molecule.hpp"
+#include "output.hpp"
+#include "scf.hpp"
+
+namespace {
+
+using namespace gaea::scf;
+
+struct cli_options {
+  std::string xyz, basis, basis_dir = "/usr/share/nwchem/libraries", basis_format = "auto";
+  int charge = 0;
+  bool cartesian = false, spherical = false;
+  std::string bohr = "nwchem";
+  scf_options scf;
+  std::string counter, dispense = "batched", executor = "tbb";
+  int threads = 1;
+  std::int64_t block_bf = 0;
+  double schwarz = 1e-12;
+  std::string output;
+  double expect = std::nan("");
+  double tolerance = 1e-8;
+  bool quiet = false;
+};
+
+/// Rank from the launcher's environment, for messages printed before the runtime exists.
+bool launcher_rank0() {
+  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    if (const char* s = std::getenv(v)) return std::atoi(s) == 0;
+  return true;
+}
+
+/// Figures for the GAEA_REPORT "scf" section (summed over ranks by the report).
+struct report_figures {
+  double tasks = 0, integrals = 0, counter = 0, get = 0, acc = 0, diag = 0;
+};
+
+void print_summary(std::FILE* out, const scf_result& r, const molecule& mol) {
+  std::fprintf(out, "\n%s after %d iterations\n",
+               r.converged ? "SCF converged" : "SCF NOT converged", r.iterations);
+  std::fprintf(out, "  total energy             %20.12f Eh\n", r.energy);
+  std::fprintf(out, "  nuclear repulsion energy %20.12f Eh\n", r.nuclear_repulsion);
+  std::fprintf(out, "  electronic energy        %20.12f Eh\n", r.electronic);
+  const auto nocc = static_cast<Eigen::Index>(r.occupied);
+  const auto norb = r.orbital_energies.size();
+  std::fprintf(out, "  orbital energies (Eh), %lld occupied of %lld:\n",
+               static_cast<long long>(nocc), static_cast<long long>(norb));
+  const Eigen::Index show_hi = std::min<Eigen::Index>(norb, nocc + 5);
+  const Eigen::Index show_lo = std::max<Eigen::Index>(0, nocc - 10);
+  if (show_lo > 0)
+    std::fprintf(out, "    ... %lld lower occupied orbitals\n", static_cast<long long>(show_lo));
+  for (Eigen::Index k = show_lo; k < show_hi; ++k)
+    std::fprintf(out, "    %5lld %16.8f %s\n", static_cast<long long>(k + 1), r.orbital_energies(k),
+                 k < nocc ? "occ" : "vir");
+  if (show_hi < norb)
+    std::fprintf(out, "    ... %lld higher virtual orbitals\n",
+                 static_cast<long long>(norb - show_hi));
+  if (nocc < norb) {
+    const double gap = r.orbital_energies(nocc) - r.orbital_energies(nocc - 1);
+    std::fprintf(out, "  HOMO %.8f  LUMO %.8f  gap %.8f Eh (%.4f eV)\n",
+                 r.orbital_energies(nocc - 1), r.orbital_energies(nocc), gap,
+                 gap * 27.211386245988);
+  }
+  (void)mol;
+  // Time per iteration, Fock build parts averaged over ranks.
+  fock_times sum;
+  for (const auto& h : r.history)
+    sum += h.mean;
+  const double it = std::max(1, r.iterations);
+  double wall = 0;
+  for (const auto& h : r.history)
+    wall += h.wall;
+  std::fprintf(out,
+               "\ntime per iteration (s, mean over %d iterations; Fock parts summed over threads, "
+               "mean over ranks):\n  integrals+contraction %.4f  counter wait %.4f  get %.4f  "
+               "accumulate %.4f  diagonalise %.4f  Fock wall %.4f  iteration wall %.4f\n",
+               r.iterations, sum.integrals / it, sum.counter / it, sum.get / it, sum.acc / it,
+               r.diag_total / it, sum.wall / it, wall / it);
+  std::fprintf(out, "\nper rank, all iterations (s):\n%5s %8s %11s %10s %9s %9s %9s %8s %9s %9s\n",
+               "rank", "tasks", "integrals", "counter", "get", "acc", "Fock wall", "gets", "cached",
+               "accs");
+  for (std::size_t k = 0; k < r.per_rank.size(); ++k) {
+    const auto& t = r.per_rank[k];
+    std::fprintf(out, "%5zu %8lld %11.4f %10.4f %9.4f %9.4f %9.4f %8lld %9lld %9lld\n", k,
+                 static_cast<long long>(t.tasks), t.integrals, t.counter, t.get, t.acc, t.wall,
+                 static_cast<long long>(t.gets), static_cast<long long>(t.cache_hits),
+                 static_cast<long long>(t.accs));
+  }
+}
+
+int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
+  const bool root = rt.rank() == 0;
+  std::FILE* out = root && !o.quiet ? stdout : nullptr;
+  const auto constant = parse_bohr_constant(o.bohr);
+  if (!constant)
+    throw gaea::Error("--bohr: unknown constant '" + o.bohr + "' (nwchem, codata2018)");
+  const molecule mol = read_xyz(o.xyz, *constant, o.charge);
+  basis_request br;
+  br.name = o.basis;
+  br.library_dir = o.basis_dir;
+  br.format = o.basis_format;
+  br.form = o.cartesian   ? shell_form::cartesian
+            : o.spherical ? shell_form::spherical
+                          : shell_form::as_declared;
+  const basis_set basis = load_basis(br, mol);
+
+  fock_options fo;
+  if (!o.counter.empty()) {
+    const auto m = gaea::parse_counter_mode(o.counter);
+    if (!m)
+      throw gaea::Error("--counter: unknown mode '" + o.counter + "' (atomic, progress, owner)");
+    fo.pool.counter.mode = *m;
+  }
+  const auto v = gaea::parse_dispense(o.dispense);
+  if (!v)
+    throw gaea::Error("--dispense: unknown variant '" + o.dispense +
+                      "' (single, batched, hierarchical)");
+  fo.pool.counter.variant = *v;
+  fo.pool.threads = o.threads;
+  fo.pool.executor =
+      o.executor == "threads" ? gaea::pool_executor::threads : gaea::pool_executor::tbb;
+  fo.block_bf = o.block_bf;
+  fo.schwarz_threshold = o.schwarz;
+
+  if (out) {
+    std::fprintf(
+        out, "gaea-scf: restricted closed-shell Hartree-Fock (direct), %d rank(s), progress %s\n",
+        rt.size(), std::string(gaea::progress::to_string(rt.progress().current_mode())).c_str());
+    std::fprintf(out, "molecule: %s, %zu atoms, charge %d, %lld electrons\n", mol.source.c_str(),
+                 mol.atoms.size(), mol.charge, static_cast<long long>(mol.electrons()));
+    std::fprintf(out, "coordinates: Angstrom x %.12g = Bohr (--bohr %s: %s)\n",
+                 angstrom_to_bohr(*constant), std::string(to_string(*constant)).c_str(),
+                 *constant == bohr_constant::nwchem
+                     ? "NWChem's, 1 Bohr = 0.529177249 A (1.889725989)"
+                     : "CODATA 2018, 1 Bohr = 0.529177210903 A");
+    std::fprintf(out, "basis: %s from %s: %lld shells, %lld functions, %s (%s)\n",
+                 basis.name.c_str(), basis.file.c_str(),
+                 static_cast<long long>(basis.shells.size()), static_cast<long long>(basis.nbf),
+                 basis.form.c_str(), basis.form_reason.c_str());
+    std::fprintf(out, "nuclear repulsion energy: %.12f Eh\n", mol.nuclear_repulsion());
+    std::fflush(out);
+  }
+
+  const scf_result r = run_scf(mol, basis, o.scf, fo, out);
+  rep.tasks = static_cast<double>(r.mine.tasks);
+  rep.integrals = r.mine.integrals;
+  rep.counter = r.mine.counter;
+  rep.get = r.mine.get;
+  rep.acc = r.mine.acc;
+  rep.diag = r.diag_total;
+  if (root && !o.quiet) print_summary(stdout, r, mol);
+  if (!r.converged) {
+    if (root)
+      std::fprintf(stderr,
+                   "gaea-scf: error: SCF did not converge in %d iterations (--max-iter); last "
+                   "energy %.12f Eh, dE %.3e, rms(dP) %.3e; no output file written\n",
+                   r.iterations, r.energy, r.history.back().delta_e, r.history.back().delta_p);
+    return 3;
+  }
+  int status = 0;
+  if (root && !o.output.empty()) {
+    try {
+      write_results(o.output, r, mol, basis, *constant);
+      if (out) std::fprintf(out, "\nwrote %s\n", o.output.c_str());
+    } catch (const gaea::Error& e) {
+      std::fprintf(stderr, "gaea-scf: error: %s\n", e.what());
+      status = 1;
+    }
+  }
+  if (root && status == 0 && !std::isnan(o.expect)) {
+    const double diff = r.energy - o.expect;
+    const bool ok = std::abs(diff) <= o.tolerance;
+    std::printf("energy check: %.12f vs expected %.12f, difference %.3e, tolerance %.1e: %s\n",
+                r.energy, o.expect, diff, o.tolerance, ok ? "PASS" : "FAIL");
+    if (!ok) status = 4;
+  }
+  std::fflush(stdout);
+  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cli_options o;
+  CLI::App app{
+      "gaea-scf: restricted closed-shell Hartree-Fock on Gaea (direct SCF; the Fock "
+      "build is load-balanced across ranks by a shared counter)"};
+  app.add_option("xyz", o.xyz, "molecule, .xyz file in Angstrom")->required();
+  app.add_option("-b,--basis", o.basis,
+                 "basis set: a name in the NWChem library (sto-3g, 6-31G*, cc-pVDZ, ...) or a file")
+      ->required();
+  app.add_option("--basis-dir", o.basis_dir, "NWChem-format basis library directory")
+      ->capture_default_str();
+  app.add_option("--basis-format", o.basis_format, "auto, nwchem or g94")->capture_default_str();
+  app.add_option("-c,--charge", o.charge, "molecular charge")->capture_default_str();
+  auto* cart = app.add_flag("--cartesian", o.cartesian, "cartesian d, f, ... shells");
+  app.add_flag("--spherical", o.spherical, "spherical-harmonic d, f, ... shells")->excludes(cart);
+  app.add_option(
+         "--bohr", o.bohr,
+         "Angstrom-to-Bohr constant: nwchem (1/0.529177249) or codata2018 (1/0.529177210903)")
+      ->capture_default_str();
+  app.add_option("--max-iter", o.scf.max_iter, "maximum SCF iterations")->capture_default_str();
+  app.add_option("--energy-tol", o.scf.energy_tol, "convergence: |dE| (Eh)")->capture_default_str();
+  app.add_option("--density-tol", o.scf.density_tol, "convergence: rms change of the density")
+      ->capture_default_str();
+  app.add_option("--ortho", o.scf.ortho, "orthogonalisation: symmetric or canonical")
+      ->capture_default_str();
+  app.add_option("--lindep", o.scf.lindep, "drop overlap eigenvalues below this (canonical)")
+      ->capture_default_str();
+  app.add_option("--diis", o.scf.diis_size, "DIIS subspace size (0: off)")->capture_default_str();
+  app.add_option(
+      "--counter", o.counter,
+      "task counter mode: atomic, progress or owner (default: GAEA_COUNTER, else atomic)");
+  app.add_option("--dispense", o.dispense, "task counter variant: single, batched or hierarchical")
+      ->capture_default_str();
+  app.add_option("--threads", o.threads, "worker threads per rank (0: oneTBB default)")
+      ->capture_default_str();
+  app.add_option("--executor", o.executor, "tbb or threads")->capture_default_str();
+  app.add_option("--block-size", o.block_bf, "basis functions per shell block (0: automatic)")
+      ->capture_default_str();
+  app.add_option("--schwarz", o.schwarz, "Schwarz screening threshold")->capture_default_str();
+  app.add_option("-o,--output", o.output, "HDF5 results file (written only on success)");
+  app.add_option("--expect-energy", o.expect,
+                 "exit with status 4 unless the total energy is within --tolerance of this");
+  app.add_option("--tolerance", o.tolerance, "for --expect-energy (Eh)")->capture_default_str();
+  app.add_flag("-q,--quiet", o.quiet, "print only errors and the energy check");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (launcher_rank0()) return app.exit(e);
+    return e.get_exit_code() == 0 ? 0 : 2;
+  }
+  if (o.executor != "tbb" && o.executor != "threads") {
+    if (launcher_rank0()) std::fprintf(stderr, "gaea-scf: error: --executor: tbb or threads\n");
+    return 2;
+  }
+
+  report_figures rep;
+  try {
+    gaea::runtime rt(&argc, &argv);
+    rt.add_report_section("scf",
+                          {"iterations", "fock tasks", "integrals s", "counter wait s", "get s",
+                           "accumulate s", "diagonalise s"},
+                          [&rep] {
+                            return std::vector<double>{rep.tasks, rep.integrals, rep.counter,
+                                                       rep.get,   rep.acc,       rep.diag};
+                          });
+    try {
+      return run(o, rt, rep);
+    } catch (const gaea::Error& e) {
+      if (rt.rank() == 0) std::fprintf(stderr, "gaea-scf: error: %s\n", e.what());
+      return 1;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gaea-scf: error: %s\n", e.what());
+    return 1;
+  }
+}

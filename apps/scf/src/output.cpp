@@ -1,0 +1,99 @@
+#include "output.hpp"
+
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <vector>
+
+#include "gaea/base/error.hpp"
+
+namespace gaea::scf {
+
+namespace {
+/// Closes an HDF5 handle at scope exit.
+struct h5_handle {
+  hid_t id;
+  herr_t (*close)(hid_t);
+  ~h5_handle() {
+    if (id >= 0) close(id);
+  }
+};
+
+void check(bool ok, const std::string& file, const std::string& what) {
+  if (!ok) throw Error("output file '" + file + "': HDF5 failed to write " + what);
+}
+
+void write_doubles(hid_t file, const std::string& path, const char* name, const double* data,
+                   std::vector<hsize_t> dims) {
+  h5_handle space{H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose};
+  check(space.id >= 0, path, name);
+  h5_handle set{
+      H5Dcreate2(file, name, H5T_IEEE_F64LE, space.id, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Dclose};
+  check(set.id >= 0, path, name);
+  check(H5Dwrite(set.id, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0, path, name);
+}
+
+void write_attr(hid_t obj, const std::string& path, const char* name, const std::string& value) {
+  h5_handle type{H5Tcopy(H5T_C_S1), H5Tclose};
+  H5Tset_size(type.id, std::max<std::size_t>(1, value.size()));
+  h5_handle space{H5Screate(H5S_SCALAR), H5Sclose};
+  h5_handle a{H5Acreate2(obj, name, type.id, space.id, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
+  check(a.id >= 0, path, name);
+  check(H5Awrite(a.id, type.id, value.c_str()) >= 0, path, name);
+}
+void write_attr(hid_t obj, const std::string& path, const char* name, double value) {
+  h5_handle space{H5Screate(H5S_SCALAR), H5Sclose};
+  h5_handle a{H5Acreate2(obj, name, H5T_IEEE_F64LE, space.id, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
+  check(a.id >= 0, path, name);
+  check(H5Awrite(a.id, H5T_NATIVE_DOUBLE, &value) >= 0, path, name);
+}
+}  // namespace
+
+void write_results(const std::string& path, const scf_result& r, const molecule& mol,
+                   const basis_set& b, bohr_constant constant) {
+  namespace fs = std::filesystem;
+  const fs::path final_path(path);
+  const fs::path tmp = final_path.parent_path() /
+                       ("." + final_path.filename().string() + ".tmp." + std::to_string(getpid()));
+  try {
+    {
+      h5_handle file{H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
+      check(file.id >= 0, path, "(cannot create " + tmp.string() + ")");
+      const double energies[3] = {r.energy, r.nuclear_repulsion, r.electronic};
+      write_doubles(file.id, path, "energies", energies, {3});
+      write_attr(file.id, path, "energies_order", "total, nuclear_repulsion, electronic (Eh)");
+      const auto nbf = static_cast<hsize_t>(b.nbf);
+      const auto norb = static_cast<hsize_t>(r.orbital_energies.size());
+      write_doubles(file.id, path, "orbital_energies", r.orbital_energies.data(), {norb});
+      write_doubles(file.id, path, "orbitals", r.coefficients.data(), {nbf, norb});
+      write_doubles(file.id, path, "density", r.density.data(), {nbf, nbf});
+      std::vector<double> atoms;
+      for (const atom& a : mol.atoms)
+        atoms.insert(atoms.end(), {static_cast<double>(a.z), a.r[0], a.r[1], a.r[2]});
+      write_doubles(file.id, path, "atoms", atoms.data(), {mol.atoms.size(), 4});
+      write_attr(file.id, path, "atoms_columns", "Z, x, y, z (Bohr)");
+      write_attr(file.id, path, "basis", b.name + " (" + b.file + ")");
+      write_attr(file.id, path, "shells", b.form);
+      write_attr(file.id, path, "bohr_constant", std::string(to_string(constant)));
+      write_attr(file.id, path, "angstrom_to_bohr", angstrom_to_bohr(constant));
+      write_attr(file.id, path, "total_energy", r.energy);
+      write_attr(file.id, path, "iterations", static_cast<double>(r.iterations));
+      write_attr(file.id, path, "occupied", static_cast<double>(r.occupied));
+      write_attr(file.id, path, "layout", "row-major; orbitals: column k is MO k");
+      check(H5Fflush(file.id, H5F_SCOPE_GLOBAL) >= 0, path, "(flush)");
+    }
+    std::error_code ec;
+    fs::rename(tmp, final_path, ec);
+    if (ec)
+      throw Error("output file '" + path + "': cannot rename " + tmp.string() + ": " +
+                  ec.message());
+  } catch (...) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw;
+  }
+}
+
+}  // namespace gaea::scf

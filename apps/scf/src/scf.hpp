@@ -1,0 +1,63 @@
+#pragma once
+/// \file
+/// Restricted closed-shell Hartree–Fock driver: core-Hamiltonian guess, Pulay DIIS, symmetric
+/// or canonical orthogonalisation, convergence on the energy change and the density change.
+/// The Fock build is parallel (fock_builder); the rest runs on rank 0, which publishes each new
+/// density in the density global array.
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "basis.hpp"
+#include "fock_build.hpp"
+#include "integrals.hpp"
+#include "molecule.hpp"
+
+namespace gaea::scf {
+
+struct scf_options {
+  int max_iter = 50;
+  double energy_tol = 1e-10;        ///< |E_k - E_{k-1}| (Hartree)
+  double density_tol = 1e-8;        ///< rms change of the total density matrix P = 2 C_occ C_occ^T
+  std::string ortho = "symmetric";  ///< "symmetric" or "canonical"
+  double lindep = 1e-6;             ///< overlap eigenvalues below it are dropped (canonical)
+  int diis_size = 8;                ///< Fock matrices kept by DIIS (0: off)
+  bool print = true;                ///< rank 0 prints the iteration table as it goes
+};
+
+/// Figures of one iteration (times in seconds: Fock-build parts averaged over ranks and summed
+/// over each rank's threads, the rest on rank 0).
+struct iteration_record {
+  int iter = 0;
+  double energy = 0, delta_e = 0, delta_p = 0;
+  fock_times mean;  ///< Fock-build times averaged over ranks
+  double diag = 0;  ///< rank 0: gather G, DIIS, diagonalise, publish D (others wait)
+  double wall = 0;
+};
+
+struct scf_result {
+  bool converged = false;
+  int iterations = 0;
+  double energy = 0, nuclear_repulsion = 0, electronic = 0;
+  std::int64_t occupied = 0;
+  std::int64_t orbitals = 0;  ///< after dropping linear dependence
+  std::int64_t dropped = 0;
+  double min_overlap_eigenvalue = 0;
+  std::string ortho_used;
+  Eigen::VectorXd orbital_energies;  ///< rank 0 only
+  matrix coefficients;               ///< nbf x orbitals, rank 0 only
+  matrix density;                    ///< total density P, rank 0 only
+  std::vector<iteration_record> history;
+  std::vector<fock_times> per_rank;  ///< rank 0: totals over iterations of every rank
+  fock_times mine;                   ///< this rank's totals over iterations
+  double diag_total = 0;
+};
+
+/// Collective: runs the SCF. Throws gaea::Error on every rank for an odd electron count or bad
+/// options; returns with converged == false (on every rank) after max_iter iterations.
+scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_options& opt,
+                   const fock_options& fopt, std::FILE* out);
+
+}  // namespace gaea::scf
