@@ -257,13 +257,13 @@ int main(int argc, char** argv) {
   report_figures rep;
   try {
     gaea::runtime rt(&argc, &argv);
-    rt.add_report_section("scf",
-                          {"iterations", "fock tasks", "integrals s", "counter wait s", "get s",
-                           "accumulate s", "diagonalise s"},
-                          [&rep] {
-                            return std::vector<double>{rep.tasks, rep.integrals, rep.counter,
-                                                       rep.get,   rep.acc,       rep.diag};
-                          });
+    rt.add_report_section(
+        "scf",
+        {"fock tasks", "integrals s", "counter wait s", "get s", "accumulate s", "diagonalise s"},
+        [&rep] {
+          return std::vector<double>{rep.tasks, rep.integrals, rep.counter,
+                                     rep.get,   rep.acc,       rep.diag};
+        });
     try {
       return run(o, rt, rep);
     } catch (const gaea::Error& e) {

@@ -127,6 +127,10 @@ void runtime::write_report_and_trace() {
     // Modules' sections follow the fixed fields (same keys on every rank).
     for (const auto& sec : sections_) {
       std::vector<double> v = sec.values();
+      // A module bug, not a user error: say so, and keep the gather's widths equal.
+      if (v.size() != sec.keys.size())
+        std::fprintf(stderr, "gaea: report section '%s' gave %zu values for %zu keys\n",
+                     sec.name.c_str(), v.size(), sec.keys.size());
       v.resize(sec.keys.size(), 0.0);
       mine.insert(mine.end(), v.begin(), v.end());
     }
