@@ -54,17 +54,21 @@ build() {
   cmake --build "$build_dir" --parallel "$jobs"
 }
 
+# Fails with a hint when an app the command runs was not built.
+require_exe() {
+  if [[ ! -x "$1" ]]; then
+    echo "build.sh: $1 was not built ($2)" >&2
+    exit 1
+  fi
+}
+
 case "$cmd" in
   demo)
     install_deps
     configure
     build
     scf="$build_dir/apps/scf/gaea-scf"
-    if [[ ! -x "$scf" ]]; then
-      echo "build.sh: $scf was not built (needs libint2-dev and libcli11-dev, and" \
-           "GAEA_BUILD_APPS=ON)" >&2
-      exit 1
-    fi
+    require_exe "$scf" "needs libint2-dev and libcli11-dev, and GAEA_BUILD_APPS=ON"
     args=("$repo/apps/scf/molecules/water3.xyz" --basis 6-31G)
     if [[ $# -gt 0 ]]; then args=("$@"); fi
     step "run: GAEA_REPORT=1 mpirun ${mpi_args[*]} -np 4 $scf ${args[*]}"
@@ -75,11 +79,7 @@ case "$cmd" in
     configure
     build
     demo="$build_dir/apps/demo/gaea-demo"
-    if [[ ! -x "$demo" ]]; then
-      echo "build.sh: demo executable $demo was not built (is the gaea-demo target in apps/demo" \
-           "and GAEA_BUILD_APPS=ON?)" >&2
-      exit 1
-    fi
+    require_exe "$demo" "is the gaea-demo target in apps/demo and GAEA_BUILD_APPS=ON?"
     step "run: mpirun ${mpi_args[*]} -np 4 $demo $*"
     mpirun "${mpi_args[@]}" -np 4 "$demo" "$@"
     ;;
