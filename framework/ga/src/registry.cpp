@@ -1,8 +1,8 @@
 #include <cstdio>
-#include <string>
-#include <vector>
 #include <mutex>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "detail/registry.hpp"
 #include "detail/wire.hpp"
@@ -41,8 +41,8 @@ array_core& find_array(std::uint64_t id, int source) {
   std::lock_guard lock(g_mutex);
   auto it = g_arrays.find(id);
   if (it == g_arrays.end())
-    throw Error("global_array request from rank " + std::to_string(source) +
-                ": no array with id " + std::to_string(id) + " on this rank");
+    throw Error("global_array request from rank " + std::to_string(source) + ": no array with id " +
+                std::to_string(id) + " on this rank");
   return *it->second;
 }
 
@@ -99,7 +99,8 @@ stats current_stats() {
   auto ld = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
   stats s;
   for (std::size_t i = 0; i < op_count; ++i)
-    s.ops[i] = {ld(c.ops[i].calls), ld(c.ops[i].bytes), static_cast<double>(ld(c.ops[i].ns)) * 1e-9};
+    s.ops[i] = {ld(c.ops[i].calls), ld(c.ops[i].bytes),
+                static_cast<double>(ld(c.ops[i].ns)) * 1e-9};
   s.gets = s.of(op::get).calls;
   s.puts = s.of(op::put).calls;
   s.accs = s.of(op::acc).calls;
