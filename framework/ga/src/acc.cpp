@@ -1,8 +1,6 @@
 // Accumulate. Target-driven (the default): each tile piece is packed and sent in an active
 // message that the owner's progress thread applies; the packed copies belong to the operation,
 // so the caller's buffer is free on return. Source-driven: see acc_source.cpp.
-#include <cstring>
-
 #include "detail/op_state.hpp"
 #include "detail/wire.hpp"
 #include "gaea/ga/array_core.hpp"
@@ -13,7 +11,6 @@ namespace gaea::ga::detail {
 void array_core::acc(const patch& p, user_buffer buf, const void* alpha, op_state& st) {
   const index bs = buffer_strides(p, buf, "acc");
   const auto* in = static_cast<const std::byte*>(buf.data);
-  const int n = p.ndim();
   const std::size_t es = ops_.size;
   const bool source_driven = current_acc_protocol() == acc_protocol::source_driven;
   st.bytes += static_cast<std::uint64_t>(p.elements()) * es;
@@ -23,14 +20,8 @@ void array_core::acc(const patch& p, user_buffer buf, const void* alpha, op_stat
     } else if (t.rank != rank_) {
       send_packed(acc_handler, t, piece, p, bs, in, alpha, st);
     } else {  // our own piece: applied here, without a message
-      const std::size_t row = static_cast<std::size_t>(piece.extent(n - 1)) * es;
       std::vector<std::byte> packed(static_cast<std::size_t>(piece.elements()) * es);
-      std::size_t at = 0;
-      const index zeros(static_cast<std::size_t>(n), 0);
-      for_each_row(piece, p.lo, bs, zeros, zeros, [&](index_t lo, index_t) {
-        std::memcpy(packed.data() + at, in + static_cast<std::size_t>(lo) * es, row);
-        at += row;
-      });
+      pack_user(piece, p.lo, bs, in, packed.data());
       apply_acc(piece, packed.data(), alpha);
     }
   });

@@ -2,7 +2,6 @@
 // owner piece, take the owner's lock word with a remote compare-and-swap, get the piece, add,
 // put it back, flush, release. Every step is a round trip the origin waits for, and concurrent
 // accumulates to one owner serialise on its lock — the costs the target-driven default avoids.
-#include <cstring>
 #include <thread>
 
 #include "detail/op_state.hpp"
@@ -46,13 +45,7 @@ void array_core::acc_source_driven(const tile& t, const patch& piece, const patc
     });
     rt_.wait(got);
   }
-  const std::size_t row = static_cast<std::size_t>(piece.extent(n - 1)) * es;
-  std::size_t at = 0;
-  const index zeros(static_cast<std::size_t>(n), 0);
-  for_each_row(piece, p.lo, bs, zeros, zeros, [&](index_t lo, index_t) {
-    std::memcpy(mine.data() + at, in + static_cast<std::size_t>(lo) * es, row);
-    at += row;
-  });
+  pack_user(piece, p.lo, bs, in, mine.data());
   ops_.acc(current.data(), mine.data(), elems, alpha);
   {
     comm::completion put, flushed;

@@ -45,7 +45,9 @@ array_core::array_core(std::string name, const index& dims, const layout_spec& s
       ops_(ops),
       rt_(runtime::current()),
       rank_(rt_.rank()),
-      local_tiles_(dist_.tiles(rt_.rank())) {
+      local_tiles_(dist_.tiles(rt_.rank())),
+      models_(std::make_unique<std::atomic<const strided_model*>[]>(
+          static_cast<std::size_t>(rt_.size()))) {
   const std::string what = "global_array '" + name_ + "'";
   const std::size_t bytes = storage_bytes(dist_, rt_.rank(), ops_.size, name_);
   // The storage, then (8-byte aligned) the rank's lock word for source-driven accumulates.

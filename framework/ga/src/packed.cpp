@@ -42,20 +42,6 @@ std::vector<patch> split_to_fit(const patch& piece, std::size_t es, std::size_t 
 
 namespace {
 
-// Copies the rows of `q` between its packed row-major form and a buffer laid out with strides
-// `bs` from origin `lo` (the user's patch).
-template <class Copy>
-void for_each_packed_row(const patch& q, const index& lo, const index& bs, std::size_t es,
-                         Copy&& copy) {
-  const std::size_t row = static_cast<std::size_t>(q.extent(q.ndim() - 1)) * es;
-  const index zeros(static_cast<std::size_t>(q.ndim()), 0);
-  std::size_t at = 0;
-  for_each_row(q, lo, bs, zeros, zeros, [&](index_t off, index_t) {
-    copy(static_cast<std::size_t>(off) * es, at, row);
-    at += row;
-  });
-}
-
 void check_size(const array_core& a, const patch& piece, std::size_t bytes, const char* what,
                 int source) {
   if (bytes != static_cast<std::size_t>(piece.elements()) * a.elem_size())
@@ -118,6 +104,35 @@ bool array_core::use_packed(int target, const patch& piece) {
                                          static_cast<std::size_t>(piece.elements()) * ops_.size);
 }
 
+namespace {
+// Calls copy(user offset, packed offset, row bytes) for every row of `q`, in packed order.
+template <class Copy>
+void for_each_packed_row(const patch& q, const index& lo, const index& bs, std::size_t es,
+                         Copy&& copy) {
+  const std::size_t row = static_cast<std::size_t>(q.extent(q.ndim() - 1)) * es;
+  const index zeros(static_cast<std::size_t>(q.ndim()), 0);
+  std::size_t at = 0;
+  for_each_row(q, lo, bs, zeros, zeros, [&](index_t off, index_t) {
+    copy(static_cast<std::size_t>(off) * es, at, row);
+    at += row;
+  });
+}
+}  // namespace
+
+void array_core::pack_user(const patch& q, const index& lo, const index& bs, const std::byte* in,
+                           std::byte* packed) const {
+  for_each_packed_row(q, lo, bs, ops_.size, [&](std::size_t off, std::size_t at, std::size_t row) {
+    std::memcpy(packed + at, in + off, row);
+  });
+}
+
+void array_core::unpack_user(const patch& q, const index& lo, const index& bs,
+                             const std::byte* packed, std::byte* out) const {
+  for_each_packed_row(q, lo, bs, ops_.size, [&](std::size_t off, std::size_t at, std::size_t row) {
+    std::memcpy(out + off, packed + at, row);
+  });
+}
+
 void array_core::get_packed(const tile& t, const patch& piece, const patch& p, const index& bs,
                             std::byte* out, op_state& st) {
   const std::size_t es = ops_.size, hsize = patch_header_size(p.ndim());
@@ -128,11 +143,8 @@ void array_core::get_packed(const tile& t, const patch& piece, const patch& p, c
     write_patch_header(header, id(), q, nullptr, es);
     st.w.am_send(t.rank, get_packed_handler, {header, hsize}, {}, st.done, &st.done,
                  {reply, bytes});
-    st.finishers.push_back([q, lo = p.lo, bs, es, reply, out] {
-      for_each_packed_row(q, lo, bs, es, [&](std::size_t off, std::size_t at, std::size_t row) {
-        std::memcpy(out + off, reply + at, row);
-      });
-    });
+    st.finishers.push_back(
+        [this, q, lo = p.lo, bs, reply, out] { unpack_user(q, lo, bs, reply, out); });
   }
   bump(counters().packed_transfers);
 }
@@ -145,9 +157,7 @@ void array_core::send_packed(comm::handler_id h, const tile& t, const patch& pie
   for (const patch& q : split_to_fit(piece, es, rt_.comm().cfg().max_transfer)) {
     const std::size_t bytes = static_cast<std::size_t>(q.elements()) * es;
     std::byte* packed = st.buffer(bytes);
-    for_each_packed_row(q, p.lo, bs, es, [&](std::size_t off, std::size_t at, std::size_t row) {
-      std::memcpy(packed + at, in + off, row);
-    });
+    pack_user(q, p.lo, bs, in, packed);
     std::byte* header = st.buffer(hsize);
     write_patch_header(header, id(), q, alpha, es);
     // Remote completion counts on the (array, target) status, so fences and gets wait for it.

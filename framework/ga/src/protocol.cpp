@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -92,10 +93,12 @@ double copy_cost_per_byte() {
   return cost;
 }
 
+// Models per target for the live runtime. Entries are allocated once and never move, so arrays
+// may keep pointers to them.
 struct model_cache {
   std::mutex mutex;
   std::uint64_t instance = 0;
-  std::vector<strided_model> models;
+  std::vector<std::unique_ptr<strided_model>> models;
 };
 model_cache& cache() {
   static model_cache c;
@@ -108,17 +111,25 @@ strided_model array_core::model_for(int target) {
   if (target < 0 || target >= rt_.size())
     throw Error("global_array '" + name_ + "': cost model for rank " + std::to_string(target) +
                 ", which is not in [0, " + std::to_string(rt_.size()) + ")");
+  std::atomic<const strided_model*>& mine = models_[static_cast<std::size_t>(target)];
+  if (const strided_model* m = mine.load(std::memory_order_acquire)) return *m;
   model_cache& c = cache();
   // Held while measuring: other threads wanting a model wait for this one instead of measuring
   // again (the measurement only needs this thread's worker and the target's progress).
   std::lock_guard lock(c.mutex);
   if (c.instance != rt_.instance()) {
     c.instance = rt_.instance();
-    c.models.assign(static_cast<std::size_t>(rt_.size()), strided_model{});
+    c.models.clear();
+    c.models.resize(static_cast<std::size_t>(rt_.size()));
   }
-  strided_model& m = c.models[static_cast<std::size_t>(target)];
-  if (!m.calibrated) calibrate(target, m);
-  return m;
+  auto& m = c.models[static_cast<std::size_t>(target)];
+  if (!m) {
+    auto fresh = std::make_unique<strided_model>();
+    calibrate(target, *fresh);
+    m = std::move(fresh);
+  }
+  mine.store(m.get(), std::memory_order_release);
+  return *m;
 }
 
 void array_core::calibrate(int target, strided_model& m) {

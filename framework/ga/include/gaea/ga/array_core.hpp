@@ -3,6 +3,7 @@
 /// Type-erased implementation shared by every gaea::global_array<T>. Users do not need this
 /// header directly; it is public only because the template wraps it.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -103,6 +104,12 @@ class array_core {
   void unpack_local(const patch& piece, const std::byte* packed);
   void pack_local(const patch& piece, std::byte* packed) const;
 
+  /// Copies piece `q` of the user's patch (origin `lo`, buffer strides `bs`) to or from its
+  /// packed row-major form.
+  void pack_user(const patch& q, const index& lo, const index& bs, const std::byte* in,
+                 std::byte* packed) const;
+  void unpack_user(const patch& q, const index& lo, const index& bs, const std::byte* packed,
+                   std::byte* out) const;
   /// Buffer strides (elements) for patch `p` in `buf`; validates the buffer size and `ld`.
   index buffer_strides(const patch& p, const user_buffer& buf, const char* op) const;
   /// Conflict tracking before a get from `target`: completes this thread's earlier writes to
@@ -151,6 +158,9 @@ class array_core {
   std::vector<tile> local_tiles_;
   std::unique_ptr<comm::segment> seg_;
   std::mutex acc_mutex_;  // accumulates into local storage are atomic w.r.t. each other
+  // Per target, the runtime's calibrated model once known: strided transfers read it without
+  // the cache's lock (the models live as long as the runtime, which outlives the array).
+  std::unique_ptr<std::atomic<const strided_model*>[]> models_;
 };
 
 /// Calls fn(a, b) with the first element offset of every row (last dimension) of `piece`, in
