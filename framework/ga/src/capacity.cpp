@@ -1,4 +1,5 @@
 #include "capacity.hpp"
+#include "collectives.hpp"
 
 #include <mpi.h>
 #include <sys/resource.h>
@@ -17,7 +18,7 @@ namespace gaea::ga::detail {
 namespace {
 
 std::uint64_t shm_free_bytes() {
-  struct statvfs v{};
+  struct statvfs v {};
   if (statvfs("/dev/shm", &v) != 0) return UINT64_MAX;  // no /dev/shm: nothing to check
   return static_cast<std::uint64_t>(v.f_bavail) * v.f_frsize;
 }
@@ -65,22 +66,11 @@ void check_capacity(runtime& rt, std::size_t bytes, const std::string& what) {
   rlimit lim{};
   if (problem.empty() && bytes > 0 && getrlimit(RLIMIT_MEMLOCK, &lim) == 0 &&
       lim.rlim_cur != RLIM_INFINITY && rt.nodes() > 1 && bytes > lim.rlim_cur)
-    problem = "needs " + mib(bytes) + " of registered memory on rank " +
-              std::to_string(rt.rank()) + " but the locked-memory limit (ulimit -l) is " +
-              mib(lim.rlim_cur);
+    problem = "needs " + mib(bytes) + " of registered memory on rank " + std::to_string(rt.rank()) +
+              " but the locked-memory limit (ulimit -l) is " + mib(lim.rlim_cur);
 
-  // Agree: the lowest rank with a problem tells everyone.
-  int flag = problem.empty() ? rt.size() : rt.rank(), first = 0;
-  MPI_Iallreduce(&flag, &first, 1, MPI_INT, MPI_MIN, rt.comm().mpi_comm(), &req);
-  rt.comm().wait_mpi(req);
-  if (first == rt.size()) return;
-  std::uint64_t len = problem.size();
-  MPI_Ibcast(&len, 1, MPI_UINT64_T, first, rt.comm().mpi_comm(), &req);
-  rt.comm().wait_mpi(req);
-  problem.resize(len);
-  MPI_Ibcast(problem.data(), static_cast<int>(len), MPI_CHAR, first, rt.comm().mpi_comm(), &req);
-  rt.comm().wait_mpi(req);
-  throw Error(what + ": " + problem + " (nothing was allocated)");
+  // Every rank throws the lowest troubled rank's message.
+  agree(rt, problem.empty() ? std::string() : what + ": " + problem + " (nothing was allocated)");
 }
 
 }  // namespace gaea::ga::detail
