@@ -151,6 +151,13 @@ class context::service_impl final : public service_worker {
       has_deferred_.store(true, std::memory_order_release);
     }
     ucp_worker_signal(worker_);
+    std::lock_guard lock(waker_mutex_);
+    if (waker_) waker_();
+  }
+
+  void set_waker(std::function<void()> waker) override {
+    std::lock_guard lock(waker_mutex_);
+    waker_ = std::move(waker);
   }
 
   // UCX callbacks must never throw: every exception is caught, reported and turned into a
@@ -281,6 +288,8 @@ class context::service_impl final : public service_worker {
   std::mutex deferred_mutex_;
   std::vector<pending_ack> deferred_;  // answers posted by other threads
   std::atomic<bool> has_deferred_{false};
+  std::mutex waker_mutex_;
+  std::function<void()> waker_;  // the driver's wake-up (see service_worker::set_waker)
 
   friend class context;
 };

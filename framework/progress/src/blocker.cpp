@@ -1,5 +1,6 @@
 #include "gaea/progress/blocker.hpp"
 
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -64,6 +65,16 @@ blocker::outcome blocker::block(std::int64_t timeout_ns) {
       result = outcome::signalled;
     }
   return result;
+}
+
+blocker::outcome blocker::sleep(std::int64_t ns) noexcept {
+  // ppoll keeps nanosecond timeouts (epoll_wait rounds to ms) and honours the timer slack.
+  const timespec ts{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+  pollfd p{event_fd_, POLLIN, 0};
+  if (ppoll(&p, 1, &ts, nullptr) <= 0) return outcome::timeout;  // EINTR counts as a short sleep
+  std::uint64_t v;
+  [[maybe_unused]] const ssize_t r = read(event_fd_, &v, sizeof v);
+  return outcome::signalled;
 }
 
 void blocker::signal() noexcept {

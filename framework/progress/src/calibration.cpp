@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "gaea/progress/blocker.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/progress/wait_strategy.hpp"
 
@@ -80,13 +81,14 @@ std::int64_t measure_wake(int samples) {
   return median(gaps);
 }
 
+// The same interruptible sleep that the wait strategies use.
 std::int64_t measure_sleep(int samples) {
   tighten_timer_slack();
+  blocker b(nullptr);
   std::vector<std::int64_t> d;
   for (int i = 0; i < samples; ++i) {
-    const timespec ts{0, 1000};
     const std::int64_t t0 = monotonic_ns();
-    clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr);
+    b.sleep(1000);
     d.push_back(monotonic_ns() - t0);
   }
   return median(d);

@@ -61,6 +61,7 @@ struct engine::thread_state {
         intr(wt, app_block_timeout_ns),
         autos(wt, e.auto_app_) {
     tel.enable_trace(e.opt_.trace);
+    if (e.opt_.share_core) wt.set_yield_interval(e.opt_.yield_interval_ns);
   }
   comm::worker* worker;
   thread_telemetry tel;
@@ -83,9 +84,13 @@ engine::engine(comm::service_worker& service, engine_options opt)
       park_(std::make_unique<blocker>(nullptr)) {
   progress_tel_->enable_trace(opt_.trace);
   thread_ = std::thread([this] { run(); });
+  // Deferred replies posted by the main thread (owner-served counters) must not wait for the
+  // end of a micro-sleep.
+  service_.set_waker([this] { wake_progress_thread(); });
 }
 
 engine::~engine() {
+  service_.set_waker({});
   stop_.store(true, std::memory_order_release);
   wake_progress_thread();
   if (thread_.joinable()) thread_.join();
@@ -127,6 +132,7 @@ void engine::run() {
   }
   if (opt_.governor) opt_.governor->thread_started(sched_getcpu());
   waiter pw(&service_, *progress_tel_, opt_.governor);
+  if (opt_.share_core) pw.set_yield_interval(opt_.yield_interval_ns);
   spin_strategy spin(pw);
   // Idle, adaptive backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of
   // CPU (bench/idle_cost), so shorter steps burn a visible share of a core.

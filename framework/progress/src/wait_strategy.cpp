@@ -39,6 +39,14 @@ waiter::~waiter() {
 
 void waiter::spin() noexcept {
   if (tel_.state() != wait_state::spin) tel_.enter(wait_state::spin, monotonic_ns());
+  if (yield_ns_ > 0) {
+    const std::int64_t now = monotonic_ns();
+    if (now - last_yield_ns_ >= yield_ns_) {
+      last_yield_ns_ = now;
+      sched_yield();
+      return;
+    }
+  }
   cpu_relax();
 }
 
@@ -48,8 +56,7 @@ void waiter::run() noexcept {
 
 void waiter::sleep(std::int64_t ns) noexcept {
   tel_.enter(wait_state::sleep, monotonic_ns(), thread_cpu_ns());
-  const timespec ts{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
-  clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr);
+  blocker_.sleep(ns);
   tel_.count_wakeup();
   tel_.enter(wait_state::spin, monotonic_ns(), thread_cpu_ns());
 }

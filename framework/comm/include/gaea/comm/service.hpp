@@ -5,6 +5,8 @@
 /// address, so software-emulated RMA (tcp), atomics and active messages complete when — and only
 /// when — someone progresses it) and every application thread's origin worker.
 
+#include <functional>
+
 namespace gaea::comm {
 
 /// Progress contract. All calls except signal() must come from one thread at a time (the
@@ -25,6 +27,13 @@ class waitable {
 
 /// The target-side worker of a rank: driven by the progress thread, or by application threads
 /// when asynchronous progress is off.
-class service_worker : public waitable {};
+class service_worker : public waitable {
+ public:
+  /// Installs what wakes the worker's driver when another thread queues work for it outside UCX
+  /// (a deferred reply): its driver may be micro-sleeping rather than blocked on event_fd(), so
+  /// signal() alone would leave the work until the sleep ends. Empty: signal() only. After the
+  /// call returns, the previous waker is no longer running. Thread-safe.
+  virtual void set_waker(std::function<void()> waker) = 0;
+};
 
 }  // namespace gaea::comm

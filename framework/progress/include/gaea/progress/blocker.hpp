@@ -30,7 +30,12 @@ class blocker {
 
   /// Arms the worker and blocks for at most `timeout_ns` (rounded up to whole ms; <0 = forever).
   outcome block(std::int64_t timeout_ns);
-  /// Wakes the owner if it is blocked, or makes its next block() return at once.
+  /// Sleeps for `ns` without arming the worker (a micro-sleep), but returns early when signal()
+  /// is called: a thread sleeping here is as reachable as a blocked one. Returns `signalled` or
+  /// `timeout`. Owner thread only.
+  outcome sleep(std::int64_t ns) noexcept;
+  /// Wakes the owner if it is blocked or sleeping, or makes its next block()/sleep() return at
+  /// once.
   void signal() noexcept;
   /// True when the worker can wake the thread (it has an event fd).
   bool can_block() const noexcept { return worker_fd_ >= 0; }

@@ -37,11 +37,17 @@ class waiter {
   waiter(const waiter&) = delete;
   waiter& operator=(const waiter&) = delete;
 
-  /// One idle-step pause; enters the spin state if the thread was elsewhere.
+  /// One idle-step pause; enters the spin state if the thread was elsewhere. With a yield
+  /// interval set, one sched_yield() per interval instead of the pause.
   void spin() noexcept;
+  /// On an oversubscribed node a spinning thread holds its CPU until the scheduler's slice ends,
+  /// and a thread woken on that CPU (a peer's progress thread, a main thread woken by a
+  /// completion) waits for it: milliseconds. Yielding every `ns` (0: never) hands the CPU over
+  /// within `ns` instead.
+  void set_yield_interval(std::int64_t ns) noexcept { yield_ns_ = ns; }
   /// Leaves spin/sleep/block for `run` (end of a wait, or traffic for the progress thread).
   void run() noexcept;
-  /// clock_nanosleep for `ns`.
+  /// Micro-sleeps for `ns`; signal() ends the sleep early.
   void sleep(std::int64_t ns) noexcept;
   /// Arms and blocks up to `timeout_ns`; with DVFS enabled the governor may lower the core first
   /// (if `expected_idle_ns` is long enough) and raises it right after. `busy`/`unsupported` return
@@ -53,7 +59,7 @@ class waiter {
   /// Whether blocks (and long spin waits) may change the core's frequency.
   void set_dvfs(bool on) noexcept { dvfs_ = on && gov_ != nullptr; }
   bool dvfs() const noexcept { return dvfs_; }
-  /// Wakes this thread out of block(). Thread-safe.
+  /// Wakes this thread out of block() or sleep(). Thread-safe.
   void signal() noexcept { blocker_.signal(); }
   bool can_block() const noexcept { return blocker_.can_block(); }
   thread_telemetry& telemetry() noexcept { return tel_; }
@@ -69,6 +75,8 @@ class waiter {
   bool dvfs_ = false;
   int low_cpu_ = -1;  // the CPU whose domain this thread lowered, or -1
   std::int64_t typical_block_ns_ = 0;
+  std::int64_t yield_ns_ = 0;
+  std::int64_t last_yield_ns_ = 0;
 };
 
 /// Decides, after every progress step, whether the thread spins, sleeps or blocks.
