@@ -109,8 +109,8 @@ class context::service_impl final : public service_worker {
     std::int32_t status = 0;
     detail::reply_sink sink;
     sink.requested = (wire.flags & 1u) != 0;
-    sink.token = deferred_reply{reply_ep, wire.cookie, wire.reply_addr, wire.reply_capacity,
-                                wire.source};
+    sink.token =
+        deferred_reply{reply_ep, wire.cookie, wire.reply_addr, wire.reply_capacity, wire.source};
     try {
       ctx_.dispatch(wire.handler, am_message{wire.source, header, data,
                                              static_cast<std::size_t>(wire.reply_capacity), &sink});
