@@ -3,6 +3,7 @@
 // for (see tests/CMakeLists.txt).
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <numeric>
@@ -71,4 +72,31 @@ TEST_CASE("issue3: the active-message barrier orders many rounds", "[progress][b
       REQUIRE(x >= round);
     rt().barrier();
   }
+}
+
+TEST_CASE("issue3 review: a wait in progress follows a mode switch (kept its first strategy)",
+          "[progress][regression]") {
+  auto& e = rt().progress();
+  const mode start = e.current_mode();
+  const mode other = start == mode::interrupt ? mode::adaptive : mode::interrupt;
+  std::atomic<bool> released{false};
+  const std::uint64_t before = e.totals().mode_switches;
+  // Another thread switches the mode while this one waits, and releases it well after, so the
+  // wait steps under the new mode before its predicate holds.
+  std::thread switcher([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    e.set_mode(other, e.dvfs_enabled());
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    released.store(true);
+    e.notify_waiters();
+  });
+  e.wait_until(
+      rt().worker(), [&] { return released.load(); }, /*notified=*/true);
+  switcher.join();
+  // The progress thread counts the switch once, the waiting thread once more when its strategy
+  // follows it (read before switching back, which the progress thread would count too).
+  const std::uint64_t after = e.totals().mode_switches;
+  e.set_mode(start, e.dvfs_enabled());
+  CHECK(after - before >= 2u);
+  rt().barrier();
 }

@@ -226,14 +226,19 @@ engine::thread_state& engine::this_thread(comm::worker& w) {
 }
 
 engine::wait_scope::wait_scope(engine& e, comm::worker& w, std::size_t bytes, bool notified)
-    : e_(e), w_(w), ts_(e.this_thread(w)) {
-  const int packed = e.mode_.load(std::memory_order_acquire);
-  const mode m = unpack_mode(packed);
-  ts_.wt.set_dvfs(unpack_dvfs(packed));
+    : e_(e), w_(w), ts_(e.this_thread(w)), bytes_(bytes), notified_(notified) {
+  ts_.tel.count_wait();
+  select();
+}
+
+void engine::wait_scope::select() {
+  packed_ = e_.mode_.load(std::memory_order_acquire);
+  const mode m = unpack_mode(packed_);
+  ts_.wt.set_dvfs(unpack_dvfs(packed_));
   // Blocking needs someone else to progress the service worker (mode != off) and a predicate
   // that an event on this thread's worker, or notify_waiters(), makes true.
-  const bool may_spin = !e.opt_.share_core;
-  if (!notified || m == mode::off || m == mode::spin || !ts_.wt.can_block())
+  const bool may_spin = !e_.opt_.share_core;
+  if (!notified_ || m == mode::off || m == mode::spin || !ts_.wt.can_block())
     strategy_ = (m == mode::spin || m == mode::off) && may_spin
                     ? static_cast<wait_strategy*>(&ts_.spin)
                     : &ts_.adaptive;
@@ -243,8 +248,13 @@ engine::wait_scope::wait_scope(engine& e, comm::worker& w, std::size_t bytes, bo
     strategy_ = &ts_.intr;
   else
     strategy_ = &ts_.autos;
-  ts_.tel.count_wait();
-  strategy_->begin_wait(bytes);
+  strategy_->begin_wait(bytes_);
+}
+
+void engine::wait_scope::reselect() {
+  strategy_->end_wait();
+  ts_.tel.count_mode_switch();
+  select();
 }
 
 engine::wait_scope::~wait_scope() {

@@ -133,12 +133,21 @@ class engine {
    public:
     wait_scope(engine& e, comm::worker& w, std::size_t bytes, bool notified);
     ~wait_scope();
-    void step() { strategy_->after_step(e_.poll(w_)); }
+    void step() {
+      // A mode switch during the wait (set_mode also wakes it) takes effect at the next step.
+      if (e_.mode_.load(std::memory_order_acquire) != packed_) reselect();
+      strategy_->after_step(e_.poll(w_));
+    }
 
    private:
+    void select();
+    void reselect();
     engine& e_;
     comm::worker& w_;
     thread_state& ts_;
+    std::size_t bytes_;
+    bool notified_;
+    int packed_;  // the mode (and DVFS flag) the strategy was chosen for
     wait_strategy* strategy_;
   };
   thread_state& this_thread(comm::worker& w);
