@@ -59,7 +59,7 @@ struct engine::thread_state {
         spin(wt),
         adaptive(wt, 50000, 1000, 200000),
         intr(wt, app_block_timeout_ns),
-        autos(wt, e.auto_app_) {
+        autos(wt, e.auto_app_, app_block_timeout_ns) {
     tel.enable_trace(e.opt_.trace);
     if (e.opt_.share_core) wt.set_yield_interval(e.opt_.yield_interval_ns);
   }
@@ -138,7 +138,7 @@ void engine::run() {
   // CPU (bench/idle_cost), so shorter steps burn a visible share of a core.
   backoff_strategy adaptive(pw, 50000, 1000, 1000000);
   interrupt_strategy intr(pw, progress_block_timeout_ns);
-  auto_strategy autos(pw, auto_progress_);
+  auto_strategy autos(pw, auto_progress_, progress_block_timeout_ns);
   progress_waiter_.store(&pw, std::memory_order_release);
 
   std::unique_lock service_lock(service_mutex_, std::defer_lock);

@@ -4,6 +4,8 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include <algorithm>
+
 #include "gaea/energy/governor.hpp"
 #include "gaea/progress/clock.hpp"
 
@@ -191,7 +193,8 @@ void interrupt_strategy::after_step(unsigned events) {
 // ---------------------------------------------------------------------------------------------
 // auto
 
-auto_strategy::auto_strategy(waiter& w, const auto_params& p) : w_(w), policy_(p, monotonic_ns()) {}
+auto_strategy::auto_strategy(waiter& w, const auto_params& p, std::int64_t max_block_ns)
+    : w_(w), policy_(p, monotonic_ns()), max_block_ns_(max_block_ns) {}
 
 void auto_strategy::begin_wait(std::size_t bytes) {
   policy_.begin_wait(monotonic_ns(), bytes);
@@ -224,7 +227,7 @@ void auto_strategy::after_step(unsigned events) {
       w_.sleep(d.ns);
       break;
     case action::block: {
-      const blocker::outcome o = w_.block(d.ns, d.expected_idle_ns);
+      const blocker::outcome o = w_.block(std::min(d.ns, max_block_ns_), d.expected_idle_ns);
       if (o == blocker::outcome::busy) return;  // events pending: progress again at once
       if (o == blocker::outcome::unsupported) w_.sleep(policy_.params().max_sleep_ns);
       break;

@@ -157,7 +157,9 @@ class interrupt_strategy final : public wait_strategy {
 /// Mode `auto`: the auto_policy's decisions, carried out by the waiter.
 class auto_strategy final : public wait_strategy {
  public:
-  auto_strategy(waiter& w, const auto_params& p);
+  /// `max_block_ns` caps every block the policy asks for (the safety timeout: a lost wake-up
+  /// must cost little time).
+  auto_strategy(waiter& w, const auto_params& p, std::int64_t max_block_ns);
   void begin_wait(std::size_t bytes) override;
   void after_step(unsigned events) override;
   void end_wait() override;
@@ -167,6 +169,7 @@ class auto_strategy final : public wait_strategy {
  private:
   waiter& w_;
   auto_policy policy_;
+  std::int64_t max_block_ns_;
   bool away_ = false;  // the last step was followed by a sleep or block
   action last_ = action::spin;
 };
