@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "detail/ucx.hpp"
+#include "gaea/base/copy.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
 
@@ -49,7 +50,7 @@ ucs_status_t on_reply(void* arg, const void* header, size_t header_length, void*
         on_reply_data(nullptr, UCS_PTR_STATUS(req), length, rr);
       return UCS_OK;
     }
-    std::memcpy(dst, data, length);
+    copy_bytes(dst, data, length);
   }
   c->finish(r.status);
   self->ack_received();
@@ -271,9 +272,9 @@ void worker::strided(int target, const segment& seg, std::uint64_t offset,
       std::byte* remote = k.direct + offset + r * remote_stride;
       local_ptr<Dir> mine = local + r * local_stride;
       if constexpr (Dir == direction::put)
-        std::memcpy(remote, mine, row_bytes);
+        copy_bytes(remote, mine, row_bytes);
       else
-        std::memcpy(mine, remote, row_bytes);
+        copy_bytes(mine, remote, row_bytes);
     }
     return;
   }

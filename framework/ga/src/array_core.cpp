@@ -6,6 +6,7 @@
 #include "capacity.hpp"
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
+#include "gaea/base/copy.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "stats_counters.hpp"
@@ -205,7 +206,7 @@ void array_core::unpack_local(const patch& piece, const std::byte* packed) {
   auto* base = static_cast<std::byte*>(seg_->local_base());
   for_each_local_row(dist_, piece, ops_.size,
                      [&](std::size_t off, std::size_t at, std::size_t row) {
-                       std::memcpy(base + off, packed + at, row);
+                       copy_bytes(base + off, packed + at, row);
                      });
 }
 
@@ -213,7 +214,7 @@ void array_core::pack_local(const patch& piece, std::byte* packed) const {
   const auto* base = static_cast<const std::byte*>(seg_->local_base());
   for_each_local_row(dist_, piece, ops_.size,
                      [&](std::size_t off, std::size_t at, std::size_t row) {
-                       std::memcpy(packed + at, base + off, row);
+                       copy_bytes(packed + at, base + off, row);
                      });
 }
 

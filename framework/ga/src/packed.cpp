@@ -8,6 +8,7 @@
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
 #include "detail/wire.hpp"
+#include "gaea/base/copy.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/ga/array_core.hpp"
@@ -122,14 +123,14 @@ void for_each_packed_row(const patch& q, const index& lo, const index& bs, std::
 void array_core::pack_user(const patch& q, const index& lo, const index& bs, const std::byte* in,
                            std::byte* packed) const {
   for_each_packed_row(q, lo, bs, ops_.size, [&](std::size_t off, std::size_t at, std::size_t row) {
-    std::memcpy(packed + at, in + off, row);
+    copy_bytes(packed + at, in + off, row);
   });
 }
 
 void array_core::unpack_user(const patch& q, const index& lo, const index& bs,
                              const std::byte* packed, std::byte* out) const {
   for_each_packed_row(q, lo, bs, ops_.size, [&](std::size_t off, std::size_t at, std::size_t row) {
-    std::memcpy(out + off, packed + at, row);
+    copy_bytes(out + off, packed + at, row);
   });
 }
 
