@@ -29,7 +29,7 @@ struct auto_params {
   std::int64_t block_after_ns = 1000000;        ///< idle time after which the thread blocks
   std::size_t default_interrupt_bytes = 16384;  ///< size threshold before any rate is observed
   double max_slowdown = 0.02;                   ///< budget: added latency / elapsed time
-  std::int64_t budget_window_ns = 1000000000;   ///< the budget is judged per window
+  std::int64_t budget_window_ns = 20000000;     ///< the budget is judged per window
 
   /// Parameters derived from a calibration. `shares_core`: the thread shares its core with
   /// application threads, so spinning is kept short.
