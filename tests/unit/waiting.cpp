@@ -1,10 +1,18 @@
-// Waiting primitives that need no runtime: the blocker's micro-sleep.
+// Waiting primitives that need no runtime: the blocker's micro-sleep, the waiter's DVFS.
 #include <catch2/catch.hpp>
+
+#include <sched.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <thread>
 
+#include "gaea/energy/actuator.hpp"
+#include "gaea/energy/governor.hpp"
 #include "gaea/progress/blocker.hpp"
+#include "gaea/progress/telemetry.hpp"
+#include "gaea/progress/wait_strategy.hpp"
 
 using gaea::progress::blocker;
 
@@ -29,4 +37,83 @@ TEST_CASE("blocker: a signal sent before the sleep ends the next sleep, once", "
   CHECK(b.sleep(std::int64_t{600} * 1000000000) == blocker::outcome::signalled);
   // The signal was consumed: a short sleep now runs to its end.
   CHECK(b.sleep(1000) == blocker::outcome::timeout);
+}
+
+namespace {
+// A worker that never has events: its event fd fires only when signal() is called.
+class quiet_worker final : public gaea::comm::waitable {
+ public:
+  quiet_worker() : fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+  ~quiet_worker() override { close(fd_); }
+  unsigned progress() override { return 0; }
+  bool arm() override {
+    std::uint64_t v;
+    [[maybe_unused]] const ssize_t r = read(fd_, &v, sizeof v);  // drain, like ucp_worker_arm
+    return true;
+  }
+  int event_fd() override { return fd_; }
+  void signal() override {
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const ssize_t r = write(fd_, &one, sizeof one);
+  }
+
+ private:
+  int fd_;
+};
+
+// Keeps the calling thread on one CPU for the scope, so that the waiter's sched_getcpu() and the
+// governor agree on the domain.
+class pinned {
+ public:
+  explicit pinned(int cpu) {
+    sched_getaffinity(0, sizeof old_, &old_);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    sched_setaffinity(0, sizeof one, &one);
+  }
+  ~pinned() { sched_setaffinity(0, sizeof old_, &old_); }
+
+ private:
+  cpu_set_t old_;
+};
+}  // namespace
+
+TEST_CASE("issue3: a block that times out keeps the frequency low until there is work",
+          "[waiting][dvfs][regression]") {
+  // An idle rank wakes at every safety timeout; it used to raise and lower its core each time
+  // (about 100 transitions per second in bench/idle_wait).
+  const int cpu = sched_getcpu();
+  REQUIRE(cpu >= 0);
+  pinned pin(cpu);
+  gaea::energy::actuator_config cfg;
+  cfg.kind = "simulated";
+  cfg.cpus = {cpu};
+  cfg.simulated_cost_ns = 1000;
+  auto act = gaea::energy::make_actuator(cfg).act;
+  gaea::energy::governor gov(*act, {});
+  gov.thread_started(cpu);
+  gaea::progress::thread_telemetry tel(1, 16);
+  quiet_worker worker;
+  {
+    gaea::progress::waiter w(&worker, tel, &gov);
+    w.set_dvfs(true);
+    const std::int64_t ms = 1000000;
+    CHECK(w.block(ms, 1000 * ms) == blocker::outcome::timeout);
+    CHECK(act->transition_count() == 1);  // lowered before the block
+    CHECK(w.block(ms, 1000 * ms) == blocker::outcome::timeout);
+    CHECK(act->transition_count() == 1);  // still low: no raise and lower around the timeout
+    CHECK(act->current_khz(cpu) == act->low_khz(cpu));
+    w.awake();  // the thread found work
+    CHECK(act->transition_count() == 2);
+    CHECK(act->current_khz(cpu) == act->high_khz(cpu));
+    // A block that ends by a signal lowers, then raises at once.
+    w.signal();
+    CHECK(w.block(1000 * ms, 1000 * ms) == blocker::outcome::signalled);
+    CHECK(act->transition_count() == 4);
+    CHECK(act->current_khz(cpu) == act->high_khz(cpu));
+    // A timeout, then the waiter's destruction, leaves the core high too.
+    CHECK(w.block(ms, 1000 * ms) == blocker::outcome::timeout);
+  }
+  CHECK(act->current_khz(cpu) == act->high_khz(cpu));
 }

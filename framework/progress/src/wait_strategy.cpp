@@ -40,6 +40,7 @@ waiter::~waiter() {
 }
 
 void waiter::spin() noexcept {
+  awake();
   if (tel_.state() != wait_state::spin) tel_.enter(wait_state::spin, monotonic_ns());
   if (yield_ns_ > 0) {
     const std::int64_t now = monotonic_ns();
@@ -53,10 +54,21 @@ void waiter::spin() noexcept {
 }
 
 void waiter::run() noexcept {
+  awake();
   if (tel_.state() != wait_state::run) tel_.enter(wait_state::run, monotonic_ns());
 }
 
+void waiter::awake() noexcept {
+  if (low_after_timeout_) raise(monotonic_ns());
+}
+
+void waiter::set_dvfs(bool on) noexcept {
+  dvfs_ = on && gov_ != nullptr;
+  if (!dvfs_ && low_cpu_ >= 0) raise(monotonic_ns());
+}
+
 void waiter::sleep(std::int64_t ns) noexcept {
+  awake();
   tel_.enter(wait_state::sleep, monotonic_ns(), thread_cpu_ns());
   blocker_.sleep(ns);
   tel_.count_wakeup();
@@ -88,6 +100,7 @@ void waiter::raise(std::int64_t now) noexcept {
   } catch (...) {
   }
   low_cpu_ = -1;
+  low_after_timeout_ = false;
   tel_.set_khz(0, now);
 }
 
@@ -100,7 +113,11 @@ blocker::outcome waiter::block(std::int64_t timeout_ns, std::int64_t expected_id
   tel_.count_block();
   const blocker::outcome o = blocker_.block(timeout_ns);
   const std::int64_t t1 = monotonic_ns();
-  if (dvfs) raise(t1);
+  // A safety timeout that found nothing leads straight into the next block: the domain stays
+  // low (lower() above is then a no-op) until the thread has something to do, so an idle rank
+  // does not pay two transitions per timeout. The strategies call awake() on traffic.
+  low_after_timeout_ = o == blocker::outcome::timeout && low_cpu_ >= 0;
+  if (!low_after_timeout_) raise(t1);
   if (o != blocker::outcome::busy) {
     tel_.count_wakeup();
     typical_block_ns_ = typical_block_ns_ == 0 ? t1 - t0 : (3 * typical_block_ns_ + (t1 - t0)) / 4;
@@ -185,7 +202,10 @@ void backoff_strategy::after_step(unsigned events) {
 // interrupt
 
 void interrupt_strategy::after_step(unsigned events) {
-  if (events) return;  // drain first: block only after a step that found nothing
+  if (events) {  // drain first: block only after a step that found nothing
+    w_.awake();
+    return;
+  }
   const blocker::outcome o = w_.block(timeout_ns_, w_.typical_block_ns());
   if (o == blocker::outcome::unsupported) w_.sleep(fallback_sleep_ns_);
 }
@@ -214,6 +234,7 @@ void auto_strategy::after_step(unsigned events) {
     if (policy_.penalty_ns() != before) w_.telemetry().add_penalty(policy_.penalty_ns() - before);
   }
   if (events) {
+    w_.awake();
     policy_.traffic(monotonic_ns());
     return;
   }

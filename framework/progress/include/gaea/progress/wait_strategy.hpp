@@ -57,7 +57,11 @@ class waiter {
   void lower_for_spin(std::int64_t expected_idle_ns) noexcept;
   void raise_after_spin() noexcept;
   /// Whether blocks (and long spin waits) may change the core's frequency.
-  void set_dvfs(bool on) noexcept { dvfs_ = on && gov_ != nullptr; }
+  /// Turning DVFS off raises a domain this thread had lowered.
+  void set_dvfs(bool on) noexcept;
+  /// Raises the frequency if this thread's last block lowered it and ended by timeout (the
+  /// domain stays low across timeouts until the thread has work). Call on traffic.
+  void awake() noexcept;
   bool dvfs() const noexcept { return dvfs_; }
   /// Wakes this thread out of block() or sleep(). Thread-safe.
   void signal() noexcept { blocker_.signal(); }
@@ -73,7 +77,8 @@ class waiter {
   blocker blocker_;
   energy::governor* gov_;
   bool dvfs_ = false;
-  int low_cpu_ = -1;  // the CPU whose domain this thread lowered, or -1
+  int low_cpu_ = -1;                // the CPU whose domain this thread lowered, or -1
+  bool low_after_timeout_ = false;  // lowered by a block that ended by timeout
   std::int64_t typical_block_ns_ = 0;
   std::int64_t yield_ns_ = 0;
   std::int64_t last_yield_ns_ = 0;
