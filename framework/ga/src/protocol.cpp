@@ -135,9 +135,11 @@ strided_model array_core::model_for(int target) {
 
 void array_core::calibrate(int target, strided_model& m) {
   comm::worker& w = rt_.worker();
-  constexpr std::size_t batch = 64, probe = 64 * 1024;
+  constexpr std::size_t batch = 64, probe = 256 * 1024;
   // Small gets read the target's lock word over and over (remote stride 0): real RMA, no data
-  // needed. The per-byte probe reads as much of the target's storage as there is, up to 64 KiB.
+  // needed. The per-byte probe reads as much of the target's storage as there is, up to 256 KiB:
+  // over tcp a 64 KiB probe made software RMA look as cheap per byte as a message, and the model
+  // chose zero-copy for large chunks at a third of packed's bandwidth.
   std::vector<std::byte> sink(probe);
   const std::uint64_t lock = lock_offset(target);
   const std::size_t big = std::min<std::size_t>(probe, lock);
