@@ -189,13 +189,16 @@ TEST_CASE("ga io: application attributes and the shape of any dataset", "[ga][io
   const std::string f = dir.file("attrs.h5");
   global_array<double> a("A", d2, ga::layout_spec::block_cyclic({3, 4}));
   fill(a, 3);
-  {
-    ga::h5_writer w(f);
+  auto write_all = [&](ga::h5_writer& w) {
     w.write(a, "g/a");
     w.attribute("step", std::int64_t{-12345678901});
     w.attribute("tau", 0.5625);
     w.attribute("case", std::string("cavity"));
     w.attribute("block", std::int64_t{4}, "g/a");
+  };
+  {
+    ga::h5_writer w(f);
+    write_all(w);
     CHECK_THROWS_WITH(w.attribute("block", std::int64_t{5}, "g/a"), Contains("exists already"));
     CHECK_THROWS_WITH(w.commit(), Contains("failed write"));  // the writer is spoiled
   }
@@ -207,11 +210,7 @@ TEST_CASE("ga io: application attributes and the shape of any dataset", "[ga][io
   }
   {
     ga::h5_writer w(f);
-    w.write(a, "g/a");
-    w.attribute("step", std::int64_t{-12345678901});
-    w.attribute("tau", 0.5625);
-    w.attribute("case", std::string("cavity"));
-    w.attribute("block", std::int64_t{4}, "g/a");
+    write_all(w);
     w.commit();
   }
   CHECK(ga::read_attribute_as<std::int64_t>(f, "step") == -12345678901);

@@ -150,9 +150,11 @@ class context::service_impl final : public service_worker {
                                       std::vector<std::byte>(bytes.begin(), bytes.end())});
       has_deferred_.store(true, std::memory_order_release);
     }
-    ucp_worker_signal(worker_);
     std::lock_guard lock(waker_mutex_);
-    if (waker_) waker_();
+    if (waker_)
+      waker_();  // the driver's wake-up signals this worker too
+    else
+      ucp_worker_signal(worker_);
   }
 
   void set_waker(std::function<void()> waker) override {

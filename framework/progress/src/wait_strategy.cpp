@@ -2,7 +2,6 @@
 
 #include <sched.h>
 #include <sys/prctl.h>
-#include <time.h>
 
 #include <algorithm>
 
@@ -58,8 +57,8 @@ void waiter::run() noexcept {
   if (tel_.state() != wait_state::run) tel_.enter(wait_state::run, monotonic_ns());
 }
 
-void waiter::awake() noexcept {
-  if (low_after_timeout_) raise(monotonic_ns());
+void waiter::raise_now() noexcept {
+  raise(monotonic_ns());
 }
 
 void waiter::set_dvfs(bool on) noexcept {

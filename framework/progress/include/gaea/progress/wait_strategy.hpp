@@ -61,7 +61,9 @@ class waiter {
   void set_dvfs(bool on) noexcept;
   /// Raises the frequency if this thread's last block lowered it and ended by timeout (the
   /// domain stays low across timeouts until the thread has work). Call on traffic.
-  void awake() noexcept;
+  void awake() noexcept {
+    if (low_after_timeout_) raise_now();
+  }
   bool dvfs() const noexcept { return dvfs_; }
   /// Wakes this thread out of block() or sleep(). Thread-safe.
   void signal() noexcept { blocker_.signal(); }
@@ -73,6 +75,7 @@ class waiter {
  private:
   bool lower(std::int64_t now, std::int64_t expected_idle_ns) noexcept;
   void raise(std::int64_t now) noexcept;
+  void raise_now() noexcept;
   thread_telemetry& tel_;
   blocker blocker_;
   energy::governor* gov_;
