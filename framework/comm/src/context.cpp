@@ -2,10 +2,14 @@
 
 #include <net/if.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <limits>
+#include <sstream>
+#include <string_view>
 
 #include "detail/ucx.hpp"
 #include "gaea/base/env.hpp"
@@ -305,15 +309,18 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
 
   ucp_config_t* ucfg = nullptr;
   detail::check(ucp_config_read(nullptr, nullptr, &ucfg), "ucp_config_read");
+  // Node of every rank: the lowest world rank among those MPI places in its shared-memory domain.
+  MPI_Comm node;
+  MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  int leader = rank_;
+  MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, node);
+  MPI_Comm_free(&node);
+  node_of_ = allgather_value(comm_, leader);
   // UCX 1.13's tcp transport can crash when one process drives several tcp devices to itself
   // (openucx/ucx#7547, #8836). A single-node job gains nothing from a second device: use only
   // the loopback one unless the user chose devices.
-  MPI_Comm node;
-  MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
-  int node_size = 0;
-  MPI_Comm_size(node, &node_size);
-  MPI_Comm_free(&node);
-  if (node_size == size_ && !std::getenv("UCX_NET_DEVICES") && if_nametoindex("lo") != 0)
+  const bool one_node = std::all_of(node_of_.begin(), node_of_.end(), [](int n) { return n == 0; });
+  if (one_node && !std::getenv("UCX_NET_DEVICES") && if_nametoindex("lo") != 0)
     ucp_config_modify(ucfg, "NET_DEVICES", "lo");
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
@@ -329,8 +336,59 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   service_addresses_ = allgatherv(comm_, service_->address());
   // The thread that creates the context gets its worker now, so that endpoint wire-up happens
   // while all ranks are in this collective.
-  this_thread_worker();
+  worker& w = this_thread_worker();
+  check_off_node_transports(w);
   MPI_Barrier(comm_);
+}
+
+namespace {
+bool is_shared_memory_transport(std::string_view tl) {
+  for (std::string_view sm : {"posix/", "sysv/", "xpmem/", "knem/", "cma/"})
+    if (tl.starts_with(sm)) return true;
+  return false;
+}
+
+std::vector<char> host_name() {
+  char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  return {name, name + len};
+}
+}  // namespace
+
+void context::check_off_node_transports(worker& w) {
+  // UCX decides that a peer shares this machine by the kernel boot id; MPI by the hostname.
+  // Hosts that are containers or network namespaces of one kernel share the boot id, so UCX picks
+  // shared memory between them, and messages sent that way never arrive: every wait would hang.
+  // One endpoint per other node tells (reachability is a property of the node pair).
+  std::int64_t bad = std::numeric_limits<std::int64_t>::max();  // rank * size + peer
+  std::string tls;
+  for (int r = 0; r < size_ && bad == std::numeric_limits<std::int64_t>::max(); ++r) {
+    if (node_of_[static_cast<std::size_t>(r)] != r || same_node(r)) continue;
+    std::istringstream names(w.transports(r));
+    for (std::string tl; names >> tl;)
+      if (is_shared_memory_transport(tl)) {
+        bad = static_cast<std::int64_t>(rank_) * size_ + r;
+        tls = tl;
+        break;
+      }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_MIN, comm_);
+  if (bad == std::numeric_limits<std::int64_t>::max()) return;
+  const int from = static_cast<int>(bad / size_), to = static_cast<int>(bad % size_);
+  const auto hosts = allgatherv(comm_, host_name());
+  auto host = [&hosts](int r) {
+    const auto& h = hosts[static_cast<std::size_t>(r)];
+    return std::string(h.begin(), h.end());
+  };
+  if (rank_ != from) tls = "shared memory";
+  throw Error("gaea::comm: UCX chose " + tls + " from rank " + std::to_string(from) + " (host '" +
+              host(from) + "') to rank " + std::to_string(to) + " (host '" + host(to) +
+              "'), which MPI places on another node. The hosts share one kernel boot id "
+              "(containers or network namespaces on one machine), so UCX takes them for one "
+              "machine, yet shared-memory messages between them are lost. Give every host its own "
+              "/proc/sys/kernel/random/boot_id and /dev/shm (scripts/cluster.sh does), or keep "
+              "shared memory out of UCX_TLS (e.g. UCX_TLS=tcp,self)");
 }
 
 context::~context() {

@@ -41,6 +41,10 @@ class context {
   const config& cfg() const noexcept { return cfg_; }
   MPI_Comm mpi_comm() const noexcept { return comm_; }
 
+  /// True when `rank` shares this rank's node (MPI's shared-memory domain, by hostname).
+  bool same_node(int rank) const {
+    return node_of_.at(static_cast<std::size_t>(rank)) == node_of_[static_cast<std::size_t>(rank_)];
+  }
   /// The calling thread's origin worker, created (with endpoints to all ranks) on first use.
   worker& this_thread_worker();
   /// The target-side worker for the progress engine.
@@ -101,9 +105,13 @@ class context {
 
  private:
   class service_impl;
+  /// Throws gaea::Error on every rank when UCX reaches a rank of another node through shared
+  /// memory (collective).
+  void check_off_node_transports(worker& w);
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;
+  std::vector<int> node_of_;  // per rank: the lowest rank of its node
   config cfg_;
   ucp_context* ucp_ = nullptr;
   std::unique_ptr<service_impl> service_;

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# An emulated cluster on one machine: N hosts, each a network namespace with its own hostname,
+# its own /dev/shm and its own kernel boot id, joined by one bridge. Needs root (CAP_NET_ADMIN
+# and CAP_SYS_ADMIN).
+#
+#   scripts/cluster.sh up N [--ppn K] [--latency T] [--rate R] [--preset NAME]
+#       create hosts gaea-h0 .. gaea-h<N-1> (K slots each, default 2). Leftovers of an earlier
+#       cluster are removed first; a failed 'up' removes what it made.
+#         --latency T   one-way delay added on every host's link (e.g. 5us); needs sch_netem
+#         --rate R      bandwidth of every host's link (e.g. 10gbit, 1800mbit)
+#         --preset NAME bgq | ib | none  (see 'presets' below)
+#   scripts/cluster.sh mpirun [mpirun args...]
+#       run mpirun on gaea-h0 across all hosts; the arguments are the ones used on one node
+#   scripts/cluster.sh exec HOST command [args...]
+#       run a command on one host, as 'ssh HOST command...' would (also mpirun's rsh agent); each
+#       call gets a fresh /dev/shm of that host, shared by the processes it starts
+#   scripts/cluster.sh status     hosts, addresses, slots and shaping; exit 1 if no cluster
+#   scripts/cluster.sh down       remove every namespace, link, bridge and file 'up' made
+#   scripts/cluster.sh check      exit 0 if this machine can host a cluster, else say why (exit 77)
+#
+# Presets (one-way delay per link, link rate). Shaping a veth on one kernel approximates a
+# network: the loopback path and the shared cores add their own costs, and delay needs the
+# kernel's sch_netem (the rate alone is applied when it is missing, and 'status' says so).
+#   bgq   1.45us, 14400mbit   Blue Gene/Q torus as seen by ARMCI-over-PAMI [Vishnu14]: 2.9 us get
+#                             latency (a round trip) and about 1.8 GB/s per link
+#   ib    1us, 56gbit         FDR InfiniBand: about 2 us round trip, 56 Gbit/s
+#   none  no shaping
+#
+# Environment: GAEA_CLUSTER_DIR (state, default /run/gaea-cluster), GAEA_CLUSTER_SUBNET (first
+# three octets of a /24 used only inside the namespaces, default 10.213.77).
+set -euo pipefail
+
+self=$(readlink -f "${BASH_SOURCE[0]}")
+state=${GAEA_CLUSTER_DIR:-/run/gaea-cluster}
+subnet=${GAEA_CLUSTER_SUBNET:-10.213.77}
+switch_ns=gaea-sw
+host_prefix=gaea-h
+iface=eth0  # the inter-host device inside every host, as on a real node
+
+usage() { sed -n '2,32p' "$self" | sed 's/^# \{0,1\}//'; }
+die() { echo "cluster.sh: $*" >&2; exit 1; }
+
+# One line and exit 77 (ctest's skip code) when namespaces cannot be made here.
+check_capable() {
+  if [[ ${EUID:-$(id -u)} -ne 0 ]]; then
+    echo "cluster.sh: needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN) to create network namespaces" >&2
+    exit 77
+  fi
+  for tool in ip unshare nsenter tc mpirun; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "cluster.sh: '$tool' not found" >&2; exit 77; }
+  done
+  local probe="gaea-probe-$$"
+  if ! ip netns add "$probe" 2>/dev/null; then
+    echo "cluster.sh: cannot create a network namespace here (no CAP_NET_ADMIN?)" >&2
+    exit 77
+  fi
+  ip netns del "$probe"
+}
+
+has_netem() {
+  local probe="gaea-probe-$$" ok=1
+  ip netns add "$probe" 2>/dev/null || return 1
+  ip netns exec "$probe" tc qdisc add dev lo root netem delay 1us 2>/dev/null && ok=0
+  ip netns del "$probe"
+  return $ok
+}
+
+hosts() { [[ -f $state/hosts ]] && cat "$state/hosts"; }
+
+down() {
+  local ns
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
+    case "$ns" in "$host_prefix"[0-9]* | "$switch_ns") ip netns del "$ns" 2>/dev/null || true ;; esac
+  done
+  rm -rf "$state"
+  for ns in $(hosts 2>/dev/null); do rm -rf "/etc/netns/$ns"; done
+  rm -rf /etc/netns/"$host_prefix"[0-9]*
+}
+
+# Converts 5us / 1.5ms / 2s to microseconds (for arithmetic); validates the unit.
+to_us() {
+  [[ $1 =~ ^([0-9]+(\.[0-9]+)?)(us|ms|s)$ ]] || die "latency '$1' must look like 5us, 1.5ms or 1s"
+  awk -v v="${BASH_REMATCH[1]}" -v u="${BASH_REMATCH[3]}" \
+    'BEGIN { m = (u == "us") ? 1 : (u == "ms") ? 1000 : 1000000; print v * m }'
+}
+
+up() {
+  local n="${1:-}" ppn=2 latency="" rate="" preset=none
+  [[ $n =~ ^[0-9]+$ && $n -ge 1 && $n -le 64 ]] || die "up: N='$n' must be a host count from 1 to 64"
+  shift
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --ppn) ppn="${2:-}"; shift 2 ;;
+      --latency) latency="${2:-}"; shift 2 ;;
+      --rate) rate="${2:-}"; shift 2 ;;
+      --preset) preset="${2:-}"; shift 2 ;;
+      *) die "up: unknown option '$1' (see --help)" ;;
+    esac
+  done
+  [[ $ppn =~ ^[0-9]+$ && $ppn -ge 1 ]] || die "up: --ppn '$ppn' must be a positive slot count"
+  case "$preset" in
+    bgq) latency=${latency:-1.45us}; rate=${rate:-14400mbit} ;;
+    ib) latency=${latency:-1us}; rate=${rate:-56gbit} ;;
+    none) ;;
+    *) die "up: unknown preset '$preset' (bgq, ib or none)" ;;
+  esac
+  [[ -z $latency ]] || to_us "$latency" >/dev/null
+  [[ -z $rate || $rate =~ ^[0-9]+(\.[0-9]+)?([kmg]?bit|[kmg]?bps)$ ]] ||
+    die "up: --rate '$rate' must look like 10gbit or 1800mbit"
+  check_capable
+  down
+  trap 'echo "cluster.sh: up failed; removing what it made" >&2; down' ERR
+  mkdir -p "$state"
+  local applied_latency="$latency"
+  if [[ -n $latency ]] && ! has_netem; then
+    echo "cluster.sh: this kernel has no sch_netem: link delay $latency NOT applied (rate only)" >&2
+    applied_latency=""
+  fi
+  ip netns add "$switch_ns"
+  ip -n "$switch_ns" link set lo up
+  ip -n "$switch_ns" link add br0 type bridge
+  ip -n "$switch_ns" link set br0 up
+  : >"$state/hosts"
+  : >"$state/hostfile"
+  local etc_hosts="127.0.0.1 localhost"$'\n'
+  local i h
+  for ((i = 0; i < n; i++)); do etc_hosts+="$subnet.$((10 + i)) $host_prefix$i"$'\n'; done
+  for ((i = 0; i < n; i++)); do
+    h="$host_prefix$i"
+    local addr="$subnet.$((10 + i))"
+    ip netns add "$h"
+    ip -n "$h" link set lo up
+    ip -n "$h" link add "$iface" type veth peer name "p$i" netns "$switch_ns"
+    ip -n "$h" addr add "$addr/24" dev "$iface"
+    ip -n "$h" link set "$iface" up
+    ip -n "$switch_ns" link set "p$i" master br0
+    ip -n "$switch_ns" link set "p$i" up
+    local qdisc=()
+    if [[ -n $applied_latency ]]; then
+      qdisc=(netem delay "$applied_latency")
+      [[ -z $rate ]] || qdisc+=(rate "$rate")
+    elif [[ -n $rate ]]; then
+      qdisc=(tbf rate "$rate" burst 256kb latency 10ms)
+    fi
+    [[ ${#qdisc[@]} -eq 0 ]] || ip netns exec "$h" tc qdisc add dev "$iface" root "${qdisc[@]}"
+    # Name resolution inside the hosts: 'ip netns exec' binds /etc/netns/<ns>/hosts.
+    mkdir -p "/etc/netns/$h"
+    printf '%s' "$etc_hosts" >"/etc/netns/$h/hosts"
+    # A kernel boot id per host: UCX tells machines apart by it (shared memory and loopback
+    # are "reachable" only between equal ids), so every host needs its own, as real hosts have.
+    cat /proc/sys/kernel/random/uuid >"$state/boot_id.$h"
+    echo "$h" >>"$state/hosts"
+    echo "$h slots=$ppn" >>"$state/hostfile"
+  done
+  # The rsh agent Open MPI calls as: agent [flags] HOST command...
+  cat >"$state/agent" <<EOF
+#!/bin/sh
+while [ \$# -gt 0 ]; do case "\$1" in -*) shift ;; *) break ;; esac; done
+exec "$self" exec "\$@"
+EOF
+  chmod +x "$state/agent"
+  {
+    echo "hosts=$n"
+    echo "ppn=$ppn"
+    echo "preset=$preset"
+    echo "latency=${applied_latency:-none}"
+    echo "latency_requested=${latency:-none}"
+    echo "rate=${rate:-none}"
+    echo "subnet=$subnet.0/24"
+    echo "device=$iface"
+  } >"$state/config"
+  # Every host link is up; there is no default route anywhere, so nothing outside is reachable.
+  for h in $(hosts); do
+    [[ $(ip -n "$h" -o link show dev "$iface") == *"state UP"* ]] || die "up: $h's $iface is not up"
+    [[ -z $(ip -n "$h" route show default) ]] || die "up: $h has a default route"
+  done
+  trap - ERR
+  status
+}
+
+status() {
+  [[ -f $state/config ]] || { echo "cluster.sh: no cluster is up"; return 1; }
+  echo "cluster: $(tr '\n' ' ' <"$state/config")"
+  local h
+  for h in $(hosts); do
+    local addr q
+    addr=$(ip -n "$h" -4 -o addr show dev "$iface" 2>/dev/null | awk '{print $4}')
+    q=$(ip netns exec "$h" tc qdisc show dev "$iface" 2>/dev/null | head -n1)
+    printf '  %-10s %-18s %s\n' "$h" "${addr:-missing}" "$q"
+  done
+}
+
+# Runs a command line on HOST: its network namespace, its hostname, a private /dev/shm and its
+# boot id. As with ssh, the words are joined into one shell command line (Open MPI's rsh launcher
+# relies on that: it passes orted's arguments pre-quoted for a remote shell).
+exec_on() {
+  local h="${1:-}"
+  shift || true
+  grep -qx "$h" "$state/hosts" 2>/dev/null || die "exec: no host '$h' (is the cluster up?)"
+  [[ $# -gt 0 ]] || die "exec: no command for $h"
+  local cmd="$*"  # like ssh: the words are joined and parsed by the host's shell
+  exec ip netns exec "$h" unshare --uts --mount --propagation private bash -c '
+      hostname "$1"
+      mount -t tmpfs -o size=50% tmpfs /dev/shm
+      mount --bind "$2" /proc/sys/kernel/random/boot_id
+      exec bash -c "$3"' gaea-exec "$h" "$state/boot_id.$h" "$cmd"
+}
+
+run_mpirun() {
+  [[ -f $state/config ]] || { echo "cluster.sh: no cluster is up (scripts/cluster.sh up N)" >&2; exit 77; }
+  local head
+  head=$(head -n1 "$state/hosts")
+  local args=(--hostfile "$state/hostfile" --mca plm_rsh_agent "$state/agent"
+    --mca oob_tcp_if_include "$iface" --mca btl_tcp_if_include "$iface"
+    -x "UCX_NET_DEVICES=${UCX_NET_DEVICES:-$iface}")
+  if [[ ${EUID:-$(id -u)} -eq 0 ]]; then args+=(--allow-run-as-root); fi
+  exec_on "$head" "$(printf '%q ' mpirun "${args[@]}" "$@")"
+}
+
+cmd="${1:-}"
+shift || true
+case "$cmd" in
+  up) up "$@" ;;
+  down) down; echo "cluster.sh: down" ;;
+  status) status ;;
+  mpirun) run_mpirun "$@" ;;
+  exec) exec_on "$@" ;;
+  check) check_capable; echo "cluster.sh: this machine can host an emulated cluster" ;;
+  -h | --help | help) usage ;;
+  *) usage >&2; exit 2 ;;
+esac
