@@ -1,14 +1,17 @@
 # gaea_add_mpi_test(<name> SOURCES <src>... NRANKS <n>... [TIMEOUT <s>]
 #                   [TRANSPORTS sm tcp] [MODES auto spin adaptive interrupt off] [ENV VAR=value ...]
-#                   [PLAIN_MAIN])
+#                   [PLAIN_MAIN] [MULTINODE [MULTINODE_MODES m...]])
 #
 # Builds one Catch2 executable and registers one ctest test per (ranks, transport, progress mode):
 #   <name>.np<N>.<transport>.<mode>
 # The helper, not the user, adds what mpirun needs here: running as root and oversubscription
 # (through Open MPI's environment variables), UCX_TLS and GAEA_PROGRESS. Every test gets a timeout
 # so that a rank that fails while others wait in a collective cannot hang the suite.
+# MULTINODE also registers it across emulated hosts (gaea_add_multinode, under MULTINODE_MODES,
+# default auto).
 function(gaea_add_mpi_test name)
-  cmake_parse_arguments(T "PLAIN_MAIN" "TIMEOUT" "SOURCES;NRANKS;TRANSPORTS;MODES;ENV;LABELS" ${ARGN})
+  cmake_parse_arguments(T "PLAIN_MAIN;MULTINODE" "TIMEOUT"
+                        "SOURCES;NRANKS;TRANSPORTS;MODES;ENV;LABELS;MULTINODE_MODES" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
@@ -40,12 +43,19 @@ function(gaea_add_mpi_test name)
       endforeach()
     endforeach()
   endforeach()
+  if(T_MULTINODE)
+    if(NOT T_MULTINODE_MODES)
+      set(T_MULTINODE_MODES auto)
+    endif()
+    gaea_add_multinode(${name} COMMAND $<TARGET_FILE:${name}> TIMEOUT ${T_TIMEOUT}
+                       MODES ${T_MULTINODE_MODES} ENV ${T_ENV})
+  endif()
 endfunction()
 
 # gaea_add_mpi_run(<name> TARGET <executable target> [ARGS <arg>...] NRANKS <n>...
 #                  [TIMEOUT <s>] [TRANSPORTS sm tcp] [MODES auto ...] [ENV VAR=value ...]
 #                  [EXPECT_FAILURE <regex>] [FIXTURES_SETUP <f>] [FIXTURES_REQUIRED <f>]
-#                  [SINGLETON])
+#                  [SINGLETON] [MULTINODE])
 #
 # Runs an application (not a Catch2 test) under mpirun, one ctest test per (ranks, transport,
 # progress mode), named and labelled like gaea_add_mpi_test's; MODES defaults to auto only.
@@ -53,8 +63,9 @@ endfunction()
 # program exits non-zero *and* its output matches <regex> (expect_failure.sh), so a crash or a
 # failure for another reason does not count. SINGLETON runs the program without mpirun (one
 # rank, an MPI singleton): for quick argument checks, as mpirun adds seconds to a failing run.
+# MULTINODE also registers it across emulated hosts (gaea_add_multinode, modes MODES).
 function(gaea_add_mpi_run name)
-  cmake_parse_arguments(T "SINGLETON"
+  cmake_parse_arguments(T "SINGLETON;MULTINODE"
                         "TARGET;TIMEOUT;EXPECT_FAILURE;FIXTURES_SETUP;FIXTURES_REQUIRED"
                         "ARGS;NRANKS;TRANSPORTS;MODES;ENV;LABELS" ${ARGN})
   if(NOT T_TIMEOUT)
@@ -97,6 +108,81 @@ function(gaea_add_mpi_run name)
           set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED ${T_FIXTURES_REQUIRED})
         endif()
       endforeach()
+    endforeach()
+  endforeach()
+  if(T_MULTINODE AND NOT T_SINGLETON)
+    gaea_add_multinode(${name} COMMAND $<TARGET_FILE:${T_TARGET}> ${MPIEXEC_POSTFLAGS} ${T_ARGS}
+                       TIMEOUT ${T_TIMEOUT} MODES ${T_MODES} ENV ${T_ENV} WRAPPER ${wrapper}
+                       FIXTURES_REQUIRED ${T_FIXTURES_REQUIRED})
+  endif()
+endfunction()
+
+# --- Tests across emulated hosts (scripts/cluster.sh), label "multinode" ---------------------
+# A layout is <hosts>x<ranks per host>. 2x2 runs on UCX's default transports (shared memory
+# inside a host, tcp between); 3x1 on links shaped like the bgq preset. Each layout is a ctest
+# fixture that brings its own named cluster up and down, so a developer's cluster is untouched.
+# Without root/CAP_NET_ADMIN the fixture and its tests report as skipped (exit 77).
+set(GAEA_CLUSTER_LAYOUTS 2x2 3x1)
+set(GAEA_CLUSTER_UP_2x2 2 --ppn 2)
+set(GAEA_CLUSTER_UP_3x1 3 --ppn 1 --preset bgq)
+set(GAEA_CLUSTER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/../scripts/cluster.sh)
+
+function(_gaea_cluster_name layout out)
+  string(REPLACE "x" "" digits ${layout})
+  set(${out} gaeat${digits} PARENT_SCOPE)
+endfunction()
+
+# gaea_add_cluster_fixtures(): the up/down tests of every layout (call once).
+function(gaea_add_cluster_fixtures)
+  foreach(layout IN LISTS GAEA_CLUSTER_LAYOUTS)
+    _gaea_cluster_name(${layout} cluster)
+    add_test(NAME multinode.cluster_${layout}.up
+             COMMAND ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
+                     ${GAEA_CLUSTER_SCRIPT} up ${GAEA_CLUSTER_UP_${layout}})
+    add_test(NAME multinode.cluster_${layout}.down
+             COMMAND ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
+                     ${GAEA_CLUSTER_SCRIPT} down)
+    set_tests_properties(multinode.cluster_${layout}.up PROPERTIES
+      FIXTURES_SETUP cluster_${layout} SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS multinode)
+    set_tests_properties(multinode.cluster_${layout}.down PROPERTIES
+      FIXTURES_CLEANUP cluster_${layout} TIMEOUT 60 LABELS multinode)
+  endforeach()
+endfunction()
+
+# gaea_add_multinode(<name> COMMAND <exe> [args...] [LAYOUTS 2x2 3x1] [MODES auto ...]
+#                    [TIMEOUT s] [ENV VAR=value ...] [WRAPPER <cmd>...] [FIXTURES_REQUIRED f...])
+# One test per (layout, progress mode): <name>.<layout>.<mode>, run by `cluster.sh mpirun -np
+# <hosts*ranks>` with GAEA_TEST_NODES=<hosts>, which the Catch2 main checks against the runtime.
+function(gaea_add_multinode name)
+  cmake_parse_arguments(T "" "TIMEOUT" "COMMAND;LAYOUTS;MODES;ENV;WRAPPER;FIXTURES_REQUIRED"
+                        ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  if(NOT T_LAYOUTS)
+    set(T_LAYOUTS ${GAEA_CLUSTER_LAYOUTS})
+  endif()
+  if(NOT DEFINED T_MODES)
+    set(T_MODES auto)
+  endif()
+  foreach(layout IN LISTS T_LAYOUTS)
+    string(REPLACE "x" ";" hp ${layout})
+    list(GET hp 0 hosts)
+    list(GET hp 1 ppn)
+    math(EXPR np "${hosts} * ${ppn}")
+    _gaea_cluster_name(${layout} cluster)
+    foreach(mode IN LISTS T_MODES)
+      set(test ${name}.${layout}.${mode})
+      add_test(NAME ${test}
+               COMMAND ${T_WRAPPER} ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
+                       ${GAEA_CLUSTER_SCRIPT} mpirun -np ${np} ${T_COMMAND})
+      set_tests_properties(${test} PROPERTIES
+        TIMEOUT ${T_TIMEOUT}
+        PROCESSORS ${np}
+        SKIP_RETURN_CODE 77
+        FIXTURES_REQUIRED "cluster_${layout};${T_FIXTURES_REQUIRED}"
+        LABELS "mpi;multinode;${mode}"
+        ENVIRONMENT "GAEA_PROGRESS=${mode};GAEA_TEST_NODES=${hosts};${T_ENV}")
     endforeach()
   endforeach()
 endfunction()

@@ -26,18 +26,26 @@
 #   ib    1us, 56gbit         FDR InfiniBand: about 2 us round trip, 56 Gbit/s
 #   none  no shaping
 #
-# Environment: GAEA_CLUSTER_DIR (state, default /run/gaea-cluster), GAEA_CLUSTER_SUBNET (first
-# three octets of a /24 used only inside the namespaces, default 10.213.77).
+# mpirun: ranks are not bound to cores (the emulated hosts share the machine's cores; pass
+# --bind-to core to override), and the whole environment reaches every rank, as the rsh agent
+# runs on this machine (on a real cluster, export variables with -x).
+#
+# Environment: GAEA_CLUSTER_NAME (default gaea: hosts gaea-h0.., several clusters can coexist
+# under different names), GAEA_CLUSTER_DIR (state, default /run/<name>-cluster),
+# GAEA_CLUSTER_SUBNET (first three octets of a /24 that exists only inside the cluster's
+# namespaces, default 10.213.77).
 set -euo pipefail
 
 self=$(readlink -f "${BASH_SOURCE[0]}")
-state=${GAEA_CLUSTER_DIR:-/run/gaea-cluster}
+name=${GAEA_CLUSTER_NAME:-gaea}
+[[ $name =~ ^[a-z][a-z0-9]{0,9}$ ]] || { echo "cluster.sh: GAEA_CLUSTER_NAME='$name' must be 1-10 lower-case letters or digits" >&2; exit 2; }
+state=${GAEA_CLUSTER_DIR:-/run/$name-cluster}
 subnet=${GAEA_CLUSTER_SUBNET:-10.213.77}
-switch_ns=gaea-sw
-host_prefix=gaea-h
+switch_ns=$name-sw
+host_prefix=$name-h
 iface=eth0  # the inter-host device inside every host, as on a real node
 
-usage() { sed -n '2,32p' "$self" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,40p' "$self" | sed 's/^# \{0,1\}//'; }
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 
 # One line and exit 77 (ctest's skip code) when namespaces cannot be made here.
@@ -73,7 +81,6 @@ down() {
     case "$ns" in "$host_prefix"[0-9]* | "$switch_ns") ip netns del "$ns" 2>/dev/null || true ;; esac
   done
   rm -rf "$state"
-  for ns in $(hosts 2>/dev/null); do rm -rf "/etc/netns/$ns"; done
   rm -rf /etc/netns/"$host_prefix"[0-9]*
 }
 
@@ -214,6 +221,7 @@ run_mpirun() {
     --mca oob_tcp_if_include "$iface" --mca btl_tcp_if_include "$iface"
     -x "UCX_NET_DEVICES=${UCX_NET_DEVICES:-$iface}")
   if [[ ${EUID:-$(id -u)} -eq 0 ]]; then args+=(--allow-run-as-root); fi
+  export OMPI_MCA_hwloc_base_binding_policy=${OMPI_MCA_hwloc_base_binding_policy:-none}
   exec_on "$head" "$(printf '%q ' mpirun "${args[@]}" "$@")"
 }
 

@@ -2,6 +2,9 @@
 // runtime lives for the whole session, and the exit code is non-zero if any rank failed.
 #define CATCH_CONFIG_RUNNER
 #include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <catch2/catch.hpp>
 
 #include "gaea/runtime/runtime.hpp"
@@ -10,6 +13,14 @@ int main(int argc, char** argv) {
   int failed = 0;
   {
     gaea::runtime rt(&argc, &argv);
+    // Runs registered across emulated hosts say how many nodes they must span, so that a run
+    // that silently landed on one node cannot pass as a multinode test.
+    if (const char* want = std::getenv("GAEA_TEST_NODES"); want && std::atoi(want) != rt.nodes()) {
+      if (rt.rank() == 0)
+        std::fprintf(stderr, "gaea tests: GAEA_TEST_NODES=%s but the ranks span %d node(s)\n",
+                     want, rt.nodes());
+      return 1;
+    }
     Catch::Session session;
     if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
     // Ranks > 0 report only failures, so that the log stays readable.
