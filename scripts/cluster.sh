@@ -30,7 +30,9 @@
 # --bind-to core to override), and the whole environment reaches every rank, as the rsh agent
 # runs on this machine (on a real cluster, export variables with -x).
 #
-# Environment: GAEA_CLUSTER_NAME (default gaea: hosts gaea-h0.., several clusters can coexist
+# Environment: GAEA_CLUSTER_SHARED_IDENTITY=1 runs commands without their host's own /dev/shm
+# and boot id, as plain containers on one kernel look (UCX then takes the hosts for one machine;
+# for testing Gaea's detection of that). GAEA_CLUSTER_NAME (default gaea: hosts gaea-h0.., several clusters can coexist
 # under different names), GAEA_CLUSTER_DIR (state, default /run/<name>-cluster),
 # GAEA_CLUSTER_SUBNET (first three octets of a /24 that exists only inside the cluster's
 # namespaces, default 10.213.77).
@@ -206,11 +208,15 @@ exec_on() {
   grep -qx "$h" "$state/hosts" 2>/dev/null || die "exec: no host '$h' (is the cluster up?)"
   [[ $# -gt 0 ]] || die "exec: no command for $h"
   local cmd="$*"  # like ssh: the words are joined and parsed by the host's shell
+  local identity=own
+  [[ ${GAEA_CLUSTER_SHARED_IDENTITY:-0} != 1 ]] || identity=shared
   exec ip netns exec "$h" unshare --uts --mount --propagation private bash -c '
       hostname "$1"
-      mount -t tmpfs -o size=50% tmpfs /dev/shm
-      mount --bind "$2" /proc/sys/kernel/random/boot_id
-      exec bash -c "$3"' gaea-exec "$h" "$state/boot_id.$h" "$cmd"
+      if [ "$3" = own ]; then
+        mount -t tmpfs -o size=50% tmpfs /dev/shm
+        mount --bind "$2" /proc/sys/kernel/random/boot_id
+      fi
+      exec bash -c "$4"' gaea-exec "$h" "$state/boot_id.$h" "$identity" "$cmd"
 }
 
 run_mpirun() {

@@ -4,6 +4,7 @@
 //   gaea-info --env                  the GAEA_* environment variables, defaults and meanings
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -85,9 +86,27 @@ int main(int argc, char** argv) {
       line += "; on node (rank " + std::to_string(on_node) + "): " + w.transports(on_node);
     if (off_node >= 0)
       line += "; between nodes (rank " + std::to_string(off_node) + "): " + w.transports(off_node);
+    // Node pairs, seen from each node's first rank: to the first rank of every node (its own
+    // node: the next local rank, if any).
+    std::string pairs;
+    if (rt.node_rank() == 0) {
+      char host[MPI_MAX_PROCESSOR_NAME + 1] = {};
+      int len = 0;
+      MPI_Get_processor_name(host, &len);
+      for (int n = 0; n < rt.nodes(); ++n) {
+        const int peer =
+            n == my_node
+                ? on_node
+                : static_cast<int>(std::find(node_of.begin(), node_of.end(), n) - node_of.begin());
+        pairs += "  node " + std::to_string(my_node) + " (" + std::string(host, len) + ") -> " +
+                 (n == my_node ? std::string("itself") : "node " + std::to_string(n)) + ": " +
+                 (peer >= 0 ? w.transports(peer) : std::string("(one rank on the node)")) + "\n";
+      }
+    }
     const std::string meter = rt.meter_reason();  // proves hardware meters (a short CPU burn)
     rt.barrier();
     const auto lines = gather_strings(line, 0);
+    const auto pair_lines = gather_strings(pairs, 0);
     if (rt.rank() == 0) {
       std::printf("Gaea %s\n", gaea::version_string);
       std::printf("ranks %d on %d node%s\n", rt.size(), rt.nodes(), rt.nodes() == 1 ? "" : "s");
@@ -96,6 +115,9 @@ int main(int argc, char** argv) {
       std::printf("UCX_TLS=%s\n", tls ? tls : "(unset: UCX chooses)");
       for (const auto& l : lines)
         std::printf("%s\n", l.c_str());
+      std::printf("transports per node pair (from each node's first rank):\n");
+      for (const auto& l : pair_lines)
+        std::printf("%s", l.c_str());
       std::printf("wait-mode calibration (rank 0): %s\n", rt.progress().cal().describe().c_str());
       std::printf(
           "auto thresholds (rank 0): spin %.0f us, block after %.0f us idle, "
