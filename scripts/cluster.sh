@@ -152,6 +152,10 @@ up() {
       qdisc=(tbf rate "$rate" burst 256kb latency 10ms)
     fi
     [[ ${#qdisc[@]} -eq 0 ]] || ip netns exec "$h" tc qdisc add dev "$iface" root "${qdisc[@]}"
+    # TCP gives up on an unreachable peer after 4 retransmissions (about 6 s on this link)
+    # instead of the kernel's default 15 (about 15 min), as HPC sites lower it: a host whose
+    # link is down is then reported by UCX's peer-failure handling within seconds.
+    ip netns exec "$h" sysctl -qw net.ipv4.tcp_retries2=4
     # Name resolution inside the hosts: 'ip netns exec' binds /etc/netns/<ns>/hosts.
     mkdir -p "/etc/netns/$h"
     printf '%s' "$etc_hosts" >"/etc/netns/$h/hosts"

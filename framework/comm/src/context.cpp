@@ -37,6 +37,13 @@ struct thread_worker_cache {
   worker* w = nullptr;
 };
 thread_local thread_worker_cache t_worker;
+
+std::vector<char> host_name() {
+  char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  return {name, name + len};
+}
 }  // namespace
 
 // --------------------------------------------------------------------------------------------
@@ -316,6 +323,8 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, node);
   MPI_Comm_free(&node);
   node_of_ = allgather_value(comm_, leader);
+  for (const auto& h : allgatherv(comm_, host_name()))
+    hosts_.emplace_back(h.begin(), h.end());
   // UCX 1.13's tcp transport can crash when one process drives several tcp devices to itself
   // (openucx/ucx#7547, #8836). A single-node job gains nothing from a second device: use only
   // the loopback one unless the user chose devices.
@@ -348,12 +357,6 @@ bool is_shared_memory_transport(std::string_view tl) {
   return false;
 }
 
-std::vector<char> host_name() {
-  char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
-  int len = 0;
-  MPI_Get_processor_name(name, &len);
-  return {name, name + len};
-}
 }  // namespace
 
 void context::check_off_node_transports(worker& w) {
@@ -376,11 +379,6 @@ void context::check_off_node_transports(worker& w) {
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_MIN, comm_);
   if (bad == std::numeric_limits<std::int64_t>::max()) return;
   const int from = static_cast<int>(bad / size_), to = static_cast<int>(bad % size_);
-  const auto hosts = allgatherv(comm_, host_name());
-  auto host = [&hosts](int r) {
-    const auto& h = hosts[static_cast<std::size_t>(r)];
-    return std::string(h.begin(), h.end());
-  };
   if (rank_ != from) tls = "shared memory";
   throw Error("gaea::comm: UCX chose " + tls + " from rank " + std::to_string(from) + " (host '" +
               host(from) + "') to rank " + std::to_string(to) + " (host '" + host(to) +

@@ -1,5 +1,6 @@
 #include "gaea/comm/worker.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -87,6 +88,13 @@ void am_cb(void* request, ucs_status_t status, void* user_data) {
   ucp_request_free(request);
 }
 
+// A peer this worker talks to is gone (its process died, or its host is unreachable). Gaea has
+// no recovery: a global array or counter with a lost owner cannot be completed, so the rank
+// says which peer it lost and ends, and the launcher ends the others.
+void on_peer_failure(void* arg, ucp_ep_h ep, ucs_status_t status) {
+  static_cast<const worker*>(arg)->peer_lost(ep, ucs_status_string(status));
+}
+
 void close_cb(void* request, ucs_status_t, void* user_data) {
   --*static_cast<int*>(user_data);
   ucp_request_free(request);
@@ -110,8 +118,12 @@ worker::worker(context& ctx, int index) : ctx_(ctx), index_(index) {
   eps_.resize(static_cast<std::size_t>(ctx.size()), nullptr);
   for (int r = 0; r < ctx.size(); ++r) {
     ucp_ep_params_t ep{};
-    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                    UCP_EP_PARAM_FIELD_ERR_HANDLER;
     ep.address = reinterpret_cast<const ucp_address_t*>(ctx.service_address(r).data());
+    ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    ep.err_handler.cb = &on_peer_failure;
+    ep.err_handler.arg = this;
     detail::check(ucp_ep_create(worker_, &ep, &eps_[static_cast<std::size_t>(r)]),
                   "ucp_ep_create to rank " + std::to_string(r));
   }
@@ -139,6 +151,18 @@ worker::~worker() {
     ctx_.poll_hook();
   }
   ucp_worker_destroy(worker_);
+}
+
+void worker::peer_lost(const ucp_ep* ep, const char* why) const {
+  const auto it = std::find(eps_.begin(), eps_.end(), ep);
+  const int peer = it == eps_.end() ? -1 : static_cast<int>(it - eps_.begin());
+  std::fprintf(stderr,
+               "gaea: rank %d (host %s): lost the connection to rank %d (host %s): %s; the job "
+               "cannot continue without it\n",
+               ctx_.rank(), ctx_.host(ctx_.rank()).c_str(), peer,
+               peer >= 0 ? ctx_.host(peer).c_str() : "?", why);
+  std::fflush(stderr);
+  std::_Exit(EXIT_FAILURE);
 }
 
 unsigned worker::progress() {

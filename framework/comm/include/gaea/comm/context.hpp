@@ -45,6 +45,8 @@ class context {
   bool same_node(int rank) const {
     return node_of_.at(static_cast<std::size_t>(rank)) == node_of_[static_cast<std::size_t>(rank_)];
   }
+  /// Host name of `rank` (MPI_Get_processor_name), for messages.
+  const std::string& host(int rank) const { return hosts_.at(static_cast<std::size_t>(rank)); }
   /// The calling thread's origin worker, created (with endpoints to all ranks) on first use.
   worker& this_thread_worker();
   /// The target-side worker for the progress engine.
@@ -112,6 +114,7 @@ class context {
   int rank_ = 0;
   int size_ = 1;
   std::vector<int> node_of_;  // per rank: the lowest rank of its node
+  std::vector<std::string> hosts_;
   config cfg_;
   ucp_context* ucp_ = nullptr;
   std::unique_ptr<service_impl> service_;

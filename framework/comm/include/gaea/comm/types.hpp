@@ -28,11 +28,11 @@ struct reply_sink;
 /// Token to answer an active message after its handler has returned (requests served later by
 /// another thread, e.g. an owner's main thread). Pass it to context::send_deferred_reply().
 struct deferred_reply {
-  ucp_ep* ep = nullptr;            ///< the service worker's reply endpoint
-  std::uint64_t cookie = 0;        ///< origin's remote completion
-  std::uint64_t reply_addr = 0;    ///< origin's reply buffer
+  ucp_ep* ep = nullptr;          ///< the service worker's reply endpoint
+  std::uint64_t cookie = 0;      ///< origin's remote completion
+  std::uint64_t reply_addr = 0;  ///< origin's reply buffer
   std::uint64_t reply_capacity = 0;
-  int source = -1;                 ///< origin rank
+  int source = -1;  ///< origin rank
 };
 
 /// A received active message, valid only during the handler call.

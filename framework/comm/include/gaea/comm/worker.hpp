@@ -92,6 +92,11 @@ class worker final : public waitable {
   // --- internal ---
   void ack_received() noexcept { --pending_acks_; }
 
+  /// Reports that the peer behind `ep` is lost (process gone or unreachable) on stderr and ends
+  /// this process with EXIT_FAILURE: Gaea has no recovery from a lost rank. Internal (UCX error
+  /// callback).
+  [[noreturn]] void peer_lost(const ucp_ep* ep, const char* why) const;
+
  private:
   struct remote_key {
     ucp_rkey* rkey = nullptr;
