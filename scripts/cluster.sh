@@ -21,7 +21,7 @@
 # Presets (one-way delay per link, link rate). Shaping a veth on one kernel approximates a
 # network: the loopback path and the shared cores add their own costs, and delay needs the
 # kernel's sch_netem (the rate alone is applied when it is missing, and 'status' says so).
-#   bgq   1.45us, 14400mbit   Blue Gene/Q torus as seen by ARMCI-over-PAMI [Vishnu14]: 2.9 us get
+#   bgq   1.45us, 14400mbit   Blue Gene/Q torus as seen by ARMCI-over-PAMI [PGAS-BGQ]: 2.9 us get
 #                             latency (a round trip) and about 1.8 GB/s per link
 #   ib    1us, 56gbit         FDR InfiniBand: about 2 us round trip, 56 Gbit/s
 #   none  no shaping

@@ -3,9 +3,9 @@
 #define CATCH_CONFIG_RUNNER
 #include <mpi.h>
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
-#include <catch2/catch.hpp>
 
 #include "gaea/runtime/runtime.hpp"
 
@@ -17,8 +17,8 @@ int main(int argc, char** argv) {
     // that silently landed on one node cannot pass as a multinode test.
     if (const char* want = std::getenv("GAEA_TEST_NODES"); want && std::atoi(want) != rt.nodes()) {
       if (rt.rank() == 0)
-        std::fprintf(stderr, "gaea tests: GAEA_TEST_NODES=%s but the ranks span %d node(s)\n",
-                     want, rt.nodes());
+        std::fprintf(stderr, "gaea tests: GAEA_TEST_NODES=%s but the ranks span %d node(s)\n", want,
+                     rt.nodes());
       return 1;
     }
     Catch::Session session;

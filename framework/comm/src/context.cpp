@@ -361,9 +361,11 @@ bool is_shared_memory_transport(std::string_view tl) {
 
 void context::check_off_node_transports(worker& w) {
   // UCX decides that a peer shares this machine by the kernel boot id; MPI by the hostname.
-  // Hosts that are containers or network namespaces of one kernel share the boot id, so UCX picks
-  // shared memory between them, and messages sent that way never arrive: every wait would hang.
-  // One endpoint per other node tells (reachability is a property of the node pair).
+  // Hosts that are containers or network namespaces of one kernel share the boot id, so UCX may
+  // pick shared memory between them, and messages sent that way never arrive: every wait would
+  // hang. Endpoints to other nodes ask for peer-failure handling, which UCX 1.13's shared-memory
+  // transports lack, so they are not chosen there; this guards UCX versions that add it. One
+  // endpoint per other node tells (reachability is a property of the node pair).
   std::int64_t bad = std::numeric_limits<std::int64_t>::max();  // rank * size + peer
   std::string tls;
   for (int r = 0; r < size_ && bad == std::numeric_limits<std::int64_t>::max(); ++r) {

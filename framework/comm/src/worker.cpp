@@ -118,14 +118,22 @@ worker::worker(context& ctx, int index) : ctx_(ctx), index_(index) {
   eps_.resize(static_cast<std::size_t>(ctx.size()), nullptr);
   for (int r = 0; r < ctx.size(); ++r) {
     ucp_ep_params_t ep{};
-    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
-                    UCP_EP_PARAM_FIELD_ERR_HANDLER;
+    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
     ep.address = reinterpret_cast<const ucp_address_t*>(ctx.service_address(r).data());
-    ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
-    ep.err_handler.cb = &on_peer_failure;
-    ep.err_handler.arg = this;
+    // Peer-failure handling only towards other nodes: UCX 1.13's shared-memory transports do not
+    // support it (UCX would fall back to tcp inside the node), and a process that dies on this
+    // node is seen at once by the node's launcher daemon.
+    if (!ctx.same_node(r)) {
+      ep.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
+      ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+      ep.err_handler.cb = &on_peer_failure;
+      ep.err_handler.arg = this;
+    }
     detail::check(ucp_ep_create(worker_, &ep, &eps_[static_cast<std::size_t>(r)]),
-                  "ucp_ep_create to rank " + std::to_string(r));
+                  "ucp_ep_create to rank " + std::to_string(r) +
+                      (ctx.same_node(r) ? std::string()
+                                        : " on another node (host '" + ctx.host(r) +
+                                              "': UCX_TLS must include a network transport)"));
   }
 }
 
