@@ -38,6 +38,7 @@ enum field : std::size_t {
   f_joules,
   f_measured,
   f_node_leader,
+  f_node_pus,  // hardware threads of the node, from its first rank only
   f_transitions,
   f_op_count,                                // comm::op_kinds
   f_op_bytes = f_op_count + comm::op_kinds,  // comm::op_kinds
@@ -119,6 +120,7 @@ void runtime::write_report_and_trace() {
     mine[f_joules] = e.joules;
     mine[f_measured] = e.measured ? 1 : 0;
     mine[f_node_leader] = node_rank_ == 0 ? 1 : 0;
+    mine[f_node_pus] = node_rank_ == 0 ? topology_->pus() : 0;
     mine[f_transitions] = static_cast<double>(actuator_->transition_count());
     for (std::size_t k = 0; k < comm::op_kinds; ++k) {
       mine[f_op_count + k] = static_cast<double>(ops.count[k]);
@@ -162,6 +164,9 @@ void runtime::write_report_and_trace() {
         j["wall_s"] = wall_max;
         j["cpu_s"] = sum[f_cpu];
         j["cpu_per_rank_core_fraction"] = wall_max > 0 ? sum[f_cpu] / (wall_max * size_) : 0.0;
+        j["hardware_threads"] = sum[f_node_pus];  // over all nodes
+        j["cpu_fraction_of_hardware_threads"] =
+            wall_max > 0 && sum[f_node_pus] > 0 ? sum[f_cpu] / (wall_max * sum[f_node_pus]) : 0.0;
         for (std::size_t s = 0; s < progress::wait_states; ++s) {
           const std::string name(progress::to_string(static_cast<progress::wait_state>(s)));
           j["wait_states"][name] = {{"wall_s", sum[f_state_wall + s]},
@@ -214,22 +219,24 @@ void runtime::write_report_and_trace() {
           const auto& sw = j["wait_states"];
           std::fprintf(
               stderr,
-              "gaea report: %d ranks, %.3f s, mode %s\n"
-              "  CPU %.3f s (%.1f%% of %d cores' worth); waiting: spin %.3f s, sleep %.3f s, "
+              "gaea report: %d ranks on %d node%s, %.3f s, mode %s\n"
+              "  CPU %.3f s (%.1f%% of %.0f hardware threads' worth); waiting: spin %.3f s, "
+              "sleep %.3f s, "
               "block %.3f s (wall, all threads)\n"
               "  waits %.0f, wake-ups %.0f, blocks %.0f, mode switches %.0f\n"
               "  DVFS %s: %.0f lowered, %.0f raised, %.3f CPU-s at low frequency\n"
               "  energy %.3f J (%s, %s: %s)\n"
               "  slowdown estimate %.2f%% (budget %.2f%%: %s)\n"
               "  operations: %s\n%s",
-              size_, wall_max, j["mode"].get<std::string>().c_str(), sum[f_cpu],
-              100.0 * j["cpu_per_rank_core_fraction"].get<double>(), size_,
-              sw["spin"]["wall_s"].get<double>(), sw["sleep"]["wall_s"].get<double>(),
-              sw["block"]["wall_s"].get<double>(), sum[f_waits], sum[f_wakeups], sum[f_blocks],
-              sum[f_mode_switches], std::string(actuator_->name()).c_str(), sum[f_dvfs_lowered],
-              sum[f_dvfs_raised], sum[f_low_cpu], joules, measured ? "measured" : "estimated",
-              e.source.c_str(), e.scope.c_str(), 100 * slowdown_max, 100 * budget,
-              held ? "held" : "exceeded", line.c_str(), sections_text.c_str());
+              size_, nodes_, nodes_ == 1 ? "" : "s", wall_max, j["mode"].get<std::string>().c_str(),
+              sum[f_cpu], 100.0 * j["cpu_fraction_of_hardware_threads"].get<double>(),
+              sum[f_node_pus], sw["spin"]["wall_s"].get<double>(),
+              sw["sleep"]["wall_s"].get<double>(), sw["block"]["wall_s"].get<double>(),
+              sum[f_waits], sum[f_wakeups], sum[f_blocks], sum[f_mode_switches],
+              std::string(actuator_->name()).c_str(), sum[f_dvfs_lowered], sum[f_dvfs_raised],
+              sum[f_low_cpu], joules, measured ? "measured" : "estimated", e.source.c_str(),
+              e.scope.c_str(), 100 * slowdown_max, 100 * budget, held ? "held" : "exceeded",
+              line.c_str(), sections_text.c_str());
         } else {
           write_json(report_, j);
         }
