@@ -6,7 +6,8 @@
 // gaea::poll() between kernels (when a rank without asynchronous progress serves its peers, as
 // in the paper's "default" baseline). Reported per (mode, variant, rank-0 state): the average
 // and maximum time per next() call seen by ranks 1..P−1 and the average time per task
-// (a batched call returns several tasks). Medians over --reps repetitions.
+// (a batched call returns several tasks). Medians over --reps repetitions. Across nodes, the
+// same averages and maxima also split by requesting ranks on rank 0's node and on other nodes.
 //
 // Throughput: a task_pool runs tasks of a fixed length (busy loop of 1 µs – 1 ms) on every
 // rank; reported: tasks/s and efficiency = busy time / (ranks × threads × wall).
@@ -45,12 +46,15 @@ double kernel(double us, double x = 1.0) {
 
 struct latency_result {
   double avg_us = 0, max_us = 0, per_task_us = 0, calls_per_rank = 0;
+  // The same split by where the requesting rank runs: on the counter owner's node or not
+  // (-1 when no requesting rank is there).
+  double on_node_avg_us = -1, on_node_max_us = -1, off_node_avg_us = -1, off_node_max_us = -1;
 };
 
 // One run on `c` (reset to K × (P−1) ids first). Idle rank 0 waits in the closing barrier, a
 // notified Gaea wait; computing rank 0 polls once between kernels until every rank is done.
 latency_result measure_latency(gaea::runtime& rt, gaea::task_counter& c, bool compute,
-                               double compute_us, std::int64_t per_rank) {
+                               double compute_us, std::int64_t per_rank, int owner_node) {
   const int p = rt.size();
   c.reset(per_rank * (p - 1));
   double sum_ns = 0, max_ns = 0, calls = 0, tasks = 0;
@@ -96,6 +100,15 @@ latency_result measure_latency(gaea::runtime& rt, gaea::task_counter& c, bool co
   res.max_us = gaea_bench::max_over_ranks(max_ns) * 1e-3;
   res.per_task_us = all_tasks > 0 ? all_ns / all_tasks * 1e-3 : 0;
   res.calls_per_rank = all_calls / (p - 1);
+  const bool on_node = rt.node_id() == owner_node;
+  for (const bool side : {true, false}) {
+    const bool mine = rt.rank() != 0 && on_node == side;
+    const double n = gaea_bench::sum_over_ranks(mine ? calls : 0);
+    const double ns = gaea_bench::sum_over_ranks(mine ? sum_ns : 0);
+    const double mx = gaea_bench::max_over_ranks(mine ? max_ns : -1e3);
+    (side ? res.on_node_avg_us : res.off_node_avg_us) = n > 0 ? ns / n * 1e-3 : -1;
+    (side ? res.on_node_max_us : res.off_node_max_us) = n > 0 ? mx * 1e-3 : -1;
+  }
   return res;
 }
 
@@ -184,13 +197,30 @@ int main(int argc, char** argv) {
   out["tasks_per_rank"] = per_rank;
   out["reps"] = reps;
 
+  // Across nodes, the latency is also split by where the requesting rank runs: on the node of
+  // the counter's owner (rank 0) or on another node.
+  int owner_node = rt.node_id();
+  MPI_Bcast(&owner_node, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  const int on_node_ranks = static_cast<int>(
+      gaea_bench::sum_over_ranks(rt.rank() != 0 && rt.node_id() == owner_node ? 1 : 0));
+  const bool split = rt.nodes() > 1;
+  if (split) {
+    out["owner_node_requesters"] = on_node_ranks;
+    out["other_node_requesters"] = rt.size() - 1 - on_node_ranks;
+  }
   if (!no_latency) {
-    if (root)
+    if (root) {
       std::printf(
-          "\nFig. 10: next() latency seen by ranks 1..%d, counter on rank 0 (%s, %d ranks, "
-          "median of %d reps)\n%-9s %-13s %-8s %10s %10s %12s %10s\n",
-          rt.size() - 1, out["ucx_tls"].get<std::string>().c_str(), rt.size(), reps, "mode",
-          "variant", "rank0", "avg us", "max us", "us per task", "calls");
+          "\nFig. 10: next() latency seen by ranks 1..%d, counter on rank 0 (%s, %d ranks on %d "
+          "node(s), median of %d reps)\n%-9s %-13s %-8s %10s %10s %12s %10s",
+          rt.size() - 1, out["ucx_tls"].get<std::string>().c_str(), rt.size(), rt.nodes(), reps,
+          "mode", "variant", "rank0", "avg us", "max us", "us per task", "calls");
+      if (split)
+        std::printf(" %16s %16s  (requesters: %d on rank 0's node, %d elsewhere)",
+                    "on-node avg(max)", "off-node avg(max)", on_node_ranks,
+                    rt.size() - 1 - on_node_ranks);
+      std::printf("\n");
+    }
     for (gaea::counter_mode m : modes)
       for (gaea::dispense d : variants) {
         gaea::task_counter_options o;
@@ -199,14 +229,20 @@ int main(int argc, char** argv) {
         o.owner = 0;
         gaea::task_counter c("fig10", 0, o);
         for (bool compute : {false, true}) {
-          std::vector<double> avg, mx, per, calls;
-          measure_latency(rt, c, compute, compute_us, per_rank);  // warm-up (keys, endpoints)
+          std::vector<double> avg, mx, per, calls, on_avg, on_max, off_avg, off_max;
+          // warm-up (keys, endpoints)
+          measure_latency(rt, c, compute, compute_us, per_rank, owner_node);
           for (int r = 0; r < reps; ++r) {
-            const latency_result x = measure_latency(rt, c, compute, compute_us, per_rank);
+            const latency_result x =
+                measure_latency(rt, c, compute, compute_us, per_rank, owner_node);
             avg.push_back(x.avg_us);
             mx.push_back(x.max_us);
             per.push_back(x.per_task_us);
             calls.push_back(x.calls_per_rank);
+            on_avg.push_back(x.on_node_avg_us);
+            on_max.push_back(x.on_node_max_us);
+            off_avg.push_back(x.off_node_avg_us);
+            off_max.push_back(x.off_node_max_us);
           }
           nlohmann::json row = {{"mode", std::string(gaea::to_string(m))},
                                 {"variant", std::string(gaea::to_string(d))},
@@ -216,12 +252,36 @@ int main(int argc, char** argv) {
                                 {"per_task_us", gaea_bench::median(per)},
                                 {"calls_per_rank", gaea_bench::median(calls)}};
           if (root)
-            std::printf("%-9s %-13s %-8s %10.2f %10.1f %12.3f %10.0f\n",
+            std::printf("%-9s %-13s %-8s %10.2f %10.1f %12.3f %10.0f",
                         row["mode"].get<std::string>().c_str(),
                         row["variant"].get<std::string>().c_str(),
                         row["rank0"].get<std::string>().c_str(), row["avg_us"].get<double>(),
                         row["max_us"].get<double>(), row["per_task_us"].get<double>(),
                         row["calls_per_rank"].get<double>());
+          if (split) {
+            // -1: no requesting rank on that side.
+            const auto cell = [](const std::vector<double>& a, const std::vector<double>& x) {
+              const double va = gaea_bench::median(a), vm = gaea_bench::median(x);
+              char text[40];
+              if (va < 0)
+                std::snprintf(text, sizeof text, "%16s", "-");
+              else
+                std::snprintf(text, sizeof text, "%9.2f (%4.0f)", va, vm);
+              return std::string(text);
+            };
+            const auto value = [](const std::vector<double>& v) {
+              const double x = gaea_bench::median(v);
+              return x < 0 ? nlohmann::json() : nlohmann::json(x);
+            };
+            row["on_node_avg_us"] = value(on_avg);
+            row["on_node_max_us"] = value(on_max);
+            row["off_node_avg_us"] = value(off_avg);
+            row["off_node_max_us"] = value(off_max);
+            if (root)
+              std::printf(" %16s %16s", cell(on_avg, on_max).c_str(),
+                          cell(off_avg, off_max).c_str());
+          }
+          if (root) std::printf("\n");
           out["latency"].push_back(row);
         }
       }
