@@ -30,6 +30,7 @@
 #include <macdecls.h>
 #include <mpi.h>
 
+#include "ref_array.h"
 #include "ref_stats.h"
 
 #include <stdint.h>
@@ -60,7 +61,7 @@ static int parse_positive(const char* opt, const char* val) {
 int main(int argc, char** argv) {
   int reps = 7, lat_iters = 10000, bw_iters = 200;
   int me, nproc, g_a, i, r, bad = 0;
-  int dims[1], chunk[1], lo[1], hi[1], ld[1] = {1};
+  int lo[1], hi[1], ld[1] = {1};
   int lat_lo[1], lat_hi[1], bw_lo[1], bw_hi[1];
   char name[] = "ga_get_bench";
   double *lat_us = NULL, *bw_gbs = NULL, *buf = NULL, one = 0.0;
@@ -102,22 +103,8 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  /* One 1 MiB block per rank. */
-  dims[0] = nproc * BLOCK_ELEMS;
-  chunk[0] = BLOCK_ELEMS;
-  g_a = NGA_Create(C_DBL, 1, dims, name, chunk);
-  if (!g_a) GA_Error("NGA_Create failed", 0);
-
-  /* Every rank fills its own block with the global index, in place. */
-  NGA_Distribution(g_a, me, lo, hi);
-  if (hi[0] >= lo[0]) {
-    double* p;
-    int myld[1];
-    NGA_Access(g_a, lo, hi, &p, myld);
-    for (i = 0; i <= hi[0] - lo[0]; i++)
-      p[i] = (double)(lo[0] + i);
-    NGA_Release_update(g_a, lo, hi);
-  }
+  /* One 1 MiB block per rank, filled with the global index. */
+  g_a = ref_create_indexed(name, nproc, me, BLOCK_ELEMS);
   GA_Sync();
 
   /* Patches owned entirely by rank 1. */

@@ -27,6 +27,7 @@
 #include <macdecls.h>
 #include <mpi.h>
 
+#include "ref_array.h"
 #include "ref_stats.h"
 
 #include <math.h>
@@ -157,7 +158,7 @@ int main(int argc, char** argv) {
   int nsizes = 8, reps = 7, depth = 8, me, nproc, g_a, i, s, bad = 0;
   double rep_ms = 20;
   long max_bytes = 0, block;
-  int dims[1], chunk[1], lo[1], hi[1];
+  int lo[1], hi[1];
   char name[] = "ga_rma_sweep";
   char host0[MPI_MAX_PROCESSOR_NAME] = {0}, host1[MPI_MAX_PROCESSOR_NAME] = {0};
   int hlen = 0, nodes = 1;
@@ -219,19 +220,7 @@ int main(int argc, char** argv) {
   block = max_bytes / 8;
   if ((long)nproc * block > 2147483647L) GA_Error("array too large for int dims", 0);
 
-  dims[0] = nproc * (int)block;
-  chunk[0] = (int)block;
-  g_a = NGA_Create(C_DBL, 1, dims, name, chunk);
-  if (!g_a) GA_Error("NGA_Create failed", 0);
-  NGA_Distribution(g_a, me, lo, hi);
-  if (hi[0] >= lo[0]) {
-    double* p;
-    int myld[1];
-    NGA_Access(g_a, lo, hi, &p, myld);
-    for (i = 0; i <= hi[0] - lo[0]; i++)
-      p[i] = (double)(lo[0] + i);
-    NGA_Release_update(g_a, lo, hi);
-  }
+  g_a = ref_create_indexed(name, nproc, me, (int)block);
   MPI_Get_processor_name(me == 1 ? host1 : host0, &hlen);
   MPI_Bcast(host0, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
   MPI_Bcast(host1, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 1, MPI_COMM_WORLD);
