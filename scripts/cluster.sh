@@ -86,11 +86,9 @@ down() {
   rm -rf /etc/netns/"$host_prefix"[0-9]*
 }
 
-# Converts 5us / 1.5ms / 2s to microseconds (for arithmetic); validates the unit.
-to_us() {
-  [[ $1 =~ ^([0-9]+(\.[0-9]+)?)(us|ms|s)$ ]] || die "latency '$1' must look like 5us, 1.5ms or 1s"
-  awk -v v="${BASH_REMATCH[1]}" -v u="${BASH_REMATCH[3]}" \
-    'BEGIN { m = (u == "us") ? 1 : (u == "ms") ? 1000 : 1000000; print v * m }'
+# A one-way delay as tc takes it: 5us, 1.5ms, 1s.
+check_latency() {
+  [[ $1 =~ ^[0-9]+(\.[0-9]+)?(us|ms|s)$ ]] || die "latency '$1' must look like 5us, 1.5ms or 1s"
 }
 
 up() {
@@ -113,7 +111,7 @@ up() {
     none) ;;
     *) die "up: unknown preset '$preset' (bgq, ib or none)" ;;
   esac
-  [[ -z $latency ]] || to_us "$latency" >/dev/null
+  [[ -z $latency ]] || check_latency "$latency"
   [[ -z $rate || $rate =~ ^[0-9]+(\.[0-9]+)?([kmg]?bit|[kmg]?bps)$ ]] ||
     die "up: --rate '$rate' must look like 10gbit or 1800mbit"
   check_capable

@@ -90,15 +90,13 @@ int main(int argc, char** argv) {
     // node: the next local rank, if any).
     std::string pairs;
     if (rt.node_rank() == 0) {
-      char host[MPI_MAX_PROCESSOR_NAME + 1] = {};
-      int len = 0;
-      MPI_Get_processor_name(host, &len);
+      const std::string& host = rt.comm().host(rt.rank());
       for (int n = 0; n < rt.nodes(); ++n) {
         const int peer =
             n == my_node
                 ? on_node
                 : static_cast<int>(std::find(node_of.begin(), node_of.end(), n) - node_of.begin());
-        pairs += "  node " + std::to_string(my_node) + " (" + std::string(host, len) + ") -> " +
+        pairs += "  node " + std::to_string(my_node) + " (" + host + ") -> " +
                  (n == my_node ? std::string("itself") : "node " + std::to_string(n)) + ": " +
                  (peer >= 0 ? w.transports(peer) : std::string("(one rank on the node)")) + "\n";
       }
