@@ -42,7 +42,12 @@ ga_node_variants=${GA_NODE_VARIANTS:-"default nocma"}
 ga_host_variants=${GA_HOST_VARIANTS:-"pt2pt ucx"}
 sweep_args=${SWEEP_ARGS:-"--reps 5"}
 limit=${RMA_TIMEOUT:-300}
-out=${RMA_OUT:-$here/results-nodes-$(date +%Y%m%d-%H%M%S)}
+final_out=${RMA_OUT:-$here/results-nodes-$(date +%Y%m%d-%H%M%S)}
+[[ ! -e $final_out ]] || { echo "compare_rma_nodes.sh: $final_out exists; not overwriting it" >&2; exit 1; }
+# Written under <dir>.partial and renamed when the run completes, so that an interrupted run
+# never looks like a result.
+out=$final_out.partial
+rm -rf "$out"
 gaea_exe=$build/bench/get_bench
 ga_exe=$build/bench/reference/ga_rma_sweep
 [[ -x $gaea_exe ]] || { echo "no $gaea_exe (cmake --build $build --target get_bench)" >&2; exit 1; }
@@ -281,7 +286,7 @@ if failed:
 json.dump({"environment": env, "cluster_status": status, "raw": raw, "summary": summary,
            "failed": failed},
           open(os.path.join(out, "results.json"), "w"), indent=1)
-print(f"\n(results: {out}/results.json, raw lines: {out}/raw.jsonl)")
+print(f"\n(results.json, raw.jsonl and summary.txt go to {out[:-len('.partial')]})")
 PY
 
 if [[ ${RMA_COUNTERS:-1} != 0 ]]; then
@@ -291,3 +296,6 @@ if [[ ${RMA_COUNTERS:-1} != 0 ]]; then
   "$here/compare_counters.sh" --hosts "$build" "${COUNTER_REPS:-2}" "$out/counters" |
     tee "$out/counters/compare_counters.txt" || echo "counter part failed (see $out/counters)"
 fi
+
+mv "$out" "$final_out"
+echo "results: $final_out"
