@@ -15,7 +15,7 @@ mark_as_advanced(GAEA_INSTALL_CMAKEDIR)
 # linked by an exported target must itself be exported (or be an imported target recreated by
 # GaeaConfig.cmake), otherwise install(EXPORT) fails at generate time.
 set(_gaea_install_targets)
-foreach(_t IN ITEMS gaea_base gaea_energy gaea_comm gaea_progress gaea_runtime gaea_ga gaea_counters gaea)
+foreach(_t IN ITEMS gaea_base gaea_energy gaea_comm gaea_progress gaea_runtime gaea_coll gaea_ga gaea_counters gaea)
   if(TARGET ${_t})
     list(APPEND _gaea_install_targets ${_t})
   endif()

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "gaea/coll/group.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 int main(int argc, char** argv) {
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
                      rt.nodes());
       return 1;
     }
+    gaea::coll::world();  // collective on first use: installs the collectives everywhere
     Catch::Session session;
     if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
     // Ranks > 0 report only failures, so that the log stays readable.

@@ -54,6 +54,22 @@ const std::vector<variable>& table() {
       {"GAEA_MAX_SLOWDOWN", "0.02",
        "fraction of run time the auto policy may add in wake-up latency; past it auto spins "
        "longer. The report says whether it held"},
+      {"GAEA_COLL_ALGO", "",
+       "algorithm per collective, overriding the estimator: comma-separated operation=algorithm "
+       "(operations barrier|broadcast|reduce|allreduce|allgather|alltoall; algorithms "
+       "dissemination|binomial|scatter_allgather|chain|recursive_doubling|ring|hierarchical|"
+       "bruck|pairwise|send_recv), e.g. alltoall=bruck,broadcast=chain"},
+      {"GAEA_COLL_CHUNK", "64K", "pipeline chunk of the chain broadcast in bytes (K/M/G)"},
+      {"GAEA_COLL_ENERGY", "auto",
+       "per-call energy strategy of the collectives (lowest frequency for the call, throttling "
+       "by step): auto (on where a hardware DVFS or throttle actuator is writable) | on | off"},
+      {"GAEA_COLL_CHECK", "0",
+       "1 = every collective first agrees on its arguments (one small allreduce), so that "
+       "mismatched calls fail on every member; 0 = mismatches are found by the members that "
+       "exchange data"},
+      {"GAEA_COLL_CALIBRATION", "",
+       "calibration file (JSON, from gaea-coll-calibrate) of the collectives' time and power "
+       "model; empty = documented defaults"},
       {"GAEA_COUNTER", "atomic",
        "default mode of shared counters and task pools: atomic (UCX 64-bit atomics: CPU atomics "
        "on a node, NIC atomics on InfiniBand, emulated by the owner's progress thread on tcp) | "

@@ -45,6 +45,8 @@ class context {
   bool same_node(int rank) const {
     return node_of_.at(static_cast<std::size_t>(rank)) == node_of_[static_cast<std::size_t>(rank_)];
   }
+  /// The node of `rank`, named by the lowest rank on it (equal values: same node).
+  int node_of(int rank) const { return node_of_.at(static_cast<std::size_t>(rank)); }
   /// Host name of `rank` (MPI_Get_processor_name), for messages.
   const std::string& host(int rank) const { return hosts_.at(static_cast<std::size_t>(rank)); }
   /// The calling thread's origin worker, created (with endpoints to all ranks) on first use.

@@ -1,0 +1,236 @@
+#pragma once
+/// \file
+/// The collectives of gaea::coll on contiguous buffers, blocking and non-blocking, over any
+/// group. They run on Gaea's transport (UCX active messages): every wait in them keeps serving
+/// peers (progress thread or not), so a rank waiting in a collective never stalls one-sided
+/// traffic aimed at it.
+///
+/// Common contract of every function here:
+///   - collective over `g`: every member calls it, in the same order relative to the group's
+///     other collectives, with matching arguments (same root, counts, operation, algorithm);
+///   - mismatched arguments found by any member make the call throw gaea::Error on every member
+///     that takes part (the message names the group, the call and both values), never hang;
+///   - the blocking form returns when this rank's part is complete (buffers usable); the
+///     `nonblocking` form returns a request (see request.hpp);
+///   - called by a rank outside `g`, or with a bad root: gaea::Error on that rank;
+///   - sizes are 64-bit; messages larger than the transport's limit are split.
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gaea/coll/group.hpp"
+#include "gaea/coll/options.hpp"
+#include "gaea/coll/request.hpp"
+
+namespace gaea::coll {
+
+/// Reduction operators. land/lor: integral and bool elements (non-zero is true, the result is
+/// 0 or 1); min/max: not on complex numbers. Other combinations throw gaea::Error.
+enum class reduce_op : std::uint8_t { sum, prod, min, max, land, lor };
+std::string_view to_string(reduce_op op) noexcept;
+
+/// Any type copied as bytes (broadcast, gathers, all-to-all).
+template <class T>
+concept transferable = std::is_trivially_copyable_v<T>;
+
+namespace detail {
+enum class elem : std::uint8_t { i8, u8, i16, u16, i32, u32, i64, u64, f32, f64, c64, c128, bool8 };
+template <class T>
+constexpr bool is_reducible_v = std::is_arithmetic_v<T> || std::is_same_v<T, std::complex<float>> ||
+                                std::is_same_v<T, std::complex<double>>;
+template <class T>
+constexpr elem elem_of() {
+  static_assert(is_reducible_v<T> && !std::is_same_v<T, long double>,
+                "coll reductions take integers, float, double, bool or std::complex<float|double>");
+  if constexpr (std::is_same_v<T, bool>)
+    return elem::bool8;
+  else if constexpr (std::is_same_v<T, float>)
+    return elem::f32;
+  else if constexpr (std::is_same_v<T, double>)
+    return elem::f64;
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return elem::c64;
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    return elem::c128;
+  else if constexpr (std::is_signed_v<T>) {
+    if constexpr (sizeof(T) == 1)
+      return elem::i8;
+    else if constexpr (sizeof(T) == 2)
+      return elem::i16;
+    else if constexpr (sizeof(T) == 4)
+      return elem::i32;
+    else
+      return elem::i64;
+  } else {
+    if constexpr (sizeof(T) == 1)
+      return elem::u8;
+    else if constexpr (sizeof(T) == 2)
+      return elem::u16;
+    else if constexpr (sizeof(T) == 4)
+      return elem::u32;
+    else
+      return elem::u64;
+  }
+}
+
+request start_barrier(const group& g, const options& o);
+request start_broadcast(const group& g, std::byte* buf, std::size_t bytes, int root,
+                        const options& o);
+/// all = allreduce (out on every member, root ignored).
+request start_reduce(const group& g, const std::byte* in, std::byte* out, std::size_t count, elem e,
+                     reduce_op op, int root, bool all, const options& o);
+/// counts: elements per member (empty = every member gives `mine_count`); elem_size in bytes.
+request start_allgather(const group& g, const std::byte* mine, std::size_t mine_count,
+                        std::byte* all, std::size_t all_count, std::span<const std::int64_t> counts,
+                        std::size_t elem_size, const options& o);
+/// Uniform when every span is empty (`block` elements to and from each member).
+request start_alltoall(const group& g, const std::byte* send, std::size_t send_count,
+                       std::byte* recv, std::size_t recv_count, std::size_t block,
+                       std::span<const std::int64_t> send_counts,
+                       std::span<const std::int64_t> send_displs,
+                       std::span<const std::int64_t> recv_counts,
+                       std::span<const std::int64_t> recv_displs, std::size_t elem_size,
+                       const options& o);
+
+template <class T>
+std::byte* bytes_of(std::span<T> s) {
+  return reinterpret_cast<std::byte*>(s.data());
+}
+template <class T>
+const std::byte* bytes_of(std::span<const T> s) {
+  return reinterpret_cast<const std::byte*>(s.data());
+}
+}  // namespace detail
+
+/// Returns when every member has entered the barrier. Also completes nothing else: one-sided
+/// operations need their own fences (runtime::barrier flushes this thread's puts first).
+inline void barrier(const group& g, const options& o = {}) {
+  detail::start_barrier(g, o).wait();
+}
+inline request barrier(const group& g, nonblocking_t, const options& o = {}) {
+  return detail::start_barrier(g, o);
+}
+
+/// `buf` of member `root` is copied into `buf` of every member (same size everywhere).
+template <transferable T>
+request broadcast(const group& g, std::span<T> buf, int root, nonblocking_t,
+                  const options& o = {}) {
+  return detail::start_broadcast(g, detail::bytes_of(buf), buf.size_bytes(), root, o);
+}
+template <transferable T>
+void broadcast(const group& g, std::span<T> buf, int root, const options& o = {}) {
+  broadcast(g, buf, root, nonblocking, o).wait();
+}
+/// `s` as member `root` has it, on every member (the length travels first).
+std::string broadcast(const group& g, std::string s, int root);
+
+/// Element-wise reduction of every member's `in` into `out` on member `root` (`out` ignored on
+/// the others; may alias `in` on the root). Same count on every member.
+template <class T>
+request reduce(const group& g, std::span<const T> in, std::span<T> out, reduce_op op, int root,
+               nonblocking_t, const options& o = {}) {
+  return detail::start_reduce(g, detail::bytes_of(in), detail::bytes_of(out), in.size(),
+                              detail::elem_of<T>(), op, root, false, o);
+}
+template <class T>
+void reduce(const group& g, std::span<const T> in, std::span<T> out, reduce_op op, int root,
+            const options& o = {}) {
+  reduce(g, in, out, op, root, nonblocking, o).wait();
+}
+
+/// In place: `inout` becomes the element-wise reduction over all members, identical on all.
+template <class T>
+request allreduce(const group& g, std::span<T> inout, reduce_op op, nonblocking_t,
+                  const options& o = {}) {
+  return detail::start_reduce(g, detail::bytes_of(inout), detail::bytes_of(inout), inout.size(),
+                              detail::elem_of<T>(), op, 0, true, o);
+}
+template <class T>
+void allreduce(const group& g, std::span<T> inout, reduce_op op, const options& o = {}) {
+  allreduce(g, inout, op, nonblocking, o).wait();
+}
+/// One value: the reduction of `value` over all members.
+template <class T>
+T allreduce(const group& g, T value, reduce_op op, const options& o = {}) {
+  allreduce(g, std::span<T>(&value, 1), op, o);
+  return value;
+}
+
+/// Member i's `mine` lands at all[i * mine.size()]; all.size() == mine.size() * g.size().
+template <transferable T>
+request allgather(const group& g, std::span<const T> mine, std::span<T> all, nonblocking_t,
+                  const options& o = {}) {
+  return detail::start_allgather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all),
+                                 all.size(), {}, sizeof(T), o);
+}
+template <transferable T>
+void allgather(const group& g, std::span<const T> mine, std::span<T> all, const options& o = {}) {
+  allgather(g, mine, all, nonblocking, o).wait();
+}
+/// One value per member, in member order.
+template <transferable T>
+std::vector<T> allgather(const group& g, const T& mine, const options& o = {}) {
+  std::vector<T> all(static_cast<std::size_t>(g.size()));
+  allgather(g, std::span<const T>(&mine, 1), std::span<T>(all), o);
+  return all;
+}
+/// Member i contributes counts[i] elements (its `mine`), stored consecutively in member order;
+/// all.size() == sum(counts). `counts` is the same on every member.
+template <transferable T>
+request allgatherv(const group& g, std::span<const T> mine, std::span<T> all,
+                   std::span<const std::int64_t> counts, nonblocking_t, const options& o = {}) {
+  return detail::start_allgather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all),
+                                 all.size(), counts, sizeof(T), o);
+}
+template <transferable T>
+void allgatherv(const group& g, std::span<const T> mine, std::span<T> all,
+                std::span<const std::int64_t> counts, const options& o = {}) {
+  allgatherv(g, mine, all, counts, nonblocking, o).wait();
+}
+
+/// Block j of `send` (send.size() / g.size() elements) goes to member j, and block i of `recv`
+/// comes from member i. send.size() == recv.size(), a multiple of g.size().
+template <transferable T>
+request alltoall(const group& g, std::span<const T> send, std::span<T> recv, nonblocking_t,
+                 const options& o = {}) {
+  const std::size_t p = static_cast<std::size_t>(g.size() > 0 ? g.size() : 1);
+  return detail::start_alltoall(g, detail::bytes_of(send), send.size(), detail::bytes_of(recv),
+                                recv.size(), send.size() / p, {}, {}, {}, {}, sizeof(T), o);
+}
+template <transferable T>
+void alltoall(const group& g, std::span<const T> send, std::span<T> recv, const options& o = {}) {
+  alltoall(g, send, recv, nonblocking, o).wait();
+}
+/// Member j receives send[send_displs[j] .. + send_counts[j]) into its recv[recv_displs[i] ..
+/// + recv_counts[i]) where i is this member; counts and displacements in elements, one per
+/// member, checked against the buffers (gaea::Error).
+template <transferable T>
+request alltoallv(const group& g, std::span<const T> send,
+                  std::span<const std::int64_t> send_counts,
+                  std::span<const std::int64_t> send_displs, std::span<T> recv,
+                  std::span<const std::int64_t> recv_counts,
+                  std::span<const std::int64_t> recv_displs, nonblocking_t, const options& o = {}) {
+  return detail::start_alltoall(g, detail::bytes_of(send), send.size(), detail::bytes_of(recv),
+                                recv.size(), 0, send_counts, send_displs, recv_counts, recv_displs,
+                                sizeof(T), o);
+}
+template <transferable T>
+void alltoallv(const group& g, std::span<const T> send, std::span<const std::int64_t> send_counts,
+               std::span<const std::int64_t> send_displs, std::span<T> recv,
+               std::span<const std::int64_t> recv_counts, std::span<const std::int64_t> recv_displs,
+               const options& o = {}) {
+  alltoallv(g, send, send_counts, send_displs, recv, recv_counts, recv_displs, nonblocking, o)
+      .wait();
+}
+
+/// Collective verdict: `problem` is this rank's error (empty when fine). When any member has
+/// one, every member throws gaea::Error with the message of the lowest such member, so that no
+/// member goes on into work that the others have abandoned.
+void agree(const group& g, const std::string& problem);
+
+}  // namespace gaea::coll

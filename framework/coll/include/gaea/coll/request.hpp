@@ -1,0 +1,53 @@
+#pragma once
+/// \file
+/// gaea::coll::request — the handle of a non-blocking collective.
+
+#include <memory>
+#include <span>
+
+namespace gaea::coll {
+
+namespace detail {
+class execution;
+}
+
+/// Handle of a collective started with `coll::nonblocking`. The collective advances only while
+/// its starting thread is inside test(), wait() or another Gaea collective wait (as MPI's
+/// non-blocking collectives without an asynchronous engine); buffers passed to the call must
+/// stay untouched until it completes. Several may be outstanding, on one group or several.
+/// Thread safety: test()/wait() from the thread that started it (gaea::Error otherwise). Move-only.
+class request {
+ public:
+  request() noexcept;  ///< empty (complete)
+  explicit request(std::unique_ptr<detail::execution> e) noexcept;
+  request(request&&) noexcept;
+  /// Waits for the collective held so far, then takes over `o`'s.
+  request& operator=(request&& o);
+  /// Waits for an unfinished collective; errors go to stderr (a destructor cannot throw).
+  ~request();
+
+  /// Blocks (by the progress mode) until the collective completes on this rank. Throws
+  /// gaea::Error when it failed here or on a member that reported it (mismatched arguments,
+  /// a member's error), with the message of the rank that found it.
+  void wait();
+  /// Advances without blocking; true when complete (then wait() returns at once).
+  bool test();
+  /// True while a collective is held and not yet waited for.
+  bool pending() const noexcept;
+
+ private:
+  std::unique_ptr<detail::execution> ex_;
+};
+
+/// Waits for every request in `rs` (each is then empty). Throws the first error after all
+/// have finished.
+void wait_all(std::span<request> rs);
+
+/// Tag that selects the non-blocking overloads: `auto r = coll::broadcast(g, buf, 0,
+/// coll::nonblocking);`.
+struct nonblocking_t {
+  explicit constexpr nonblocking_t() = default;
+};
+inline constexpr nonblocking_t nonblocking{};
+
+}  // namespace gaea::coll

@@ -1,0 +1,301 @@
+#include "gaea/coll/collectives.hpp"
+
+#include <cstring>
+#include <numeric>
+
+#include "detail/builders.hpp"
+#include "detail/reduce_ops.hpp"
+#include "detail/select.hpp"
+#include "detail/start.hpp"
+#include "gaea/base/error.hpp"
+#include "gaea/runtime/runtime.hpp"
+
+namespace gaea::coll {
+
+std::string_view to_string(reduce_op op) noexcept {
+  switch (op) {
+    case reduce_op::sum:
+      return "sum";
+    case reduce_op::prod:
+      return "prod";
+    case reduce_op::min:
+      return "min";
+    case reduce_op::max:
+      return "max";
+    case reduce_op::land:
+      return "land";
+    case reduce_op::lor:
+      return "lor";
+  }
+  return "?";
+}
+
+namespace detail {
+
+namespace {
+
+std::shared_ptr<group_state> member_state(const group& g, operation op) {
+  const auto& st = g.state();
+  if (!st || st->me < 0)
+    throw Error("gaea::coll: " + std::string(to_string(op)) + " on group '" + g.name() +
+                "' by rank " +
+                std::to_string(runtime::initialized() ? runtime::current().rank() : -1) +
+                ", which is not a member");
+  if (!runtime::initialized() || &runtime::current() != st->rt ||
+      st->rt->instance() != st->svc->instance())
+    throw Error("gaea::coll: group '" + g.name() + "' belongs to a runtime that has ended");
+  return st;
+}
+
+void check_root(const group_state& g, operation op, int root) {
+  if (root < 0 || root >= g.size())
+    throw Error("gaea::coll: " + std::string(to_string(op)) + " on group '" + g.name + "': root " +
+                std::to_string(root) + " out of range [0, " + std::to_string(g.size()) + ")");
+}
+
+void noop_reduce(std::byte*, const std::byte*, std::size_t) {}
+
+request finish(const std::shared_ptr<group_state>& g, call_signature sig, schedule s,
+               const options& o) {
+  return request(make_execution(g, sig, std::move(s), o));
+}
+
+std::size_t checked_product(std::size_t a, std::size_t b, const char* what) {
+  if (a != 0 && b > SIZE_MAX / a) throw Error(std::string("gaea::coll: ") + what + " overflows");
+  return a * b;
+}
+
+}  // namespace
+
+const settings& current_settings() {
+  return service_of(runtime::current()).cfg();
+}
+
+std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g, call_signature sig,
+                                          schedule s, const options& o) {
+  const settings& cfg = g->svc->cfg();
+  if (cfg.check && g->size() > 1) {
+    // Zero-byte allreduce first: every message carries the sender's call signature and every
+    // member depends on every other, so a mismatch fails the call on all members.
+    schedule checked;
+    allreduce_recursive_doubling(checked, whole(*g, g->me), nullptr, 0, reducer{1, noop_reduce},
+                                 phase_check);
+    for (auto& r : s.rounds)
+      checked.rounds.push_back(std::move(r));
+    checked.temps = std::move(s.temps);
+    s = std::move(checked);
+  }
+  energy_mode m = o.energy;
+  if (m == energy_mode::automatic) m = scoped_energy_mode().value_or(cfg.energy);
+  auto energy = make_energy_session(g, s, sig, m);
+  const std::uint64_t call = g->next_call++;
+  return std::make_unique<execution>(g, call, sig, std::move(s), std::move(energy));
+}
+
+request start_barrier(const group& grp, const options& o) {
+  auto g = member_state(grp, operation::barrier);
+  const algorithm a = choose(*g, {operation::barrier, 0, true}, o.algo, g->svc->cfg());
+  schedule s;
+  if (a == algorithm::hierarchical)
+    barrier_hierarchical(s, *g, g->me);
+  else
+    barrier_dissemination(s, whole(*g, g->me), phase_a);
+  call_signature sig{static_cast<std::uint8_t>(operation::barrier), static_cast<std::uint8_t>(a)};
+  return finish(g, sig, std::move(s), o);
+}
+
+request start_broadcast(const group& grp, std::byte* buf, std::size_t bytes, int root,
+                        const options& o) {
+  auto g = member_state(grp, operation::broadcast);
+  check_root(*g, operation::broadcast, root);
+  const settings& cfg = g->svc->cfg();
+  const algorithm a = choose(*g, {operation::broadcast, bytes, true}, o.algo, cfg);
+  schedule s;
+  const team t = whole(*g, g->me);
+  switch (a) {
+    case algorithm::scatter_allgather:
+      bcast_scatter_allgather(s, t, root, buf, bytes, phase_a);
+      break;
+    case algorithm::chain:
+      bcast_chain(s, t, root, buf, bytes, o.chunk_bytes ? o.chunk_bytes : cfg.chunk, phase_a);
+      break;
+    case algorithm::hierarchical:
+      bcast_hierarchical(s, *g, g->me, root, buf, bytes, std::size_t{512} << 10);
+      break;
+    default:
+      bcast_binomial(s, t, root, buf, bytes, phase_a);
+  }
+  call_signature sig{static_cast<std::uint8_t>(operation::broadcast),
+                     static_cast<std::uint8_t>(a),
+                     0,
+                     0,
+                     root,
+                     bytes};
+  return finish(g, sig, std::move(s), o);
+}
+
+request start_reduce(const group& grp, const std::byte* in, std::byte* out, std::size_t count,
+                     elem e, reduce_op op, int root, bool all, const options& o) {
+  const operation kind = all ? operation::allreduce : operation::reduce;
+  auto g = member_state(grp, kind);
+  if (!all) check_root(*g, kind, root);
+  const reducer r = make_reducer(e, op);
+  const std::size_t bytes = checked_product(count, r.elem_size, "reduction size");
+  const algorithm a = choose(*g, {kind, bytes, true}, o.algo, g->svc->cfg());
+  schedule s;
+  const team t = whole(*g, g->me);
+  if (all) {
+    std::byte* acc = out;
+    if (a == algorithm::ring)
+      allreduce_ring(s, t, acc, count, r, phase_a);
+    else if (a == algorithm::hierarchical)
+      allreduce_hierarchical(s, *g, g->me, acc, count, r);
+    else
+      allreduce_recursive_doubling(s, t, acc, count, r, phase_a);
+  } else {
+    if (g->me == root && out == nullptr && count > 0)
+      throw Error("gaea::coll: reduce on group '" + g->name + "': the root needs an output");
+    if (a == algorithm::hierarchical)
+      reduce_hierarchical(s, *g, g->me, root, in, out, count, r);
+    else
+      reduce_binomial(s, t, root, in, out, count, r, phase_a);
+  }
+  call_signature sig{static_cast<std::uint8_t>(kind),
+                     static_cast<std::uint8_t>(a),
+                     static_cast<std::uint8_t>(e),
+                     static_cast<std::uint8_t>(op),
+                     all ? -1 : root,
+                     count};
+  return finish(g, sig, std::move(s), o);
+}
+
+request start_allgather(const group& grp, const std::byte* mine, std::size_t mine_count,
+                        std::byte* all, std::size_t all_count, std::span<const std::int64_t> counts,
+                        std::size_t elem_size, const options& o) {
+  auto g = member_state(grp, operation::allgather);
+  const auto n = static_cast<std::size_t>(g->size());
+  std::vector<std::size_t> sizes(n), offsets(n);
+  const bool uniform = counts.empty();
+  if (!uniform && counts.size() != n)
+    throw Error("gaea::coll: allgatherv on group '" + g->name + "': " +
+                std::to_string(counts.size()) + " counts for " + std::to_string(n) + " members");
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t c = uniform ? static_cast<std::int64_t>(mine_count) : counts[i];
+    if (c < 0)
+      throw Error("gaea::coll: allgatherv on group '" + g->name + "': count[" + std::to_string(i) +
+                  "] = " + std::to_string(c) + " is negative");
+    sizes[i] = checked_product(static_cast<std::size_t>(c), elem_size, "allgather size");
+    offsets[i] = total;
+    total += sizes[i];
+  }
+  if (!uniform && static_cast<std::size_t>(counts[static_cast<std::size_t>(g->me)]) != mine_count)
+    throw Error("gaea::coll: allgatherv on group '" + g->name + "': this member gives " +
+                std::to_string(mine_count) + " elements but counts[" + std::to_string(g->me) +
+                "] = " + std::to_string(counts[static_cast<std::size_t>(g->me)]));
+  if (total != all_count * elem_size)
+    throw Error("gaea::coll: allgather on group '" + g->name + "': the output holds " +
+                std::to_string(all_count) + " elements, the members give " +
+                std::to_string(total / (elem_size ? elem_size : 1)));
+  const algorithm a =
+      choose(*g, {operation::allgather, mine_count * elem_size, uniform}, o.algo, g->svc->cfg());
+  schedule s;
+  allgather_ring(s, whole(*g, g->me), mine, all, offsets, sizes, phase_a);
+  call_signature sig{static_cast<std::uint8_t>(operation::allgather),
+                     static_cast<std::uint8_t>(a),
+                     static_cast<std::uint8_t>(elem_size),
+                     0,
+                     -1,
+                     uniform ? mine_count : 0};
+  return finish(g, sig, std::move(s), o);
+}
+
+request start_alltoall(const group& grp, const std::byte* send, std::size_t send_count,
+                       std::byte* recv, std::size_t recv_count, std::size_t block,
+                       std::span<const std::int64_t> send_counts,
+                       std::span<const std::int64_t> send_displs,
+                       std::span<const std::int64_t> recv_counts,
+                       std::span<const std::int64_t> recv_displs, std::size_t elem_size,
+                       const options& o) {
+  auto g = member_state(grp, operation::alltoall);
+  const auto n = static_cast<std::size_t>(g->size());
+  const bool uniform =
+      send_counts.empty() && send_displs.empty() && recv_counts.empty() && recv_displs.empty();
+  exchange_layout l;
+  l.send_off.resize(n);
+  l.send_len.resize(n);
+  l.recv_off.resize(n);
+  l.recv_len.resize(n);
+  const std::string what = "gaea::coll: " + std::string(uniform ? "alltoall" : "alltoallv") +
+                           " on group '" + g->name + "'";
+  if (uniform) {
+    if (send_count != recv_count || send_count % n != 0)
+      throw Error(what + ": send holds " + std::to_string(send_count) + " and recv " +
+                  std::to_string(recv_count) + " elements; both must be equal and a multiple of " +
+                  std::to_string(n) + " members");
+    for (std::size_t i = 0; i < n; ++i) {
+      l.send_len[i] = l.recv_len[i] = checked_product(block, elem_size, "alltoall block");
+      l.send_off[i] = l.recv_off[i] = i * l.send_len[i];
+    }
+  } else {
+    auto layout = [&](std::span<const std::int64_t> c, std::span<const std::int64_t> d,
+                      std::size_t have, const char* side, std::vector<std::size_t>& off,
+                      std::vector<std::size_t>& len) {
+      if (c.size() != n || d.size() != n)
+        throw Error(what + ": " + side + " counts/displacements have " + std::to_string(c.size()) +
+                    "/" + std::to_string(d.size()) + " entries for " + std::to_string(n) +
+                    " members");
+      for (std::size_t i = 0; i < n; ++i) {
+        if (c[i] < 0 || d[i] < 0 || static_cast<std::size_t>(c[i]) > have ||
+            static_cast<std::size_t>(d[i]) > have - static_cast<std::size_t>(c[i]))
+          throw Error(what + ": " + side + " block " + std::to_string(i) + " (count " +
+                      std::to_string(c[i]) + ", displacement " + std::to_string(d[i]) +
+                      ") outside the " + std::to_string(have) + "-element buffer");
+        off[i] = static_cast<std::size_t>(d[i]) * elem_size;
+        len[i] = static_cast<std::size_t>(c[i]) * elem_size;
+      }
+    };
+    layout(send_counts, send_displs, send_count, "send", l.send_off, l.send_len);
+    layout(recv_counts, recv_displs, recv_count, "recv", l.recv_off, l.recv_len);
+    const auto me = static_cast<std::size_t>(g->me);
+    if (l.send_len[me] != l.recv_len[me])
+      throw Error(what + ": this member sends itself " + std::to_string(send_counts[me]) +
+                  " elements but expects " + std::to_string(recv_counts[me]));
+  }
+  const algorithm a =
+      choose(*g, {operation::alltoall, l.send_len.empty() ? 0 : l.send_len[0], uniform}, o.algo,
+             g->svc->cfg());
+  schedule s;
+  const team t = whole(*g, g->me);
+  if (a == algorithm::bruck)
+    alltoall_bruck(s, t, send, recv, l.send_len[0]);
+  else if (a == algorithm::pairwise)
+    alltoall_pairwise(s, t, send, recv, l);
+  else
+    alltoall_send_recv(s, t, send, recv, l);
+  call_signature sig{static_cast<std::uint8_t>(operation::alltoall),
+                     static_cast<std::uint8_t>(a),
+                     static_cast<std::uint8_t>(elem_size),
+                     0,
+                     -1,
+                     uniform ? block : 0};
+  return finish(g, sig, std::move(s), o);
+}
+
+}  // namespace detail
+
+std::string broadcast(const group& g, std::string s, int root) {
+  std::uint64_t len = s.size();
+  broadcast(g, std::span<std::uint64_t>(&len, 1), root);
+  s.resize(len);
+  broadcast(g, std::span<char>(s.data(), s.size()), root);
+  return s;
+}
+
+void agree(const group& g, const std::string& problem) {
+  const int first = allreduce(g, problem.empty() ? g.size() : g.rank(), reduce_op::min);
+  if (first == g.size()) return;
+  throw Error(broadcast(g, problem, first));
+}
+
+}  // namespace gaea::coll

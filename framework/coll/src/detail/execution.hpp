@@ -1,0 +1,75 @@
+#pragma once
+// Runs a schedule: issues a round's sends and posts its receives, waits (serving peers) until
+// they are done, runs the round's local work, and goes on. The same code serves blocking calls
+// (wait) and requests (test).
+
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "detail/group_state.hpp"
+#include "detail/schedule.hpp"
+#include "detail/service.hpp"
+#include "gaea/comm/completion.hpp"
+
+namespace gaea::coll::detail {
+
+/// Per-round hook of the energy strategy (see energy.hpp); null when the strategy is off.
+class energy_session {
+ public:
+  virtual ~energy_session() = default;
+  /// Before round `i` of the schedule starts.
+  virtual void on_round(std::size_t i) = 0;
+  /// At the end of the call (also on errors): put everything back.
+  virtual void finish() noexcept = 0;
+};
+
+/// Optional per-round timing for calibration (step kind, bytes sent+received, seconds).
+struct round_timing {
+  step_kind kind;
+  std::size_t bytes;
+  bool inter_node;
+  double seconds;
+};
+
+class execution {
+ public:
+  execution(std::shared_ptr<group_state> g, std::uint64_t call, call_signature sig, schedule s,
+            std::unique_ptr<energy_session> energy);
+  ~execution();
+  execution(const execution&) = delete;
+  execution& operator=(const execution&) = delete;
+
+  /// Advances without blocking; true when complete. Throws gaea::Error on failure.
+  bool test();
+  /// Blocks until complete. Throws gaea::Error on failure.
+  void wait();
+  bool done() const noexcept { return done_; }
+  /// Records per-round timings into `out` (calibration).
+  void time_rounds(std::vector<round_timing>* out) noexcept { timings_ = out; }
+
+ private:
+  bool advance(bool block);
+  void start_round();
+  bool round_ready() const;
+  void check_failure();
+  [[noreturn]] void fail(const std::string& what);
+  void cleanup() noexcept;
+
+  std::shared_ptr<group_state> g_;
+  std::uint64_t call_;
+  call_signature sig_;
+  schedule s_;
+  std::unique_ptr<energy_session> energy_;
+  std::thread::id owner_;
+  std::size_t next_ = 0;
+  bool in_round_ = false;
+  bool done_ = false;
+  comm::completion sent_;
+  std::vector<std::pair<message_key, std::shared_ptr<slot>>> posted_;
+  std::vector<round_timing>* timings_ = nullptr;
+  std::int64_t round_start_ns_ = 0;
+};
+
+}  // namespace gaea::coll::detail

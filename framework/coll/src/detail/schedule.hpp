@@ -1,0 +1,73 @@
+#pragma once
+// A collective as data: rounds of sends and receives between members plus local work after each
+// round (copies, reductions). Every algorithm builds one; a single executor runs them blocking or
+// non-blocking, applies the energy strategy per round, and the estimator predicts them.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace gaea::coll::detail {
+
+/// The high-level operation a round performs, for calibration and prediction ([Bcast-Energy]).
+enum class step_kind : std::uint8_t {
+  sync,        // zero-byte signal (barriers)
+  tree,        // binomial tree send/receive (broadcast, reduce without the reduction)
+  scatter,     // binomial scatter
+  allgather,   // ring allgather step
+  pipeline,    // pipelined chain step
+  reduce,      // receive and combine
+  exchange,    // pairwise / send-receive all-to-all step
+  bruck,       // Bruck step (packed blocks)
+  local_copy,  // local data movement only
+  count_
+};
+const char* to_string(step_kind k) noexcept;
+
+struct transfer {
+  int peer = 0;           // member index
+  std::uint32_t tag = 0;  // agreed by both sides
+  std::byte* buf = nullptr;
+  std::size_t bytes = 0;
+};
+
+struct round {
+  step_kind kind = step_kind::sync;
+  std::vector<transfer> sends;
+  std::vector<transfer> recvs;
+  std::vector<std::function<void()>> after;  // local work once this round's transfers are done
+  std::size_t local_bytes = 0;               // bytes the `after` work touches (for the model)
+};
+
+struct schedule {
+  std::vector<round> rounds;
+  std::vector<std::unique_ptr<std::byte[]>> temps;
+  /// When true, only the pattern matters (peers, sizes): buffers are not allocated and `after`
+  /// work is not kept (used to classify node-mates' rounds and to predict).
+  bool shape_only = false;
+
+  round& add(step_kind k) {
+    rounds.emplace_back();
+    rounds.back().kind = k;
+    return rounds.back();
+  }
+  /// A temporary buffer owned by the schedule (null in shape_only mode).
+  std::byte* temp(std::size_t bytes) {
+    if (shape_only || bytes == 0) return nullptr;
+    temps.push_back(std::make_unique_for_overwrite<std::byte[]>(bytes));
+    return temps.back().get();
+  }
+  void then(round& r, std::function<void()> fn, std::size_t bytes) {
+    r.local_bytes += bytes;
+    if (!shape_only) r.after.push_back(std::move(fn));
+  }
+};
+
+/// Tag space: phase in the high byte, step below.
+constexpr std::uint32_t tag(std::uint32_t phase, std::uint32_t step) noexcept {
+  return phase << 24 | (step & 0xFFFFFFu);
+}
+
+}  // namespace gaea::coll::detail

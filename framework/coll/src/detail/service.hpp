@@ -1,0 +1,134 @@
+#pragma once
+// The message layer of gaea::coll: tagged messages between group members over one active-message
+// handler, matched by (group, call, tag, source) in a mailbox. A message that arrives before its
+// receive is posted waits in the mailbox (one copy either way: UCX's buffer to the destination).
+// Failures (mismatched calls) are recorded per (group, call) and reported to every member.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "detail/settings.hpp"
+#include "gaea/comm/completion.hpp"
+#include "gaea/comm/types.hpp"
+
+namespace gaea {
+class runtime;
+}
+
+namespace gaea::coll::detail {
+
+struct group_state;
+
+inline constexpr comm::handler_id message_handler = 48;
+
+/// What a call is, as every member must agree: compared on every message received.
+struct call_signature {
+  std::uint8_t op = 0;    // coll::operation
+  std::uint8_t algo = 0;  // coll::algorithm (resolved)
+  std::uint8_t elem = 0;  // detail::elem or element size for byte collectives
+  std::uint8_t rop = 0;   // reduce_op
+  std::int32_t root = -1;
+  std::uint64_t count = 0;  // elements (or bytes); 0 for the v-variants
+  bool operator==(const call_signature&) const = default;
+};
+std::string describe(const call_signature& s);
+
+struct message_key {
+  std::uint64_t group = 0;
+  std::uint64_t call = 0;
+  std::uint32_t tag = 0;
+  std::int32_t source = 0;  // member index in the group
+  bool operator==(const message_key&) const = default;
+};
+struct message_key_hash {
+  std::size_t operator()(const message_key& k) const noexcept;
+};
+
+/// A posted or early message.
+struct slot {
+  std::byte* dst = nullptr;  // posted buffer (null while early)
+  std::size_t expected = 0;  // posted size
+  bool posted = false;
+  std::vector<std::byte> early;  // data that arrived before the post
+  std::size_t total = 0;         // announced size (valid once a chunk arrived)
+  std::size_t received = 0;
+  bool announced = false;
+  bool failed = false;  // mismatched: the call's failure is recorded
+  call_signature sig;   // sender's
+  std::atomic<bool> done{false};
+};
+
+class service {
+ public:
+  explicit service(runtime& rt);
+  ~service();
+  service(const service&) = delete;
+  service& operator=(const service&) = delete;
+
+  runtime& rt() const noexcept { return rt_; }
+  std::uint64_t instance() const noexcept { return instance_; }
+  const settings& cfg() const noexcept { return settings_; }
+
+  /// Sends `bytes` to member `peer` of `g` for call `call` under `tag`; `local` completes when
+  /// `data` may be reused. Sends to oneself are delivered at once.
+  void send(const group_state& g, std::uint64_t call, std::uint32_t tag, int peer,
+            const call_signature& sig, const std::byte* data, std::size_t bytes,
+            comm::completion& local);
+  /// Posts the receive of a message from member `source`; the slot is done when the data is in
+  /// `dst`. Mismatches (size, signature) are recorded as the call's failure.
+  std::shared_ptr<slot> post(const group_state& g, std::uint64_t call, std::uint32_t tag,
+                             int source, const call_signature& sig, std::byte* dst,
+                             std::size_t bytes);
+  /// Removes a completed slot.
+  void release(const message_key& k);
+
+  /// The failure recorded for (group, call), if any.
+  std::optional<std::string> failure(std::uint64_t group, std::uint64_t call) const;
+  /// Records `what` as the failure of (group, call) here and tells every other member. Returns
+  /// the message to throw (the first recorded, which may be a peer's).
+  std::string fail(const group_state& g, std::uint64_t call, const std::string& what);
+  /// Makes `g`'s name and members known to the message handler (for its error messages).
+  void add_group(const std::shared_ptr<const group_state>& g);
+
+ private:
+  void on_message(int source_rank, std::span<const std::byte> header,
+                  std::span<const std::byte> data);
+  void deliver(const message_key& k, const call_signature& sig, std::size_t total,
+               std::size_t offset, std::span<const std::byte> data);
+  /// Empty when the message matches what this member expects, else the error to report.
+  std::string mismatch_locked(const message_key& k, const call_signature& mine,
+                              std::size_t expected, const call_signature& theirs,
+                              std::size_t total) const;
+  void record_failure_locked(std::uint64_t group, std::uint64_t call, std::string what);
+
+  runtime& rt_;
+  std::uint64_t instance_;
+  std::size_t max_chunk_;
+  settings settings_;
+  mutable std::mutex mutex_;
+  std::unordered_map<message_key, std::shared_ptr<slot>, message_key_hash> slots_;
+  struct call_key {
+    std::uint64_t group, call;
+    bool operator==(const call_key&) const = default;
+  };
+  struct call_key_hash {
+    std::size_t operator()(const call_key& k) const noexcept {
+      return std::hash<std::uint64_t>()(k.group * 0x9E3779B97F4A7C15ull ^ k.call);
+    }
+  };
+  std::unordered_map<call_key, std::string, call_key_hash> failures_;
+  std::atomic<bool> any_failure_{false};
+  std::unordered_map<std::uint64_t, std::weak_ptr<const group_state>> groups_;
+};
+
+/// The live runtime's service, created collectively by world().
+service& service_of(runtime& rt);
+
+}  // namespace gaea::coll::detail

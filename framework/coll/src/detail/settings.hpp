@@ -1,0 +1,28 @@
+#pragma once
+// The GAEA_COLL_* settings, read once per runtime.
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "gaea/coll/options.hpp"
+
+namespace gaea::coll::detail {
+
+inline constexpr std::size_t operation_count = 6;
+
+struct settings {
+  std::array<algorithm, operation_count> algo{};  // GAEA_COLL_ALGO per operation
+  std::size_t chunk = 64 * 1024;                  // GAEA_COLL_CHUNK
+  energy_mode energy = energy_mode::automatic;    // GAEA_COLL_ENERGY
+  bool check = false;                             // GAEA_COLL_CHECK
+  std::string calibration;                        // GAEA_COLL_CALIBRATION
+  /// Throws gaea::Error naming the variable and the text for a bad value.
+  static settings from_env();
+};
+
+/// The calling thread's scoped_energy setting, if any.
+std::optional<energy_mode> scoped_energy_mode() noexcept;
+
+}  // namespace gaea::coll::detail

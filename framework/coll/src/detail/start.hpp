@@ -1,0 +1,25 @@
+#pragma once
+// Shared tail of every start_*: resolve the energy mode, prepend the argument check, wrap the
+// schedule in an execution.
+
+#include <memory>
+
+#include "detail/execution.hpp"
+#include "detail/settings.hpp"
+#include "gaea/coll/options.hpp"
+#include "gaea/coll/request.hpp"
+
+namespace gaea::coll::detail {
+
+/// The settings of the live runtime's collectives.
+const settings& current_settings();
+
+/// Builds the execution of `s` (with the GAEA_COLL_CHECK phase first when on).
+std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g, call_signature sig,
+                                          schedule s, const options& o);
+
+std::unique_ptr<energy_session> make_energy_session(const std::shared_ptr<group_state>& g,
+                                                    const schedule& s, const call_signature& sig,
+                                                    energy_mode m);
+
+}  // namespace gaea::coll::detail

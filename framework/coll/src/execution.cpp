@@ -1,0 +1,136 @@
+#include "detail/execution.hpp"
+
+#include <cstdio>
+
+#include "gaea/base/error.hpp"
+#include "gaea/progress/clock.hpp"
+#include "gaea/runtime/runtime.hpp"
+
+namespace gaea::coll::detail {
+
+execution::execution(std::shared_ptr<group_state> g, std::uint64_t call, call_signature sig,
+                     schedule s, std::unique_ptr<energy_session> energy)
+    : g_(std::move(g)),
+      call_(call),
+      sig_(sig),
+      s_(std::move(s)),
+      energy_(std::move(energy)),
+      owner_(std::this_thread::get_id()) {}
+
+execution::~execution() {
+  cleanup();
+}
+
+void execution::cleanup() noexcept {
+  // Receives still posted point into the caller's buffers: unhook them before those go away.
+  for (auto& [k, sl] : posted_)
+    g_->svc->release(k);
+  posted_.clear();
+  if (!sent_.done()) {
+    try {
+      g_->rt->progress().wait(g_->rt->worker(), sent_);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gaea::coll: a send failed while abandoning a collective: %s\n",
+                   e.what());
+    }
+  }
+  if (energy_) {
+    energy_->finish();
+    energy_.reset();
+  }
+}
+
+void execution::start_round() {
+  const round& r = s_.rounds[next_];
+  if (energy_) energy_->on_round(next_);
+  if (timings_) round_start_ns_ = progress::monotonic_ns();
+  service& svc = *g_->svc;
+  // Receives first, so that a message arriving during the sends lands in place.
+  for (const transfer& t : r.recvs) {
+    auto sl = svc.post(*g_, call_, t.tag, t.peer, sig_, t.buf, t.bytes);
+    posted_.emplace_back(message_key{g_->id, call_, t.tag, t.peer}, std::move(sl));
+  }
+  for (const transfer& t : r.sends)
+    svc.send(*g_, call_, t.tag, t.peer, sig_, t.buf, t.bytes, sent_);
+  in_round_ = true;
+}
+
+bool execution::round_ready() const {
+  if (!sent_.done()) return false;
+  for (const auto& p : posted_)
+    if (!p.second->done.load(std::memory_order_acquire)) return false;
+  return true;
+}
+
+void execution::check_failure() {
+  if (auto f = g_->svc->failure(g_->id, call_)) fail(*f);
+}
+
+void execution::fail(const std::string& what) {
+  // Tell the other members (they may be waiting for this rank), unhook, restore, throw.
+  std::string msg = what;
+  try {
+    msg = g_->svc->fail(*g_, call_, what);
+  } catch (...) {
+  }
+  cleanup();
+  done_ = true;
+  throw Error(msg);
+}
+
+bool execution::advance(bool block) {
+  if (done_) return true;
+  if (std::this_thread::get_id() != owner_)
+    throw Error("gaea::coll: a collective on group '" + g_->name +
+                "' must be tested or waited for by the thread that started it");
+  runtime& rt = *g_->rt;
+  comm::worker& w = rt.worker();
+  while (next_ < s_.rounds.size()) {
+    if (!in_round_) start_round();
+    if (block) {
+      rt.progress().wait_until(
+          w, [&] { return round_ready() || g_->svc->failure(g_->id, call_).has_value(); },
+          /*notified=*/true);
+    } else {
+      rt.poll();
+    }
+    check_failure();
+    if (!round_ready()) return false;
+    sent_.check();
+    round& r = s_.rounds[next_];
+    if (timings_) {
+      std::size_t bytes = 0;
+      bool inter = false;
+      for (const auto* v : {&r.sends, &r.recvs})
+        for (const transfer& t : *v) {
+          bytes += t.bytes;
+          inter = inter || !g_->same_node(g_->me, t.peer);
+        }
+      timings_->push_back({r.kind, bytes, inter,
+                           static_cast<double>(progress::monotonic_ns() - round_start_ns_) * 1e-9});
+    }
+    for (auto& [k, sl] : posted_)
+      g_->svc->release(k);
+    posted_.clear();
+    for (auto& fn : r.after)
+      fn();
+    in_round_ = false;
+    ++next_;
+  }
+  done_ = true;
+  if (energy_) {
+    energy_->finish();
+    energy_.reset();
+  }
+  return true;
+}
+
+bool execution::test() {
+  return advance(false);
+}
+
+void execution::wait() {
+  advance(true);
+}
+
+}  // namespace gaea::coll::detail

@@ -1,0 +1,67 @@
+#include "detail/select.hpp"
+
+#include <string>
+
+#include "detail/estimator_state.hpp"
+#include "gaea/base/error.hpp"
+
+namespace gaea::coll::detail {
+
+namespace {
+bool power_of_two(int n) {
+  return n > 0 && (n & (n - 1)) == 0;
+}
+bool multi_node_shared(const group_state& g) {
+  return g.nodes() > 1 && g.nodes() < g.size();
+}
+}  // namespace
+
+algorithm default_rule(const group_state& g, const call_shape& c) {
+  using enum algorithm;
+  switch (c.op) {
+    case operation::barrier:
+      return multi_node_shared(g) ? hierarchical : dissemination;
+    case operation::broadcast:
+      if (multi_node_shared(g)) return hierarchical;
+      if (c.bytes >= (std::size_t{512} << 10) && g.size() > 2) return scatter_allgather;
+      return binomial;
+    case operation::reduce:
+      return multi_node_shared(g) ? hierarchical : binomial;
+    case operation::allreduce:
+      if (c.bytes >= (std::size_t{256} << 10) && g.size() > 2) return ring;
+      return multi_node_shared(g) ? hierarchical : recursive_doubling;
+    case operation::allgather:
+      return ring;
+    case operation::alltoall:
+      if (c.uniform && c.bytes <= 256 && g.size() > 2) return bruck;
+      return power_of_two(g.size()) ? pairwise : send_recv;
+  }
+  return binomial;
+}
+
+algorithm choose(const group_state& g, const call_shape& c, algorithm requested,
+                 const settings& s) {
+  algorithm a = requested;
+  const char* from = "options::algo";
+  if (a == algorithm::automatic) {
+    a = s.algo[static_cast<std::size_t>(c.op)];
+    from = "GAEA_COLL_ALGO";
+  }
+  if (a == algorithm::automatic) {
+    if (auto best = estimator_choice(g, c)) return *best;
+    return default_rule(g, c);
+  }
+  auto bad = [&](const std::string& why) {
+    throw Error("gaea::coll: " + std::string(from) + " = " + std::string(to_string(a)) + " for " +
+                std::string(to_string(c.op)) + " on group '" + g.name + "' (" +
+                std::to_string(g.size()) + " members): " + why);
+  };
+  if (!implements(a, c.op)) bad("not an algorithm of this operation");
+  if (a == algorithm::pairwise && !power_of_two(g.size()))
+    bad("pairwise exchange needs a power-of-two number of members");
+  if (a == algorithm::bruck && !c.uniform)
+    bad("Bruck needs equal blocks (alltoall, not alltoallv)");
+  return a;
+}
+
+}  // namespace gaea::coll::detail

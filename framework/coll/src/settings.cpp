@@ -1,0 +1,49 @@
+#include "detail/settings.hpp"
+
+#include "gaea/base/env.hpp"
+#include "gaea/base/error.hpp"
+
+namespace gaea::coll::detail {
+
+namespace {
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ')
+    s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ')
+    s.remove_suffix(1);
+  return s;
+}
+}  // namespace
+
+settings settings::from_env() {
+  settings s;
+  if (auto v = env::raw("GAEA_COLL_ALGO")) {
+    std::string_view rest = *v;
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(',');
+      const std::string_view item = trim(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      if (item.empty()) continue;
+      const std::size_t eq = item.find('=');
+      const auto op = parse_operation(trim(item.substr(0, eq)));
+      const auto algo = eq == std::string_view::npos ? std::optional<algorithm>{}
+                                                     : parse_algorithm(trim(item.substr(eq + 1)));
+      if (!op || !algo || !implements(*algo, *op))
+        throw Error("GAEA_COLL_ALGO='" + *v + "': '" + std::string(item) +
+                    "' is not operation=algorithm with an algorithm of that operation "
+                    "(e.g. alltoall=bruck,broadcast=chain; see framework/coll/README.md)");
+      s.algo[static_cast<std::size_t>(*op)] = *algo;
+    }
+  }
+  const std::int64_t chunk = env::get_int("GAEA_COLL_CHUNK");
+  if (chunk <= 0)
+    throw Error("GAEA_COLL_CHUNK=" + std::to_string(chunk) + ": the chunk must be positive");
+  s.chunk = static_cast<std::size_t>(chunk);
+  const std::string e = env::get_choice("GAEA_COLL_ENERGY", {"auto", "on", "off"});
+  s.energy = e == "on" ? energy_mode::on : e == "off" ? energy_mode::off : energy_mode::automatic;
+  s.check = env::get_choice("GAEA_COLL_CHECK", {"0", "1"}) == "1";
+  s.calibration = env::get_string("GAEA_COLL_CALIBRATION");
+  return s;
+}
+
+}  // namespace gaea::coll::detail

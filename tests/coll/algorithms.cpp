@@ -1,0 +1,275 @@
+// Every algorithm of every collective against a serial reference computed on each rank, over
+// the world and over derived groups, sizes from zero up, every root.
+#include <catch2/catch.hpp>
+#include <complex>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "gaea/coll/collectives.hpp"
+#include "gaea/runtime/runtime.hpp"
+
+namespace coll = gaea::coll;
+using coll::algorithm;
+
+namespace {
+
+// Member i's element j, distinct per (i, j, salt) and exact in double.
+double value(int member, std::size_t j, int salt) {
+  return static_cast<double>(member * 1000 + static_cast<int>(j % 997) + salt * 7);
+}
+
+std::vector<coll::group> groups() {
+  const coll::group& w = coll::world();
+  std::vector<coll::group> gs{w};
+  if (w.size() > 2) {
+    gs.push_back(w.split(w.rank() % 2, -w.rank(), "odd-even reversed"));
+    std::vector<int> rev(static_cast<std::size_t>(w.size()));
+    std::iota(rev.rbegin(), rev.rend(), 0);
+    gs.push_back(w.subset(rev, "reversed"));
+  }
+  return gs;
+}
+
+const std::vector<std::size_t> sizes{0, 1, 3, 1000, 70001};
+
+}  // namespace
+
+TEST_CASE("every broadcast algorithm delivers the root's buffer to every member", "[coll]") {
+  for (const coll::group& g : groups()) {
+    for (algorithm a : {algorithm::automatic, algorithm::binomial, algorithm::scatter_allgather,
+                        algorithm::chain, algorithm::hierarchical}) {
+      for (std::size_t n : sizes) {
+        for (int root = 0; root < g.size(); ++root) {
+          std::vector<double> buf(n);
+          for (std::size_t j = 0; j < n; ++j)
+            buf[j] = g.rank() == root ? value(root, j, 1) : -1.0;
+          coll::options o;
+          o.algo = a;
+          o.chunk_bytes = 4096;
+          coll::broadcast(g, std::span<double>(buf), root, o);
+          std::size_t bad = 0;
+          for (std::size_t j = 0; j < n; ++j)
+            bad += buf[j] != value(root, j, 1);
+          INFO("group " << g.name() << " algorithm " << coll::to_string(a) << " n " << n << " root "
+                        << root);
+          REQUIRE(bad == 0);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("every allreduce and reduce algorithm matches the serial reduction", "[coll]") {
+  for (const coll::group& g : groups()) {
+    for (algorithm a : {algorithm::automatic, algorithm::recursive_doubling, algorithm::ring,
+                        algorithm::hierarchical}) {
+      for (std::size_t n : sizes) {
+        std::vector<double> v(n);
+        for (std::size_t j = 0; j < n; ++j)
+          v[j] = value(g.rank(), j, 2);
+        coll::options o;
+        o.algo = a;
+        coll::allreduce(g, std::span<double>(v), coll::reduce_op::sum, o);
+        std::size_t bad = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          double want = 0;
+          for (int m = 0; m < g.size(); ++m)
+            want += value(m, j, 2);
+          bad += v[j] != want;
+        }
+        INFO("group " << g.name() << " allreduce " << coll::to_string(a) << " n " << n);
+        REQUIRE(bad == 0);
+      }
+    }
+    for (algorithm a : {algorithm::binomial, algorithm::hierarchical}) {
+      for (int root = 0; root < g.size(); ++root) {
+        std::vector<std::int64_t> in(1000), out(1000, -1);
+        for (std::size_t j = 0; j < in.size(); ++j)
+          in[j] = static_cast<std::int64_t>(value(g.rank(), j, 3));
+        coll::options o;
+        o.algo = a;
+        coll::reduce(g, std::span<const std::int64_t>(in), std::span<std::int64_t>(out),
+                     coll::reduce_op::max, root, o);
+        if (g.rank() == root) {
+          std::size_t bad = 0;
+          for (std::size_t j = 0; j < in.size(); ++j)
+            bad += out[j] != static_cast<std::int64_t>(value(g.size() - 1, j, 3));
+          INFO("group " << g.name() << " reduce " << coll::to_string(a) << " root " << root);
+          REQUIRE(bad == 0);
+        } else {
+          REQUIRE(out[0] == -1);  // untouched off the root
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("reductions cover every element type and operator", "[coll]") {
+  const coll::group& w = coll::world();
+  const int p = w.size(), r = w.rank();
+  REQUIRE(coll::allreduce(w, std::int8_t(1), coll::reduce_op::sum) == p);
+  REQUIRE(coll::allreduce(w, std::uint16_t(r + 2), coll::reduce_op::max) == p + 1);
+  REQUIRE(coll::allreduce(w, std::int32_t(r - 5), coll::reduce_op::min) == -5);
+  REQUIRE(coll::allreduce(w, std::uint64_t(2), coll::reduce_op::prod) == (std::uint64_t{1} << p));
+  REQUIRE(coll::allreduce(w, 0.5f * static_cast<float>(r), coll::reduce_op::max) ==
+          0.5f * static_cast<float>(p - 1));
+  REQUIRE(coll::allreduce(w, std::complex<double>(r, 1), coll::reduce_op::sum) ==
+          std::complex<double>(p * (p - 1) / 2, p));
+  REQUIRE(coll::allreduce(w, r == 0, coll::reduce_op::lor) == true);
+  REQUIRE(coll::allreduce(w, r == 0, coll::reduce_op::land) == (p == 1));
+  REQUIRE(coll::allreduce(w, std::int64_t(r + 1), coll::reduce_op::land) == 1);
+  REQUIRE_THROWS_WITH(coll::allreduce(w, 1.0, coll::reduce_op::land),
+                      Catch::Contains("land") && Catch::Contains("double"));
+  REQUIRE_THROWS_WITH(coll::allreduce(w, std::complex<float>(1, 1), coll::reduce_op::max),
+                      Catch::Contains("max") && Catch::Contains("complex<float>"));
+}
+
+TEST_CASE("allgather and allgatherv place every member's part in member order", "[coll]") {
+  for (const coll::group& g : groups()) {
+    for (std::size_t n : sizes) {
+      std::vector<float> mine(n);
+      for (std::size_t j = 0; j < n; ++j)
+        mine[j] = static_cast<float>(value(g.rank(), j, 4));
+      std::vector<float> all(n * static_cast<std::size_t>(g.size()));
+      coll::allgather(g, std::span<const float>(mine), std::span<float>(all));
+      std::size_t bad = 0;
+      for (int m = 0; m < g.size(); ++m)
+        for (std::size_t j = 0; j < n; ++j)
+          bad += all[static_cast<std::size_t>(m) * n + j] != static_cast<float>(value(m, j, 4));
+      INFO("group " << g.name() << " n " << n);
+      REQUIRE(bad == 0);
+    }
+    // v: member m gives m*37 % 101 elements (some give none).
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(g.size()));
+    for (int m = 0; m < g.size(); ++m)
+      counts[static_cast<std::size_t>(m)] = (m * 37) % 101;
+    std::vector<int> mine(static_cast<std::size_t>(counts[static_cast<std::size_t>(g.rank())]),
+                          g.rank() + 10);
+    std::vector<int> all(
+        static_cast<std::size_t>(std::accumulate(counts.begin(), counts.end(), 0L)));
+    coll::allgatherv(g, std::span<const int>(mine), std::span<int>(all),
+                     std::span<const std::int64_t>(counts));
+    std::size_t at = 0, bad = 0;
+    for (int m = 0; m < g.size(); ++m)
+      for (std::int64_t j = 0; j < counts[static_cast<std::size_t>(m)]; ++j)
+        bad += all[at++] != m + 10;
+    REQUIRE(bad == 0);
+    REQUIRE(coll::allgather(g, g.rank() * 3)[static_cast<std::size_t>(g.size() - 1)] ==
+            (g.size() - 1) * 3);
+  }
+}
+
+TEST_CASE("every alltoall algorithm transposes the blocks", "[coll]") {
+  for (const coll::group& g : groups()) {
+    const int p = g.size();
+    std::vector<algorithm> algos{algorithm::automatic, algorithm::bruck, algorithm::send_recv};
+    if ((p & (p - 1)) == 0) algos.push_back(algorithm::pairwise);
+    for (algorithm a : algos) {
+      for (std::size_t block :
+           {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{3000}}) {
+        const auto up = static_cast<std::size_t>(p);
+        std::vector<std::int64_t> send(block * up), recv(block * up, -1);
+        for (int to = 0; to < p; ++to)
+          for (std::size_t j = 0; j < block; ++j)
+            send[static_cast<std::size_t>(to) * block + j] =
+                g.rank() * 1000000 + to * 1000 + static_cast<std::int64_t>(j);
+        coll::options o;
+        o.algo = a;
+        coll::alltoall(g, std::span<const std::int64_t>(send), std::span<std::int64_t>(recv), o);
+        std::size_t bad = 0;
+        for (int from = 0; from < p; ++from)
+          for (std::size_t j = 0; j < block; ++j)
+            bad += recv[static_cast<std::size_t>(from) * block + j] !=
+                   from * 1000000 + g.rank() * 1000 + static_cast<std::int64_t>(j);
+        INFO("group " << g.name() << " alltoall " << coll::to_string(a) << " block " << block);
+        REQUIRE(bad == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("alltoallv moves blocks of different sizes, empty ones included", "[coll]") {
+  for (const coll::group& g : groups()) {
+    const int p = g.size(), me = g.rank();
+    auto count = [](int from, int to) {
+      return static_cast<std::int64_t>((from * 7 + to * 3) % 5);
+    };
+    std::vector<std::int64_t> sc(static_cast<std::size_t>(p)), sd(sc), rc(sc), rd(sc);
+    std::int64_t st = 0, rt = 0;
+    for (int q = 0; q < p; ++q) {
+      const auto uq = static_cast<std::size_t>(q);
+      sc[uq] = count(me, q);
+      sd[uq] = st;
+      st += sc[uq];
+      rc[uq] = count(q, me);
+      rd[uq] = rt;
+      rt += rc[uq];
+    }
+    std::vector<double> send(static_cast<std::size_t>(st)), recv(static_cast<std::size_t>(rt), -1);
+    for (int q = 0; q < p; ++q)
+      for (std::int64_t j = 0; j < sc[static_cast<std::size_t>(q)]; ++j)
+        send[static_cast<std::size_t>(sd[static_cast<std::size_t>(q)] + j)] =
+            me * 100 + q + 0.5 * static_cast<double>(j);
+    std::vector<algorithm> algos{algorithm::send_recv};
+    if ((p & (p - 1)) == 0) algos.push_back(algorithm::pairwise);
+    for (algorithm a : algos) {
+      std::fill(recv.begin(), recv.end(), -1);
+      coll::options o;
+      o.algo = a;
+      coll::alltoallv(g, std::span<const double>(send), sc, sd, std::span<double>(recv), rc, rd, o);
+      std::size_t bad = 0;
+      for (int q = 0; q < p; ++q)
+        for (std::int64_t j = 0; j < rc[static_cast<std::size_t>(q)]; ++j)
+          bad += recv[static_cast<std::size_t>(rd[static_cast<std::size_t>(q)] + j)] !=
+                 q * 100 + me + 0.5 * static_cast<double>(j);
+      INFO("group " << g.name() << " alltoallv " << coll::to_string(a));
+      REQUIRE(bad == 0);
+    }
+  }
+}
+
+TEST_CASE("every barrier algorithm holds every member until all arrived", "[coll]") {
+  // Members publish arrival by allreduce after the barrier; a broken barrier shows as a member
+  // leaving before a slow one arrived (the slow one sleeps before entering).
+  for (algorithm a : {algorithm::automatic, algorithm::dissemination, algorithm::hierarchical}) {
+    for (const coll::group& g : groups()) {
+      coll::options o;
+      o.algo = a;
+      for (int i = 0; i < 20; ++i)
+        coll::barrier(g, o);
+      REQUIRE(coll::allreduce(g, 1, coll::reduce_op::sum) == g.size());
+    }
+  }
+}
+
+TEST_CASE("non-blocking collectives overlap and complete in any wait order", "[coll]") {
+  const coll::group& w = coll::world();
+  std::vector<double> a(5000, w.rank()), b(3, 1.0);
+  std::vector<int> c(static_cast<std::size_t>(w.size()));
+  std::vector<coll::request> rs;
+  rs.push_back(coll::allreduce(w, std::span<double>(a), coll::reduce_op::sum, coll::nonblocking));
+  rs.push_back(coll::broadcast(w, std::span<double>(b), w.size() - 1, coll::nonblocking));
+  const int mine = w.rank() + 1;
+  rs.push_back(
+      coll::allgather(w, std::span<const int>(&mine, 1), std::span<int>(c), coll::nonblocking));
+  rs.push_back(coll::barrier(w, coll::nonblocking));
+  // Wait in reverse order, testing the others meanwhile.
+  while (!rs[0].test()) {
+  }
+  coll::wait_all(rs);
+  REQUIRE(a[4999] == w.size() * (w.size() - 1) / 2.0);
+  REQUIRE(b[2] == 1.0);
+  for (int m = 0; m < w.size(); ++m)
+    REQUIRE(c[static_cast<std::size_t>(m)] == m + 1);
+  REQUIRE_FALSE(rs[1].pending());
+}
+
+TEST_CASE("strings and verdicts travel to every member", "[coll]") {
+  const coll::group& w = coll::world();
+  const std::string s = coll::broadcast(w, w.rank() == 0 ? std::string(100000, 'x') : "", 0);
+  REQUIRE(s.size() == 100000);
+  REQUIRE_NOTHROW(coll::agree(w, ""));
+  const std::string problem = w.rank() == w.size() - 1 ? "input bad on the last rank" : "";
+  REQUIRE_THROWS_WITH(coll::agree(w, problem), "input bad on the last rank");
+}
