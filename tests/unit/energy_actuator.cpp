@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -19,9 +18,11 @@
 
 using namespace gaea::energy;
 using energy_test::add_cpufreq;
+using energy_test::add_msr;
 using energy_test::cpufreq_files;
 using energy_test::cpufreq_path;
 using energy_test::fake_root;
+using energy_test::msr_value;
 
 namespace {
 
@@ -52,23 +53,6 @@ cpufreq_files intel_pstate_files() {
   f.scaling_min = 1000000;  // above the lowest: lowering must move the floor first
   f.scaling_max = 3000000;
   return f;
-}
-
-// A fake /dev/cpu/<cpu>/msr: a regular file big enough to hold IA32_CLOCK_MODULATION (0x19A).
-void add_msr(const fake_root& t, int cpu, std::uint64_t value) {
-  const auto p = t.at("/dev/cpu/" + std::to_string(cpu) + "/msr");
-  std::filesystem::create_directories(p.parent_path());
-  std::string bytes(0x200, '\0');
-  std::memcpy(bytes.data() + 0x19A, &value, sizeof value);
-  std::ofstream(p, std::ios::binary) << bytes;
-}
-
-std::uint64_t msr_value(const fake_root& t, int cpu) {
-  std::ifstream in(t.at("/dev/cpu/" + std::to_string(cpu) + "/msr"), std::ios::binary);
-  in.seekg(0x19A);
-  std::uint64_t v = 0;
-  in.read(reinterpret_cast<char*>(&v), sizeof v);
-  return v;
 }
 
 // Before fork(): the child must not print the parent's buffered output a second time.
@@ -232,7 +216,6 @@ TEST_CASE("nothing under the root: none, sleep-only", "[energy][actuator]") {
   }
   const auto a = make_actuator(config_for(t, "auto", {0}));
   CHECK(a.reason.find("cpu0: scaling_governor missing") != std::string::npos);
-  CHECK(a.reason.find("no MSR access") != std::string::npos);
   CHECK(make_actuator(config_for(t, "off", {0})).act->name() == "none");
   CHECK(make_actuator(config_for(t, "auto", {})).act->name() == "none");
 }
@@ -299,24 +282,21 @@ TEST_CASE("exit() restores what a live actuator changed", "[energy][actuator]") 
   CHECK(t.line(cpufreq_path(0, "scaling_governor")) == "ondemand");
 }
 
-TEST_CASE("msr clock modulation: duty cycle on, off, original restored", "[energy][actuator]") {
+TEST_CASE("DVFS leaves IA32_CLOCK_MODULATION to the throttle: msr and auto give none",
+          "[energy][actuator]") {
   fake_root t;
-  add_msr(t, 0, 0x301);  // bit 0 and bits 8-9 set by someone else: kept
-  auto choice = make_actuator(config_for(t, "auto", {0}));
-  INFO(choice.reason);
-  REQUIRE(choice.act);
-  actuator& a = *choice.act;
-  CHECK(a.name() == "msr-clockmod");
-  CHECK(a.high_khz(0) == 2400000);
-  CHECK(a.low_khz(0) == 1200000);
-  REQUIRE(a.set_low(0, true));
-  CHECK(msr_value(t, 0) == 0x318);  // enable (bit 4) + 50% duty (4 << 1)
-  REQUIRE(a.set_low(0, false));
-  CHECK(msr_value(t, 0) == 0x300);
-  REQUIRE(a.set_low(0, true));
-  a.restore();
-  CHECK(msr_value(t, 0) == 0x301);
-  CHECK(a.transition_count() == 3);
+  add_msr(t, 0, 0x301);
+  for (const char* kind : {"auto", "msr"}) {
+    const auto choice = make_actuator(config_for(t, kind, {0}));
+    INFO(choice.reason);
+    REQUIRE(choice.act);
+    CHECK(choice.act->name() == "none");
+    CHECK_FALSE(choice.act->set_low(0, true));
+    CHECK(choice.reason.find("sleep-only, no DVFS") != std::string::npos);
+  }
+  const auto msr = make_actuator(config_for(t, "msr", {0}));
+  CHECK(msr.reason.find("GAEA_THROTTLE=msr") != std::string::npos);
+  CHECK(msr_value(t, 0) == 0x301);  // never written
 }
 
 TEST_CASE("simulated: transitions are logged with their cost and take at least that long",

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -75,6 +77,31 @@ inline void add_cpufreq(const fake_root& t, int cpu, const cpufreq_files& f) {
   t.write(cpufreq_path(cpu, "scaling_max_freq"), std::to_string(f.scaling_max));
   t.write(cpufreq_path(cpu, "scaling_cur_freq"), std::to_string(f.cur));
   t.write(cpufreq_path(cpu, "cpuinfo_transition_latency"), "10000");
+}
+
+/// A fake /dev/cpu/<cpu>/msr: a regular file big enough to hold IA32_CLOCK_MODULATION (0x19A),
+/// which holds `value`; every other byte is 0xEE, so that a stray write shows.
+inline void add_msr(const fake_root& t, int cpu, std::uint64_t value) {
+  const auto p = t.at("/dev/cpu/" + std::to_string(cpu) + "/msr");
+  std::filesystem::create_directories(p.parent_path());
+  std::string bytes(0x200, '\xEE');
+  std::memcpy(bytes.data() + 0x19A, &value, sizeof value);
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+
+/// The 8 bytes at offset `reg` of the fake msr file of `cpu`.
+inline std::uint64_t msr_value(const fake_root& t, int cpu, std::int64_t reg = 0x19A) {
+  std::ifstream in(t.at("/dev/cpu/" + std::to_string(cpu) + "/msr"), std::ios::binary);
+  in.seekg(reg);
+  std::uint64_t v = 0;
+  in.read(reinterpret_cast<char*>(&v), sizeof v);
+  return v;
+}
+
+/// The whole fake msr file of `cpu`.
+inline std::string msr_bytes(const fake_root& t, int cpu) {
+  std::ifstream in(t.at("/dev/cpu/" + std::to_string(cpu) + "/msr"), std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace energy_test

@@ -41,20 +41,23 @@ actuator_choice make_actuator(const actuator_config& cfg) {
     throw Error("GAEA_DVFS='" + cfg.kind +
                 "' is not an actuator kind; accepted: auto|cpufreq|msr|simulated|off");
   if (cfg.kind == "off") return {make_none(), "GAEA_DVFS=off" + std::string(sleep_only)};
+  // Clock modulation changes the duty, not the frequency: it belongs to the throttle, which owns
+  // IA32_CLOCK_MODULATION alone (two writers of one register would undo each other).
+  if (cfg.kind == "msr")
+    return {make_none(),
+            "GAEA_DVFS=msr: MSR clock modulation is the throttle's (GAEA_THROTTLE=msr), DVFS "
+            "changes the frequency only" +
+                std::string(sleep_only)};
   if (cfg.kind == "simulated") return detail::make_simulated(cfg);
   if (cfg.cpus.empty())
     return {make_none(), "no CPUs assigned to this process" + std::string(sleep_only)};
 
-  std::string why;
-  for (std::string_view backend : {"cpufreq", "msr"}) {
-    if (cfg.kind != "auto" && cfg.kind != backend) continue;
-    actuator_choice c = backend == "cpufreq" ? detail::try_cpufreq(cfg) : detail::try_msr(cfg);
-    if (c.act) {
-      if (cfg.install_signal_handlers) detail::install_fatal_signal_handlers();
-      return c;
-    }
-    why += (why.empty() ? "" : "; ") + c.reason;
+  actuator_choice c = detail::try_cpufreq(cfg);
+  if (c.act) {
+    if (cfg.install_signal_handlers) detail::install_fatal_signal_handlers();
+    return c;
   }
+  std::string why = std::move(c.reason);
   if (cfg.kind != "auto") why = "GAEA_DVFS=" + cfg.kind + ": " + why;
   return {make_none(), why + std::string(sleep_only)};
 }

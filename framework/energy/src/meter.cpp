@@ -23,7 +23,7 @@ class model_meter final : public meter {
   double total_j() const {
     if (!usage_) return 0;
     const usage_snapshot u = usage_();
-    return model_energy_j(p_, u.wall_seconds, u.shares, u.transitions);
+    return model_energy_j(p_, u.wall_seconds, u.shares, u.transitions, u.throttle_transitions);
   }
   model_params p_;
   usage_source usage_;

@@ -10,6 +10,7 @@
 #include "detail/cpu_info.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/energy/throttle.hpp"
 
 namespace gaea::energy {
 namespace {
@@ -20,14 +21,18 @@ struct field {
   const char* key;
   double model_params::*real;
   std::int64_t model_params::*integer;
+  bool zero_ok = false;  // 0 accepted (the term is off); negative values never are
 };
 constexpr field fields[] = {
     {"p_static_w", &model_params::p_static_w, nullptr},
     {"p_dyn_w", &model_params::p_dyn_w, nullptr},
+    {"p_dyn_other_w", &model_params::p_dyn_other_w, nullptr, true},
     {"f_max_khz", nullptr, &model_params::f_max_khz},
     {"f_min_khz", nullptr, &model_params::f_min_khz},
     {"transition_ns", nullptr, &model_params::transition_ns},
     {"transition_j", &model_params::transition_j, nullptr},
+    {"throttle_transition_ns", nullptr, &model_params::throttle_transition_ns},
+    {"throttle_transition_j", &model_params::throttle_transition_j, nullptr},
 };
 
 std::string accepted_keys() {
@@ -47,7 +52,10 @@ void set_field(model_params& p, const field& f, const nlohmann::json& v,
   if (f.real) {
     if (!v.is_number()) bad_key(file, f.key, "must be a number, got " + v.dump());
     const double x = v.get<double>();
-    if (!(x > 0)) bad_key(file, f.key, "must be positive, got " + v.dump());
+    if (f.zero_ok ? !(x >= 0) : !(x > 0))
+      bad_key(file, f.key,
+              std::string(f.zero_ok ? "must be 0 or positive" : "must be positive") + ", got " +
+                  v.dump());
     p.*f.real = x;
     return;
   }
@@ -144,15 +152,34 @@ double cube_ratio(const model_params& p, std::int64_t khz) {
 }  // namespace
 
 double model_energy_j(const model_params& p, double wall_seconds, std::span<const cpu_share> shares,
-                      std::uint64_t transitions) {
-  double j = p.p_static_w * wall_seconds;
+                      std::uint64_t transitions, std::uint64_t throttle_transitions) {
+  double j = (p.p_static_w + p.p_dyn_other_w) * wall_seconds;
   for (const cpu_share& s : shares)
-    j += p.p_dyn_w * s.cpu_seconds * cube_ratio(p, s.khz);
-  return j + static_cast<double>(transitions) * p.transition_j;
+    j += p.p_dyn_w * s.cpu_seconds * cube_ratio(p, s.khz) * s.duty;
+  return j + static_cast<double>(transitions) * p.transition_j +
+         static_cast<double>(throttle_transitions) * p.throttle_transition_j;
 }
 
-double model_power_w(const model_params& p, double u, std::int64_t khz) {
-  return p.p_static_w + u * p.p_dyn_w * cube_ratio(p, khz);
+double cpu_dynamic_power_w(const model_params& p, double u, std::int64_t khz, double duty) {
+  return u * p.p_dyn_w * cube_ratio(p, khz) * duty;
+}
+
+double model_power_w(const model_params& p, double u, std::int64_t khz, double duty) {
+  return p.p_static_w + p.p_dyn_other_w + cpu_dynamic_power_w(p, u, khz, duty);
+}
+
+double node_power_w(const model_params& p, int cores, std::int64_t khz, int level) {
+  if (cores < 1)
+    throw Error("node_power_w: cores = " + std::to_string(cores) + ", expected at least 1");
+  if (level < 0 || level >= throttle_levels)
+    throw Error("node_power_w: level = " + std::to_string(level) + ", expected 0..7 (T0..T7)");
+  // [A2A-Energy] eq. 1 as written: n = 8 periods per modulation cycle, j of them idle. At an idle
+  // period only P_s + P_d remain; at the others the node draws P_i0.
+  const double c = cores;
+  const double floor_w = c * (p.p_static_w + p.p_dyn_other_w);  // P_s + P_d
+  const double p_i0 = c * cpu_dynamic_power_w(p, 1.0, khz) + floor_w;
+  const int n = throttle_levels;
+  return (level * floor_w + (n - level) * p_i0) / n;
 }
 
 }  // namespace gaea::energy

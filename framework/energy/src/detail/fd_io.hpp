@@ -1,8 +1,10 @@
 #pragma once
 /// \file
 /// Small POSIX helpers shared by the actuators, the meters and the signal-time restore: an owning
-/// file descriptor, a positioned write that retries on EINTR, and a monotonic clock in ns.
+/// file descriptor, a positioned write that retries on EINTR, a monotonic clock and the process
+/// CPU clock in ns.
 
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -94,6 +96,13 @@ inline std::int64_t now_ns() noexcept {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+/// CPU time of the whole process (every thread) in nanoseconds; 0 if the clock cannot be read.
+inline std::int64_t process_cpu_ns() noexcept {
+  timespec ts{};
+  if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
 }  // namespace gaea::energy::detail

@@ -31,6 +31,7 @@ class saved_files {
   int adopt(unique_fd fd, std::int64_t offset, std::string_view original);
 
   restore_plan& plan() noexcept { return plan_; }
+  const restore_plan& plan() const noexcept { return plan_; }
 
  private:
   // Declared before plan_ so that they close after it is unregistered (members die in reverse).

@@ -1,10 +1,17 @@
 #pragma once
 /// \file
-/// gaea::energy::actuator — changes the clock of CPUs (DVFS) or throttles them, and puts back what
-/// it changed. Backends: cpufreq sysfs (userspace governor + scaling_setspeed, else per-CPU
-/// scaling_min/max_freq), MSR clock modulation (optional, where /dev/cpu/N/msr is writable), and a
-/// simulated one that records every transition so that the energy model can charge it.
-/// Every path hangs under sysfs_root() (GAEA_SYSFS_ROOT), so tests run against fake trees.
+/// gaea::energy::actuator — changes the clock frequency of CPUs (DVFS) and puts back what it
+/// changed. Backends: cpufreq sysfs (userspace governor + scaling_setspeed, else per-CPU
+/// scaling_min/max_freq) and a simulated one that records every transition so that the energy
+/// model can charge it. Every path hangs under sysfs_root() (GAEA_SYSFS_ROOT), so tests run
+/// against fake trees.
+///
+/// DVFS and throttling divide the work by what they change: an actuator changes the frequency
+/// (the model charges dynamic power by (f/f_max)^3, voltage following frequency), a
+/// gaea::energy::throttle (throttle.hpp) changes the duty through MSR clock modulation, T0..T7
+/// (the model charges dynamic power linearly in the duty, [A2A-Energy] eq. 1). The two compose:
+/// a CPU at frequency f and level Tj draws P_dyn (f/f_max)^3 (8-j)/8. IA32_CLOCK_MODULATION
+/// belongs to the throttle alone; GAEA_DVFS=msr is still accepted but gives "none".
 
 #include <cstdint>
 #include <filesystem>
@@ -31,7 +38,7 @@ struct transition {
 class actuator {
  public:
   virtual ~actuator() = default;
-  /// "cpufreq-userspace", "cpufreq-minmax", "msr-clockmod", "simulated" or "none".
+  /// "cpufreq-userspace", "cpufreq-minmax", "simulated" or "none".
   virtual std::string_view name() const noexcept = 0;
   /// True when set_low() can change anything (false for "none").
   virtual bool active() const noexcept = 0;
@@ -70,7 +77,7 @@ struct actuator_choice {
 
 /// Settings of make_actuator.
 struct actuator_config {
-  std::string kind = "auto";         ///< auto|cpufreq|msr|simulated|off (GAEA_DVFS)
+  std::string kind = "auto";         ///< auto|cpufreq|msr (= none)|simulated|off (GAEA_DVFS)
   std::filesystem::path root = "/";  ///< sysfs/dev root (GAEA_SYSFS_ROOT)
   std::vector<int> cpus;             ///< CPUs this process may change (empty: none)
   /// simulated: the two levels in kHz; when either is 0, cpufreq's cpuinfo_max/min_freq of the
@@ -85,9 +92,10 @@ struct actuator_config {
 };
 
 /// Chooses and builds the backend. `auto`: cpufreq if it is present and writable for every CPU
-/// in cfg.cpus, else MSR clock modulation if writable, else none (sleep-only). An explicit kind
-/// that cannot work falls back to none with a reason (it never throws for missing hardware or
-/// permission); an unknown kind throws gaea::Error naming GAEA_DVFS. Writability is probed by
+/// in cfg.cpus, else none (sleep-only). `msr` gives none with a reason pointing at the throttle
+/// (clock modulation is not a frequency). An explicit kind that cannot work falls back to none
+/// with a reason (it never throws for missing hardware or permission); an unknown kind throws
+/// gaea::Error naming GAEA_DVFS. Writability is probed by
 /// writing each file's current value back. Originals are saved before the first write and
 /// restored by restore(), the destructor, at exit, and after a fatal signal. Thread-safe.
 actuator_choice make_actuator(const actuator_config& cfg);

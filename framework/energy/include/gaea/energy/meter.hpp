@@ -41,12 +41,24 @@ std::unique_ptr<meter> make_rapl_meter(const std::filesystem::path& root, std::s
 std::unique_ptr<meter> make_perf_meter(const std::filesystem::path& root, std::string& why);
 
 /// Inputs of the model meter, supplied by whoever tracks threads (the progress engine): CPU time
-/// of every thread of the rank split by frequency, and DVFS transitions so far.
+/// of every thread of the rank split by frequency and duty, and the transitions so far.
 struct usage_snapshot {
   double wall_seconds = 0;
   std::vector<cpu_share> shares;
-  std::uint64_t transitions = 0;
+  std::uint64_t transitions = 0;           ///< DVFS transitions
+  std::uint64_t throttle_transitions = 0;  ///< throttle (clock-modulation) transitions
 };
+
+class actuator;
+class throttle;
+/// The model's inputs for one rank: `wall_s` seconds, `cpu_s` seconds of CPU time of which
+/// `low_cpu_s` ran while the DVFS actuator had the rank's CPU lowered. The low share is charged
+/// at f_max * low_khz(cpu) / high_khz(cpu) (a frequency ratio: DVFS changes frequency only), or
+/// at f_min when `dvfs` is inactive; the rest at f_max. Both shares get the mean duty of what
+/// `thr` recorded (mean_duty of its cpu_ns_by_level() over `cpu_s`: throttled CPU time is taken
+/// to be spread over the two frequencies in proportion). Transitions: those of both.
+usage_snapshot rank_usage(const model_params& p, double wall_s, double cpu_s, double low_cpu_s,
+                          const actuator& dvfs, const throttle& thr, int cpu);
 using usage_source = std::function<usage_snapshot()>;
 /// The model as a meter: joules() = model_energy_j(usage()) minus the value at creation.
 std::unique_ptr<meter> make_model_meter(model_params p, usage_source usage);
