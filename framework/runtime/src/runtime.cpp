@@ -55,6 +55,7 @@ runtime::runtime(int* argc, char*** argv)
   const double max_slowdown = parse_slowdown();
   const std::string dvfs_kind =
       env::get_choice("GAEA_DVFS", {"auto", "cpufreq", "msr", "simulated", "off"});
+  const std::string throttle_kind = energy::throttle_kind_from_env();
   env::get_choice("GAEA_ENERGY_METER", {"auto", "rapl", "perf", "model"});
   report_ = env::get_string("GAEA_REPORT");
   if (report_ != "0" && report_ != "1" && !report_.ends_with(".json"))
@@ -122,6 +123,15 @@ runtime::runtime(int* argc, char*** argv)
     energy::actuator_choice choice = energy::make_actuator(ac);
     actuator_ = std::move(choice.act);
     dvfs_reason_ = std::move(choice.reason);
+    // Throttling (clock modulation) on the same CPUs; never throws for missing hardware either.
+    energy::throttle_config tc;
+    tc.kind = throttle_kind;
+    tc.root = sysfs;
+    tc.cpus = std::move(ac.cpus);
+    tc.simulated_cost_ns = model_.throttle_transition_ns;
+    energy::throttle_choice thr = energy::make_throttle(tc);
+    throttle_ = std::move(thr.thr);
+    throttle_reason_ = std::move(thr.reason);
   }
   if (actuator_->active()) {
     // Frequency domains: the PUs of one core share a clock.
@@ -159,6 +169,16 @@ runtime::runtime(int* argc, char*** argv)
     progress_->notify_waiters();
   });
   start_ns_ = progress::monotonic_ns();
+  add_report_section("throttle", {"transitions", "throttled_cpu_s", "idle_cycle_cpu_s"}, [this] {
+    const energy::level_times t = throttle_->cpu_ns_by_level();
+    double throttled = 0, idle = 0;
+    for (int j = 1; j < energy::throttle_levels; ++j) {
+      const double s = static_cast<double>(t[static_cast<std::size_t>(j)]) * 1e-9;
+      throttled += s;
+      idle += s * j / energy::throttle_levels;
+    }
+    return std::vector<double>{static_cast<double>(throttle_->transition_count()), throttled, idle};
+  });
   // A report covers the whole run: choose (and prove) the meter now rather than at finalize,
   // since meters count from their creation.
   if (report_ != "0") energy();
@@ -175,6 +195,8 @@ runtime::runtime(int* argc, char*** argv)
   if (rank_ == 0 &&
       ((!actuator_->active() && dvfs_kind != "off") || dvfs_kind != "auto" || verbose))
     std::fprintf(stderr, "gaea: DVFS: %s\n", dvfs_reason_.c_str());
+  if (rank_ == 0 && (throttle_kind != "auto" || verbose))
+    std::fprintf(stderr, "gaea: throttle: %s\n", throttle_reason_.c_str());
 }
 
 runtime::~runtime() {
@@ -199,6 +221,7 @@ runtime::~runtime() {
   progress_.reset();
   governor_.reset();
   if (actuator_) actuator_->restore();
+  if (throttle_) throttle_->restore();
   comm_.reset();
   topology_.reset();
   if (node_comm_ != MPI_COMM_NULL) MPI_Comm_free(&node_comm_);
@@ -298,20 +321,12 @@ double runtime::elapsed() const noexcept {
 }
 
 energy::usage_snapshot runtime::usage() const {
-  energy::usage_snapshot u;
-  u.wall_seconds = elapsed();
+  // CPU time split by DVFS frequency (the progress engine's lowered time) and by throttle duty.
+  // The duty enters linearly, never as an "effective frequency" that would be cubed.
   const progress::telemetry_totals t = progress_->totals();
   const double cpu = static_cast<double>(progress::process_cpu_ns()) * 1e-9;
-  const double low = std::min(cpu, static_cast<double>(t.low_freq_cpu_ns) * 1e-9);
-  std::int64_t low_khz = model_.f_min_khz;
-  if (actuator_->active()) {
-    const int c = sched_getcpu();
-    const std::int64_t hi = actuator_->high_khz(c), lo = actuator_->low_khz(c);
-    if (hi > 0 && lo > 0) low_khz = model_.f_max_khz * lo / hi;
-  }
-  u.shares = {{cpu - low, model_.f_max_khz}, {low, low_khz}};
-  u.transitions = actuator_->transition_count();
-  return u;
+  const double low = static_cast<double>(t.low_freq_cpu_ns) * 1e-9;
+  return energy::rank_usage(model_, elapsed(), cpu, low, *actuator_, *throttle_, sched_getcpu());
 }
 
 energy_reading runtime::energy() {

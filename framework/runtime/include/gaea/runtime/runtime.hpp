@@ -21,6 +21,7 @@
 #include "gaea/energy/governor.hpp"
 #include "gaea/energy/meter.hpp"
 #include "gaea/energy/model.hpp"
+#include "gaea/energy/throttle.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/topology.hpp"
 
@@ -82,6 +83,12 @@ class runtime {
   /// The DVFS actuator (possibly "none") and the line saying why it was chosen.
   const energy::actuator& dvfs() const noexcept { return *actuator_; }
   const std::string& dvfs_reason() const noexcept { return dvfs_reason_; }
+  /// The clock-modulation throttle (T0..T7; possibly "none"; GAEA_THROTTLE) for the same CPUs as
+  /// dvfs(), and the line saying why it was chosen. The runtime restores it at finalize; its
+  /// transitions and throttled CPU time enter the energy model and the report.
+  energy::throttle& throttle() noexcept { return *throttle_; }
+  const energy::throttle& throttle() const noexcept { return *throttle_; }
+  const std::string& throttle_reason() const noexcept { return throttle_reason_; }
   /// Reads this rank's energy meter, choosing and proving it on first use (a ~30 ms CPU burn per
   /// hardware meter tried). Thread-safe.
   energy_reading energy();
@@ -131,6 +138,8 @@ class runtime {
   std::unique_ptr<comm::context> comm_;
   std::unique_ptr<energy::actuator> actuator_;
   std::string dvfs_reason_;
+  std::unique_ptr<energy::throttle> throttle_;
+  std::string throttle_reason_;
   std::unique_ptr<energy::governor> governor_;
   std::unique_ptr<progress::engine> progress_;
   energy::model_params model_;
