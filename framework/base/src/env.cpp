@@ -34,9 +34,13 @@ const std::vector<variable>& table() {
        "accumulate protocol: target (an active message the owner applies) | source (lock the "
        "owner, get, add, put, unlock: the classic scheme, for comparison)"},
       {"GAEA_DVFS", "auto",
-       "frequency actuator used around blocking sleeps: auto (cpufreq if writable, else MSR clock "
-       "modulation if writable, else none) | cpufreq | msr | simulated (records transitions for "
-       "the energy model) | off"},
+       "frequency actuator used around blocking sleeps and in collectives: auto (cpufreq if "
+       "writable, else none) | cpufreq | simulated (records transitions for the energy model) | "
+       "off (msr is accepted and gives none: clock modulation is GAEA_THROTTLE's)"},
+      {"GAEA_THROTTLE", "auto",
+       "clock-modulation throttle (T0..T7) used by the collectives' energy strategy: auto (MSR "
+       "IA32_CLOCK_MODULATION if writable, else none) | msr | simulated (records transitions "
+       "for the energy model) | off"},
       {"GAEA_SYSFS_ROOT", "/",
        "root under which /sys and /dev are looked up (tests point it at fake trees)"},
       {"GAEA_ENERGY_METER", "auto",

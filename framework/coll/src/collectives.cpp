@@ -56,8 +56,8 @@ void check_root(const group_state& g, operation op, int root) {
 void noop_reduce(std::byte*, const std::byte*, std::size_t) {}
 
 request finish(const std::shared_ptr<group_state>& g, call_signature sig, schedule s,
-               const options& o) {
-  return request(make_execution(g, sig, std::move(s), o));
+               std::size_t bytes, const options& o) {
+  return request(make_execution(g, sig, std::move(s), bytes, o));
 }
 
 std::size_t checked_product(std::size_t a, std::size_t b, const char* what) {
@@ -72,7 +72,7 @@ const settings& current_settings() {
 }
 
 std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g, call_signature sig,
-                                          schedule s, const options& o) {
+                                          schedule s, std::size_t bytes, const options& o) {
   const settings& cfg = g->svc->cfg();
   if (cfg.check && g->size() > 1) {
     // Zero-byte allreduce first: every message carries the sender's call signature and every
@@ -87,7 +87,7 @@ std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g,
   }
   energy_mode m = o.energy;
   if (m == energy_mode::automatic) m = scoped_energy_mode().value_or(cfg.energy);
-  auto energy = make_energy_session(g, s, sig, m);
+  auto energy = make_energy_session(g, sig, bytes, m);
   const std::uint64_t call = g->next_call++;
   return std::make_unique<execution>(g, call, sig, std::move(s), std::move(energy));
 }
@@ -101,7 +101,7 @@ request start_barrier(const group& grp, const options& o) {
   else
     barrier_dissemination(s, whole(*g, g->me), phase_a);
   call_signature sig{static_cast<std::uint8_t>(operation::barrier), static_cast<std::uint8_t>(a)};
-  return finish(g, sig, std::move(s), o);
+  return finish(g, sig, std::move(s), 0, o);
 }
 
 request start_broadcast(const group& grp, std::byte* buf, std::size_t bytes, int root,
@@ -131,7 +131,7 @@ request start_broadcast(const group& grp, std::byte* buf, std::size_t bytes, int
                      0,
                      root,
                      bytes};
-  return finish(g, sig, std::move(s), o);
+  return finish(g, sig, std::move(s), bytes, o);
 }
 
 request start_reduce(const group& grp, const std::byte* in, std::byte* out, std::size_t count,
@@ -166,7 +166,7 @@ request start_reduce(const group& grp, const std::byte* in, std::byte* out, std:
                      static_cast<std::uint8_t>(op),
                      all ? -1 : root,
                      count};
-  return finish(g, sig, std::move(s), o);
+  return finish(g, sig, std::move(s), bytes, o);
 }
 
 request start_allgather(const group& grp, const std::byte* mine, std::size_t mine_count,
@@ -207,7 +207,7 @@ request start_allgather(const group& grp, const std::byte* mine, std::size_t min
                      0,
                      -1,
                      uniform ? mine_count : 0};
-  return finish(g, sig, std::move(s), o);
+  return finish(g, sig, std::move(s), mine_count * elem_size, o);
 }
 
 request start_alltoall(const group& grp, const std::byte* send, std::size_t send_count,
@@ -279,7 +279,7 @@ request start_alltoall(const group& grp, const std::byte* send, std::size_t send
                      0,
                      -1,
                      uniform ? block : 0};
-  return finish(g, sig, std::move(s), o);
+  return finish(g, sig, std::move(s), l.send_len.empty() ? 0 : l.send_len[0], o);
 }
 
 }  // namespace detail

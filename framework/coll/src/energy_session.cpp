@@ -1,11 +1,86 @@
+#include <sched.h>
+
+#include <algorithm>
+
+#include "detail/energy_plan.hpp"
+#include "detail/shape.hpp"
 #include "detail/start.hpp"
+#include "gaea/runtime/runtime.hpp"
 
 namespace gaea::coll::detail {
 
-std::unique_ptr<energy_session> make_energy_session(const std::shared_ptr<group_state>&,
-                                                    const schedule&, const call_signature&,
-                                                    energy_mode) {
-  return nullptr;
+std::vector<int> node_levels(const group_state& g, int me, operation op, algorithm a,
+                             std::size_t bytes, std::size_t chunk) {
+  const std::size_t rounds = shape_schedule(op, a, g, me, bytes, chunk).rounds.size();
+  std::vector<int> level(rounds, level_idle);
+  for (int mate : g.node_of_member(me)) {
+    const schedule s = shape_schedule(op, a, g, mate, bytes, chunk);
+    for (std::size_t i = 0; i < std::min(rounds, s.rounds.size()); ++i) {
+      const round& r = s.rounds[i];
+      // A round of local work alone (copies, rotations) is intra-node; inside a communication
+      // step the packing is part of the step, as in [A2A-Energy]'s Bruck stages.
+      bool intra = r.local_bytes > 0 && r.sends.empty() && r.recvs.empty(), inter = false;
+      for (const auto* v : {&r.sends, &r.recvs})
+        for (const transfer& t : *v)
+          (g.same_node(mate, t.peer) ? intra : inter) = true;
+      if (intra)
+        level[i] = level_intra;
+      else if (inter && level[i] != level_intra)
+        level[i] = level_inter;
+    }
+  }
+  return level;
+}
+
+namespace {
+
+class dvfs_throttle_session final : public energy_session {
+ public:
+  dvfs_throttle_session(runtime& rt, std::vector<int> levels, std::vector<int> cpus)
+      : rt_(rt), levels_(std::move(levels)), cpus_(std::move(cpus)) {
+    for (int c : cpus_)
+      rt_.dvfs().set_low(c, true);
+  }
+  ~dvfs_throttle_session() override { finish(); }
+  void on_round(std::size_t i) override {
+    if (i < levels_.size()) rt_.throttle().set_all(levels_[i]);
+  }
+  void finish() noexcept override {
+    if (finished_) return;
+    finished_ = true;
+    try {
+      rt_.throttle().set_all(0);
+      for (int c : cpus_)
+        rt_.dvfs().set_low(c, false);
+    } catch (...) {
+    }
+  }
+
+ private:
+  runtime& rt_;
+  std::vector<int> levels_;
+  std::vector<int> cpus_;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<energy_session> make_energy_session(const std::shared_ptr<group_state>& g,
+                                                    const call_signature& sig, std::size_t bytes,
+                                                    energy_mode m) {
+  if (m == energy_mode::off || g->size() < 2) return nullptr;
+  runtime& rt = *g->rt;
+  const bool hw = rt.dvfs().hardware() || rt.throttle().hardware();
+  const bool any = rt.dvfs().active() || rt.throttle().active();
+  if (!(m == energy_mode::on ? any : hw)) return nullptr;
+  std::vector<int> cpus = rt.throttle().cpus();
+  if (cpus.empty())
+    if (const int c = sched_getcpu(); c >= 0) cpus.push_back(c);
+  const auto op = static_cast<operation>(sig.op);
+  const auto a = static_cast<algorithm>(sig.algo);
+  const std::size_t chunk = g->svc->cfg().chunk;
+  return std::make_unique<dvfs_throttle_session>(rt, node_levels(*g, g->me, op, a, bytes, chunk),
+                                                 std::move(cpus));
 }
 
 }  // namespace gaea::coll::detail

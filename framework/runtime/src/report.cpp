@@ -271,7 +271,7 @@ void runtime::write_report_and_trace() {
           state[i] = s[i].state;
           thread[i] = s[i].thread;
           const double u = s[i].state <= static_cast<std::uint8_t>(progress::wait_state::spin);
-          power[i] = energy::model_power_w(model_, u, khz[i]) - model_.p_static_w;
+          power[i] = energy::cpu_dynamic_power_w(model_, u, khz[i]);
         }
         const std::string name = "rank_" + std::to_string(r);
         const hid_t g = H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);

@@ -15,11 +15,13 @@ namespace gaea::coll::detail {
 const settings& current_settings();
 
 /// Builds the execution of `s` (with the GAEA_COLL_CHECK phase first when on).
+/// `bytes` as shape_schedule takes it (for the energy strategy's view of the node-mates).
 std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g, call_signature sig,
-                                          schedule s, const options& o);
+                                          schedule s, std::size_t bytes, const options& o);
 
+/// Null when the strategy is off for this call (mode, actuators, a one-member group).
 std::unique_ptr<energy_session> make_energy_session(const std::shared_ptr<group_state>& g,
-                                                    const schedule& s, const call_signature& sig,
+                                                    const call_signature& sig, std::size_t bytes,
                                                     energy_mode m);
 
 }  // namespace gaea::coll::detail

@@ -82,6 +82,7 @@ class runtime {
 
   /// The DVFS actuator (possibly "none") and the line saying why it was chosen.
   const energy::actuator& dvfs() const noexcept { return *actuator_; }
+  energy::actuator& dvfs() noexcept { return *actuator_; }
   const std::string& dvfs_reason() const noexcept { return dvfs_reason_; }
   /// The clock-modulation throttle (T0..T7; possibly "none"; GAEA_THROTTLE) for the same CPUs as
   /// dvfs(), and the line saying why it was chosen. The runtime restores it at finalize; its
