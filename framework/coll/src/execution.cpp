@@ -1,5 +1,6 @@
 #include "detail/execution.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "gaea/base/error.hpp"
@@ -103,7 +104,7 @@ bool execution::advance(bool block) {
       bool inter = false;
       for (const auto* v : {&r.sends, &r.recvs})
         for (const transfer& t : *v) {
-          bytes += t.bytes;
+          bytes = std::max(bytes, t.bytes);
           inter = inter || !g_->same_node(g_->me, t.peer);
         }
       timings_->push_back({r.kind, bytes, inter,

@@ -1,0 +1,209 @@
+// gaea-coll: calibrate the collectives' estimator, print its predictions, and check them against
+// measurements ([Bcast-Energy]'s validation: predicted vs measured time and energy per algorithm).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "gaea/base/error.hpp"
+#include "gaea/coll/collectives.hpp"
+#include "gaea/coll/estimator.hpp"
+#include "gaea/runtime/runtime.hpp"
+
+namespace coll = gaea::coll;
+
+namespace {
+
+coll::operation parse_op(const std::string& s) {
+  if (auto op = coll::parse_operation(s)) return *op;
+  throw gaea::Error("gaea-coll: unknown operation '" + s +
+                    "' (barrier|broadcast|reduce|allreduce|allgather|alltoall)");
+}
+
+// Median per-call seconds (slowest member) and joules above idle (all members) of `a`.
+std::pair<double, double> measure(const coll::group& g, coll::operation op, coll::algorithm a,
+                                  std::size_t bytes, int reps, double idle_w) {
+  gaea::runtime& rt = gaea::runtime::current();
+  const int n = g.size();
+  const std::size_t elems = std::max<std::size_t>(1, bytes / 8);
+  std::vector<double> x(elems * static_cast<std::size_t>(n), 1.0), y(x.size());
+  coll::options o;
+  o.algo = a;
+  auto run = [&] {
+    switch (op) {
+      case coll::operation::barrier:
+        coll::barrier(g, o);
+        break;
+      case coll::operation::broadcast:
+        coll::broadcast(g, std::span<double>(x.data(), elems), 0, o);
+        break;
+      case coll::operation::reduce:
+        coll::reduce(g, std::span<const double>(x.data(), elems),
+                     std::span<double>(y.data(), elems), coll::reduce_op::sum, 0, o);
+        break;
+      case coll::operation::allreduce:
+        coll::allreduce(g, std::span<double>(x.data(), elems), coll::reduce_op::sum, o);
+        break;
+      case coll::operation::allgather:
+        coll::allgather(g, std::span<const double>(x.data(), elems), std::span<double>(y), o);
+        break;
+      case coll::operation::alltoall:
+        coll::alltoall(g, std::span<const double>(x), std::span<double>(y), o);
+        break;
+    }
+  };
+  run();
+  std::vector<double> t;
+  double joules = 0;
+  for (int r = 0; r < 5; ++r) {
+    coll::barrier(g);
+    const double j0 = rt.energy().joules, t0 = rt.elapsed();
+    for (int i = 0; i < reps; ++i)
+      run();
+    const double dt = rt.elapsed() - t0;
+    t.push_back(coll::allreduce(g, dt / reps, coll::reduce_op::max));
+    joules +=
+        coll::allreduce(g, rt.energy().joules - j0 - idle_w * dt, coll::reduce_op::sum) / reps;
+  }
+  std::nth_element(t.begin(), t.begin() + 2, t.end());
+  return {t[2], joules / 5};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"gaea-coll: the collectives' time and energy estimator"};
+  app.require_subcommand(1);
+  std::string out, calibration, op_name = "broadcast", json_out;
+  int reps = 20, ranks = 4, nodes = 1;
+  std::size_t bytes = 1024;
+  bool cyclic = false;
+  auto* cal = app.add_subcommand(
+      "calibrate",
+      "measure every step kind here and write a calibration (collective, under mpirun)");
+  cal->add_option("--out", out, "calibration file (JSON)")->required();
+  cal->add_option("--reps", reps, "repetitions per algorithm and size")
+      ->check(CLI::Range(1, 100000));
+  auto* pred = app.add_subcommand(
+      "predict", "print the predicted time and energy of every algorithm (one process)");
+  pred->add_option("--calibration", calibration, "calibration file (default: documented defaults)");
+  pred->add_option("--op", op_name, "barrier|broadcast|reduce|allreduce|allgather|alltoall");
+  pred->add_option("--bytes", bytes, "bytes per member (alltoall: per block)");
+  pred->add_option("--ranks", ranks, "members")->check(CLI::Range(1, 1 << 20));
+  pred->add_option("--nodes", nodes, "nodes")->check(CLI::Range(1, 1 << 20));
+  pred->add_flag("--cyclic", cyclic, "cyclic rank placement (default block)");
+  auto* val = app.add_subcommand(
+      "validate", "predicted vs measured for every algorithm and size (collective, under mpirun)");
+  val->add_option("--calibration", calibration, "calibration file")->required();
+  val->add_option("--reps", reps, "calls per timed batch")->check(CLI::Range(1, 100000));
+  val->add_option("--json", json_out, "write the table as JSON");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    if (*pred) {
+      const coll::estimator e =
+          calibration.empty() ? coll::estimator{} : coll::estimator::load(calibration);
+      const coll::operation op = parse_op(op_name);
+      std::printf("# %s, %zu bytes, %d ranks on %d nodes (%s), estimator: %s\n", op_name.c_str(),
+                  bytes, ranks, nodes, cyclic ? "cyclic" : "block", e.source().c_str());
+      std::printf("%-20s %14s %14s\n", "algorithm", "time_us", "energy_mJ");
+      const coll::algorithm pick = e.choose(op, bytes, ranks, nodes, !cyclic);
+      for (const auto& p : e.predict(op, bytes, ranks, nodes, !cyclic))
+        std::printf("%-20s %14.2f %14.4f%s\n", std::string(coll::to_string(p.algo)).c_str(),
+                    p.seconds * 1e6, p.joules * 1e3, p.algo == pick ? "  <- chosen" : "");
+      return 0;
+    }
+    gaea::runtime rt(&argc, &argv);
+    const coll::group& w = coll::world();
+    if (*cal) {
+      const coll::estimator e = coll::estimator::calibrate(w, reps);
+      if (w.rank() == 0) {
+        e.save(out);
+        std::printf("gaea-coll: wrote %s (%s)\n", out.c_str(), e.source().c_str());
+      }
+      coll::barrier(w);
+      return 0;
+    }
+    // validate
+    const coll::estimator e = coll::estimator::load(calibration);
+    double idle_w = 0;
+    {
+      const double j0 = rt.energy().joules, t0 = rt.elapsed();
+      coll::barrier(w);
+      struct timespec ts {
+        0, 100000000
+      };
+      nanosleep(&ts, nullptr);
+      idle_w = (rt.energy().joules - j0) / (rt.elapsed() - t0);
+    }
+    nlohmann::json rows = nlohmann::json::array();
+    if (w.rank() == 0)
+      std::printf("%-10s %-18s %9s %12s %12s %8s %12s %12s %8s %s\n", "op", "algorithm", "bytes",
+                  "pred_us", "meas_us", "err_%", "pred_mJ", "meas_mJ", "err_%", "pick");
+    for (coll::operation op : {coll::operation::broadcast, coll::operation::allreduce,
+                               coll::operation::alltoall, coll::operation::allgather}) {
+      for (std::size_t b :
+           {std::size_t{64}, std::size_t{4096}, std::size_t{65536}, std::size_t{524288}}) {
+        if (op == coll::operation::alltoall && b > 65536) continue;
+        const auto preds = e.predict(op, b, w.size(), w.nodes(), w.block_placement());
+        const coll::algorithm pick = e.choose(op, b, w.size(), w.nodes(), w.block_placement());
+        double best_j = 1e300, best_t = 1e300;
+        std::vector<std::pair<double, double>> meas;
+        for (const auto& p : preds) {
+          meas.push_back(measure(w, op, p.algo, b, reps, idle_w));
+          best_t = std::min(best_t, meas.back().first);
+        }
+        coll::algorithm measured_best = preds.front().algo;
+        for (std::size_t i = 0; i < preds.size(); ++i)
+          if (meas[i].first <= best_t * 1.02 && meas[i].second < best_j) {
+            best_j = meas[i].second;
+            measured_best = preds[i].algo;
+          }
+        for (std::size_t i = 0; i < preds.size(); ++i) {
+          const double et = 100 * (preds[i].seconds - meas[i].first) / meas[i].first;
+          const double ee =
+              meas[i].second > 0 ? 100 * (preds[i].joules - meas[i].second) / meas[i].second : 0;
+          const bool chosen = preds[i].algo == pick;
+          if (w.rank() == 0)
+            std::printf("%-10s %-18s %9zu %12.2f %12.2f %8.1f %12.4f %12.4f %8.1f %s\n",
+                        std::string(coll::to_string(op)).c_str(),
+                        std::string(coll::to_string(preds[i].algo)).c_str(), b,
+                        preds[i].seconds * 1e6, meas[i].first * 1e6, et, preds[i].joules * 1e3,
+                        meas[i].second * 1e3, ee,
+                        chosen ? (preds[i].algo == measured_best ? "chosen=best" : "chosen")
+                               : (preds[i].algo == measured_best ? "best" : ""));
+          rows.push_back({{"op", coll::to_string(op)},
+                          {"algorithm", coll::to_string(preds[i].algo)},
+                          {"bytes", b},
+                          {"pred_s", preds[i].seconds},
+                          {"meas_s", meas[i].first},
+                          {"pred_j", preds[i].joules},
+                          {"meas_j", meas[i].second},
+                          {"chosen", chosen},
+                          {"measured_best", preds[i].algo == measured_best}});
+        }
+      }
+    }
+    if (w.rank() == 0 && !json_out.empty()) {
+      nlohmann::json j{{"ranks", w.size()},
+                       {"nodes", w.nodes()},
+                       {"estimator", e.source()},
+                       {"meter", rt.energy().source},
+                       {"rows", rows}};
+      const std::string tmp = json_out + ".tmp";
+      std::ofstream(tmp) << j.dump(2) << '\n';
+      std::rename(tmp.c_str(), json_out.c_str());
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gaea-coll: %s\n", e.what());
+    return 1;
+  }
+}

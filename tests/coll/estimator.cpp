@@ -1,0 +1,82 @@
+// The estimator without a runtime: predictions follow the algorithms' structure, the choice
+// honours the time budget, and calibration files round-trip or fail with clear errors.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "gaea/base/error.hpp"
+#include "gaea/coll/estimator.hpp"
+
+namespace coll = gaea::coll;
+using coll::algorithm;
+using coll::operation;
+
+namespace {
+double time_of(const std::vector<coll::prediction>& p, algorithm a) {
+  for (const auto& x : p)
+    if (x.algo == a) return x.seconds;
+  FAIL("no prediction for " << coll::to_string(a));
+  return 0;
+}
+}  // namespace
+
+TEST_CASE("predictions follow the algorithms' step counts and volumes", "[coll][estimator]") {
+  const coll::estimator e;
+  // 24 ranks on 3 nodes: Bruck's 5 steps beat 23 exchange steps for small blocks, and lose for
+  // large ones (it moves about log2(p)/2 times the data).
+  auto small = e.predict(operation::alltoall, 8, 24, 3);
+  CHECK(time_of(small, algorithm::bruck) < time_of(small, algorithm::send_recv));
+  auto large = e.predict(operation::alltoall, 1 << 20, 24, 3);
+  CHECK(time_of(large, algorithm::bruck) > time_of(large, algorithm::send_recv));
+  // Pairwise exists only for powers of two.
+  CHECK(e.predict(operation::alltoall, 8, 24, 3).size() == 2);
+  CHECK(e.predict(operation::alltoall, 8, 16, 2).size() == 3);
+  // Time grows with the size and the rank count.
+  CHECK(time_of(e.predict(operation::broadcast, 1 << 20, 8, 2), algorithm::binomial) >
+        time_of(e.predict(operation::broadcast, 1 << 10, 8, 2), algorithm::binomial));
+  CHECK(time_of(e.predict(operation::allreduce, 64, 64, 8), algorithm::recursive_doubling) >
+        time_of(e.predict(operation::allreduce, 64, 4, 2), algorithm::recursive_doubling));
+  for (const auto& p : e.predict(operation::barrier, 0, 4096, 128)) {
+    CHECK(std::isfinite(p.seconds));
+    CHECK(p.joules > 0);
+  }
+}
+
+TEST_CASE("the choice is the least energy within the time budget", "[coll][estimator]") {
+  const coll::estimator e;
+  for (std::size_t bytes : {std::size_t{8}, std::size_t{65536}, std::size_t{4} << 20}) {
+    const auto p = e.predict(operation::broadcast, bytes, 16, 4);
+    double fastest = 1e300;
+    for (const auto& x : p)
+      fastest = std::min(fastest, x.seconds);
+    const algorithm pick = e.choose(operation::broadcast, bytes, 16, 4);
+    for (const auto& x : p) {
+      if (x.algo == pick)
+        CHECK(x.seconds <= fastest * 1.02);
+      else if (x.seconds <= fastest * 1.02)
+        CHECK(x.joules >= 0);
+    }
+    CHECK(e.choose(operation::broadcast, bytes, 16, 4, true, 0.0) != algorithm::automatic);
+  }
+}
+
+TEST_CASE("calibration files round-trip and bad ones are named", "[coll][estimator]") {
+  const auto dir = std::filesystem::temp_directory_path() / "gaea_coll_estimator_test";
+  std::filesystem::create_directories(dir);
+  coll::estimator e;
+  e.steps[2][1].start_s = 42e-6;
+  e.power_w[1] = 7.5;
+  e.save(dir / "cal.json");
+  const coll::estimator back = coll::estimator::load(dir / "cal.json");
+  CHECK(back.steps[2][1].start_s == Approx(42e-6));
+  CHECK(back.power_w[1] == 7.5);
+  CHECK(back.source() == (dir / "cal.json").string() + " (defaults)");
+  CHECK_FALSE(std::filesystem::exists(dir / "cal.json.tmp"));
+  std::ofstream(dir / "bad.json") << "{\"kind\": \"gaea-coll-calibration\", \"version\": 1}";
+  CHECK_THROWS_WITH(coll::estimator::load(dir / "bad.json"),
+                    Catch::Contains("bad.json") && Catch::Contains("copy_per_byte_s"));
+  std::ofstream(dir / "junk.json") << "not json";
+  CHECK_THROWS_WITH(coll::estimator::load(dir / "junk.json"), Catch::Contains("not JSON"));
+  CHECK_THROWS_WITH(coll::estimator::load(dir / "missing.json"), Catch::Contains("cannot read"));
+  std::filesystem::remove_all(dir);
+}
