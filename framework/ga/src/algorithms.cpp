@@ -9,7 +9,7 @@
 #include <complex>
 #include <cstdlib>
 
-#include "collectives.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/ga/algorithms.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "slabs.hpp"
@@ -51,16 +51,6 @@ double squared(T x) {
 template <class T>
 using dot_acc = std::conditional_t<std::is_integral_v<T>, std::int64_t,
                                    std::conditional_t<std::is_same_v<T, float>, double, T>>;
-
-template <class A>
-void sum_over_ranks(runtime& rt, A& x) {
-  if constexpr (std::is_same_v<A, std::int64_t>)
-    detail::allreduce(rt, &x, 1, MPI_INT64_T, MPI_SUM);
-  else if constexpr (std::is_same_v<A, double>)
-    detail::allreduce(rt, &x, 1, MPI_DOUBLE, MPI_SUM);
-  else  // complex<double>: the real and imaginary parts sum independently
-    detail::allreduce(rt, reinterpret_cast<double*>(&x), 2, MPI_DOUBLE, MPI_SUM);
-}
 
 void require_2d(const char* what, const std::string& name, int ndim) {
   if (ndim != 2)
@@ -141,7 +131,8 @@ dot_result<T> dot(const global_array<T>& a, const global_array<T>& b) {
         });
       });
   runtime& rt = a.core().rt();
-  sum_over_ranks(rt, sum);
+  // int64_t, double or complex<double> (real and imaginary parts sum independently).
+  sum = coll::allreduce(coll::world(), sum, coll::reduce_op::sum);
   rt.barrier();  // nobody changes b before every rank has read it
   return static_cast<dot_result<T>>(sum);
 }
@@ -159,8 +150,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
           result += squared(x.p[off[0] + i]);
       });
     });
-    detail::allreduce(rt, &result, 1, MPI_DOUBLE, MPI_SUM);
-    result = std::sqrt(result);
+    result = std::sqrt(coll::allreduce(coll::world(), result, coll::reduce_op::sum));
   } else if (a.ndim() == 2) {  // max row sum: partial row sums of every rank, summed
     const index_t rows = a.dims()[0];
     std::vector<double> sums(static_cast<std::size_t>(rows), 0.0);
@@ -173,10 +163,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
         sums[static_cast<std::size_t>(i)] += s;
       }
     });
-    constexpr index_t chunk = index_t{1} << 24;  // MPI counts are int
-    for (index_t at = 0; at < rows; at += chunk)
-      detail::allreduce(rt, sums.data() + at, static_cast<int>(std::min(chunk, rows - at)),
-                        MPI_DOUBLE, MPI_SUM);
+    coll::allreduce(coll::world(), std::span<double>(sums), coll::reduce_op::sum);
     for (double s : sums)
       result = std::max(result, s);
   } else {
@@ -186,7 +173,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
           result = std::max(result, magnitude(x.p[off[0] + i]));
       });
     });
-    detail::allreduce(rt, &result, 1, MPI_DOUBLE, MPI_MAX);
+    result = coll::allreduce(coll::world(), result, coll::reduce_op::max);
   }
   rt.barrier();
   return result;

@@ -1,7 +1,5 @@
 #include "capacity.hpp"
-#include "collectives.hpp"
 
-#include <mpi.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -10,7 +8,7 @@
 #include <vector>
 
 #include "gaea/base/error.hpp"
-#include "gaea/comm/context.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga::detail {
@@ -43,11 +41,8 @@ void check_capacity(runtime& rt, std::size_t bytes, const std::string& what) {
     std::int64_t node;
   };
   const entry mine{bytes, rt.node_id()};
-  std::vector<entry> all(static_cast<std::size_t>(rt.size()));
-  MPI_Request req;
-  MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE,
-                 rt.comm().mpi_comm(), &req);
-  rt.comm().wait_mpi(req);
+  const coll::group& world = coll::world();
+  const std::vector<entry> all = coll::allgather(world, mine);
   std::uint64_t node_total = 0;
   for (const entry& e : all)
     if (e.node == mine.node) node_total += e.bytes;
@@ -70,7 +65,8 @@ void check_capacity(runtime& rt, std::size_t bytes, const std::string& what) {
               " but the locked-memory limit (ulimit -l) is " + mib(lim.rlim_cur);
 
   // Every rank throws the lowest troubled rank's message.
-  agree(rt, problem.empty() ? std::string() : what + ": " + problem + " (nothing was allocated)");
+  coll::agree(world,
+              problem.empty() ? std::string() : what + ": " + problem + " (nothing was allocated)");
 }
 
 }  // namespace gaea::ga::detail

@@ -18,7 +18,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "collectives.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "h5_util.hpp"
@@ -180,19 +180,20 @@ h5_writer::h5_writer(std::string file, write_mode mode) : file_(std::move(file))
         copied = "1";
     }
   }
-  tmp_ = detail::broadcast(rt, tmp_, 0);
-  const bool exists = detail::broadcast(rt, copied, 0) == "1";
+  tmp_ = coll::broadcast(coll::world(), tmp_, 0);
+  const bool exists = coll::broadcast(coll::world(), copied, 0) == "1";
   if (!problem.empty() && rt.rank() == 0) {
     std::error_code ec;
     std::filesystem::remove(tmp_, ec);
   }
-  detail::agree(rt, problem);
+  coll::agree(coll::world(), problem);
   detail::h5_quiet quiet;
   h5_handle fapl(mpio_access(rt), H5Pclose);
   h5_ = exists ? H5Fopen(tmp_.c_str(), H5F_ACC_RDWR, fapl.get())
                : H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
   try {
-    detail::agree(rt, h5_ < 0 ? who + "cannot create the temporary file '" + tmp_ + "'" : "");
+    coll::agree(coll::world(),
+                h5_ < 0 ? who + "cannot create the temporary file '" + tmp_ + "'" : "");
   } catch (...) {
     discard();
     throw;
@@ -236,7 +237,7 @@ void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
   std::string problem;
   if (dataset.empty() || detail::h5_path_exists(h5_, dataset))
     problem = who + (dataset.empty() ? "empty dataset name" : "the dataset exists already");
-  detail::agree(rt, problem);
+  coll::agree(coll::world(), problem);
 
   const auto n = static_cast<std::size_t>(p.ndim());
   std::vector<hsize_t> ext(n);
@@ -250,13 +251,13 @@ void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
                            H5P_DEFAULT),
                 H5Dclose);
   if (!set.ok()) problem = who + "cannot create the dataset";
-  detail::agree(rt, problem);
+  coll::agree(coll::world(), problem);
   try {
     write_layout(set.get(), a, p, rt.size());
   } catch (const Error& e) {
     problem = who + e.what();
   }
-  detail::agree(rt, problem);
+  coll::agree(coll::world(), problem);
 
   std::vector<row_ref> rows;
   const index_t count = select_local(a, p, fspace.get(), rows);
@@ -277,7 +278,7 @@ void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
     problem = who + "injected fault on rank " + std::to_string(rt.rank()) + " (test hook)";
   }
   if (!set.reset() && problem.empty()) problem = who + "closing the dataset failed";
-  detail::agree(rt, problem);
+  coll::agree(coll::world(), problem);
   failed_ = false;
 }
 
@@ -293,7 +294,7 @@ void h5_writer::commit() {
     if (H5Fclose(h5_) < 0) problem = who + "closing '" + tmp_ + "' failed";
     h5_ = -1;
   }
-  detail::agree(rt, problem);  // also the barrier: every rank has closed the file
+  coll::agree(coll::world(), problem);  // also the barrier: every rank has closed the file
   if (rt.rank() == 0) {
     // The data must be on disk before the name points to it.
     const int fd = ::open(tmp_.c_str(), O_RDONLY);
@@ -305,7 +306,7 @@ void h5_writer::commit() {
     if (ec) problem = who + "cannot rename '" + tmp_ + "' to it: " + ec.message();
   }
   try {
-    detail::agree(rt, problem);
+    coll::agree(coll::world(), problem);
   } catch (...) {
     discard();
     throw;
@@ -366,7 +367,7 @@ void read_core(array_core& a, const std::string& file, const std::string& datase
       }
     }
   }
-  agree(rt, problem);
+  coll::agree(coll::world(), problem);
   a.sync();  // nobody still writes to or reads from this array
 
   h5_quiet quiet;
@@ -374,7 +375,7 @@ void read_core(array_core& a, const std::string& file, const std::string& datase
   h5_handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
   h5_handle set(f.ok() ? H5Dopen2(f.get(), dataset.c_str(), H5P_DEFAULT) : -1, H5Dclose);
   if (!set.ok()) problem = who + "cannot open it on rank " + std::to_string(rt.rank());
-  agree(rt, problem);
+  coll::agree(coll::world(), problem);
   h5_handle fspace(H5Dget_space(set.get()), H5Sclose);
   std::vector<row_ref> rows;
   const index_t count = select_local(a, p, fspace.get(), rows);
@@ -387,7 +388,7 @@ void read_core(array_core& a, const std::string& file, const std::string& datase
     problem = who + "H5Dread failed on rank " + std::to_string(rt.rank());
   set.reset();
   f.reset();
-  agree(rt, problem);
+  coll::agree(coll::world(), problem);
   auto* base = static_cast<std::byte*>(a.local_data());
   std::size_t at = 0;
   for (const row_ref& r : rows) {

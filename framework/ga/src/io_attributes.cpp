@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <type_traits>
 
-#include "collectives.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/ga/io.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "h5_util.hpp"
@@ -53,13 +53,13 @@ void h5_writer::attribute(const std::string& name, const attribute_value& value,
     problem = who + "empty attribute name";
   else if (!root && !detail::h5_path_exists(h5_, object))
     problem = who + "no such object in the file";
-  detail::agree(rt, problem);
+  coll::agree(coll::world(), problem);
   h5_handle obj(H5Oopen(h5_, root ? "/" : object.c_str(), H5P_DEFAULT), H5Oclose);
   if (!obj.ok())
     problem = who + "cannot open the object";
   else if (H5Aexists(obj.get(), name.c_str()) != 0)
     problem = who + "the attribute exists already";
-  detail::agree(rt, problem);
+  coll::agree(coll::world(), problem);
   // Attribute creation is a metadata operation: collective, with the same value on every rank.
   bool ok = false;
   std::visit(
@@ -77,7 +77,7 @@ void h5_writer::attribute(const std::string& name, const attribute_value& value,
       },
       value);
   if (!ok) problem = who + "HDF5 failed to write it";
-  detail::agree(rt, problem);
+  coll::agree(coll::world(), problem);
   failed_ = false;
 }
 
