@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "gaea/coll/collectives.hpp"
 #include "gaea/counters/shared_counter.hpp"
 #include "gaea/ga/global_array.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -39,6 +40,7 @@ double y_exact(index_t i, index_t n) {
 int main(int argc, char** argv) {
   try {
     gaea::runtime rt(&argc, &argv);
+    const gaea::coll::group& world = gaea::coll::world();  // collective on first use
     const index_t n = argc > 1 ? std::atoll(argv[1]) : 2048;
     const index_t tile = argc > 2 ? std::atoll(argv[2]) : 128;
     if (n <= 0 || tile <= 0 || tile > n)
@@ -108,10 +110,8 @@ int main(int argc, char** argv) {
     for (index_t i = yb.lo[0], k = 0; !yb.empty() && i <= yb.hi[0]; ++i, ++k)
       max_err = std::max(max_err, std::abs(yl[static_cast<std::size_t>(k)] - y_exact(i, n)) /
                                       std::max(1.0, std::abs(y_exact(i, n))));
-    double global_err = 0;
-    MPI_Allreduce(&max_err, &global_err, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    std::int64_t total = 0;
-    MPI_Allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    const double global_err = gaea::coll::allreduce(world, max_err, gaea::coll::reduce_op::max);
+    const std::int64_t total = gaea::coll::allreduce(world, mine, gaea::coll::reduce_op::sum);
     const auto s = gaea::ga::current_stats();
     std::vector<double> row{static_cast<double>(mine),
                             t_counter,
@@ -120,9 +120,9 @@ int main(int argc, char** argv) {
                             t_acc,
                             static_cast<double>(s.accs_served),
                             static_cast<double>(s.flushes_avoided)};
+    // Rank 0 prints every rank's row (coll has no gather: every rank gets them).
     std::vector<double> all(row.size() * static_cast<std::size_t>(rt.size()));
-    MPI_Gather(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, all.data(),
-               static_cast<int>(row.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    gaea::coll::allgather(world, std::span<const double>(row), std::span<double>(all));
     const bool ok = global_err < 1e-12 && total == ntasks;
     if (rt.rank() == 0) {
       std::printf("gaea-demo: y = A x, n = %lld, %lld tiles of %lld^2, %d ranks, progress %s\n",

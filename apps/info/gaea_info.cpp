@@ -2,8 +2,6 @@
 // transports picked on the node and between nodes, and where each progress thread sits.
 //   mpirun -np 4 gaea-info          (run with the same environment as the application)
 //   gaea-info --env                  the GAEA_* environment variables, defaults and meanings
-#include <mpi.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -12,28 +10,26 @@
 
 #include "gaea/base/env.hpp"
 #include "gaea/base/version.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace {
 
-std::vector<std::string> gather_strings(const std::string& mine, int root) {
-  int n = 0, me = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  const int len = static_cast<int>(mine.size());
-  std::vector<int> lens(static_cast<std::size_t>(n)), displs(static_cast<std::size_t>(n));
-  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, MPI_COMM_WORLD);
-  int total = 0;
-  for (int i = 0; i < n; ++i)
-    displs[static_cast<std::size_t>(i)] = total, total += lens[static_cast<std::size_t>(i)];
-  std::vector<char> flat(static_cast<std::size_t>(total) + 1);
-  MPI_Gatherv(mine.data(), len, MPI_CHAR, flat.data(), lens.data(), displs.data(), MPI_CHAR, root,
-              MPI_COMM_WORLD);
+// Every rank's string, in rank order (coll has no gather: every rank gets them all).
+std::vector<std::string> gather_strings(const gaea::coll::group& g, const std::string& mine) {
+  const std::vector<std::int64_t> lens =
+      gaea::coll::allgather(g, static_cast<std::int64_t>(mine.size()));
+  std::int64_t total = 0;
+  for (const std::int64_t l : lens)
+    total += l;
+  std::string flat(static_cast<std::size_t>(total), '\0');
+  gaea::coll::allgatherv(g, std::span<const char>(mine), std::span<char>(flat), lens);
   std::vector<std::string> out;
-  if (me == root)
-    for (int i = 0; i < n; ++i)
-      out.emplace_back(flat.data() + displs[static_cast<std::size_t>(i)],
-                       static_cast<std::size_t>(lens[static_cast<std::size_t>(i)]));
+  std::size_t at = 0;
+  for (const std::int64_t l : lens) {
+    out.push_back(flat.substr(at, static_cast<std::size_t>(l)));
+    at += static_cast<std::size_t>(l);
+  }
   return out;
 }
 
@@ -62,10 +58,10 @@ int main(int argc, char** argv) {
   }
   try {
     gaea::runtime rt(&argc, &argv);
+    const gaea::coll::group& world = gaea::coll::world();  // collective on first use
     // Peers: the next rank on this node, and the first rank on another node.
-    std::vector<int> node_of(static_cast<std::size_t>(rt.size()));
     const int my_node = rt.node_id();
-    MPI_Allgather(&my_node, 1, MPI_INT, node_of.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    const std::vector<int> node_of = gaea::coll::allgather(world, my_node);
     int on_node = -1, off_node = -1;
     for (int k = 1; k <= rt.size(); ++k) {
       const int r = (rt.rank() + k) % rt.size();
@@ -102,9 +98,8 @@ int main(int argc, char** argv) {
       }
     }
     const std::string meter = rt.meter_reason();  // proves hardware meters (a short CPU burn)
-    rt.barrier();
-    const auto lines = gather_strings(line, 0);
-    const auto pair_lines = gather_strings(pairs, 0);
+    const auto lines = gather_strings(world, line);
+    const auto pair_lines = gather_strings(world, pairs);
     if (rt.rank() == 0) {
       std::printf("Gaea %s\n", gaea::version_string);
       std::printf("ranks %d on %d node%s\n", rt.size(), rt.nodes(), rt.nodes() == 1 ? "" : "s");

@@ -3,8 +3,6 @@
 // Runs until --steps or until the flow is steady, checks the built-in cases against known
 // solutions (exit 1 if a check fails), and prints MLUPS, the compute / ghost-exchange split and
 // the energy used. See apps/lbm/README.md.
-#include <mpi.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -18,6 +16,7 @@
 
 #include "cases.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "snapshot.hpp"
 #include "solver.hpp"
@@ -57,14 +56,11 @@ double secs(std::chrono::steady_clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
-// Max and sum over ranks (after a Gaea barrier, so that no rank waits in MPI while a peer needs
-// it to make progress).
-std::pair<double, double> max_sum(gaea::runtime& rt, double v) {
-  rt.barrier();
-  double mx = 0, sm = 0;
-  MPI_Allreduce(&v, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Allreduce(&v, &sm, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  return {mx, sm};
+// Max and sum over ranks.
+std::pair<double, double> max_sum(double v) {
+  const gaea::coll::group& world = gaea::coll::world();
+  return {gaea::coll::allreduce(world, v, gaea::coll::reduce_op::max),
+          gaea::coll::allreduce(world, v, gaea::coll::reduce_op::sum)};
 }
 
 int run(gaea::runtime& rt, const options& o) {
@@ -146,11 +142,11 @@ int run(gaea::runtime& rt, const options& o) {
     rc = r.pass ? 0 : 1;
   }
   const std::uint64_t sum = s.checksum();
-  const auto [tc_max, tc_sum] = max_sum(rt, s.time().compute);
-  const auto [tg_max, tg_sum] = max_sum(rt, s.time().ghosts);
+  const auto [tc_max, tc_sum] = max_sum(s.time().compute);
+  const auto [tg_max, tg_sum] = max_sum(s.time().ghosts);
   // A whole-node hardware meter is counted once per node; the model once per rank.
   const double joules = (e1.measured && rt.node_rank() != 0) ? 0.0 : e1.joules - e0.joules;
-  const auto [j_max, j_sum] = max_sum(rt, joules);
+  const auto [j_max, j_sum] = max_sum(joules);
   (void)j_max;
   if (root) {
     const std::int64_t ran = s.steps_done() - first;
@@ -184,6 +180,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   try {
     gaea::runtime rt(&argc, &argv);
+    gaea::coll::world();  // collective on first use: every rank, before any collective
     options o;
     CLI::App app{"gaea-lbm: D2Q9 lattice Boltzmann on Gaea global arrays"};
     app.add_option("--case", o.p.name, "poiseuille | cavity | mask")

@@ -1,7 +1,5 @@
 #include "solver.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -12,6 +10,7 @@
 #include <tbb/parallel_for.h>
 
 #include "gaea/base/error.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "kernel.hpp"
 #include "lattice.hpp"
@@ -251,10 +250,7 @@ std::uint64_t solver::checksum() {
           h += mix(std::bit_cast<std::uint64_t>(row[x - t.box.lo[2]]) ^
                    mix(pos0 + static_cast<std::uint64_t>(x) + 1));
       }
-  runtime::current().barrier();  // a rank in a plain MPI collective serves no peers
-  std::uint64_t all = 0;
-  MPI_Allreduce(&h, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  return all;
+  return coll::allreduce(coll::world(), h, coll::reduce_op::sum);
 }
 
 }  // namespace gaea::lbm

@@ -5,7 +5,7 @@
 #include <limits>
 #include <numeric>
 
-#include "reduce.hpp"
+#include "gaea/coll/collectives.hpp"
 
 namespace gaea::lu {
 
@@ -126,7 +126,7 @@ check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_
     }
     sums[2 * un + 1] += (at - lsel * u.middleCols(j0, lt.cols)).squaredNorm();
   }
-  allreduce(sums);
+  coll::allreduce(coll::world(), std::span<double>(sums), coll::reduce_op::sum);
   double r_inf = 0, a_inf = 0, x_inf = 0;
   for (std::size_t i = 0; i < un; ++i) {
     r_inf = std::max(r_inf, std::abs(sums[i] - b[i]));

@@ -11,13 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "h5_io.hpp"
 #include "lu_check.hpp"
 #include "lu_factor.hpp"
 #include "matrix_gen.hpp"
 #include "options.hpp"
-#include "reduce.hpp"
 #include "task_runner.hpp"
 #include "tiled_matrix.hpp"
 
@@ -34,8 +34,9 @@ reduced_times reduce_times(const lu_timings& t, int ranks) {
   std::vector<double> v = {
       t.total, t.compute, t.comm, t.sync, t.transfer, t.hidden, static_cast<double>(t.bytes)};
   std::vector<double> mx = v;
-  allreduce(mx, MPI_MAX);
-  allreduce(v, MPI_SUM);
+  const gaea::coll::group& world = gaea::coll::world();
+  gaea::coll::allreduce(world, std::span<double>(mx), gaea::coll::reduce_op::max);
+  gaea::coll::allreduce(world, std::span<double>(v), gaea::coll::reduce_op::sum);
   auto unpack = [](const std::vector<double>& x, double scale) {
     lu_timings r;
     r.total = x[0] * scale;
@@ -113,7 +114,8 @@ int run(gaea::runtime& rt, options o) {
   const factor_result fr = factor(m, {o.overlap, o.pivot}, tasks);
   rt.barrier();
   const gaea::energy_reading e1 = rt.energy();
-  const double zero_pivot = allreduce(static_cast<double>(fr.zero_pivot), MPI_MAX);
+  const double zero_pivot = gaea::coll::allreduce(
+      gaea::coll::world(), static_cast<double>(fr.zero_pivot), gaea::coll::reduce_op::max);
   if (o.corrupt_for_test) corrupt(m);
 
   // Validation: solve with the factors, residual against the original matrix.
@@ -140,7 +142,8 @@ int run(gaea::runtime& rt, options o) {
 
   const reduced_times rtm = reduce_times(fr.times, rt.size());
   const bool count_energy = e1.measured ? rt.node_rank() == 0 : true;
-  const double joules = allreduce(count_energy ? e1.joules - e0.joules : 0.0);
+  const double joules = gaea::coll::allreduce(
+      gaea::coll::world(), count_energy ? e1.joules - e0.joules : 0.0, gaea::coll::reduce_op::sum);
   const bool passed = cr.passed() && zero_pivot < 0;
   if (!root) return passed ? 0 : 1;
 
@@ -209,6 +212,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   try {
     gaea::runtime rt(&argc, &argv);
+    gaea::coll::world();  // collective on first use: every rank, before any collective
     parse_result pr = parse_options(argc, argv);
     if (!pr.run) {
       if (rt.rank() == 0) std::fputs(pr.message.c_str(), pr.exit_code ? stderr : stdout);

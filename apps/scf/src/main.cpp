@@ -3,8 +3,6 @@
 //   mpirun -np 4 gaea-scf molecules/water.xyz --basis 6-31G* --spherical
 // Exit codes: 0 success, 1 bad input or failure, 2 bad command line, 3 SCF not converged,
 // 4 --expect-energy mismatch.
-#include <mpi.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +14,7 @@
 
 #include "basis.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "molecule.hpp"
 #include "output.hpp"
@@ -193,7 +192,7 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
     if (!ok) status = 4;
   }
   std::fflush(stdout);
-  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  gaea::coll::broadcast(gaea::coll::world(), std::span<int>(&status, 1), 0);
   return status;
 }
 
@@ -257,6 +256,7 @@ int main(int argc, char** argv) {
   report_figures rep;
   try {
     gaea::runtime rt(&argc, &argv);
+    gaea::coll::world();  // collective on first use: every rank, before any collective
     rt.add_report_section(
         "scf",
         {"fock tasks", "integrals s", "counter wait s", "get s", "accumulate s", "diagonalise s"},

@@ -1,7 +1,5 @@
 #include "scf.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -10,6 +8,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "gaea/base/error.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::scf {
@@ -148,6 +147,7 @@ fock_times unpack(const double* v) {
 scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_options& opt,
                    const fock_options& fopt, std::FILE* out) {
   auto& rt = gaea::runtime::current();
+  const coll::group& world = coll::world();
   const bool root = rt.rank() == 0;
   const bool print = root && opt.print && out != nullptr;
   if (opt.max_iter < 1) throw Error("scf: --max-iter must be >= 1");
@@ -220,7 +220,8 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
     // Mean of the Fock figures over ranks, for the table.
     const auto mine = pack(ft);
     std::array<double, n_fields> sum{};
-    MPI_Reduce(mine.data(), sum.data(), n_fields, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    coll::reduce(world, std::span<const double>(mine), std::span<double>(sum), coll::reduce_op::sum,
+                 0);
     iteration_record rec;
     rec.iter = it;
     const auto t_diag = clock_type::now();
@@ -253,7 +254,7 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
       }
     }
     d.sync();
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    coll::broadcast(world, std::span<int>(&status, 1), 0);
     rec.diag = since(t_diag);
     rec.wall = since(t_iter);
     res.diag_total += rec.diag;
@@ -267,14 +268,14 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
     res.history.push_back(rec);
   }
   res.converged = status == 1;
-  MPI_Bcast(&res.energy, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  coll::broadcast(world, std::span<double>(&res.energy, 1), 0);
 
   // Every rank's totals, for the per-rank table.
   res.mine = mine_total;
   const auto mine = pack(mine_total);
+  // Rank 0 needs them (coll has no gather: every rank gets them).
   std::vector<double> all(static_cast<std::size_t>(n_fields * rt.size()));
-  MPI_Gather(mine.data(), n_fields, MPI_DOUBLE, all.data(), n_fields, MPI_DOUBLE, 0,
-             MPI_COMM_WORLD);
+  coll::allgather(world, std::span<const double>(mine), std::span<double>(all));
   if (root) {
     for (int r = 0; r < rt.size(); ++r)
       res.per_rank.push_back(unpack(&all[static_cast<std::size_t>(r * n_fields)]));
