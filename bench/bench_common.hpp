@@ -3,8 +3,6 @@
 /// Helpers shared by the energy benchmarks (shift, idle_wait, reaction): wait configurations,
 /// medians, cross-rank sums, energy accounting and the run description written into every JSON.
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -19,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gaea/base/version.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -81,16 +80,12 @@ inline double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-inline double allreduce(double v, MPI_Op op) {
-  double out = 0;
-  MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, op, MPI_COMM_WORLD);
-  return out;
-}
+/// Collective over all ranks (gaea::coll, whose wait keeps serving peers): sum and maximum.
 inline double sum_over_ranks(double v) {
-  return allreduce(v, MPI_SUM);
+  return gaea::coll::allreduce(gaea::coll::world(), v, gaea::coll::reduce_op::sum);
 }
 inline double max_over_ranks(double v) {
-  return allreduce(v, MPI_MAX);
+  return gaea::coll::allreduce(gaea::coll::world(), v, gaea::coll::reduce_op::max);
 }
 
 /// Sums a per-rank energy delta over the job without double counting: a hardware meter covers

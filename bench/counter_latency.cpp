@@ -14,8 +14,6 @@
 //
 // Output: tables, then one JSON line per section ("{"bench":"counter_latency",...}"), and the
 // whole result as JSON with --json FILE (written to FILE.tmp, then renamed).
-#include <mpi.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -26,6 +24,7 @@
 #include <vector>
 
 #include "bench_common.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/counters/task_counter.hpp"
 #include "gaea/counters/task_pool.hpp"
 #include "gaea/progress/clock.hpp"
@@ -60,14 +59,12 @@ latency_result measure_latency(gaea::runtime& rt, gaea::task_counter& c, bool co
   double sum_ns = 0, max_ns = 0, calls = 0, tasks = 0;
   if (rt.rank() == 0) {
     if (compute) {
-      MPI_Request req;
-      MPI_Ibarrier(MPI_COMM_WORLD, &req);
+      gaea::coll::request done = gaea::coll::barrier(gaea::coll::world(), gaea::coll::nonblocking);
       volatile double sink = 0;
-      for (int done = 0; !done;) {
+      do {
         sink = kernel(compute_us, sink);
         gaea::poll();
-        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-      }
+      } while (!done.test());
     }
   } else {
     if (compute) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // rank 0 is busy
@@ -81,15 +78,7 @@ latency_result measure_latency(gaea::runtime& rt, gaea::task_counter& c, bool co
       calls += 1;
       tasks += static_cast<double>(r.size());
     }
-    if (compute) {
-      MPI_Request req;
-      MPI_Ibarrier(MPI_COMM_WORLD, &req);
-      rt.progress().wait_until(rt.worker(), [&] {
-        int done = 0;
-        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-        return done != 0;
-      });
-    }
+    if (compute) gaea::coll::barrier(gaea::coll::world());  // a Gaea wait: it serves peers
   }
   rt.barrier();
   const double all_ns = gaea_bench::sum_over_ranks(sum_ns);
@@ -187,6 +176,7 @@ int main(int argc, char** argv) {
   }
 
   gaea::runtime rt(&argc, &argv);
+  gaea::coll::world();  // collective on first use: every rank, before any collective
   if (rt.size() < 2) {
     if (rt.rank() == 0) std::fprintf(stderr, "counter_latency: needs at least 2 ranks\n");
     return 2;
@@ -200,7 +190,7 @@ int main(int argc, char** argv) {
   // Across nodes, the latency is also split by where the requesting rank runs: on the node of
   // the counter's owner (rank 0) or on another node.
   int owner_node = rt.node_id();
-  MPI_Bcast(&owner_node, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  gaea::coll::broadcast(gaea::coll::world(), std::span<int>(&owner_node, 1), 0);
   const int on_node_ranks = static_cast<int>(
       gaea_bench::sum_over_ranks(rt.rank() != 0 && rt.node_id() == owner_node ? 1 : 0));
   const bool split = rt.nodes() > 1;

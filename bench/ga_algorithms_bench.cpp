@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "gaea/coll/collectives.hpp"
 #include "gaea/ga/algorithms.hpp"
 #include "gaea/ga/io.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -43,6 +44,7 @@ double median_seconds(int reps, const std::function<void()>& fn) {
 
 int main(int argc, char** argv) {
   gaea::runtime rt(&argc, &argv);
+  gaea::coll::world();  // collective on first use: every rank, before any collective
   const index_t n = argc > 1 ? std::atoll(argv[1]) : 1024;
   const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
   const std::string dir = argc > 3 ? argv[3] : std::filesystem::temp_directory_path().string();
@@ -90,13 +92,8 @@ int main(int argc, char** argv) {
   report("copy block -> block_cyclic", median_seconds(reps, [&] { gaea::ga::copy(blk, cyc); }),
          bytes * 1e-9, "GB/s");
   const std::string file = dir + "/ga_algorithms_bench_" + std::to_string(::getpid()) + ".h5";
-  std::string shared = file;  // rank 0's name
-  {
-    std::uint64_t len = shared.size();
-    MPI_Bcast(&len, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    shared.resize(len);
-    MPI_Bcast(shared.data(), static_cast<int>(len), MPI_CHAR, 0, MPI_COMM_WORLD);
-  }
+  // Rank 0's name (the pid differs between ranks).
+  const std::string shared = gaea::coll::broadcast(gaea::coll::world(), file, 0);
   report("ga::write (block)", median_seconds(reps, [&] { gaea::ga::write(blk, shared, "x"); }),
          bytes * 1e-6, "MB/s");
   report("ga::read (into block_cyclic)",

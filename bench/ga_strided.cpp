@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "gaea/coll/collectives.hpp"
 #include "gaea/ga/global_array.hpp"
 #include "gaea/ga/protocol.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -140,8 +141,8 @@ void accumulate(gaea::runtime& rt, const options& o) {
             a.acc(p, buf, 1.0);
           a.fence();
         }
-        double t = now() - t0, tmax = 0;
-        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        const double tmax =
+            gaea::coll::allreduce(gaea::coll::world(), now() - t0, gaea::coll::reduce_op::max);
         if (r > 0) per.push_back(tmax / o.iters * 1e6);
       }
       us[k] = median(per);
@@ -230,6 +231,7 @@ int main(int argc, char** argv) {
     }
   }
   gaea::runtime rt(&argc, &argv);
+  gaea::coll::world();  // collective on first use: every rank, before any collective
   if (rt.size() < 2) {
     if (rt.rank() == 0) std::fprintf(stderr, "ga_strided: needs at least 2 ranks\n");
     return 2;

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "gaea/base/version.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/ga/global_array.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -260,10 +261,11 @@ int run_sweep(gaea::runtime& rt, const options& o) {
   char host0[MPI_MAX_PROCESSOR_NAME] = {}, host1[MPI_MAX_PROCESSOR_NAME] = {};
   int len = 0;
   MPI_Get_processor_name(rt.rank() == 1 ? host1 : host0, &len);
-  MPI_Bcast(host0, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
-  MPI_Bcast(host1, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 1, MPI_COMM_WORLD);
+  const gaea::coll::group& world = gaea::coll::world();
+  gaea::coll::broadcast(world, std::span<char>(host0), 0);
+  gaea::coll::broadcast(world, std::span<char>(host1), 1);
   int node1 = rt.node_id();
-  MPI_Bcast(&node1, 1, MPI_INT, 1, MPI_COMM_WORLD);
+  gaea::coll::broadcast(world, std::span<int>(&node1, 1), 1);
   a.sync();
 
   std::vector<sweep_row> rows;
@@ -395,6 +397,7 @@ int main(int argc, char** argv) {
   const std::optional<options> o = parse_options(argc, argv);
   if (!o) return 2;
   gaea::runtime rt(&argc, &argv);
+  gaea::coll::world();  // collective on first use: every rank, before any collective
   if (rt.size() < 2) {
     if (rt.rank() == 0) std::fprintf(stderr, "get_bench: needs at least 2 ranks\n");
     return 2;

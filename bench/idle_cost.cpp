@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace {
@@ -22,13 +23,15 @@ double cpu_seconds() {
 
 int main(int argc, char** argv) {
   gaea::runtime rt(&argc, &argv);
+  const gaea::coll::group& world = gaea::coll::world();  // collective on first use
   const double seconds = argc > 1 ? std::atof(argv[1]) : 2.0;
   rt.barrier();
   const double c0 = cpu_seconds();
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
   const double used = cpu_seconds() - c0;
   double worst = 0;
-  MPI_Reduce(&used, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  gaea::coll::reduce(world, std::span<const double>(&used, 1), std::span<double>(&worst, 1),
+                     gaea::coll::reduce_op::max, 0);
   const auto s = rt.progress().thread_stats();
   if (rt.rank() == 0)
     std::printf(

@@ -8,8 +8,6 @@
 //                  before (every rank parked: progress threads blocked, other ranks asleep
 //                  outside the library)
 // Results: medians over --reps (3); a table on rank 0 and JSON with --json.
-#include <mpi.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -21,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -80,7 +79,8 @@ double solo_rate(gaea::runtime& rt, double seconds) {
   return rate;
 }
 
-/// One waiting period under `c`; returns every rank's figures on rank 0 (row-major by rank).
+/// One waiting period under `c`; returns every rank's figures (row-major by rank; rank 0 reads
+/// them).
 std::vector<double> waiting_period(gaea::runtime& rt, const wait_config& c, double seconds) {
   std::vector<double> mine(f_count, 0.0);
   {
@@ -113,9 +113,8 @@ std::vector<double> waiting_period(gaea::runtime& rt, const wait_config& c, doub
     mine[f_sleep_s] = state_s(progress::wait_state::sleep);
     mine[f_block_s] = state_s(progress::wait_state::block);
   }
-  std::vector<double> all(rt.rank() == 0 ? f_count * static_cast<std::size_t>(rt.size()) : 0);
-  MPI_Gather(mine.data(), static_cast<int>(f_count), MPI_DOUBLE, all.data(),
-             static_cast<int>(f_count), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  std::vector<double> all(f_count * static_cast<std::size_t>(rt.size()));
+  gaea::coll::allgather(gaea::coll::world(), std::span<const double>(mine), std::span<double>(all));
   return all;
 }
 
@@ -123,6 +122,7 @@ std::vector<double> waiting_period(gaea::runtime& rt, const wait_config& c, doub
 
 int main(int argc, char** argv) {
   gaea::runtime rt(&argc, &argv);
+  gaea::coll::world();  // collective on first use: every rank, before any collective
   CLI::App app{"idle_wait: CPU cost of waiting in a sync while rank 0 computes, per wait mode"};
   double seconds = 2.0, solo_seconds = 0;
   std::string modes_text = "spin,adaptive,interrupt,auto";

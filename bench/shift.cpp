@@ -21,8 +21,6 @@
 //   J/MB         energy-meter delta summed over ranks (one rank per node if the meter is a
 //                hardware counter) per MB; the caption says measured or estimated
 //   blocks/op, wakeups/op   progress-telemetry deltas of all ranks per operation
-#include <mpi.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -39,6 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/ga/global_array.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
@@ -226,24 +225,22 @@ sample timed_block(gaea::runtime& rt, shift_arrays& arrays, prim x, std::size_t 
     t1 = rt.progress().totals();
   }
   const double ops = static_cast<double>(iters) * (rt.size() - 1);
-  // Reductions outside the timed region (MPI collectives poll).
-  std::array<double, 2> mx_in{gaea_bench::seconds(w1 - w0) / ops * 1e6,
-                              gaea_bench::seconds(w2 - w0)};
-  std::array<double, 2> mx{};
-  MPI_Allreduce(mx_in.data(), mx.data(), 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  std::vector<double> in{gaea_bench::seconds(cpu1 - cpu0),
-                         ops * static_cast<double>(bytes) * 1e-6,
-                         ops,
-                         static_cast<double>(t1.blocks - t0.blocks),
-                         static_cast<double>(t1.wakeups - t0.wakeups),
-                         static_cast<double>(t1.dvfs_lowered - t0.dvfs_lowered)};
+  // Reductions outside the timed region.
+  const gaea::coll::group& world = gaea::coll::world();
+  std::array<double, 2> mx{gaea_bench::seconds(w1 - w0) / ops * 1e6, gaea_bench::seconds(w2 - w0)};
+  gaea::coll::allreduce(world, std::span<double>(mx), gaea::coll::reduce_op::max);
+  // Sums over ranks, reduced in place.
+  std::vector<double> sum{gaea_bench::seconds(cpu1 - cpu0),
+                          ops * static_cast<double>(bytes) * 1e-6,
+                          ops,
+                          static_cast<double>(t1.blocks - t0.blocks),
+                          static_cast<double>(t1.wakeups - t0.wakeups),
+                          static_cast<double>(t1.dvfs_lowered - t0.dvfs_lowered)};
   for (std::size_t s = 0; s < progress::wait_states; ++s)
-    in.push_back(gaea_bench::seconds(t1.wall_ns[s] - t0.wall_ns[s]));
+    sum.push_back(gaea_bench::seconds(t1.wall_ns[s] - t0.wall_ns[s]));
   for (std::size_t s = 0; s < progress::wait_states; ++s)
-    in.push_back(gaea_bench::seconds(t1.cpu_ns[s] - t0.cpu_ns[s]));
-  std::vector<double> sum(in.size());
-  MPI_Allreduce(in.data(), sum.data(), static_cast<int>(in.size()), MPI_DOUBLE, MPI_SUM,
-                MPI_COMM_WORLD);
+    sum.push_back(gaea_bench::seconds(t1.cpu_ns[s] - t0.cpu_ns[s]));
+  gaea::coll::allreduce(world, std::span<double>(sum), gaea::coll::reduce_op::sum);
   sample s;
   s.latency_us = mx[0];
   s.wall_s = mx[1];
@@ -305,6 +302,7 @@ std::string size_label(std::size_t bytes) {
 
 int main(int argc, char** argv) {
   gaea::runtime rt(&argc, &argv);
+  gaea::coll::world();  // collective on first use: every rank, before any collective
   CLI::App app{"shift: one-sided shift benchmark under several wait configurations"};
   std::string prims_text = "put,get,acc,strided_put";
   std::string configs_text = "polling,polling+dvfs,interrupt,interrupt+dvfs,adaptive,auto";
