@@ -9,6 +9,7 @@
 #include <limits>
 #include <thread>
 
+#include "gaea/coll/collectives.hpp"
 #include "gaea/counters/shared_counter.hpp"
 #include "gaea/counters/task_counter.hpp"
 #include "gaea/counters/task_pool.hpp"
@@ -24,22 +25,18 @@ constexpr dispense all_variants[] = {dispense::single, dispense::batched, dispen
 constexpr std::int64_t i64max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t i64min = std::numeric_limits<std::int64_t>::min();
 
-// All ranks' ranges (begin, end pairs), gathered after a gaea barrier (so that with
-// GAEA_PROGRESS=off or owner-served counters every rank keeps serving until all are done).
+// All ranks' ranges (begin, end pairs), gathered over coll::world() (whose wait keeps serving
+// peers: with GAEA_PROGRESS=off or owner-served counters every rank serves until all are done).
 std::vector<task_range> gather_ranges(const std::vector<task_range>& mine) {
   const auto counts = gaea::test::allgather(static_cast<std::int64_t>(2 * mine.size()));
-  std::vector<int> cnt, disp;
-  int total = 0;
-  for (std::int64_t c : counts) {
-    cnt.push_back(static_cast<int>(c));
-    disp.push_back(total);
-    total += static_cast<int>(c);
-  }
+  std::int64_t total = 0;
+  for (std::int64_t c : counts)
+    total += c;
   std::vector<std::int64_t> flat, all(static_cast<std::size_t>(total));
   for (const task_range& r : mine)
     flat.insert(flat.end(), {r.begin, r.end});
-  MPI_Allgatherv(flat.data(), static_cast<int>(flat.size()), MPI_INT64_T, all.data(), cnt.data(),
-                 disp.data(), MPI_INT64_T, MPI_COMM_WORLD);
+  coll::allgatherv(coll::world(), std::span<const std::int64_t>(flat), std::span<std::int64_t>(all),
+                   counts);
   std::vector<task_range> out;
   for (std::size_t i = 0; i < all.size(); i += 2)
     out.push_back({all[i], all[i + 1]});
@@ -217,10 +214,8 @@ TEST_CASE("task_pool: every task runs once, on oneTBB and on std::threads, in ev
           busy[static_cast<std::size_t>(w)].fetch_sub(1);
         });
         CHECK_FALSE(shared_slot.load());
-        std::vector<int> sum(ran.size());
-        MPI_Allreduce(ran.data(), sum.data(), static_cast<int>(ran.size()), MPI_INT, MPI_SUM,
-                      MPI_COMM_WORLD);
-        CHECK(std::all_of(sum.begin(), sum.end(), [](int v) { return v == 1; }));
+        coll::allreduce(coll::world(), std::span<int>(ran), coll::reduce_op::sum);
+        CHECK(std::all_of(ran.begin(), ran.end(), [](int v) { return v == 1; }));
         const auto tasks = gaea::test::allgather(s.tasks);
         std::int64_t total = 0;
         for (auto t : tasks)

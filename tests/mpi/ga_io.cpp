@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "ga_reference.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/ga/io.hpp"
 
 using namespace gaea;
@@ -23,16 +24,9 @@ namespace {
 struct temp_dir {
   std::string path;
   temp_dir() {
-    rt().barrier();
     char name[] = "/tmp/gaea_io_XXXXXX";
-    std::uint64_t len = 0;
-    if (rt().rank() == 0) {
-      path = mkdtemp(name);
-      len = path.size();
-    }
-    MPI_Bcast(&len, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    path.resize(len);
-    MPI_Bcast(path.data(), static_cast<int>(len), MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (rt().rank() == 0) path = mkdtemp(name);
+    path = coll::broadcast(coll::world(), path, 0);
   }
   ~temp_dir() {
     rt().barrier();

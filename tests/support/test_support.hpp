@@ -1,8 +1,6 @@
 #pragma once
 // Helpers shared by the multi-rank tests.
 
-#include <mpi.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,13 +13,13 @@ inline runtime& rt() {
   return runtime::current();
 }
 
-/// All ranks' values of `mine`, in rank order. Starts with a progress-aware gaea barrier: a rank
-/// blocked in a plain MPI collective would stop serving its peers when GAEA_PROGRESS=off.
+/// All ranks' values of `mine`, in rank order. Collective over coll::world(): its wait keeps
+/// serving peers (also with GAEA_PROGRESS=off).
 std::vector<std::int64_t> allgather(std::int64_t mine);
 std::vector<double> allgather(double mine);
 
-/// Logical AND over ranks (also behind a gaea barrier) — use before REQUIRE so that all ranks agree
-/// on the verdict.
+/// Logical AND over ranks (coll::world()) — use before REQUIRE so that all ranks agree on the
+/// verdict.
 bool all(bool mine);
 
 }  // namespace gaea::test
