@@ -5,6 +5,7 @@
 #include "detail/energy_plan.hpp"
 #include "detail/shape.hpp"
 #include "detail/start.hpp"
+#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::coll::detail {
@@ -39,7 +40,8 @@ class dvfs_throttle_session final : public energy_session {
   dvfs_throttle_session(runtime& rt, std::vector<int> levels, std::vector<int> cpus)
       : rt_(rt), levels_(std::move(levels)), cpus_(std::move(cpus)) {
     for (int c : cpus_)
-      rt_.dvfs().set_low(c, true);
+      low_ = rt_.dvfs().set_low(c, true) || low_;
+    cpu0_ns_ = progress::process_cpu_ns();
   }
   ~dvfs_throttle_session() override { finish(); }
   void on_round(std::size_t i) override {
@@ -49,6 +51,9 @@ class dvfs_throttle_session final : public energy_session {
     if (finished_) return;
     finished_ = true;
     try {
+      // The model charges the call's CPU time at f_min (the throttle keeps its own books).
+      if (low_ && rt_.dvfs().active())
+        rt_.credit_low_frequency(progress::process_cpu_ns() - cpu0_ns_);
       rt_.throttle().set_all(0);
       for (int c : cpus_)
         rt_.dvfs().set_low(c, false);
@@ -61,6 +66,8 @@ class dvfs_throttle_session final : public energy_session {
   std::vector<int> levels_;
   std::vector<int> cpus_;
   bool finished_ = false;
+  bool low_ = false;
+  std::int64_t cpu0_ns_ = 0;
 };
 
 }  // namespace

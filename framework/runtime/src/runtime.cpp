@@ -325,7 +325,9 @@ energy::usage_snapshot runtime::usage() const {
   // The duty enters linearly, never as an "effective frequency" that would be cubed.
   const progress::telemetry_totals t = progress_->totals();
   const double cpu = static_cast<double>(progress::process_cpu_ns()) * 1e-9;
-  const double low = static_cast<double>(t.low_freq_cpu_ns) * 1e-9;
+  const double low =
+      static_cast<double>(t.low_freq_cpu_ns + low_freq_credit_ns_.load(std::memory_order_relaxed)) *
+      1e-9;
   return energy::rank_usage(model_, elapsed(), cpu, low, *actuator_, *throttle_, sched_getcpu());
 }
 

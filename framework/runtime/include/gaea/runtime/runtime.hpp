@@ -90,6 +90,12 @@ class runtime {
   energy::throttle& throttle() noexcept { return *throttle_; }
   const energy::throttle& throttle() const noexcept { return *throttle_; }
   const std::string& throttle_reason() const noexcept { return throttle_reason_; }
+  /// Records `cpu_ns` of this process's CPU time spent with its CPUs at the DVFS low level
+  /// outside the progress engine's waits (the collectives' energy strategy), so that the energy
+  /// model charges it at f_min. Thread-safe.
+  void credit_low_frequency(std::int64_t cpu_ns) noexcept {
+    low_freq_credit_ns_.fetch_add(cpu_ns, std::memory_order_relaxed);
+  }
   /// Reads this rank's energy meter, choosing and proving it on first use (a ~30 ms CPU burn per
   /// hardware meter tried). Thread-safe.
   energy_reading energy();
@@ -141,6 +147,7 @@ class runtime {
   std::string dvfs_reason_;
   std::unique_ptr<energy::throttle> throttle_;
   std::string throttle_reason_;
+  std::atomic<std::int64_t> low_freq_credit_ns_{0};
   std::unique_ptr<energy::governor> governor_;
   std::unique_ptr<progress::engine> progress_;
   energy::model_params model_;
