@@ -24,55 +24,6 @@ coll::operation parse_op(const std::string& s) {
                     "' (barrier|broadcast|reduce|allreduce|allgather|alltoall)");
 }
 
-// Median per-call seconds (slowest member) and joules above idle (all members) of `a`.
-std::pair<double, double> measure(const coll::group& g, coll::operation op, coll::algorithm a,
-                                  std::size_t bytes, int reps, double idle_w) {
-  gaea::runtime& rt = gaea::runtime::current();
-  const int n = g.size();
-  const std::size_t elems = std::max<std::size_t>(1, bytes / 8);
-  std::vector<double> x(elems * static_cast<std::size_t>(n), 1.0), y(x.size());
-  coll::options o;
-  o.algo = a;
-  auto run = [&] {
-    switch (op) {
-      case coll::operation::barrier:
-        coll::barrier(g, o);
-        break;
-      case coll::operation::broadcast:
-        coll::broadcast(g, std::span<double>(x.data(), elems), 0, o);
-        break;
-      case coll::operation::reduce:
-        coll::reduce(g, std::span<const double>(x.data(), elems),
-                     std::span<double>(y.data(), elems), coll::reduce_op::sum, 0, o);
-        break;
-      case coll::operation::allreduce:
-        coll::allreduce(g, std::span<double>(x.data(), elems), coll::reduce_op::sum, o);
-        break;
-      case coll::operation::allgather:
-        coll::allgather(g, std::span<const double>(x.data(), elems), std::span<double>(y), o);
-        break;
-      case coll::operation::alltoall:
-        coll::alltoall(g, std::span<const double>(x), std::span<double>(y), o);
-        break;
-    }
-  };
-  run();
-  std::vector<double> t;
-  double joules = 0;
-  for (int r = 0; r < 5; ++r) {
-    coll::barrier(g);
-    const double j0 = rt.energy().joules, t0 = rt.elapsed();
-    for (int i = 0; i < reps; ++i)
-      run();
-    const double dt = rt.elapsed() - t0;
-    t.push_back(coll::allreduce(g, dt / reps, coll::reduce_op::max));
-    joules +=
-        coll::allreduce(g, rt.energy().joules - j0 - idle_w * dt, coll::reduce_op::sum) / reps;
-  }
-  std::nth_element(t.begin(), t.begin() + 2, t.end());
-  return {t[2], joules / 5};
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -133,31 +84,23 @@ int main(int argc, char** argv) {
     }
     // validate
     const coll::estimator e = coll::estimator::load(calibration);
-    double idle_w = 0;
-    {
-      const double j0 = rt.energy().joules, t0 = rt.elapsed();
-      coll::barrier(w);
-      struct timespec ts {
-        0, 100000000
-      };
-      nanosleep(&ts, nullptr);
-      idle_w = (rt.energy().joules - j0) / (rt.elapsed() - t0);
-    }
     nlohmann::json rows = nlohmann::json::array();
     if (w.rank() == 0)
       std::printf("%-10s %-18s %9s %12s %12s %8s %12s %12s %8s %s\n", "op", "algorithm", "bytes",
                   "pred_us", "meas_us", "err_%", "pred_mJ", "meas_mJ", "err_%", "pick");
     for (coll::operation op : {coll::operation::broadcast, coll::operation::allreduce,
                                coll::operation::alltoall, coll::operation::allgather}) {
-      for (std::size_t b :
-           {std::size_t{64}, std::size_t{4096}, std::size_t{65536}, std::size_t{524288}}) {
-        if (op == coll::operation::alltoall && b > 65536) continue;
+      // Sizes between the calibration's (8, 256, 4K, 32K, 256K, 1M): predictions, not fits.
+      for (std::size_t b : {std::size_t{64}, std::size_t{2048}, std::size_t{16384},
+                            std::size_t{131072}, std::size_t{524288}}) {
+        if (op == coll::operation::alltoall && b > 16384) continue;
         const auto preds = e.predict(op, b, w.size(), w.nodes(), w.block_placement());
         const coll::algorithm pick = e.choose(op, b, w.size(), w.nodes(), w.block_placement());
         double best_j = 1e300, best_t = 1e300;
         std::vector<std::pair<double, double>> meas;
         for (const auto& p : preds) {
-          meas.push_back(measure(w, op, p.algo, b, reps, idle_w));
+          const coll::measurement m = coll::measure(w, op, p.algo, b, reps);
+          meas.emplace_back(m.seconds, m.joules);
           best_t = std::min(best_t, meas.back().first);
         }
         coll::algorithm measured_best = preds.front().algo;
@@ -190,6 +133,45 @@ int main(int argc, char** argv) {
                           {"measured_best", preds[i].algo == measured_best}});
         }
       }
+    }
+    // Per algorithm: mean and worst |error| of time and energy; how often the pick was best.
+    nlohmann::json summary = nlohmann::json::array();
+    if (w.rank() == 0) {
+      std::printf("\n%-10s %-18s %11s %11s %11s %11s\n", "op", "algorithm", "time_mean%",
+                  "time_worst%", "energy_mean%", "energy_worst%");
+      std::vector<std::pair<std::string, std::string>> seen;
+      int picks = 0, right = 0;
+      for (const auto& r : rows) {
+        if (r["chosen"].get<bool>()) {
+          ++picks;
+          right += r["measured_best"].get<bool>();
+        }
+        const std::pair<std::string, std::string> key{r["op"], r["algorithm"]};
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+        seen.push_back(key);
+        double tm = 0, tw = 0, em = 0, ew = 0;
+        int k = 0;
+        for (const auto& q : rows) {
+          if (q["op"] != key.first || q["algorithm"] != key.second) continue;
+          const double et = std::abs(q["pred_s"].get<double>() / q["meas_s"].get<double>() - 1);
+          const double mj = q["meas_j"].get<double>();
+          const double ee = mj > 0 ? std::abs(q["pred_j"].get<double>() / mj - 1) : 0;
+          tm += et;
+          em += ee;
+          tw = std::max(tw, et);
+          ew = std::max(ew, ee);
+          ++k;
+        }
+        std::printf("%-10s %-18s %11.1f %11.1f %11.1f %11.1f\n", key.first.c_str(),
+                    key.second.c_str(), 100 * tm / k, 100 * tw, 100 * em / k, 100 * ew);
+        summary.push_back({{"op", key.first},
+                           {"algorithm", key.second},
+                           {"time_mean_abs_err", tm / k},
+                           {"time_worst_abs_err", tw},
+                           {"energy_mean_abs_err", em / k},
+                           {"energy_worst_abs_err", ew}});
+      }
+      std::printf("the estimator picked the measured cheapest in %d of %d cases\n", right, picks);
     }
     if (w.rank() == 0 && !json_out.empty()) {
       nlohmann::json j{{"ranks", w.size()},

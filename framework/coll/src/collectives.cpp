@@ -89,9 +89,7 @@ std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g,
   if (m == energy_mode::automatic) m = scoped_energy_mode().value_or(cfg.energy);
   auto energy = make_energy_session(g, sig, bytes, m);
   const std::uint64_t call = g->next_call++;
-  auto ex = std::make_unique<execution>(g, call, sig, std::move(s), std::move(energy));
-  if (auto* sink = timing_sink()) ex->time_rounds(sink);
-  return ex;
+  return std::make_unique<execution>(g, call, sig, std::move(s), std::move(energy));
 }
 
 request start_barrier(const group& grp, const options& o) {

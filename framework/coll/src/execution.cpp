@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "gaea/base/error.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::coll::detail {
@@ -44,7 +43,6 @@ void execution::cleanup() noexcept {
 void execution::start_round() {
   const round& r = s_.rounds[next_];
   if (energy_) energy_->on_round(next_);
-  if (timings_) round_start_ns_ = progress::monotonic_ns();
   service& svc = *g_->svc;
   // Receives first, so that a message arriving during the sends lands in place.
   for (const transfer& t : r.recvs) {
@@ -99,17 +97,6 @@ bool execution::advance(bool block) {
     if (!round_ready()) return false;
     sent_.check();
     round& r = s_.rounds[next_];
-    if (timings_) {
-      std::size_t bytes = 0;
-      bool inter = false;
-      for (const auto* v : {&r.sends, &r.recvs})
-        for (const transfer& t : *v) {
-          bytes = std::max(bytes, t.bytes);
-          inter = inter || !g_->same_node(g_->me, t.peer);
-        }
-      timings_->push_back({r.kind, bytes, inter,
-                           static_cast<double>(progress::monotonic_ns() - round_start_ns_) * 1e-9});
-    }
     for (auto& [k, sl] : posted_)
       g_->svc->release(k);
     posted_.clear();

@@ -25,14 +25,6 @@ class energy_session {
   virtual void finish() noexcept = 0;
 };
 
-/// Optional per-round timing for calibration (step kind, bytes sent+received, seconds).
-struct round_timing {
-  step_kind kind;
-  std::size_t bytes;
-  bool inter_node;
-  double seconds;
-};
-
 class execution {
  public:
   execution(std::shared_ptr<group_state> g, std::uint64_t call, call_signature sig, schedule s,
@@ -46,8 +38,6 @@ class execution {
   /// Blocks until complete. Throws gaea::Error on failure.
   void wait();
   bool done() const noexcept { return done_; }
-  /// Records per-round timings into `out` (calibration).
-  void time_rounds(std::vector<round_timing>* out) noexcept { timings_ = out; }
 
  private:
   bool advance(bool block);
@@ -68,8 +58,6 @@ class execution {
   bool done_ = false;
   comm::completion sent_;
   std::vector<std::pair<message_key, std::shared_ptr<slot>>> posted_;
-  std::vector<round_timing>* timings_ = nullptr;
-  std::int64_t round_start_ns_ = 0;
 };
 
 }  // namespace gaea::coll::detail

@@ -11,9 +11,6 @@
 
 namespace gaea::coll::detail {
 
-/// Where new executions of the calling thread record their rounds (calibration), or null.
-std::vector<round_timing>* timing_sink() noexcept;
-
 /// The settings of the live runtime's collectives.
 const settings& current_settings();
 

@@ -55,17 +55,28 @@ class estimator {
 
   /// Fitted parameters: [step kind][0 = inside a node, 1 = across nodes].
   std::vector<std::vector<step_cost>> steps;
-  double copy_per_byte_s = 0.1e-9;  ///< local copies and reductions
-  double power_w[2] = {6.0, 4.0};   ///< above idle per member in a round: intra, inter
+  double copy_per_byte_s = 0.1e-9;   ///< local copies and reductions
+  double call_overhead_s = 4e-6;     ///< per call and member: setting up the schedule, matching
+  double power_w[2] = {12.0, 10.0};  ///< above idle per member in a call: intra rounds, inter
 
-  /// Collective over `g`: runs every algorithm of every operation at a few sizes (`reps` each),
-  /// fits the step costs from the rounds' timings and the power from the meter's readings, and
-  /// returns the fitted estimator. Minutes at most on small groups.
+  /// Collective over `g`: measures every algorithm of every operation at a few sizes (see
+  /// measure()), fits the parameters by weighted least squares on the relative error of the
+  /// predicted totals (the critical path's step counts and bytes are the regressors, re-derived
+  /// until they settle) and the power from the meter's readings. A minute at most on small groups.
   static estimator calibrate(const group& g, int reps = 20);
 
  private:
   std::string source_ = "defaults";
 };
+
+/// One measured call: what predict() estimates.
+struct measurement {
+  double seconds = 0;  ///< median over `reps` of the slowest member's time for one call
+  double joules = 0;   ///< per call, all members, above the same loop with barriers only
+};
+/// Collective over `g`: runs `a` for `op` on `bytes` (as in predict(), root 0) `reps` times,
+/// each call between barriers. Energy energy_mode::off.
+measurement measure(const group& g, operation op, algorithm a, std::size_t bytes, int reps);
 
 /// The estimator the automatic selection uses: GAEA_COLL_CALIBRATION's file, else none (the
 /// documented size rules decide). Loaded once per runtime.

@@ -1,0 +1,37 @@
+#pragma once
+// The estimator's replay of a collective over every member (see estimator.hpp), shared by the
+// predictions and the calibration fit.
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "detail/group_state.hpp"
+#include "detail/schedule.hpp"
+#include "gaea/coll/estimator.hpp"
+
+namespace gaea::coll::detail {
+
+/// Regressors of one prediction: [0] the call overhead, then per (step kind, link class) the
+/// number of messages and their bytes on the critical path, and last the local bytes.
+inline constexpr std::size_t feature_count =
+    2 + static_cast<std::size_t>(step_kind::count_) * 2 * 2;
+constexpr std::size_t feature_index(std::size_t kind, int link_class, int bytes) noexcept {
+  return 1 + (kind * 2 + static_cast<std::size_t>(link_class)) * 2 +
+         static_cast<std::size_t>(bytes);
+}
+
+struct sim_result {
+  double seconds = 0;  // until the last member ends
+  double joules = 0;
+  std::array<double, 2> class_seconds{};  // member-seconds in intra (and set-up) / inter rounds
+  std::vector<double> features;           // of the last member's path (when asked for)
+};
+
+sim_result simulate(const estimator& e, operation op, algorithm a, const group_state& g,
+                    std::size_t bytes, std::size_t chunk, bool features);
+
+/// The algorithms the estimator compares for `op` on `size` members.
+std::vector<algorithm> candidates(operation op, int size);
+
+}  // namespace gaea::coll::detail
