@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -119,6 +120,12 @@ TEST_CASE("reductions cover every element type and operator", "[coll]") {
   REQUIRE(coll::allreduce(w, r == 0, coll::reduce_op::lor) == true);
   REQUIRE(coll::allreduce(w, r == 0, coll::reduce_op::land) == (p == 1));
   REQUIRE(coll::allreduce(w, std::int64_t(r + 1), coll::reduce_op::land) == 1);
+  // Integer overflow wraps (no undefined behaviour), as the same sum in unsigned arithmetic.
+  const std::int32_t big = std::numeric_limits<std::int32_t>::max();
+  REQUIRE(
+      coll::allreduce(w, big, coll::reduce_op::sum) ==
+      static_cast<std::int32_t>(static_cast<std::uint32_t>(big) * static_cast<std::uint32_t>(p)));
+  REQUIRE(coll::allreduce(w, std::uint16_t(65535), coll::reduce_op::prod) == (p % 2 ? 65535 : 1));
   REQUIRE_THROWS_WITH(coll::allreduce(w, 1.0, coll::reduce_op::land),
                       Catch::Contains("land") && Catch::Contains("double"));
   REQUIRE_THROWS_WITH(coll::allreduce(w, std::complex<float>(1, 1), coll::reduce_op::max),

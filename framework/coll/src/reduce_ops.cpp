@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstring>
+#include <type_traits>
 
 #include "gaea/base/error.hpp"
 
@@ -14,17 +15,32 @@ template <class T>
 constexpr bool is_complex_v =
     std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
 
+// Integers add and multiply in an unsigned type at least as wide as `unsigned`: overflow wraps
+// (as MPI implementations do in practice) instead of being undefined behaviour, including for
+// the small types that would otherwise be promoted to int.
+template <class T, bool = std::is_integral_v<T> && !std::is_same_v<T, bool>>
+struct arith {
+  using type = T;
+};
+template <class T>
+struct arith<T, true> {
+  using type =
+      std::conditional_t<(sizeof(T) <= sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+};
+template <class T>
+using arith_t = typename arith<T>::type;
+
 template <class T, reduce_op Op>
 void apply(std::byte* acc_b, const std::byte* in_b, std::size_t count) {
-  // Byte buffers may be unaligned (packed temporaries are not, user spans are): go through
-  // memcpy'd values only where needed.
+  // Buffers are the caller's spans or new[]'d temporaries: aligned for T.
   auto* acc = reinterpret_cast<T*>(acc_b);
   const auto* in = reinterpret_cast<const T*>(in_b);
+  using A = arith_t<T>;
   for (std::size_t i = 0; i < count; ++i) {
     if constexpr (Op == reduce_op::sum)
-      acc[i] = static_cast<T>(acc[i] + in[i]);
+      acc[i] = static_cast<T>(static_cast<A>(acc[i]) + static_cast<A>(in[i]));
     else if constexpr (Op == reduce_op::prod)
-      acc[i] = static_cast<T>(acc[i] * in[i]);
+      acc[i] = static_cast<T>(static_cast<A>(acc[i]) * static_cast<A>(in[i]));
     else if constexpr (Op == reduce_op::min)
       acc[i] = std::min(acc[i], in[i]);
     else if constexpr (Op == reduce_op::max)
