@@ -74,12 +74,14 @@ const settings& current_settings() {
 std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g, call_signature sig,
                                           schedule s, std::size_t bytes, const options& o) {
   const settings& cfg = g->svc->cfg();
+  std::size_t prefix = 0;  // rounds of the argument check before the algorithm's
   if (cfg.check && g->size() > 1) {
     // Zero-byte allreduce first: every message carries the sender's call signature and every
     // member depends on every other, so a mismatch fails the call on all members.
     schedule checked;
     allreduce_recursive_doubling(checked, whole(*g, g->me), nullptr, 0, reducer{1, noop_reduce},
                                  phase_check);
+    prefix = checked.rounds.size();
     for (auto& r : s.rounds)
       checked.rounds.push_back(std::move(r));
     checked.temps = std::move(s.temps);
@@ -87,7 +89,7 @@ std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g,
   }
   energy_mode m = o.energy;
   if (m == energy_mode::automatic) m = scoped_energy_mode().value_or(cfg.energy);
-  auto energy = make_energy_session(g, sig, bytes, m);
+  auto energy = make_energy_session(g, sig, bytes, prefix, m);
   const std::uint64_t call = g->next_call++;
   return std::make_unique<execution>(g, call, sig, std::move(s), std::move(energy));
 }

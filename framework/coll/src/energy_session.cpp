@@ -74,7 +74,7 @@ class dvfs_throttle_session final : public energy_session {
 
 std::unique_ptr<energy_session> make_energy_session(const std::shared_ptr<group_state>& g,
                                                     const call_signature& sig, std::size_t bytes,
-                                                    energy_mode m) {
+                                                    std::size_t prefix, energy_mode m) {
   if (m == energy_mode::off || g->size() < 2) return nullptr;
   runtime& rt = *g->rt;
   const bool hw = rt.dvfs().hardware() || rt.throttle().hardware();
@@ -86,8 +86,11 @@ std::unique_ptr<energy_session> make_energy_session(const std::shared_ptr<group_
   const auto op = static_cast<operation>(sig.op);
   const auto a = static_cast<algorithm>(sig.algo);
   const std::size_t chunk = g->svc->cfg().chunk;
-  return std::make_unique<dvfs_throttle_session>(rt, node_levels(*g, g->me, op, a, bytes, chunk),
-                                                 std::move(cpus));
+  // The argument check's rounds come first and run unthrottled.
+  std::vector<int> levels(prefix, level_intra);
+  const std::vector<int> algo = node_levels(*g, g->me, op, a, bytes, chunk);
+  levels.insert(levels.end(), algo.begin(), algo.end());
+  return std::make_unique<dvfs_throttle_session>(rt, std::move(levels), std::move(cpus));
 }
 
 }  // namespace gaea::coll::detail

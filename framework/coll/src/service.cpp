@@ -125,7 +125,7 @@ void service::deliver(const message_key& k, const call_signature& sig, std::size
         s.done.store(true, std::memory_order_release);
       }
     } else {
-      s.early.resize(total);
+      s.early = std::make_unique_for_overwrite<std::byte[]>(total);
     }
     s.sig = sig;
   }
@@ -139,7 +139,7 @@ void service::deliver(const message_key& k, const call_signature& sig, std::size
                               std::to_string(k.source));
     s.done.store(true, std::memory_order_release);
   } else if (!data.empty()) {
-    std::byte* to = s.posted ? s.dst : s.early.data();
+    std::byte* to = s.posted ? s.dst : s.early.get();
     std::memcpy(to + offset, data.data(), data.size());
   }
   s.received += data.size();
@@ -194,8 +194,8 @@ std::shared_ptr<slot> service::post(const group_state& g, std::uint64_t call, st
       s.done.store(true, std::memory_order_release);
       return sp;
     }
-    if (s.received > 0 && bytes > 0) std::memcpy(dst, s.early.data(), std::min(s.received, bytes));
-    std::vector<std::byte>().swap(s.early);
+    if (s.received > 0 && bytes > 0) std::memcpy(dst, s.early.get(), std::min(s.received, bytes));
+    s.early.reset();
     if (s.received >= s.total) s.done.store(true, std::memory_order_release);
   } else {
     s.sig = sig;  // compared when the message announces itself

@@ -56,8 +56,8 @@ struct slot {
   std::byte* dst = nullptr;  // posted buffer (null while early)
   std::size_t expected = 0;  // posted size
   bool posted = false;
-  std::vector<std::byte> early;  // data that arrived before the post
-  std::size_t total = 0;         // announced size (valid once a chunk arrived)
+  std::unique_ptr<std::byte[]> early;  // data that arrived before the post (not zeroed)
+  std::size_t total = 0;               // announced size (valid once a chunk arrived)
   std::size_t received = 0;
   bool announced = false;
   bool failed = false;  // mismatched: the call's failure is recorded

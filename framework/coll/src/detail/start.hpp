@@ -20,8 +20,9 @@ std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g,
                                           schedule s, std::size_t bytes, const options& o);
 
 /// Null when the strategy is off for this call (mode, actuators, a one-member group).
+/// `prefix`: rounds placed before the algorithm's (the argument check), run at T0.
 std::unique_ptr<energy_session> make_energy_session(const std::shared_ptr<group_state>& g,
                                                     const call_signature& sig, std::size_t bytes,
-                                                    energy_mode m);
+                                                    std::size_t prefix, energy_mode m);
 
 }  // namespace gaea::coll::detail
