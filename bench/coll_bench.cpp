@@ -1,0 +1,620 @@
+// gaea-coll-bench: OSU-style latency of gaea::coll's all-to-all and broadcast, every algorithm
+// beside Open MPI's MPI_Alltoall / MPI_Bcast, in the same process and on the same buffers.
+//
+// For every message size (--min .. --max, x --factor; --max is always the last size), each
+// variant (a Gaea algorithm, Gaea's automatic choice, or MPI) first runs its warm-up calls, and
+// then the repetitions are interleaved: repetition r runs every variant once, starting from
+// variant r mod V so that no variant always comes first. One run of a variant is:
+//   barrier; for i in 1..iters: { t0; call; t1; barrier }
+// with coll::barrier(world) around Gaea calls and MPI_Barrier around MPI calls, and only the call
+// itself timed. A rank's figure is the mean of its calls; the table shows the average over the
+// ranks (as OSU reports), and the JSON also keeps the minimum and maximum. Medians over the
+// repetitions are reported.
+//
+// Sizes: for alltoall, the block each rank sends to each other rank (the buffers hold ranks x
+// size bytes), as OSU counts them; for broadcast, the buffer (root 0). Iterations: --iters up to
+// 8 KiB, then scaled down as iters x 8 KiB / size (at least --min-iters); warm-up calls likewise.
+// The last call of every run is checked against the expected bytes (receive buffers are
+// overwritten just before it, and the data change from run to run); a mismatch is reported and
+// the program exits 1.
+//
+// Gaea's collectives wait by the progress mode; MPI's wait does not serve Gaea peers, so run
+// with a progress thread (GAEA_PROGRESS=auto, the default) — the program warns otherwise.
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "gaea/base/version.hpp"
+#include "gaea/coll/collectives.hpp"
+#include "gaea/progress/engine.hpp"
+#include "gaea/runtime/runtime.hpp"
+
+namespace {
+
+namespace coll = gaea::coll;
+using coll::algorithm;
+using coll::operation;
+
+constexpr std::size_t large_message = 8 * 1024;  // above this, iterations are scaled down
+
+/// One column of the table: a Gaea algorithm (or its automatic choice), or MPI.
+struct variant {
+  std::string name;
+  bool mpi = false;
+  algorithm algo = algorithm::automatic;
+};
+
+/// What a run of one variant at one size gave, already reduced over the ranks.
+struct run_result {
+  double avg_us = 0, min_us = 0, max_us = 0;  // per-call latency: average, min, max over ranks
+  std::int64_t bad_bytes = 0;                 // verification mismatches, summed over ranks
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+bool power_of_two(int n) {
+  return n > 0 && (n & (n - 1)) == 0;
+}
+
+/// The algorithms of `op` that can run on `ranks` members, in the header's order.
+std::vector<algorithm> algorithms_of(operation op, int ranks) {
+  std::vector<algorithm> out;
+  for (algorithm a :
+       {algorithm::binomial, algorithm::scatter_allgather, algorithm::chain,
+        algorithm::hierarchical, algorithm::bruck, algorithm::pairwise, algorithm::send_recv})
+    if (coll::implements(a, op) && (a != algorithm::pairwise || power_of_two(ranks)))
+      out.push_back(a);
+  return out;
+}
+
+/// Parses --algos: "all" (every algorithm of the operation that runs here, auto and mpi), or a
+/// list of algorithm names, "auto" (the estimator's choice) and "mpi".
+std::vector<variant> parse_variants(const std::string& text, operation op, int ranks) {
+  std::vector<variant> out;
+  auto add = [&](variant v) {
+    for (const variant& w : out)
+      if (w.name == v.name) return;
+    out.push_back(std::move(v));
+  };
+  for (const std::string& item : split_list(text)) {
+    if (item == "all") {
+      for (algorithm a : algorithms_of(op, ranks))
+        add({std::string(coll::to_string(a)), false, a});
+      add({"auto", false, algorithm::automatic});
+      add({"mpi", true, algorithm::automatic});
+    } else if (item == "mpi") {
+      add({"mpi", true, algorithm::automatic});
+    } else if (item == "auto") {
+      add({"auto", false, algorithm::automatic});
+    } else {
+      const auto a = coll::parse_algorithm(item);
+      if (!a || *a == algorithm::automatic || !coll::implements(*a, op))
+        throw std::invalid_argument("'" + item + "' is not an algorithm of " +
+                                    std::string(coll::to_string(op)) + " (nor auto, mpi, all)");
+      if (*a == algorithm::pairwise && !power_of_two(ranks))
+        throw std::invalid_argument("pairwise needs a power-of-two number of ranks, not " +
+                                    std::to_string(ranks));
+      add({item, false, *a});
+    }
+  }
+  if (out.empty()) throw std::invalid_argument("--algos names no variant");
+  return out;
+}
+
+std::string size_label(std::size_t bytes) {
+  char b[32];
+  if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0)
+    std::snprintf(b, sizeof b, "%zu MiB", bytes >> 20);
+  else if (bytes >= 1024 && bytes % 1024 == 0)
+    std::snprintf(b, sizeof b, "%zu KiB", bytes >> 10);
+  else
+    std::snprintf(b, sizeof b, "%zu B", bytes);
+  return b;
+}
+
+/// The byte at offset k of the block that member `src` sends to member `dst` in run `salt`.
+std::byte pattern(int src, int dst, unsigned salt, std::size_t k) {
+  const auto v = static_cast<unsigned>(src) * 131u + static_cast<unsigned>(dst) * 29u + salt * 7u +
+                 static_cast<unsigned>(k) * 13u + static_cast<unsigned>(k >> 8);
+  return static_cast<std::byte>(v & 0xffu);
+}
+
+void fill(std::span<std::byte> block, int src, int dst, unsigned salt) {
+  for (std::size_t k = 0; k < block.size(); ++k)
+    block[k] = pattern(src, dst, salt, k);
+}
+
+std::int64_t mismatches(std::span<const std::byte> block, int src, int dst, unsigned salt) {
+  std::int64_t bad = 0;
+  for (std::size_t k = 0; k < block.size(); ++k)
+    bad += block[k] != pattern(src, dst, salt, k);
+  return bad;
+}
+
+std::string text_file_line(const char* path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+/// The 1/5/15-minute load averages.
+std::string load_now() {
+  std::istringstream in(text_file_line("/proc/loadavg"));
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return a + " " + b + " " + c;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char b[32];
+  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return b;
+}
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v ? v : fallback;
+}
+
+/// The benchmark proper: buffers, one timed run, the collective calls.
+class bench {
+ public:
+  bench(const gaea::runtime& rt, operation op, std::size_t max_bytes, coll::options gaea_opts)
+      : op_(op), opts_(gaea_opts), me_(rt.rank()), np_(rt.size()) {
+    const std::size_t n =
+        op == operation::alltoall ? max_bytes * static_cast<std::size_t>(np_) : max_bytes;
+    send_.resize(op == operation::alltoall ? n : 0);
+    recv_.resize(n);
+  }
+
+  /// `warmup` untimed calls, then the timed run of `iters` calls; reduced over the ranks.
+  /// Throws what a Gaea collective throws (on every member, by coll's contract).
+  run_result run(const variant& v, std::size_t bytes, int warmup, int iters, unsigned salt) {
+    prepare(bytes, salt);
+    for (int i = 0; i < warmup; ++i) {
+      call(v, bytes);
+      barrier(v);
+    }
+    barrier(v);
+    double total_s = 0;
+    for (int i = 0; i < iters; ++i) {
+      if (i == iters - 1) scramble(bytes);  // the last call is checked on its own
+      const auto t0 = std::chrono::steady_clock::now();
+      call(v, bytes);
+      const auto t1 = std::chrono::steady_clock::now();
+      total_s += std::chrono::duration<double>(t1 - t0).count();
+      barrier(v);
+    }
+    const double mine_us = total_s / iters * 1e6;
+    const std::int64_t bad = check(bytes, salt);
+    run_result r;
+    MPI_Allreduce(&mine_us, &r.avg_us, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine_us, &r.min_us, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine_us, &r.max_us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&bad, &r.bad_bytes, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    r.avg_us /= np_;
+    return r;
+  }
+
+ private:
+  void barrier(const variant& v) {
+    if (v.mpi)
+      MPI_Barrier(MPI_COMM_WORLD);
+    else
+      coll::barrier(coll::world(), opts_);
+  }
+
+  void call(const variant& v, std::size_t bytes) {
+    const coll::group& w = coll::world();
+    coll::options o = opts_;
+    o.algo = v.algo;
+    const int count = static_cast<int>(bytes);  // checked against INT_MAX in main
+    if (op_ == operation::alltoall) {
+      const std::size_t all = bytes * static_cast<std::size_t>(np_);
+      if (v.mpi)
+        MPI_Alltoall(send_.data(), count, MPI_BYTE, recv_.data(), count, MPI_BYTE, MPI_COMM_WORLD);
+      else
+        coll::alltoall(w, std::span<const std::byte>(send_.data(), all),
+                       std::span<std::byte>(recv_.data(), all), o);
+    } else {
+      if (v.mpi)
+        MPI_Bcast(recv_.data(), count, MPI_BYTE, 0, MPI_COMM_WORLD);
+      else
+        coll::broadcast(w, std::span<std::byte>(recv_.data(), bytes), 0, o);
+    }
+  }
+
+  /// Send data for run `salt` (all-to-all: block j goes to member j; broadcast: the root's).
+  void prepare(std::size_t bytes, unsigned salt) {
+    if (op_ == operation::alltoall) {
+      for (int j = 0; j < np_; ++j)
+        fill(std::span<std::byte>(send_).subspan(static_cast<std::size_t>(j) * bytes, bytes), me_,
+             j, salt);
+    } else if (me_ == 0) {
+      fill(std::span<std::byte>(recv_).first(bytes), 0, 0, salt);
+    }
+    scramble(bytes);
+  }
+
+  /// Overwrites what the call must deliver (not the broadcast root's source).
+  void scramble(std::size_t bytes) {
+    if (op_ == operation::alltoall)
+      std::fill_n(recv_.begin(), bytes * static_cast<std::size_t>(np_), std::byte{0xee});
+    else if (me_ != 0)
+      std::fill_n(recv_.begin(), bytes, std::byte{0xee});
+  }
+
+  std::int64_t check(std::size_t bytes, unsigned salt) const {
+    std::int64_t bad = 0;
+    if (op_ == operation::alltoall) {
+      for (int i = 0; i < np_; ++i)
+        bad += mismatches(
+            std::span<const std::byte>(recv_).subspan(static_cast<std::size_t>(i) * bytes, bytes),
+            i, me_, salt);
+    } else {
+      bad = mismatches(std::span<const std::byte>(recv_).first(bytes), 0, 0, salt);
+    }
+    return bad;
+  }
+
+  operation op_;
+  coll::options opts_;
+  int me_, np_;
+  std::vector<std::byte> send_, recv_;
+};
+
+/// Host names of all ranks (rank 0 gets them; others an empty vector).
+std::vector<std::string> gather_hosts(int rank, int size) {
+  std::array<char, 64> mine{};
+  gethostname(mine.data(), mine.size() - 1);
+  std::vector<char> all(rank == 0 ? mine.size() * static_cast<std::size_t>(size) : 0);
+  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, all.data(),
+             static_cast<int>(mine.size()), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (int r = 0; rank == 0 && r < size; ++r)
+    out.emplace_back(all.data() + static_cast<std::size_t>(r) * mine.size());
+  return out;
+}
+
+std::string mpi_library() {
+  std::array<char, MPI_MAX_LIBRARY_VERSION_STRING> b{};
+  int len = 0;
+  MPI_Get_library_version(b.data(), &len);
+  std::string s(b.data(), static_cast<std::size_t>(std::max(len, 0)));
+  const std::size_t eol = s.find_first_of("\r\n,");
+  return s.substr(0, eol);
+}
+
+/// Writes `j` to `path` through a temporary in the same directory, then renames it, so that
+/// readers never see a half-written file.
+bool write_json(const std::string& path, const nlohmann::json& j) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << j.dump(1) << '\n';
+    if (!out) {
+      std::fprintf(stderr, "gaea-coll-bench: cannot write %s\n", tmp.c_str());
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::fprintf(stderr, "gaea-coll-bench: cannot rename %s to %s: %s\n", tmp.c_str(), path.c_str(),
+                 ec.message().c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gaea::runtime rt(&argc, &argv);
+  coll::world();  // collective on first use: every rank, before anything can fail
+  const int me = rt.rank(), np = rt.size();
+
+  CLI::App app{"gaea-coll-bench: OSU-style latency of gaea::coll alltoall/broadcast beside MPI"};
+  std::string op_text = "alltoall", algos_text = "all", energy_text = "off", json_path;
+  std::uint64_t min_bytes = 8, max_bytes = 4u << 20, factor = 2, chunk = 0;
+  int iters = 100, warmup = 10, min_iters = 4, reps = 5;
+  app.add_option("--op", op_text, "alltoall or broadcast")
+      ->check(CLI::IsMember({"alltoall", "broadcast"}))
+      ->capture_default_str();
+  app.add_option("--min", min_bytes, "smallest message (alltoall: bytes per destination)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  app.add_option("--max", max_bytes, "largest message (always measured)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  app.add_option("--factor", factor, "size step (multiplier)")
+      ->check(CLI::Range(2, 1 << 20))
+      ->capture_default_str();
+  app.add_option("--iters", iters, "timed calls per run up to 8 KiB (scaled down above)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--warmup", warmup, "untimed calls per size and variant up to 8 KiB (scaled)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--min-iters", min_iters, "fewest timed calls per run at large sizes")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--reps", reps, "interleaved repetitions per size; medians are reported")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--algos", algos_text,
+                 "variants: all, or a list of algorithms of --op, auto (Gaea's choice), mpi")
+      ->capture_default_str();
+  app.add_option("--chunk", chunk, "pipeline chunk of chain (0: GAEA_COLL_CHUNK)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  app.add_option("--energy", energy_text,
+                 "coll::options::energy of the Gaea calls (off keeps frequency changes out of "
+                 "the latency)")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
+  app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Every rank parses the same arguments; only rank 0 speaks.
+    return me == 0 ? app.exit(e) : e.get_exit_code();
+  }
+
+  const operation op = *coll::parse_operation(op_text);
+  std::vector<variant> variants;
+  try {
+    variants = parse_variants(algos_text, op, np);
+    if (min_bytes < 1 || min_bytes > max_bytes)
+      throw std::invalid_argument("need 1 <= --min <= --max");
+    if (max_bytes > static_cast<std::uint64_t>(INT_MAX))
+      throw std::invalid_argument("--max must fit an MPI count (int)");
+    int mpi_rank = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
+    if (mpi_rank != me) throw std::runtime_error("Gaea rank differs from MPI_COMM_WORLD rank");
+  } catch (const std::exception& e) {
+    if (me == 0) std::fprintf(stderr, "gaea-coll-bench: %s\n", e.what());
+    return 2;
+  }
+  std::vector<std::size_t> sizes;
+  for (std::uint64_t s = min_bytes; s <= max_bytes; s *= factor)
+    sizes.push_back(static_cast<std::size_t>(s));
+  if (sizes.back() != max_bytes) sizes.push_back(static_cast<std::size_t>(max_bytes));
+
+  coll::options gaea_opts;
+  gaea_opts.chunk_bytes = static_cast<std::size_t>(chunk);
+  gaea_opts.energy = energy_text == "on"    ? coll::energy_mode::on
+                     : energy_text == "off" ? coll::energy_mode::off
+                                            : coll::energy_mode::automatic;
+  bench b(rt, op, sizes.back(), gaea_opts);
+
+  // The run's description.
+  const std::vector<std::string> hosts = gather_hosts(me, np);
+  int node_size_min = rt.node_size(), node_size_max = rt.node_size();
+  MPI_Allreduce(MPI_IN_PLACE, &node_size_min, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &node_size_max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  const std::string progress_mode(gaea::progress::to_string(rt.progress().current_mode()));
+  nlohmann::json out;
+  std::vector<std::string> names;
+  for (const variant& v : variants)
+    names.push_back(v.name);
+  if (me == 0) {
+    std::vector<std::string> distinct;
+    for (const std::string& h : hosts)
+      if (std::find(distinct.begin(), distinct.end(), h) == distinct.end()) distinct.push_back(h);
+    out["bench"] = "coll";
+    out["op"] = op_text;
+    out["gaea_version"] = gaea::version_string;
+    out["mpi_library"] = mpi_library();
+    out["ranks"] = np;
+    out["nodes"] = rt.nodes();
+    out["ranks_per_node"] = node_size_min == node_size_max
+                                ? nlohmann::json(node_size_min)
+                                : nlohmann::json({{"min", node_size_min}, {"max", node_size_max}});
+    out["hosts"] = distinct;
+    out["rank_hosts"] = hosts;
+    out["host"] = hosts.front();
+    out["ucx_tls"] = env_or("UCX_TLS", "default");
+    out["gaea_progress"] = progress_mode;
+    out["gaea_coll_algo_env"] = env_or("GAEA_COLL_ALGO", "");
+    out["date"] = utc_now();
+    out["load_start"] = load_now();
+    out["parameters"] = {
+        {"sizes", sizes},
+        {"size_meaning", op == operation::alltoall ? "bytes per destination" : "bytes broadcast"},
+        {"root", 0},
+        {"iters", iters},
+        {"warmup", warmup},
+        {"min_iters", min_iters},
+        {"large_message", large_message},
+        {"reps", reps},
+        {"variants", names},
+        {"chunk_bytes", chunk},
+        {"energy", energy_text},
+        {"latency",
+         "per call, each call timed alone between barriers; "
+         "mean over calls, average over ranks, median over reps"}};
+    out["rows"] = nlohmann::json::array();
+    out["complete"] = false;
+
+    std::printf("# gaea-coll-bench %s: %d ranks on %d node(s) (%d-%d per node), hosts %s\n",
+                op_text.c_str(), np, rt.nodes(), node_size_min, node_size_max,
+                nlohmann::json(distinct).dump().c_str());
+    std::printf("# UCX_TLS=%s, progress %s, %s, load %s\n", env_or("UCX_TLS", "default").c_str(),
+                progress_mode.c_str(), out["mpi_library"].get<std::string>().c_str(),
+                out["load_start"].get<std::string>().c_str());
+    std::printf(
+        "# per-call latency [us], each call timed alone between barriers, average over ranks, "
+        "median of %d interleaved reps; %s\n",
+        reps, op == operation::alltoall ? "size = bytes per destination" : "size = bytes, root 0");
+    std::printf("%10s %6s", "size", "iters");
+    for (const variant& v : variants)
+      std::printf(" %11s", v.name.c_str());
+    std::printf(" %18s %9s\n", "best gaea", "gaea/mpi");
+    std::fflush(stdout);
+  }
+  if (rt.progress().current_mode() == gaea::progress::mode::off && me == 0)
+    std::fprintf(stderr,
+                 "gaea-coll-bench: warning: GAEA_PROGRESS=off: inside MPI calls nothing serves "
+                 "Gaea peers\n");
+
+  std::vector<bool> disabled(variants.size(), false);
+  std::vector<std::string> failure(variants.size());
+  std::int64_t total_bad = 0;
+  int status = 0;
+  const std::size_t nv = variants.size();
+  for (std::size_t size : sizes) {
+    const double scale = size <= large_message ? 1.0 : static_cast<double>(large_message) / size;
+    const int n_iters = std::max(min_iters, static_cast<int>(iters * scale));
+    const int n_warm = warmup == 0 ? 0 : std::max(1, static_cast<int>(warmup * scale));
+    std::vector<std::vector<run_result>> runs(nv);
+    std::vector<std::int64_t> bad(nv, 0);
+    // A run that throws (on every member, by coll's contract) disables its variant.
+    auto attempt = [&](std::size_t k, int warm, int timed, unsigned salt) {
+      if (disabled[k]) return;
+      std::string why;
+      run_result r;
+      try {
+        r = b.run(variants[k], size, warm, timed, salt);
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+      int failed = why.empty() ? 0 : 1;
+      MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      if (failed) {
+        disabled[k] = true;
+        failure[k] =
+            "size " + std::to_string(size) + ": " + (why.empty() ? "on another rank" : why);
+        if (!why.empty())
+          std::fprintf(stderr, "gaea-coll-bench: rank %d: %s at %zu B failed: %s\n", me,
+                       variants[k].name.c_str(), size, why.c_str());
+        status = 1;
+        return;
+      }
+      bad[k] += r.bad_bytes;
+      if (timed > 0) runs[k].push_back(r);
+    };
+    for (std::size_t k = 0; k < nv; ++k)  // warm-up, each variant in turn
+      attempt(k, n_warm, 1, 0x5a5au + static_cast<unsigned>(k));
+    for (std::size_t k = 0; k < nv; ++k)
+      runs[k].clear();
+    for (int rep = 0; rep < reps; ++rep)
+      for (std::size_t i = 0; i < nv; ++i) {
+        const std::size_t k = (i + static_cast<std::size_t>(rep)) % nv;
+        attempt(k, 0, n_iters,
+                static_cast<unsigned>(rep * static_cast<int>(nv) + static_cast<int>(k)));
+      }
+
+    if (me != 0) continue;
+    nlohmann::json row = {{"bytes", size}, {"iters", n_iters}, {"warmup", n_warm}};
+    std::vector<double> med(nv, -1);
+    for (std::size_t k = 0; k < nv; ++k) {
+      nlohmann::json v = {{"bad_bytes", bad[k]}};
+      if (bad[k] > 0) {
+        std::fprintf(stderr, "gaea-coll-bench: %s at %zu B delivered %lld wrong bytes\n",
+                     variants[k].name.c_str(), size, static_cast<long long>(bad[k]));
+        total_bad += bad[k];
+      }
+      if (!runs[k].empty()) {
+        std::vector<double> avg, mx, mn;
+        for (const run_result& r : runs[k]) {
+          avg.push_back(r.avg_us);
+          mx.push_back(r.max_us);
+          mn.push_back(r.min_us);
+        }
+        med[k] = median(avg);
+        v["avg_us"] = med[k];
+        v["max_us"] = median(mx);
+        v["min_us"] = median(mn);
+        v["reps_avg_us"] = avg;
+      } else {
+        v["failed"] = failure[k];
+      }
+      row["variants"][variants[k].name] = v;
+    }
+    std::printf("%10s %6d", size_label(size).c_str(), n_iters);
+    for (std::size_t k = 0; k < nv; ++k)
+      if (med[k] >= 0)
+        std::printf(" %11.2f", med[k]);
+      else
+        std::printf(" %11s", "failed");
+    // The fastest explicit Gaea algorithm (auto is Gaea's choice among them) against MPI.
+    std::optional<std::size_t> best, mpi_k;
+    for (std::size_t k = 0; k < nv; ++k) {
+      if (med[k] < 0) continue;
+      if (variants[k].mpi)
+        mpi_k = k;
+      else if (variants[k].algo != algorithm::automatic && (!best || med[k] < med[*best]))
+        best = k;
+    }
+    std::printf(" %18s", best ? variants[*best].name.c_str() : "-");
+    if (best && mpi_k && med[*mpi_k] > 0) {
+      const double ratio = med[*best] / med[*mpi_k];
+      std::printf(" %8.2fx", ratio);
+      row["best_gaea"] = variants[*best].name;
+      row["best_gaea_over_mpi"] = ratio;
+    } else {
+      std::printf(" %9s", "-");
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+    out["rows"].push_back(row);
+    if (!json_path.empty() && !write_json(json_path, out)) status = 1;
+  }
+
+  MPI_Bcast(&total_bad, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  if (total_bad > 0) status = 1;
+  if (me == 0) {
+    out["load_end"] = load_now();
+    out["date_end"] = utc_now();
+    out["wrong_bytes"] = total_bad;
+    nlohmann::json failures = nlohmann::json::object();
+    for (std::size_t k = 0; k < nv; ++k)
+      if (!failure[k].empty()) failures[variants[k].name] = failure[k];
+    out["failures"] = failures;
+    out["complete"] = true;
+    if (!json_path.empty() && !write_json(json_path, out)) status = 1;
+    if (total_bad > 0 || !failures.empty())
+      std::printf("# FAILED: %lld wrong bytes, failures %s\n", static_cast<long long>(total_bad),
+                  failures.dump().c_str());
+  }
+  return status;
+}
