@@ -22,8 +22,11 @@ algorithm default_rule(const group_state& g, const call_shape& c) {
     case operation::barrier:
       return multi_node_shared(g) ? hierarchical : dissemination;
     case operation::broadcast:
+      // Measured (bench/results-coll-20261124-002834): binomial or its hierarchical form was
+      // the fastest at every size on 2-4 ranks, scatter-allgather never; it pays off only once
+      // the tree is deep, so it is kept for large groups.
       if (multi_node_shared(g)) return hierarchical;
-      if (c.bytes >= (std::size_t{512} << 10) && g.size() > 2) return scatter_allgather;
+      if (c.bytes >= (std::size_t{512} << 10) && g.size() > 8) return scatter_allgather;
       return binomial;
     case operation::reduce:
       return multi_node_shared(g) ? hierarchical : binomial;
@@ -33,7 +36,9 @@ algorithm default_rule(const group_state& g, const call_shape& c) {
     case operation::allgather:
       return ring;
     case operation::alltoall:
-      if (c.uniform && c.bytes <= 256 && g.size() > 2) return bruck;
+      // Bruck's log2(p) steps win while latency dominates: up to 256 B blocks inside a node,
+      // up to 8 KiB across nodes (same results).
+      if (c.uniform && g.size() > 2 && c.bytes <= (g.nodes() > 1 ? 8192u : 256u)) return bruck;
       return power_of_two(g.size()) ? pairwise : send_recv;
   }
   return binomial;
