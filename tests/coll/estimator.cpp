@@ -64,17 +64,20 @@ TEST_CASE("calibration files round-trip and bad ones are named", "[coll][estimat
   const auto dir = std::filesystem::temp_directory_path() / "gaea_coll_estimator_test";
   std::filesystem::create_directories(dir);
   coll::estimator e;
-  e.steps[2][1].start_s = 42e-6;
+  e.ops[1].steps[2][1].start_s = 42e-6;
   e.power_w[1] = 7.5;
   e.save(dir / "cal.json");
   const coll::estimator back = coll::estimator::load(dir / "cal.json");
-  CHECK(back.steps[2][1].start_s == Approx(42e-6));
+  CHECK(back.ops[1].steps[2][1].start_s == Approx(42e-6));
   CHECK(back.power_w[1] == 7.5);
   CHECK(back.source() == (dir / "cal.json").string() + " (defaults)");
   CHECK_FALSE(std::filesystem::exists(dir / "cal.json.tmp"));
-  std::ofstream(dir / "bad.json") << "{\"kind\": \"gaea-coll-calibration\", \"version\": 1}";
+  std::ofstream(dir / "bad.json")
+      << "{\"kind\": \"gaea-coll-calibration\", \"version\": 2, \"power_w\": [1, 1]}";
   CHECK_THROWS_WITH(coll::estimator::load(dir / "bad.json"),
-                    Catch::Contains("bad.json") && Catch::Contains("copy_per_byte_s"));
+                    Catch::Contains("bad.json") && Catch::Contains("operations.barrier"));
+  std::ofstream(dir / "old.json") << "{\"kind\": \"gaea-coll-calibration\", \"version\": 1}";
+  CHECK_THROWS_WITH(coll::estimator::load(dir / "old.json"), Catch::Contains("version-2"));
   std::ofstream(dir / "junk.json") << "not json";
   CHECK_THROWS_WITH(coll::estimator::load(dir / "junk.json"), Catch::Contains("not JSON"));
   CHECK_THROWS_WITH(coll::estimator::load(dir / "missing.json"), Catch::Contains("cannot read"));

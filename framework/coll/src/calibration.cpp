@@ -131,60 +131,71 @@ estimator estimator::calibrate(const group& g, int reps) {
   // Time: weighted least squares on the relative error of the totals. The regressors are the
   // critical path's counts and bytes, which depend on the parameters: refit until they settle.
   constexpr std::size_t nf = detail::feature_count;
-  auto get = [&](std::size_t i) -> double& {
-    if (i == 0) return e.call_overhead_s;
-    if (i == nf - 1) return e.copy_per_byte_s;
-    const std::size_t k = (i - 1) / 4, c = ((i - 1) / 2) % 2;
-    step_cost& s = e.steps[k][c];
-    return (i - 1) % 2 == 0 ? s.start_s : s.per_byte_s;
-  };
-  for (int iter = 0; iter < 6; ++iter) {
-    Eigen::MatrixXd A(static_cast<Eigen::Index>(pts.size()), static_cast<Eigen::Index>(nf));
-    Eigen::VectorXd b(static_cast<Eigen::Index>(pts.size()));
-    for (std::size_t r = 0; r < pts.size(); ++r) {
-      const auto f =
-          detail::simulate(e, pts[r].op, pts[r].a, model, pts[r].bytes, chunk, true).features;
-      const double w = 1.0 / pts[r].m.seconds;
+  // Each operation gets its own parameters, fitted on its own algorithms ([Bcast-Energy]
+  // calibrates per operation too): one set for all would trade one family's error for another's.
+  for (std::size_t op = 0; op < e.ops.size(); ++op) {
+    std::vector<const point*> mine;
+    for (const point& p : pts)
+      if (static_cast<std::size_t>(p.op) == op) mine.push_back(&p);
+    if (mine.empty()) continue;
+    op_params& prm = e.ops[op];
+    auto get = [&](std::size_t i) -> double& {
+      if (i == 0) return prm.call_overhead_s;
+      if (i == nf - 1) return prm.copy_per_byte_s;
+      const std::size_t k = (i - 1) / 4, c = ((i - 1) / 2) % 2;
+      step_cost& sc = prm.steps[k][c];
+      return (i - 1) % 2 == 0 ? sc.start_s : sc.per_byte_s;
+    };
+    for (int iter = 0; iter < 6; ++iter) {
+      const auto rows = static_cast<Eigen::Index>(mine.size());
+      Eigen::MatrixXd A(rows, static_cast<Eigen::Index>(nf));
+      Eigen::VectorXd b = Eigen::VectorXd::Ones(rows);
+      for (std::size_t r = 0; r < mine.size(); ++r) {
+        const auto f =
+            detail::simulate(e, mine[r]->op, mine[r]->a, model, mine[r]->bytes, chunk, true)
+                .features;
+        const double w = 1.0 / mine[r]->m.seconds;
+        for (std::size_t c = 0; c < nf; ++c)
+          A(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = f[c] * w;
+      }
+      // Columns no measurement exercises keep their values; negative fits are pinned to 0 and
+      // the rest refitted (non-negative least squares, active-set style).
+      std::vector<std::size_t> active;
       for (std::size_t c = 0; c < nf; ++c)
-        A(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = f[c] * w;
-      b(static_cast<Eigen::Index>(r)) = 1.0;
-    }
-    // Columns that no measurement exercises keep their defaults; negative fits are pinned to 0
-    // and the rest refitted (non-negative least squares, active-set style).
-    std::vector<std::size_t> active;
-    for (std::size_t c = 0; c < nf; ++c)
-      if (A.col(static_cast<Eigen::Index>(c)).cwiseAbs().maxCoeff() > 0) active.push_back(c);
-    Eigen::VectorXd fixed = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(pts.size()));
-    while (!active.empty()) {
-      Eigen::MatrixXd As(A.rows(), static_cast<Eigen::Index>(active.size()));
-      for (std::size_t j = 0; j < active.size(); ++j)
-        As.col(static_cast<Eigen::Index>(j)) = A.col(static_cast<Eigen::Index>(active[j]));
-      // Scale columns so bytes and counts are comparable, then solve.
-      Eigen::VectorXd scale = As.colwise().norm().transpose();
-      for (Eigen::Index j = 0; j < scale.size(); ++j)
-        As.col(j) /= scale(j);
-      const Eigen::VectorXd x = As.completeOrthogonalDecomposition().solve(b);
-      std::size_t worst = active.size();
-      double worst_v = 0;
-      for (std::size_t j = 0; j < active.size(); ++j) {
-        const double v = x(static_cast<Eigen::Index>(j)) / scale(static_cast<Eigen::Index>(j));
-        if (v < worst_v) {
-          worst_v = v;
-          worst = j;
+        if (A.col(static_cast<Eigen::Index>(c)).cwiseAbs().maxCoeff() > 0) active.push_back(c);
+      while (!active.empty()) {
+        Eigen::MatrixXd As(rows, static_cast<Eigen::Index>(active.size()));
+        for (std::size_t q = 0; q < active.size(); ++q)
+          As.col(static_cast<Eigen::Index>(q)) = A.col(static_cast<Eigen::Index>(active[q]));
+        const Eigen::VectorXd scale = As.colwise().norm().transpose();
+        for (Eigen::Index q = 0; q < scale.size(); ++q)
+          As.col(q) /= scale(q);
+        const Eigen::VectorXd x = As.completeOrthogonalDecomposition().solve(b);
+        std::size_t worst = active.size();
+        double worst_v = 0;
+        for (std::size_t q = 0; q < active.size(); ++q) {
+          const double v = x(static_cast<Eigen::Index>(q)) / scale(static_cast<Eigen::Index>(q));
+          if (v < worst_v) {
+            worst_v = v;
+            worst = q;
+          }
         }
+        if (worst == active.size()) {
+          for (std::size_t q = 0; q < active.size(); ++q)
+            get(active[q]) = x(static_cast<Eigen::Index>(q)) / scale(static_cast<Eigen::Index>(q));
+          break;
+        }
+        get(active[worst]) = 0;
+        active.erase(active.begin() + static_cast<long>(worst));
       }
-      if (worst == active.size()) {
-        for (std::size_t j = 0; j < active.size(); ++j)
-          get(active[j]) = x(static_cast<Eigen::Index>(j)) / scale(static_cast<Eigen::Index>(j));
-        break;
-      }
-      get(active[worst]) = 0;
-      active.erase(active.begin() + static_cast<long>(worst));
     }
+    for (auto& k : prm.steps)
+      for (auto& c : k)
+        c.samples = mine.size();
   }
-  for (auto& k : e.steps)
-    for (auto& c : k)
-      c.samples = pts.size();
+  // Reduce is not measured on its own: its tree steps behave as allreduce's.
+  e.ops[static_cast<std::size_t>(operation::reduce)] =
+      e.ops[static_cast<std::size_t>(operation::allreduce)];
   // Power: joules = p_intra * intra member-seconds + p_inter * inter member-seconds.
   {
     const bool two = g.nodes() > 1;

@@ -14,6 +14,7 @@
 #include "detail/execution.hpp"
 #include "detail/group_state.hpp"
 #include "detail/service.hpp"
+#include "detail/settings.hpp"
 #include "detail/shape.hpp"
 #include "detail/simulate.hpp"
 #include "gaea/base/error.hpp"
@@ -24,7 +25,7 @@
 namespace gaea::coll {
 
 namespace {
-constexpr int file_version = 1;
+constexpr int file_version = 2;
 constexpr auto kinds = static_cast<std::size_t>(detail::step_kind::count_);
 }  // namespace
 
@@ -51,11 +52,13 @@ std::vector<algorithm> candidates(operation op, int size) {
 }  // namespace detail
 
 estimator::estimator() {
-  steps.assign(kinds, std::vector<step_cost>(2));
-  for (auto& k : steps) {
+  op_params d;
+  d.steps.assign(kinds, std::vector<step_cost>(2));
+  for (auto& k : d.steps) {
     k[0] = {3e-6, 0.15e-9, 0};  // shared memory: a few µs, ~6.5 GB/s
     k[1] = {25e-6, 1.0e-9, 0};  // tcp between hosts: tens of µs, ~1 GB/s
   }
+  ops.assign(detail::operation_count, d);
 }
 
 namespace detail {
@@ -79,7 +82,8 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
   };
   std::map<std::tuple<int, int, std::uint32_t>, msg> arrival;
   std::vector<std::size_t> next(n, 0);
-  std::vector<double> clock(n, e.call_overhead_s), start(n, 0);
+  const estimator::op_params& prm = e.ops[static_cast<std::size_t>(op)];
+  std::vector<double> clock(n, prm.call_overhead_s), start(n, 0);
   std::vector<std::vector<double>> feat(n, std::vector<double>(nf, 0.0));
   if (features)
     for (auto& f : feat)
@@ -101,7 +105,7 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
         if (!started[m]) {
           for (const auto& t : r.sends) {
             const int c = g.same_node(me, t.peer) ? 0 : 1;
-            const step_cost& sc = e.steps[kind][static_cast<std::size_t>(c)];
+            const step_cost& sc = prm.steps[kind][static_cast<std::size_t>(c)];
             msg x{clock[m] + sc.start_s + sc.per_byte_s * static_cast<double>(t.bytes), {}};
             if (features) {
               x.f = feat[m];
@@ -126,7 +130,7 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
         std::vector<double> own;
         for (const auto& t : r.sends) {
           const int c = g.same_node(me, t.peer) ? 0 : 1;
-          const double inject = clock[m] + e.steps[kind][static_cast<std::size_t>(c)].per_byte_s *
+          const double inject = clock[m] + prm.steps[kind][static_cast<std::size_t>(c)].per_byte_s *
                                                static_cast<double>(t.bytes);
           if (inject > end) {
             end = inject;
@@ -145,7 +149,7 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
           }
         }
         if (features && path) feat[m] = *path;
-        end += e.copy_per_byte_s * static_cast<double>(r.local_bytes);
+        end += prm.copy_per_byte_s * static_cast<double>(r.local_bytes);
         if (features) feat[m][feature_count - 1] += static_cast<double>(r.local_bytes);
         out.class_seconds[inter ? 1 : 0] += end - start[m];
         clock[m] = end;
@@ -162,7 +166,7 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
       out.seconds = clock[m];
       last = m;
     }
-    out.class_seconds[0] += e.call_overhead_s;  // every member's set-up
+    out.class_seconds[0] += prm.call_overhead_s;  // every member's set-up
   }
   out.joules = out.class_seconds[0] * e.power_w[0] + out.class_seconds[1] * e.power_w[1];
   if (features && n) out.features = feat[last];
@@ -199,15 +203,19 @@ void estimator::save(const std::filesystem::path& file) const {
   j["kind"] = "gaea-coll-calibration";
   j["version"] = file_version;
   j["source"] = source_;
-  j["copy_per_byte_s"] = copy_per_byte_s;
-  j["call_overhead_s"] = call_overhead_s;
   j["power_w"] = {power_w[0], power_w[1]};
-  for (std::size_t k = 0; k < kinds; ++k)
-    for (int c = 0; c < 2; ++c) {
-      const step_cost& s = steps[k][static_cast<std::size_t>(c)];
-      j["steps"][detail::to_string(static_cast<detail::step_kind>(k))][c == 0 ? "intra" : "inter"] =
-          {{"start_s", s.start_s}, {"per_byte_s", s.per_byte_s}, {"samples", s.samples}};
-    }
+  for (std::size_t o = 0; o < ops.size(); ++o) {
+    nlohmann::json& jo = j["operations"][std::string(to_string(static_cast<operation>(o)))];
+    jo["copy_per_byte_s"] = ops[o].copy_per_byte_s;
+    jo["call_overhead_s"] = ops[o].call_overhead_s;
+    for (std::size_t k = 0; k < kinds; ++k)
+      for (int c = 0; c < 2; ++c) {
+        const step_cost& sc = ops[o].steps[k][static_cast<std::size_t>(c)];
+        jo["steps"][detail::to_string(static_cast<detail::step_kind>(k))]
+          [c == 0 ? "intra" : "inter"] = {
+              {"start_s", sc.start_s}, {"per_byte_s", sc.per_byte_s}, {"samples", sc.samples}};
+      }
+  }
   const std::filesystem::path tmp = file.string() + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp);
@@ -248,23 +256,32 @@ estimator estimator::load(const std::filesystem::path& file) {
     throw Error("gaea::coll: " + file.string() + " is not a version-" +
                 std::to_string(file_version) + " gaea-coll-calibration file");
   estimator e;
-  e.copy_per_byte_s = need(j, "copy_per_byte_s");
-  e.call_overhead_s = need(j, "call_overhead_s");
   if (!j.contains("power_w") || !j["power_w"].is_array() || j["power_w"].size() != 2)
     throw Error("gaea::coll: calibration file " + file.string() +
                 ": 'power_w' must be [intra, inter]");
   e.power_w[0] = j["power_w"][0].get<double>();
   e.power_w[1] = j["power_w"][1].get<double>();
-  for (std::size_t k = 0; k < kinds; ++k) {
-    const std::string name = detail::to_string(static_cast<detail::step_kind>(k));
-    for (int c = 0; c < 2; ++c) {
-      const char* cls = c == 0 ? "intra" : "inter";
-      if (!j.contains("steps") || !j["steps"].contains(name) || !j["steps"][name].contains(cls))
-        throw Error("gaea::coll: calibration file " + file.string() + ": steps." + name + "." +
-                    cls + " missing");
-      const auto& o = j["steps"][name][cls];
-      e.steps[k][static_cast<std::size_t>(c)] = {need(o, "start_s"), need(o, "per_byte_s"),
-                                                 static_cast<std::size_t>(need(o, "samples"))};
+  for (std::size_t o = 0; o < e.ops.size(); ++o) {
+    const std::string op_name(to_string(static_cast<operation>(o)));
+    if (!j.contains("operations") || !j["operations"].contains(op_name))
+      throw Error("gaea::coll: calibration file " + file.string() + ": operations." + op_name +
+                  " missing");
+    const nlohmann::json& jo = j["operations"][op_name];
+    op_params& p = e.ops[o];
+    p.copy_per_byte_s = need(jo, "copy_per_byte_s");
+    p.call_overhead_s = need(jo, "call_overhead_s");
+    for (std::size_t k = 0; k < kinds; ++k) {
+      const std::string name = detail::to_string(static_cast<detail::step_kind>(k));
+      for (int c = 0; c < 2; ++c) {
+        const char* cls = c == 0 ? "intra" : "inter";
+        if (!jo.contains("steps") || !jo["steps"].contains(name) ||
+            !jo["steps"][name].contains(cls))
+          throw Error("gaea::coll: calibration file " + file.string() + ": operations." + op_name +
+                      ".steps." + name + "." + cls + " missing");
+        const auto& x = jo["steps"][name][cls];
+        p.steps[k][static_cast<std::size_t>(c)] = {need(x, "start_s"), need(x, "per_byte_s"),
+                                                   static_cast<std::size_t>(need(x, "samples"))};
+      }
     }
   }
   e.source_ = file.string() + " (" + j.value("source", std::string("unknown")) + ")";

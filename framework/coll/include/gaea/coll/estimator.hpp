@@ -53,10 +53,15 @@ class estimator {
   algorithm choose(operation op, std::size_t bytes, int size, int nodes, bool block = true,
                    double time_budget = 0.02) const;
 
-  /// Fitted parameters: [step kind][0 = inside a node, 1 = across nodes].
-  std::vector<std::vector<step_cost>> steps;
-  double copy_per_byte_s = 0.1e-9;   ///< local copies and reductions
-  double call_overhead_s = 4e-6;     ///< per call and member: setting up the schedule, matching
+  /// The time parameters of one operation, fitted on its own algorithms' measurements.
+  struct op_params {
+    /// [step kind][0 = inside a node, 1 = across nodes].
+    std::vector<std::vector<step_cost>> steps;
+    double copy_per_byte_s = 0.1e-9;  ///< local copies and reductions
+    double call_overhead_s = 4e-6;    ///< per call and member: setting up the schedule, matching
+  };
+  /// Indexed by coll::operation (reduce takes allreduce's when not calibrated itself).
+  std::vector<op_params> ops;
   double power_w[2] = {12.0, 10.0};  ///< above idle per member in a call: intra rounds, inter
 
   /// Collective over `g`: measures every algorithm of every operation at a few sizes (see
