@@ -60,6 +60,18 @@ inline std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
+/// "8 B", "32 KiB", "4 MiB": a size as the tables print it.
+inline std::string size_label(std::size_t bytes) {
+  char b[32];
+  if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0)
+    std::snprintf(b, sizeof b, "%zu MiB", bytes >> 20);
+  else if (bytes >= 1024 && bytes % 1024 == 0)
+    std::snprintf(b, sizeof b, "%zu KiB", bytes >> 10);
+  else
+    std::snprintf(b, sizeof b, "%zu B", bytes);
+  return b;
+}
+
 /// Parses every item of a comma-separated configuration list; throws on an unknown name.
 inline std::vector<wait_config> parse_configs(const std::string& text) {
   std::vector<wait_config> out;

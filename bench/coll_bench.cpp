@@ -44,6 +44,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "bench_common.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/progress/engine.hpp"
@@ -54,6 +55,8 @@ namespace {
 namespace coll = gaea::coll;
 using coll::algorithm;
 using coll::operation;
+using gaea_bench::size_label;
+using gaea_bench::split_list;
 
 constexpr std::size_t large_message = 8 * 1024;  // above this, iterations are scaled down
 
@@ -69,15 +72,6 @@ struct run_result {
   double avg_us = 0, min_us = 0, max_us = 0;  // per-call latency: average, min, max over ranks
   std::int64_t bad_bytes = 0;                 // verification mismatches, summed over ranks
 };
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -133,17 +127,6 @@ std::vector<variant> parse_variants(const std::string& text, operation op, int r
   }
   if (out.empty()) throw std::invalid_argument("--algos names no variant");
   return out;
-}
-
-std::string size_label(std::size_t bytes) {
-  char b[32];
-  if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0)
-    std::snprintf(b, sizeof b, "%zu MiB", bytes >> 20);
-  else if (bytes >= 1024 && bytes % 1024 == 0)
-    std::snprintf(b, sizeof b, "%zu KiB", bytes >> 10);
-  else
-    std::snprintf(b, sizeof b, "%zu B", bytes);
-  return b;
 }
 
 /// The byte at offset k of the block that member `src` sends to member `dst` in run `salt`.

@@ -47,6 +47,7 @@ namespace {
 
 using gaea::ga::index_t;
 using gaea::ga::patch;
+using gaea_bench::size_label;
 using gaea_bench::wait_config;
 namespace progress = gaea::progress;
 
@@ -285,17 +286,6 @@ summary summarize(const std::vector<sample>& v, double polling_latency_us) {
   s.wall_s = median_of(v, [](const sample& x) { return x.wall_s; });
   s.ops = median_of(v, [](const sample& x) { return x.ops; });
   return s;
-}
-
-std::string size_label(std::size_t bytes) {
-  char b[32];
-  if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0)
-    std::snprintf(b, sizeof b, "%zu MiB", bytes >> 20);
-  else if (bytes >= 1024 && bytes % 1024 == 0)
-    std::snprintf(b, sizeof b, "%zu KiB", bytes >> 10);
-  else
-    std::snprintf(b, sizeof b, "%zu B", bytes);
-  return b;
 }
 
 }  // namespace
