@@ -5,6 +5,8 @@
 
 #include "detail/energy_plan.hpp"
 #include "detail/shape.hpp"
+#include "detail/simulate.hpp"
+#include "gaea/coll/estimator.hpp"
 
 namespace d = gaea::coll::detail;
 using gaea::coll::algorithm;
@@ -79,4 +81,22 @@ TEST_CASE("members idle in a step let their node throttle to T7", "[coll][energy
       d::node_levels(*chain, 3, operation::broadcast, algorithm::chain, 3 * 65536, 65536);
   CHECK(lc.front() == d::level_inter);
   CHECK(std::count(lc.begin(), lc.end(), d::level_idle) == 0);
+}
+
+TEST_CASE(
+    "the automatic strategy applies only where its transitions stay within the slowdown "
+    "budget",
+    "[coll][energy]") {
+  // Two CPUs, 10 µs DVFS and 2 µs throttle transitions, down and up: 48 µs per call.
+  const double cost = 2 * (2 * 10e-6 + 2 * 2e-6);
+  CHECK_FALSE(d::worth_saving(100e-6, cost, 0.02));
+  CHECK(d::worth_saving(2.5e-3, cost, 0.02));
+  const gaea::coll::estimator e;
+  auto g = d::synthetic_group(24, 3, true);
+  const double small =
+      d::simulate(e, operation::alltoall, algorithm::bruck, *g, 64, 65536, false).seconds;
+  const double large =
+      d::simulate(e, operation::alltoall, algorithm::send_recv, *g, 1 << 20, 65536, false).seconds;
+  CHECK_FALSE(d::worth_saving(small, cost, 0.02));
+  CHECK(d::worth_saving(large, cost, 0.02));
 }

@@ -66,7 +66,8 @@ const std::vector<variable>& table() {
       {"GAEA_COLL_CHUNK", "64K", "pipeline chunk of the chain broadcast in bytes (K/M/G)"},
       {"GAEA_COLL_ENERGY", "auto",
        "per-call energy strategy of the collectives (lowest frequency for the call, throttling "
-       "by step): auto (on where a hardware DVFS or throttle actuator is writable) | on | off"},
+       "by step): auto (on where a hardware DVFS or throttle actuator is writable, for calls whose "
+       "transitions add at most GAEA_MAX_SLOWDOWN of their predicted time) | on | off"},
       {"GAEA_COLL_CHECK", "0",
        "1 = every collective first agrees on its arguments (one small allreduce), so that "
        "mismatched calls fail on every member; 0 = mismatches are found by the members that "

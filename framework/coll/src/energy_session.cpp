@@ -1,10 +1,15 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 #include "detail/energy_plan.hpp"
+#include "detail/service.hpp"
 #include "detail/shape.hpp"
+#include "detail/simulate.hpp"
 #include "detail/start.hpp"
+#include "gaea/coll/estimator.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -33,7 +38,40 @@ std::vector<int> node_levels(const group_state& g, int me, operation op, algorit
   return level;
 }
 
+bool worth_saving(double predicted_s, double transitions_s, double max_slowdown) noexcept {
+  return transitions_s <= max_slowdown * predicted_s;
+}
+
 namespace {
+
+// Predicted time of a call on `g`, cached per (group, operation, algorithm, size): the replay
+// walks every member's schedule, too slow to repeat on every call.
+double predicted_seconds(const group_state& g, operation op, algorithm a, std::size_t bytes,
+                         std::size_t chunk) {
+  struct key {
+    std::uint64_t group;
+    operation op;
+    algorithm a;
+    std::size_t bytes;
+    bool operator<(const key& o) const {
+      return std::tie(group, op, a, bytes) < std::tie(o.group, o.op, o.a, o.bytes);
+    }
+  };
+  thread_local std::map<key, double> cache;
+  thread_local std::uint64_t instance = 0;
+  if (instance != g.svc->instance()) {
+    cache.clear();
+    instance = g.svc->instance();
+  }
+  const key k{g.id, op, a, bytes};
+  if (auto it = cache.find(k); it != cache.end()) return it->second;
+  static const estimator defaults;
+  const estimator* e = active_estimator();
+  const double t = simulate(e ? *e : defaults, op, a, g, bytes, chunk, false).seconds;
+  if (cache.size() > 4096) cache.clear();
+  cache.emplace(k, t);
+  return t;
+}
 
 class dvfs_throttle_session final : public energy_session {
  public:
@@ -86,6 +124,17 @@ std::unique_ptr<energy_session> make_energy_session(const std::shared_ptr<group_
   const auto op = static_cast<operation>(sig.op);
   const auto a = static_cast<algorithm>(sig.algo);
   const std::size_t chunk = g->svc->cfg().chunk;
+  if (m == energy_mode::automatic) {
+    // Only calls long enough that their transitions (DVFS down and up, throttle in and out)
+    // stay within GAEA_MAX_SLOWDOWN of the predicted time, as [A2A-Energy] applies its strategy
+    // where the collective is long.
+    const double cost_s = 1e-9 * static_cast<double>(cpus.size()) *
+                          static_cast<double>(2 * rt.dvfs().transition_cost_ns() +
+                                              2 * rt.throttle().transition_cost_ns());
+    if (!worth_saving(predicted_seconds(*g, op, a, bytes, chunk), cost_s,
+                      rt.progress().max_slowdown()))
+      return nullptr;
+  }
   // The argument check's rounds come first and run unthrottled.
   std::vector<int> levels(prefix, level_intra);
   const std::vector<int> algo = node_levels(*g, g->me, op, a, bytes, chunk);

@@ -19,4 +19,8 @@ inline constexpr int level_intra = 0, level_inter = 5, level_idle = 7;
 std::vector<int> node_levels(const group_state& g, int me, operation op, algorithm a,
                              std::size_t bytes, std::size_t chunk);
 
+/// The automatic mode's test: the strategy's transitions (`transitions_s`) may add at most
+/// `max_slowdown` (GAEA_MAX_SLOWDOWN) of the call's predicted time.
+bool worth_saving(double predicted_s, double transitions_s, double max_slowdown) noexcept;
+
 }  // namespace gaea::coll::detail
