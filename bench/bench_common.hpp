@@ -141,13 +141,33 @@ inline nlohmann::json run_info(gaea::runtime& rt, const char* bench) {
 
 /// Writes `j` (indented) to `path`; reports failure on stderr and returns false.
 inline bool write_json(const std::string& path, const nlohmann::json& j) {
-  std::ofstream out(path);
-  out << j.dump(2) << '\n';
-  if (!out) {
-    std::fprintf(stderr, "cannot write %s\n", path.c_str());
+  // Through a temporary in the same directory, renamed once the whole file is written: readers
+  // never see half a file, and a failed write leaves the previous one in place.
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << j.dump(2) << '\n';
+    out.close();
+    if (!out) {
+      std::fprintf(stderr, "cannot write %s\n", tmp.c_str());
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::fprintf(stderr, "cannot rename %s to %s\n", tmp.c_str(), path.c_str());
+    std::remove(tmp.c_str());
     return false;
   }
   return true;
+}
+
+/// The 1/5/15-minute load averages, e.g. "0.52 0.61 0.70".
+inline std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return a + " " + b + " " + c;
 }
 
 /// Nanoseconds between two steady readings as seconds.

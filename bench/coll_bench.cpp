@@ -57,6 +57,7 @@ using coll::algorithm;
 using coll::operation;
 using gaea_bench::size_label;
 using gaea_bench::split_list;
+using gaea_bench::write_json;
 
 constexpr std::size_t large_message = 8 * 1024;  // above this, iterations are scaled down
 
@@ -146,21 +147,6 @@ std::int64_t mismatches(std::span<const std::byte> block, int src, int dst, unsi
   for (std::size_t k = 0; k < block.size(); ++k)
     bad += block[k] != pattern(src, dst, salt, k);
   return bad;
-}
-
-std::string text_file_line(const char* path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
-/// The 1/5/15-minute load averages.
-std::string load_now() {
-  std::istringstream in(text_file_line("/proc/loadavg"));
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return a + " " + b + " " + c;
 }
 
 std::string utc_now() {
@@ -306,28 +292,6 @@ std::string mpi_library() {
   return s.substr(0, eol);
 }
 
-/// Writes `j` to `path` through a temporary in the same directory, then renames it, so that
-/// readers never see a half-written file.
-bool write_json(const std::string& path, const nlohmann::json& j) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << j.dump(1) << '\n';
-    if (!out) {
-      std::fprintf(stderr, "gaea-coll-bench: cannot write %s\n", tmp.c_str());
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::fprintf(stderr, "gaea-coll-bench: cannot rename %s to %s: %s\n", tmp.c_str(), path.c_str(),
-                 ec.message().c_str());
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -439,7 +403,7 @@ int main(int argc, char** argv) {
     out["gaea_progress"] = progress_mode;
     out["gaea_coll_algo_env"] = env_or("GAEA_COLL_ALGO", "");
     out["date"] = utc_now();
-    out["load_start"] = load_now();
+    out["load_start"] = gaea_bench::load_average();
     out["parameters"] = {
         {"sizes", sizes},
         {"size_meaning", op == operation::alltoall ? "bytes per destination" : "bytes broadcast"},
@@ -586,7 +550,7 @@ int main(int argc, char** argv) {
   MPI_Bcast(&total_bad, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
   if (total_bad > 0) status = 1;
   if (me == 0) {
-    out["load_end"] = load_now();
+    out["load_end"] = gaea_bench::load_average();
     out["date_end"] = utc_now();
     out["wrong_bytes"] = total_bad;
     nlohmann::json failures = nlohmann::json::object();

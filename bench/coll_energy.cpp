@@ -299,35 +299,6 @@ std::vector<coll::algorithm> algorithms_for(const std::string& op, int size,
   return out;
 }
 
-std::string human_bytes(std::size_t b) {
-  char s[32];
-  if (b >= (1u << 20) && b % (1u << 20) == 0)
-    std::snprintf(s, sizeof s, "%zu MiB", b >> 20);
-  else if (b >= 1024 && b % 1024 == 0)
-    std::snprintf(s, sizeof s, "%zu KiB", b >> 10);
-  else
-    std::snprintf(s, sizeof s, "%zu B", b);
-  return s;
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return a + " " + b + " " + c;
-}
-
-bool write_json_atomically(const std::string& path, const json& j) {
-  const std::string tmp = path + ".tmp";
-  if (!gaea_bench::write_json(tmp, j)) return false;
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec)
-    std::fprintf(stderr, "cannot rename %s to %s: %s\n", tmp.c_str(), path.c_str(),
-                 ec.message().c_str());
-  return !ec;
-}
-
 double pct(double ratio) {
   return 100.0 * ratio;
 }
@@ -453,7 +424,7 @@ int main(int argc, char** argv) {
     out["hosts"].push_back(std::string(h.data()));
   out["node_size"] = rt.node_size();
   out["block_placement"] = w.block_placement();
-  out["load_start"] = load_average();
+  out["load_start"] = gaea_bench::load_average();
   out["args"] = {{"ops", ops},           {"min", min_bytes},       {"max", max_bytes},
                  {"factor", factor},     {"reps", reps},           {"warmup", warmup},
                  {"batch_ms", batch_ms}, {"min_iters", min_iters}, {"max_iters", max_iters}};
@@ -595,16 +566,16 @@ int main(int argc, char** argv) {
           std::printf(
               "%-17s %8s %5zu %10.1f %10.1f %+7.1f %10.1f %10.1f %7.1f %7.1f %6.2f %6.2f "
               "%8.1f %7.1f\n",
-              std::string(coll::to_string(algo)).c_str(), human_bytes(bytes).c_str(), iters, t_full,
-              t_on, time_cost, e_full * 1e6, e_on * 1e6, saving, attr_saving,
+              std::string(coll::to_string(algo)).c_str(), gaea_bench::size_label(bytes).c_str(),
+              iters, t_full, t_on, time_cost, e_full * 1e6, e_on * 1e6, saving, attr_saving,
               med(1, &batch_result::dvfs) / ranks, med(1, &batch_result::thr) / ranks,
               med(1, &batch_result::transition_us), pct(med(1, &batch_result::throttled_share)));
           std::fflush(stdout);
         }
       }
       if (root && !json_path.empty()) {
-        out["load_now"] = load_average();
-        write_json_atomically(json_path, out);
+        out["load_now"] = gaea_bench::load_average();
+        gaea_bench::write_json(json_path, out);
       }
     }
   }
@@ -618,9 +589,9 @@ int main(int argc, char** argv) {
         "removed.\n");
     if (simulated) std::printf("NOTE: %s\n", model_caveat);
     if (!json_path.empty()) {
-      out["load_end"] = load_average();
+      out["load_end"] = gaea_bench::load_average();
       out["complete"] = true;
-      if (!write_json_atomically(json_path, out)) status = 1;
+      if (!gaea_bench::write_json(json_path, out)) status = 1;
     }
   }
   return status;

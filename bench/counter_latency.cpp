@@ -309,10 +309,7 @@ int main(int argc, char** argv) {
   }
   if (root) {
     std::printf("%s\n", out.dump().c_str());
-    if (!json_path.empty()) {
-      const std::string tmp = json_path + ".tmp";
-      if (gaea_bench::write_json(tmp, out)) std::filesystem::rename(tmp, json_path);
-    }
+    if (!json_path.empty() && !gaea_bench::write_json(json_path, out)) return 1;
   }
   return 0;
 }

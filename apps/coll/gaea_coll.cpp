@@ -1,5 +1,7 @@
 // gaea-coll: calibrate the collectives' estimator, print its predictions, and check them against
 // measurements ([Bcast-Energy]'s validation: predicted vs measured time and energy per algorithm).
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -179,9 +181,15 @@ int main(int argc, char** argv) {
                        {"estimator", e.source()},
                        {"meter", rt.energy().source},
                        {"rows", rows}};
-      const std::string tmp = json_out + ".tmp";
-      std::ofstream(tmp) << j.dump(2) << '\n';
-      std::rename(tmp.c_str(), json_out.c_str());
+      // A temporary beside the target, renamed only when the whole write succeeded.
+      const std::string tmp = json_out + ".tmp." + std::to_string(getpid());
+      std::ofstream file(tmp);
+      file << j.dump(2) << '\n';
+      file.close();
+      if (!file || std::rename(tmp.c_str(), json_out.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw gaea::Error("gaea-coll: cannot write " + json_out);
+      }
     }
     return 0;
   } catch (const std::exception& e) {

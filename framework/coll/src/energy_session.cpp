@@ -1,8 +1,6 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <map>
-#include <tuple>
 
 #include "detail/energy_plan.hpp"
 #include "detail/service.hpp"
@@ -44,33 +42,15 @@ bool worth_saving(double predicted_s, double transitions_s, double max_slowdown)
 
 namespace {
 
-// Predicted time of a call on `g`, cached per (group, operation, algorithm, size): the replay
-// walks every member's schedule, too slow to repeat on every call.
+// Predicted time of a call on `g` (the loaded calibration, else the defaults), computed once.
 double predicted_seconds(const group_state& g, operation op, algorithm a, std::size_t bytes,
                          std::size_t chunk) {
-  struct key {
-    std::uint64_t group;
-    operation op;
-    algorithm a;
-    std::size_t bytes;
-    bool operator<(const key& o) const {
-      return std::tie(group, op, a, bytes) < std::tie(o.group, o.op, o.a, o.bytes);
-    }
-  };
-  thread_local std::map<key, double> cache;
-  thread_local std::uint64_t instance = 0;
-  if (instance != g.svc->instance()) {
-    cache.clear();
-    instance = g.svc->instance();
-  }
-  const key k{g.id, op, a, bytes};
-  if (auto it = cache.find(k); it != cache.end()) return it->second;
-  static const estimator defaults;
-  const estimator* e = active_estimator();
-  const double t = simulate(e ? *e : defaults, op, a, g, bytes, chunk, false).seconds;
-  if (cache.size() > 4096) cache.clear();
-  cache.emplace(k, t);
-  return t;
+  return g.svc->remember(
+      {g.id, static_cast<std::uint8_t>(op), static_cast<std::uint8_t>(a), true, bytes}, [&] {
+        static const estimator defaults;
+        const estimator* e = g.svc->model();
+        return simulate(e ? *e : defaults, op, a, g, bytes, chunk, false).seconds;
+      });
 }
 
 class dvfs_throttle_session final : public energy_session {

@@ -7,12 +7,12 @@
 #include <fstream>
 #include <limits>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "detail/estimator_state.hpp"
 #include "detail/execution.hpp"
 #include "detail/group_state.hpp"
+#include "detail/select.hpp"
 #include "detail/service.hpp"
 #include "detail/settings.hpp"
 #include "detail/shape.hpp"
@@ -31,23 +31,16 @@ constexpr auto kinds = static_cast<std::size_t>(detail::step_kind::count_);
 
 namespace detail {
 std::vector<algorithm> candidates(operation op, int size) {
-  using enum algorithm;
-  switch (op) {
-    case operation::barrier:
-      return {dissemination, hierarchical};
-    case operation::broadcast:
-      return {binomial, scatter_allgather, chain, hierarchical};
-    case operation::reduce:
-      return {binomial, hierarchical};
-    case operation::allreduce:
-      return {recursive_doubling, ring, hierarchical};
-    case operation::allgather:
-      return {ring};
-    case operation::alltoall:
-      if ((size & (size - 1)) == 0) return {bruck, pairwise, send_recv};
-      return {bruck, send_recv};
+  // Every algorithm of the operation that can run on `size` members, in enum order.
+  std::vector<algorithm> out;
+  for (auto a = static_cast<std::uint8_t>(algorithm::automatic) + 1;
+       a <= static_cast<std::uint8_t>(algorithm::send_recv); ++a) {
+    const auto algo = static_cast<algorithm>(a);
+    if (!implements(algo, op)) continue;
+    if (*cannot_run(algo, size, true)) continue;
+    out.push_back(algo);
   }
-  return {};
+  return out;
 }
 }  // namespace detail
 
@@ -289,19 +282,8 @@ estimator estimator::load(const std::filesystem::path& file) {
 }
 
 const estimator* active_estimator() {
-  static std::mutex m;
-  static std::uint64_t instance = 0;
-  static std::unique_ptr<estimator> e;
   if (!runtime::initialized()) return nullptr;
-  runtime& rt = runtime::current();
-  std::lock_guard lock(m);
-  if (instance != rt.instance()) {
-    instance = rt.instance();
-    e.reset();
-    const std::string& file = detail::service_of(rt).cfg().calibration;
-    if (!file.empty()) e = std::make_unique<estimator>(estimator::load(file));
-  }
-  return e.get();
+  return detail::service_of(runtime::current()).model();
 }
 
 }  // namespace gaea::coll
@@ -309,14 +291,16 @@ const estimator* active_estimator() {
 namespace gaea::coll::detail {
 
 std::optional<algorithm> estimator_choice(const group_state& g, const call_shape& c) {
-  const estimator* e = active_estimator();
+  const estimator* e = g.svc->model();
   if (!e || g.size() < 2) return std::nullopt;
-  if (c.op == operation::alltoall && !c.uniform) {
-    const algorithm a = e->choose(c.op, c.bytes, g.size(), g.nodes(), g.block);
-    return a == algorithm::bruck ? std::optional<algorithm>{} : a;
-  }
-  const algorithm a = e->choose(c.op, c.bytes, g.size(), g.nodes(), g.block);
-  if (a == algorithm::automatic) return std::nullopt;
+  const auto a = static_cast<algorithm>(static_cast<std::uint8_t>(g.svc->remember(
+      {g.id, static_cast<std::uint8_t>(c.op), static_cast<std::uint8_t>(algorithm::automatic),
+       c.uniform, c.bytes},
+      [&] {
+        return static_cast<double>(e->choose(c.op, c.bytes, g.size(), g.nodes(), g.block));
+      })));
+  // Bruck needs equal blocks; the others fall back to the rules.
+  if (a == algorithm::automatic || (a == algorithm::bruck && !c.uniform)) return std::nullopt;
   return a;
 }
 

@@ -95,10 +95,13 @@ const group& world() {
   std::vector<int> ranks(static_cast<std::size_t>(rt.size()));
   std::iota(ranks.begin(), ranks.end(), 0);
   h.world = std::make_unique<group>(detail::make_group_state(*h.svc, 1, "world", std::move(ranks)));
+  detail::service& svc = *h.svc;
+  const group& w = *h.world;
   lock.unlock();
   // Every rank has its handler before any rank sends a collective message.
   rt.barrier();
-  return *h.world;
+  agree(w, svc.setup_problem());
+  return w;
 }
 
 int group::rank() const noexcept {

@@ -23,6 +23,7 @@ constexpr std::array<std::pair<algorithm, std::string_view>, 11> algorithm_names
 }};
 constexpr std::array<std::string_view, 6> operation_names{"barrier",   "broadcast", "reduce",
                                                           "allreduce", "allgather", "alltoall"};
+static_assert(operation_names.size() == static_cast<std::size_t>(operation::alltoall) + 1);
 }  // namespace
 
 std::string_view to_string(algorithm a) noexcept {

@@ -44,6 +44,14 @@ algorithm default_rule(const group_state& g, const call_shape& c) {
   return binomial;
 }
 
+const char* cannot_run(algorithm a, int size, bool uniform) noexcept {
+  if (a == algorithm::pairwise && !power_of_two(size))
+    return "pairwise exchange needs a power-of-two number of members";
+  if (a == algorithm::bruck && !uniform)
+    return "Bruck needs equal blocks (alltoall, not alltoallv)";
+  return "";
+}
+
 algorithm choose(const group_state& g, const call_shape& c, algorithm requested,
                  const settings& s) {
   algorithm a = requested;
@@ -62,10 +70,7 @@ algorithm choose(const group_state& g, const call_shape& c, algorithm requested,
                 std::to_string(g.size()) + " members): " + why);
   };
   if (!implements(a, c.op)) bad("not an algorithm of this operation");
-  if (a == algorithm::pairwise && !power_of_two(g.size()))
-    bad("pairwise exchange needs a power-of-two number of members");
-  if (a == algorithm::bruck && !c.uniform)
-    bad("Bruck needs equal blocks (alltoall, not alltoallv)");
+  if (const char* why = cannot_run(a, g.size(), c.uniform); *why) bad(why);
   return a;
 }
 

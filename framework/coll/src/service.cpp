@@ -54,10 +54,16 @@ std::string describe(const call_signature& s) {
 }
 
 service::service(runtime& rt)
-    : rt_(rt),
-      instance_(rt.instance()),
-      max_chunk_(rt.comm().cfg().max_transfer),
-      settings_(settings::from_env()) {
+    : rt_(rt), instance_(rt.instance()), max_chunk_(rt.comm().cfg().max_transfer) {
+  // Errors are kept, not thrown: the handler must be installed on every rank, and world()
+  // then fails on every rank with this one's message.
+  try {
+    settings_ = settings::from_env();
+    if (!settings_.calibration.empty())
+      model_ = std::make_unique<estimator>(estimator::load(settings_.calibration));
+  } catch (const std::exception& e) {
+    setup_problem_ = "rank " + std::to_string(rt.rank()) + ": " + e.what();
+  }
   rt.comm().register_handler(message_handler, [this](const comm::am_message& m) {
     on_message(m.source, m.header, m.data);
   });

@@ -5,8 +5,10 @@
 // Failures (mismatched calls) are recorded per (group, call) and reported to every member.
 
 #include <atomic>
+#include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "detail/settings.hpp"
+#include "gaea/coll/estimator.hpp"
 #include "gaea/comm/completion.hpp"
 #include "gaea/comm/types.hpp"
 
@@ -75,6 +78,33 @@ class service {
   runtime& rt() const noexcept { return rt_; }
   std::uint64_t instance() const noexcept { return instance_; }
   const settings& cfg() const noexcept { return settings_; }
+  /// Why the GAEA_COLL_* settings or the calibration file could not be used on this rank
+  /// (empty when fine); world() agrees on it across ranks, so every rank fails alike.
+  const std::string& setup_problem() const noexcept { return setup_problem_; }
+  /// The estimator of GAEA_COLL_CALIBRATION, or null (the documented rules choose).
+  const estimator* model() const noexcept { return model_.get(); }
+
+  /// What the estimator's replay gives for one shape of call on one group, computed once: the
+  /// replay walks every member's schedule, too slow to repeat on every call. Thread-safe.
+  struct memo_key {
+    std::uint64_t group;
+    std::uint8_t op, algo;
+    bool uniform;
+    std::size_t bytes;
+    auto operator<=>(const memo_key&) const = default;
+  };
+  template <class F>
+  double remember(const memo_key& k, F&& compute) {
+    {
+      std::lock_guard lock(memo_mutex_);
+      if (auto it = memo_.find(k); it != memo_.end()) return it->second;
+    }
+    const double v = compute();
+    std::lock_guard lock(memo_mutex_);
+    if (memo_.size() > 4096) memo_.clear();
+    memo_.emplace(k, v);
+    return v;
+  }
 
   /// Sends `bytes` to member `peer` of `g` for call `call` under `tag`; `local` completes when
   /// `data` may be reused. Sends to oneself are delivered at once.
@@ -112,6 +142,10 @@ class service {
   std::uint64_t instance_;
   std::size_t max_chunk_;
   settings settings_;
+  std::string setup_problem_;
+  std::unique_ptr<estimator> model_;
+  std::mutex memo_mutex_;
+  std::map<memo_key, double> memo_;
   mutable std::mutex mutex_;
   std::unordered_map<message_key, std::shared_ptr<slot>, message_key_hash> slots_;
   struct call_key {

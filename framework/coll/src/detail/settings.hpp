@@ -10,7 +10,7 @@
 
 namespace gaea::coll::detail {
 
-inline constexpr std::size_t operation_count = 6;
+inline constexpr std::size_t operation_count = static_cast<std::size_t>(operation::alltoall) + 1;
 
 struct settings {
   std::array<algorithm, operation_count> algo{};  // GAEA_COLL_ALGO per operation
