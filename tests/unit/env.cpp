@@ -17,8 +17,12 @@ TEST_CASE("env: documented variables parse with defaults and suffixes", "[env]")
   CHECK_THROWS_AS(gaea::env::get_int("GAEA_MAX_TRANSFER"), gaea::Error);
   unsetenv("GAEA_MAX_TRANSFER");
   setenv("GAEA_PROGRESS", "fast", 1);
+  CHECK_THROWS_WITH(
+      gaea::env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive", "interrupt", "off"}),
+      Catch::Matchers::Contains("'fast' must be one of auto|spin|adaptive|interrupt|off"));
+  // A reader whose choices differ from the table's is a bug (check_all would disagree with it).
   CHECK_THROWS_WITH(gaea::env::get_choice("GAEA_PROGRESS", {"auto", "off"}),
-                    Catch::Matchers::Contains("must be one of auto|off"));
+                    Catch::Matchers::Contains("differ from the environment table"));
   unsetenv("GAEA_PROGRESS");
   CHECK(gaea::env::get_string("GAEA_PROGRESS") == "auto");
   // Undocumented variables are a programming error that names the table.
@@ -49,4 +53,88 @@ TEST_CASE("env: the README documents exactly the variables of the table", "[env]
   while ((pos = readme.find("| `GAEA_", pos)) != std::string::npos)
     ++rows, ++pos;
   CHECK(rows == gaea::env::table().size());
+}
+
+TEST_CASE("env: every default is a valid value of its own kind", "[env]") {
+  for (const auto& v : gaea::env::table()) {
+    INFO(v.name);
+    if (!v.default_str.empty()) CHECK_FALSE(gaea::env::invalid(v, v.default_str));
+    if (v.kind == gaea::env::value_kind::choice) CHECK(!v.choices.empty());
+  }
+}
+
+TEST_CASE("env: values are validated by kind", "[env]") {
+  using gaea::env::value_kind;
+  const gaea::env::variable choice{"GAEA_X", "a", "h", value_kind::choice, "a|bb|c"};
+  CHECK_FALSE(gaea::env::invalid(choice, "bb"));
+  CHECK(gaea::env::invalid(choice, "b") == "must be one of a|bb|c");
+  CHECK(gaea::env::invalid(choice, "A"));  // case-sensitive
+  const gaea::env::variable size{"GAEA_X", "1", "h", value_kind::size, {}, 8};
+  CHECK_FALSE(gaea::env::invalid(size, "8"));
+  CHECK_FALSE(gaea::env::invalid(size, "2K"));
+  CHECK(gaea::env::invalid(size, "7") == "must be at least 8");
+  CHECK(gaea::env::invalid(size, "-1G"));
+  CHECK(gaea::env::invalid(size, "12x"));
+  CHECK(gaea::env::invalid(size, "9999999999999G") == "is out of range");
+  const gaea::env::variable secs{"GAEA_X", "0", "h", value_kind::seconds};
+  CHECK_FALSE(gaea::env::invalid(secs, "0"));
+  CHECK_FALSE(gaea::env::invalid(secs, "2.5"));
+  for (const char* bad : {"-1", "nan", "inf", "5s", ""})
+    CHECK(gaea::env::invalid(secs, bad));
+  const gaea::env::variable frac{"GAEA_X", "0.5", "h", value_kind::fraction};
+  CHECK_FALSE(gaea::env::invalid(frac, "0.02"));
+  for (const char* bad : {"0", "1", "nan", "0.5x"})
+    CHECK(gaea::env::invalid(frac, bad));
+  const gaea::env::variable report{"GAEA_X", "0", "h", value_kind::report};
+  for (const char* good : {"0", "1", "out/run.json"})
+    CHECK_FALSE(gaea::env::invalid(report, good));
+  for (const char* bad : {"2", "yes", ".json", "run.txt"})
+    CHECK(gaea::env::invalid(report, bad));
+}
+
+TEST_CASE("env: misspelt names suggest the closest known one", "[env]") {
+  CHECK(gaea::env::closest("GAEA_PROGRES") == "GAEA_PROGRESS");
+  CHECK(gaea::env::closest("GAEA_PROGRESS_BND") == "GAEA_PROGRESS_BIND");
+  CHECK(gaea::env::closest("gaea_counter") == "GAEA_COUNTER");
+  CHECK(gaea::env::closest("GAEA_RKEYPTR") == "GAEA_RKEY_PTR");
+  CHECK(gaea::env::closest("GAEA_TEST_NODE") == "GAEA_TEST_NODES");
+  CHECK_FALSE(gaea::env::closest("GAEA_FOO"));
+  CHECK_FALSE(gaea::env::closest("GAEA_SOMETHING_ELSE_ENTIRELY"));
+}
+
+TEST_CASE("env: check_all rejects invalid values and names all of them", "[env]") {
+  for (const auto& v : gaea::env::table())
+    unsetenv(std::string(v.name).c_str());
+  CHECK_NOTHROW(gaea::env::check_all());
+  setenv("GAEA_PROGRES", "spin", 1);  // unknown: a warning, not an error
+  setenv("GAEA_TEST_NODES", "1", 1);  // a tool variable: silently accepted
+  CHECK_NOTHROW(gaea::env::check_all());
+  setenv("GAEA_COUNTER", "xyz", 1);
+  setenv("GAEA_RKEY_PTR", "2", 1);
+  setenv("GAEA_MAX_TRANSFER", "", 1);  // empty = unset
+  try {
+    gaea::env::check_all();
+    FAIL("check_all accepted GAEA_COUNTER=xyz");
+  } catch (const gaea::Error& e) {
+    const std::string what = e.what();
+    CHECK_THAT(
+        what, Catch::Matchers::Contains("GAEA_COUNTER='xyz' must be one of atomic|progress|owner"));
+    CHECK_THAT(what, Catch::Matchers::Contains("GAEA_RKEY_PTR='2' must be one of 0|1"));
+    CHECK_THAT(what, !Catch::Matchers::Contains("GAEA_MAX_TRANSFER"));
+  }
+  for (const char* n :
+       {"GAEA_PROGRES", "GAEA_TEST_NODES", "GAEA_COUNTER", "GAEA_RKEY_PTR", "GAEA_MAX_TRANSFER"})
+    unsetenv(n);
+  CHECK_NOTHROW(gaea::env::check_all());
+}
+
+TEST_CASE("env: the README names every tool variable", "[env][docs]") {
+  std::ifstream in(std::string(GAEA_SOURCE_DIR) + "/README.md");
+  REQUIRE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  for (auto name : gaea::env::tool_variables()) {
+    INFO(name);
+    CHECK(ss.str().find("`" + std::string(name) + "`") != std::string::npos);
+  }
 }

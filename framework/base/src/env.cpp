@@ -1,6 +1,13 @@
 #include "gaea/base/env.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 #include "gaea/base/error.hpp"
 
@@ -14,109 +21,161 @@ const std::vector<variable>& table() {
        "is recent, then micro-sleeps with a growing step; interrupt blocks in epoll on the UCX "
        "event fd; auto spins while traffic is recent or a latency-critical wait is pending, "
        "micro-sleeps, then blocks once the idle time exceeds the calibrated wake-up cost; off = "
-       "no progress thread (a rank serves its peers only inside Gaea calls)"},
+       "no progress thread (a rank serves its peers only inside Gaea calls)",
+       value_kind::choice, "auto|spin|adaptive|interrupt|off"},
       {"GAEA_PROGRESS_BIND", "auto",
        "placement of the progress thread: auto (SMT sibling, else a spare core, else unpinned) | "
-       "none"},
+       "none",
+       value_kind::choice, "auto|none"},
       {"GAEA_RKEY_PTR", "1",
        "1 = use ucp_rkey_ptr direct load/store for get/put to peers on the node when UCX allows "
        "it; 0 = "
-       "always go through UCX RMA"},
-      {"GAEA_MAX_TRANSFER", "1G",
+       "always go through UCX RMA",
+       value_kind::choice, "0|1"},
+      {"GAEA_MAX_TRANSFER",
+       "1G",
        "largest single UCX transfer in bytes (K/M/G suffixes); larger transfers are split. Lower "
        "it only "
-       "to test the splitting"},
+       "to test the splitting",
+       value_kind::size,
+       {},
+       8},
       {"GAEA_STRIDED", "auto",
        "strided get/put protocol: auto (per owner piece, whichever the calibrated cost model "
        "says is faster) | zero_copy (one RMA per contiguous chunk) | packed (one message per "
-       "owner piece, packed and unpacked by the two sides)"},
+       "owner piece, packed and unpacked by the two sides)",
+       value_kind::choice, "auto|zero_copy|packed"},
       {"GAEA_ACC", "target",
        "accumulate protocol: target (an active message the owner applies) | source (lock the "
-       "owner, get, add, put, unlock: the classic scheme, for comparison)"},
+       "owner, get, add, put, unlock: the classic scheme, for comparison)",
+       value_kind::choice, "target|source"},
       {"GAEA_DVFS", "auto",
        "frequency actuator used around blocking sleeps and in collectives: auto (cpufreq if "
        "writable, else none) | cpufreq | simulated (records transitions for the energy model) | "
-       "off (msr is accepted and gives none: clock modulation is GAEA_THROTTLE's)"},
+       "off (msr is accepted and gives none: clock modulation is GAEA_THROTTLE's)",
+       value_kind::choice, "auto|cpufreq|msr|simulated|off"},
       {"GAEA_THROTTLE", "auto",
        "clock-modulation throttle (T0..T7) used by the collectives' energy strategy: auto (MSR "
        "IA32_CLOCK_MODULATION if writable, else none) | msr | simulated (records transitions "
-       "for the energy model) | off"},
+       "for the energy model) | off",
+       value_kind::choice, "auto|msr|simulated|off"},
       {"GAEA_SYSFS_ROOT", "/",
-       "root under which /sys and /dev are looked up (tests point it at fake trees)"},
+       "root under which /sys and /dev are looked up (tests point it at fake trees)",
+       value_kind::text},
       {"GAEA_ENERGY_METER", "auto",
        "energy meter: auto (RAPL powercap, then perf power events, each used only after it proves "
-       "it works, else the model) | rapl | perf | model"},
+       "it works, else the model) | rapl | perf | model",
+       value_kind::choice, "auto|rapl|perf|model"},
       {"GAEA_ENERGY_MODEL", "",
        "JSON file with the power-model parameters (see framework/energy/README.md); empty = "
-       "documented defaults"},
+       "documented defaults",
+       value_kind::text},
       {"GAEA_REPORT", "0",
        "0 = no report; 1 = rank 0 prints a progress/energy summary over all ranks at finalize; "
-       "a file name ending in .json = write that summary as JSON"},
+       "a file name ending in .json = write that summary as JSON",
+       value_kind::report},
       {"GAEA_TRACE", "",
        "HDF5 file for a time series per rank (wait state, frequency, modelled power); empty = "
-       "off"},
+       "off",
+       value_kind::text},
       {"GAEA_MAX_SLOWDOWN", "0.02",
        "fraction of run time the auto policy may add in wake-up latency; past it auto spins "
-       "longer. The report says whether it held"},
+       "longer. The report says whether it held",
+       value_kind::fraction},
       {"GAEA_COLL_ALGO", "",
        "algorithm per collective, overriding the estimator: comma-separated operation=algorithm "
        "(operations barrier|broadcast|reduce|allreduce|allgather|alltoall; algorithms "
        "dissemination|binomial|scatter_allgather|chain|recursive_doubling|ring|hierarchical|"
-       "bruck|pairwise|send_recv), e.g. alltoall=bruck,broadcast=chain"},
-      {"GAEA_COLL_CHUNK", "64K", "pipeline chunk of the chain broadcast in bytes (K/M/G)"},
+       "bruck|pairwise|send_recv), e.g. alltoall=bruck,broadcast=chain",
+       value_kind::text},
+      {"GAEA_COLL_CHUNK",
+       "64K",
+       "pipeline chunk of the chain broadcast in bytes (K/M/G)",
+       value_kind::size,
+       {},
+       1},
       {"GAEA_COLL_ENERGY", "auto",
        "per-call energy strategy of the collectives (lowest frequency for the call, throttling "
        "by step): auto (on where a hardware DVFS or throttle actuator is writable, for calls whose "
-       "transitions add at most GAEA_MAX_SLOWDOWN of their predicted time) | on | off"},
+       "transitions add at most GAEA_MAX_SLOWDOWN of their predicted time) | on | off",
+       value_kind::choice, "auto|on|off"},
       {"GAEA_COLL_CHECK", "0",
        "1 = every collective first agrees on its arguments (one small allreduce), so that "
        "mismatched calls fail on every member; 0 = mismatches are found by the members that "
-       "exchange data"},
+       "exchange data",
+       value_kind::choice, "0|1"},
       {"GAEA_COLL_CALIBRATION", "",
        "calibration file (JSON, from gaea-coll-calibrate) of the collectives' time and power "
-       "model; empty = documented defaults"},
+       "model; empty = documented defaults",
+       value_kind::text},
       {"GAEA_COUNTER", "atomic",
        "default mode of shared counters and task pools: atomic (UCX 64-bit atomics: CPU atomics "
        "on a node, NIC atomics on InfiniBand, emulated by the owner's progress thread on tcp) | "
        "progress (an active message served by the owner's progress thread) | owner (served only "
        "when the owner's main thread calls into Gaea: the baseline without asynchronous "
-       "progress)"},
+       "progress)",
+       value_kind::choice, "atomic|progress|owner"},
       {"GAEA_VERBOSE", "0",
        "1 = rank 0 prints the set-up at start (ranks, nodes, progress mode and placement, "
        "topology) "
-       "to stderr; gaea-info prints every rank's"},
+       "to stderr; gaea-info prints every rank's",
+       value_kind::choice, "0|1"},
   };
   return vars;
 }
 
-static const variable& lookup(std::string_view name) {
+const std::vector<std::string_view>& tool_variables() {
+  // Read by scripts/build.sh, scripts/cluster.sh, tests/package, the Catch2 MPI main and the
+  // hostile harness; listed so that start-up does not warn about them (see the README).
+  static const std::vector<std::string_view> names = {
+      "GAEA_BUILD_DIR",        "GAEA_BUILD_TYPE",
+      "GAEA_SKIP_DEPS",        "GAEA_CMAKE_ARGS",
+      "GAEA_CLUSTER_NAME",     "GAEA_CLUSTER_DIR",
+      "GAEA_CLUSTER_SUBNET",   "GAEA_CLUSTER_SHARED_IDENTITY",
+      "GAEA_KEEP_PACKAGE_TMP", "GAEA_TEST_NODES",
+      "GAEA_SOURCE_DIR",       "GAEA_BINARY_DIR"};
+  return names;
+}
+
+namespace {
+
+const variable* find(std::string_view name) {
   for (const auto& v : table())
-    if (v.name == name) return v;
+    if (v.name == name) return &v;
+  return nullptr;
+}
+
+const variable& lookup(std::string_view name) {
+  if (const variable* v = find(name)) return *v;
   throw Error("gaea::env: variable '" + std::string(name) +
               "' is not documented in the environment table (framework/base/src/env.cpp)");
 }
 
-std::optional<std::string> raw(std::string_view name) {
-  const variable& v = lookup(name);
-  const char* s = std::getenv(std::string(v.name).c_str());
-  if (!s || !*s) return std::nullopt;
-  return std::string(s);
+std::vector<std::string_view> split_choices(std::string_view list) {
+  std::vector<std::string_view> out;
+  while (!list.empty()) {
+    const std::size_t bar = list.find('|');
+    out.push_back(list.substr(0, bar));
+    list = bar == std::string_view::npos ? std::string_view{} : list.substr(bar + 1);
+  }
+  return out;
 }
 
-std::string get_string(std::string_view name) {
-  auto r = raw(name);
-  return r ? *r : std::string(lookup(name).default_str);
-}
+// Why not a "size": nullopt and the value, or the reason.
+struct size_parse {
+  std::int64_t value = 0;
+  std::optional<std::string> error;
+};
 
-std::int64_t get_int(std::string_view name) {
-  const std::string text = get_string(name);
+size_parse parse_size(const std::string& text) {
+  size_parse r;
   std::size_t pos = 0;
   long long value = 0;
   try {
     value = std::stoll(text, &pos, 10);
   } catch (const std::exception&) {
-    throw Error("environment variable " + std::string(name) + "='" + text +
-                "' is not an integer (K/M/G suffixes allowed)");
+    r.error = "is not an integer (K/M/G suffixes allowed)";
+    return r;
   }
   std::int64_t mult = 1;
   if (pos < text.size()) {
@@ -134,17 +193,166 @@ std::int64_t get_int(std::string_view name) {
         mult = 1LL << 30;
         break;
       default:
-        throw Error("environment variable " + std::string(name) + "='" + text +
-                    "' has an unknown suffix (use K, M or G)");
+        r.error = "has an unknown suffix (use K, M or G)";
+        return r;
     }
-    if (pos + 1 != text.size())
-      throw Error("environment variable " + std::string(name) + "='" + text +
-                  "' has trailing text");
+    if (pos + 1 != text.size()) {
+      r.error = "has trailing text";
+      return r;
+    }
   }
-  return value * mult;
+  if (value > std::numeric_limits<std::int64_t>::max() / mult ||
+      value < std::numeric_limits<std::int64_t>::min() / mult) {
+    r.error = "is out of range";
+    return r;
+  }
+  r.value = value * mult;
+  return r;
+}
+
+// A whole-string decimal number, or nullopt.
+std::optional<double> parse_number(const std::string& text) {
+  try {
+    std::size_t pos = 0;
+    const double v = std::stod(text, &pos);
+    if (pos == text.size() && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::optional<std::string> invalid(const variable& v, std::string_view value) {
+  const std::string text(value);
+  switch (v.kind) {
+    case value_kind::choice:
+      for (auto c : split_choices(v.choices))
+        if (c == value) return std::nullopt;
+      return "must be one of " + std::string(v.choices);
+    case value_kind::size: {
+      const size_parse p = parse_size(text);
+      if (p.error) return *p.error;
+      if (p.value < v.min) return "must be at least " + std::to_string(v.min);
+      return std::nullopt;
+    }
+    case value_kind::seconds: {
+      const auto x = parse_number(text);
+      if (!x || *x < 0) return std::string("must be a number of seconds >= 0 (0: off)");
+      return std::nullopt;
+    }
+    case value_kind::fraction: {
+      const auto x = parse_number(text);
+      if (!x || !(*x > 0 && *x < 1))
+        return std::string("must be a fraction in (0, 1), e.g. 0.02 for 2%");
+      return std::nullopt;
+    }
+    case value_kind::report:
+      if (value == "0" || value == "1" || (value.ends_with(".json") && value.size() > 5))
+        return std::nullopt;
+      return std::string("must be 0, 1 or a file name ending in .json");
+    case value_kind::text:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string_view> closest(std::string_view name) {
+  const std::string key = upper(name);
+  std::optional<std::string_view> best;
+  std::size_t best_d = std::numeric_limits<std::size_t>::max();
+  auto consider = [&](std::string_view candidate) {
+    const std::size_t d = edit_distance(key, candidate);
+    if (d < best_d) best_d = d, best = candidate;
+  };
+  for (const auto& v : table())
+    consider(v.name);
+  for (auto t : tool_variables())
+    consider(t);
+  // A misspelling changes a few letters of the part after GAEA_; an unrelated name changes most.
+  const std::size_t suffix = key.size() > 5 ? key.size() - 5 : 0;
+  if (!best || best_d > std::max<std::size_t>(1, suffix / 3)) return std::nullopt;
+  return best;
+}
+
+void check_all() {
+  std::string errors;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry(*e);
+    const std::size_t eq = entry.find('=');
+    if (eq == std::string_view::npos) continue;
+    const std::string_view name = entry.substr(0, eq), value = entry.substr(eq + 1);
+    if (upper(name).rfind("GAEA_", 0) != 0) continue;
+    if (const variable* v = find(name)) {
+      if (value.empty()) continue;  // empty means unset (the default)
+      if (auto why = invalid(*v, value))
+        errors += std::string(errors.empty() ? "" : "; ") + "environment variable " +
+                  std::string(name) + "='" + std::string(value) + "' " + *why;
+      continue;
+    }
+    const auto& tools = tool_variables();
+    if (std::find(tools.begin(), tools.end(), name) != tools.end()) continue;
+    const auto near = closest(name);
+    std::fprintf(stderr,
+                 "gaea: warning: unknown environment variable %s=%s (%s%s); it is ignored\n",
+                 std::string(name).c_str(), std::string(value).c_str(),
+                 near ? "did you mean " : "gaea-info --env lists the known ones",
+                 near ? (std::string(*near) + "?").c_str() : "");
+  }
+  if (!errors.empty()) throw Error(errors);
+}
+
+std::optional<std::string> raw(std::string_view name) {
+  const variable& v = lookup(name);
+  const char* s = std::getenv(std::string(v.name).c_str());
+  if (!s || !*s) return std::nullopt;
+  return std::string(s);
+}
+
+std::string get_string(std::string_view name) {
+  auto r = raw(name);
+  return r ? *r : std::string(lookup(name).default_str);
+}
+
+std::int64_t get_int(std::string_view name) {
+  const std::string text = get_string(name);
+  const size_parse p = parse_size(text);
+  if (p.error)
+    throw Error("environment variable " + std::string(name) + "='" + text + "' " + *p.error);
+  return p.value;
 }
 
 std::string get_choice(std::string_view name, const std::vector<std::string_view>& choices) {
+  const variable& v = lookup(name);
+  std::vector<std::string_view> mine = split_choices(v.choices), theirs = choices;
+  std::sort(mine.begin(), mine.end());
+  std::sort(theirs.begin(), theirs.end());
+  if (v.kind != value_kind::choice || mine != theirs)
+    throw Error("gaea::env: the choices read for " + std::string(name) +
+                " differ from the environment table's (framework/base/src/env.cpp): a bug");
   const std::string text = get_string(name);
   for (auto c : choices)
     if (c == text) return text;

@@ -50,6 +50,7 @@ runtime::runtime(int* argc, char*** argv)
   if (g_current.load() != nullptr)
     throw Error("gaea::runtime: a runtime already exists in this process (construct it once)");
   // Read and validate every setting before any collective, so a bad value fails on all ranks.
+  env::check_all();  // every set GAEA_* variable: known name, valid value
   const std::string mode_text =
       env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive", "interrupt", "off"});
   const double max_slowdown = parse_slowdown();
