@@ -2,7 +2,6 @@
 // measurements ([Bcast-Energy]'s validation: predicted vs measured time and energy per algorithm).
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
@@ -30,6 +30,7 @@ coll::operation parse_op(const std::string& s) {
 
 int main(int argc, char** argv) {
   CLI::App app{"gaea-coll: the collectives' time and energy estimator"};
+  gaea::app::conventions(app, "gaea-coll");
   app.require_subcommand(1);
   std::string out, calibration, op_name = "broadcast", json_out;
   int reps = 20, ranks = 4, nodes = 1;
@@ -54,11 +55,7 @@ int main(int argc, char** argv) {
   val->add_option("--calibration", calibration, "calibration file")->required();
   val->add_option("--reps", reps, "calls per timed batch")->check(CLI::Range(1, 100000));
   val->add_option("--json", json_out, "write the table as JSON");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
   try {
     if (*pred) {
       const coll::estimator e =

@@ -4,15 +4,15 @@
 // partial y into the distributed y (a target-driven accumulate). Ranks run at different speeds on
 // purpose, so the counter has something to balance. The result is checked against the closed
 // form, and a summary is printed.
-//   mpirun -np 4 gaea-demo [n] [tile]
+//   mpirun -np 4 gaea-demo [n] [tile]    (gaea-demo --help)
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/counters/shared_counter.hpp"
 #include "gaea/ga/global_array.hpp"
@@ -38,11 +38,17 @@ double y_exact(index_t i, index_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  CLI::App app{
+      "gaea-demo: a load-balanced y = A x on global arrays (tiles handed out by a shared "
+      "counter), checked against the closed form"};
+  gaea::app::conventions(app, "gaea-demo");
+  index_t n = 2048, tile = 128;
+  app.add_option("n", n, "matrix order")->capture_default_str();
+  app.add_option("tile", tile, "tile size")->capture_default_str();
+  if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
   try {
     gaea::runtime rt(&argc, &argv);
     const gaea::coll::group& world = gaea::coll::world();  // collective on first use
-    const index_t n = argc > 1 ? std::atoll(argv[1]) : 2048;
-    const index_t tile = argc > 2 ? std::atoll(argv[2]) : 128;
     if (n <= 0 || tile <= 0 || tile > n)
       throw gaea::Error("gaea-demo: need 0 < tile <= n (got n=" + std::to_string(n) +
                         ", tile=" + std::to_string(tile) + ")");

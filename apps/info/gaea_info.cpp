@@ -4,10 +4,11 @@
 //   gaea-info --env                  the GAEA_* environment variables, defaults and meanings
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "cli.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/coll/collectives.hpp"
@@ -33,28 +34,49 @@ std::vector<std::string> gather_strings(const gaea::coll::group& g, const std::s
   return out;
 }
 
+// What a variable accepts, as one short phrase.
+std::string accepts(const gaea::env::variable& v) {
+  using gaea::env::value_kind;
+  switch (v.kind) {
+    case value_kind::choice:
+      return std::string(v.choices);
+    case value_kind::size:
+      return "integer >= " + std::to_string(v.min) + ", K/M/G suffixes";
+    case value_kind::seconds:
+      return "seconds >= 0";
+    case value_kind::fraction:
+      return "fraction in (0, 1)";
+    case value_kind::report:
+      return "0|1|<file>.json";
+    case value_kind::text:
+      break;
+  }
+  return "text";
+}
+
 void print_env() {
   std::printf("GAEA_* environment variables (set in the environment of every rank):\n");
   for (const auto& v : gaea::env::table()) {
     const auto cur = gaea::env::raw(v.name);
-    std::printf("  %-20s default %-6s %s%s\n    %s\n", std::string(v.name).c_str(),
+    std::printf("  %-20s default %-6s %s%s\n    accepts %s\n    %s\n", std::string(v.name).c_str(),
                 std::string(v.default_str).c_str(), cur ? "now " : "", cur ? cur->c_str() : "",
-                std::string(v.help).c_str());
+                accepts(v).c_str(), std::string(v.help).c_str());
   }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--env") == 0) {
-      print_env();
-      return 0;
-    }
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::printf("usage: [mpirun -np N] gaea-info [--env]\n");
-      return 0;
-    }
+  CLI::App app{
+      "gaea-info: what a Gaea job sees (version, ranks and nodes, topology, UCX transports, "
+      "progress threads); run under mpirun with the application's environment"};
+  gaea::app::conventions(app, "gaea-info");
+  bool env = false;
+  app.add_flag("--env", env, "print the GAEA_* environment variables, defaults and meanings");
+  if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
+  if (env) {
+    print_env();
+    return 0;
   }
   try {
     gaea::runtime rt(&argc, &argv);

@@ -209,16 +209,13 @@ int run(gaea::runtime& rt, options o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  options o;
+  if (const auto exit_code = parse_options(argc, argv, o)) return *exit_code;
   int rc = 0;
   try {
     gaea::runtime rt(&argc, &argv);
     gaea::coll::world();  // collective on first use: every rank, before any collective
-    parse_result pr = parse_options(argc, argv);
-    if (!pr.run) {
-      if (rt.rank() == 0) std::fputs(pr.message.c_str(), pr.exit_code ? stderr : stdout);
-      return pr.exit_code;
-    }
-    rc = run(rt, pr.opt);
+    rc = run(rt, o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gaea-lu: error: %s\n", e.what());
     return 2;

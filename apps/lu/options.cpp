@@ -1,25 +1,23 @@
 #include "options.hpp"
 
 #include <sched.h>
-#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <regex>
-#include <sstream>
 #include <thread>
 
+#include "cli.hpp"
 #include "gaea/base/error.hpp"
 
 namespace gaea::lu {
 
-parse_result parse_options(int argc, char** argv) {
-  parse_result res;
-  options& o = res.opt;
+std::optional<int> parse_options(int argc, char** argv, options& o) {
   CLI::App app{
       "gaea-lu: blocked right-looking LU of an N×N block-cyclic global array, with the next "
       "panel prefetched while the trailing update runs, and built-in validation (HPL scaled "
       "residual)."};
+  app::conventions(app, "gaea-lu");
   std::string grid, overlap = "on", progress, matrix = "dd";
   app.add_option("--n", o.n, "matrix order N (ignored with --input)")->capture_default_str();
   app.add_option("--block", o.block, "tile size (default: automatic)");
@@ -47,32 +45,25 @@ parse_result parse_options(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--json", o.json, "also print one JSON line with every figure");
   app.add_flag("--corrupt-for-test", o.corrupt_for_test)->group("");  // hidden
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    std::ostringstream out, err;
-    res.run = false;
-    res.exit_code = app.exit(e, out, err) == 0 ? 0 : 2;
-    res.message = out.str() + err.str();
-    return res;
-  }
-  o.overlap = overlap == "on";
-  o.kind = matrix == "general" ? matrix_kind::general : matrix_kind::diag_dominant;
-  o.factor_check = fcheck == "auto" ? -1 : fcheck == "on" ? 1 : 0;
-  if (!progress.empty()) o.progress = progress::parse_mode(progress);
-  if (!grid.empty()) {
-    static const std::regex re(R"(\s*(\d+)\s*[xX]\s*(\d+)\s*)");
-    std::smatch mm;
-    if (!std::regex_match(grid, mm, re)) {
-      res.run = false;
-      res.exit_code = 2;
-      res.message = "gaea-lu: --grid '" + grid + "' is not of the form PxQ (e.g. 2x2)\n";
-      return res;
+  app.callback([&] {
+    o.overlap = overlap == "on";
+    o.kind = matrix == "general" ? matrix_kind::general : matrix_kind::diag_dominant;
+    o.factor_check = fcheck == "auto" ? -1 : fcheck == "on" ? 1 : 0;
+    if (!progress.empty()) o.progress = progress::parse_mode(progress);
+    if (!grid.empty()) {
+      static const std::regex re(R"(\s*(\d+)\s*[xX]\s*(\d+)\s*)");
+      std::smatch mm;
+      if (!std::regex_match(grid, mm, re))
+        throw Error("--grid '" + grid + "' is not of the form PxQ (e.g. 2x2)");
+      try {
+        o.prow = std::stoi(mm[1].str());
+        o.pcol = std::stoi(mm[2].str());
+      } catch (const std::out_of_range&) {
+        throw Error("--grid '" + grid + "': a dimension is out of range");
+      }
     }
-    o.prow = std::stoi(mm[1].str());
-    o.pcol = std::stoi(mm[2].str());
-  }
-  return res;
+  });
+  return app::parse(app, argc, argv);
 }
 
 void resolve_options(options& o, int ranks, int ranks_on_node) {

@@ -29,17 +29,10 @@ struct options {
   bool corrupt_for_test = false;  ///< hidden: perturb a factor to prove the checks fail
 };
 
-/// Outcome of parsing: run, or exit at once with `exit_code` (help, or an error whose text
-/// is in `message`).
-struct parse_result {
-  options opt;
-  bool run = true;
-  int exit_code = 0;
-  std::string message;
-};
-
-/// Parses argv (CLI11). Pure: no MPI, same result on every rank.
-parse_result parse_options(int argc, char** argv);
+/// Parses argv into `opt` by the programs' convention (apps/common/cli.hpp): nullopt to run,
+/// else the exit status (0 after --help/--version, 2 after a bad command line, the message
+/// printed). Pure: no MPI, same result on every rank; call it before the runtime exists.
+std::optional<int> parse_options(int argc, char** argv, options& opt);
 
 /// Fills the automatic choices and checks the values against `ranks` and the matrix order
 /// (already set in opt.n). Throws gaea::Error with a message naming the bad value; the same on

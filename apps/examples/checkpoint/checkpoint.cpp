@@ -14,15 +14,15 @@
 //            another number of ranks than the crashed run, e.g.
 //              mpirun -np 3 gaea-checkpoint --phase crash --file /tmp/c.h5
 //              mpirun -np 2 gaea-checkpoint --phase restart --file /tmp/c.h5
-// Exit status 0 when the restarted result equals the reference, 1 when not, 2 on an error.
+// Exit status 0 when the restarted result equals the reference, 1 when not, 2 on an error or a
+// bad command line (see gaea-checkpoint --help).
 //   mpirun -np 4 gaea-checkpoint [--n 96] [--steps 40] [--every 10] [--crash-at 25]
 //                                [--file checkpoint.h5] [--phase all|crash|restart]
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <utility>
 
+#include "cli.hpp"
 #include "gaea/ga/algorithms.hpp"
 #include "gaea/ga/io.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -39,32 +39,21 @@ struct options {
   std::string file = "checkpoint.h5", phase = "all";
 };
 
-options parse(int argc, char** argv) {
-  options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (i + 1 >= argc) throw gaea::Error("gaea-checkpoint: " + a + " needs a value");
-    const char* v = argv[++i];
-    if (a == "--n")
-      o.n = std::atoll(v);
-    else if (a == "--steps")
-      o.steps = std::atoll(v);
-    else if (a == "--every")
-      o.every = std::atoll(v);
-    else if (a == "--crash-at")
-      o.crash_at = std::atoll(v);
-    else if (a == "--file")
-      o.file = v;
-    else if (a == "--phase")
-      o.phase = v;
-    else
-      throw gaea::Error("gaea-checkpoint: unknown option " + a);
-  }
-  if (o.n < 3 || o.steps < 1 || o.every < 1 || o.crash_at < o.every || o.crash_at >= o.steps)
-    throw gaea::Error("gaea-checkpoint: need n >= 3, steps >= 1, every <= crash-at < steps");
-  if (o.phase != "all" && o.phase != "crash" && o.phase != "restart")
-    throw gaea::Error("gaea-checkpoint: --phase is all, crash or restart, not " + o.phase);
-  return o;
+// Adds the options to `app`; `o` is filled and checked when app parses.
+void add_options(CLI::App& app, options& o) {
+  app.add_option("--n", o.n, "grid points per side")->capture_default_str();
+  app.add_option("--steps", o.steps, "steps of the uninterrupted run")->capture_default_str();
+  app.add_option("--every", o.every, "checkpoint every k steps")->capture_default_str();
+  app.add_option("--crash-at", o.crash_at, "the interrupted run stops after this step")
+      ->capture_default_str();
+  app.add_option("--file", o.file, "checkpoint file (HDF5)")->capture_default_str();
+  app.add_option("--phase", o.phase, "all | crash | restart")
+      ->check(CLI::IsMember({"all", "crash", "restart"}))
+      ->capture_default_str();
+  app.callback([&o] {
+    if (o.n < 3 || o.steps < 1 || o.every < 1 || o.crash_at < o.every || o.crash_at >= o.steps)
+      throw gaea::Error("need n >= 3, steps >= 1, every <= crash-at < steps");
+  });
 }
 
 // A hot square in a cold field.
@@ -132,9 +121,13 @@ layout_spec restart_layout(index_t n, int ranks) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  CLI::App app{"gaea-checkpoint: checkpoint/restart of heat diffusion on a global array (HDF5)"};
+  gaea::app::conventions(app, "gaea-checkpoint");
+  options o;
+  add_options(app, o);
+  if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
   try {
     gaea::runtime rt(&argc, &argv);
-    const options o = parse(argc, argv);
     const bool root = rt.rank() == 0;
     if (o.phase != "restart") {
       if (root)

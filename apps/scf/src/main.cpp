@@ -10,9 +10,8 @@
 #include <memory>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 #include "basis.hpp"
+#include "cli.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -39,13 +38,6 @@ struct cli_options {
   double tolerance = 1e-8;
   bool quiet = false;
 };
-
-/// Rank from the launcher's environment, for messages printed before the runtime exists.
-bool launcher_rank0() {
-  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
-    if (const char* s = std::getenv(v)) return std::atoi(s) == 0;
-  return true;
-}
 
 /// Figures for the GAEA_REPORT "scf" section (summed over ranks by the report).
 struct report_figures {
@@ -203,6 +195,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "gaea-scf: restricted closed-shell Hartree-Fock on Gaea (direct SCF; the Fock "
       "build is load-balanced across ranks by a shared counter)"};
+  gaea::app::conventions(app, "gaea-scf");
   app.add_option("xyz", o.xyz, "molecule, .xyz file in Angstrom")->required();
   app.add_option("-b,--basis", o.basis,
                  "basis set: a name in the NWChem library (sto-3g, 6-31G*, cc-pVDZ, ...) or a file")
@@ -233,7 +226,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--threads", o.threads, "worker threads per rank (0: oneTBB default)")
       ->capture_default_str();
-  app.add_option("--executor", o.executor, "tbb or threads")->capture_default_str();
+  app.add_option("--executor", o.executor, "tbb or threads")
+      ->check(CLI::IsMember({"tbb", "threads"}))
+      ->capture_default_str();
   app.add_option("--block-size", o.block_bf, "basis functions per shell block (0: automatic)")
       ->capture_default_str();
   app.add_option("--schwarz", o.schwarz, "Schwarz screening threshold")->capture_default_str();
@@ -242,16 +237,7 @@ int main(int argc, char** argv) {
                  "exit with status 4 unless the total energy is within --tolerance of this");
   app.add_option("--tolerance", o.tolerance, "for --expect-energy (Eh)")->capture_default_str();
   app.add_flag("-q,--quiet", o.quiet, "print only errors and the energy check");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (launcher_rank0()) return app.exit(e);
-    return e.get_exit_code() == 0 ? 0 : 2;
-  }
-  if (o.executor != "tbb" && o.executor != "threads") {
-    if (launcher_rank0()) std::fprintf(stderr, "gaea-scf: error: --executor: tbb or threads\n");
-    return 2;
-  }
+  if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
 
   report_figures rep;
   try {

@@ -1,0 +1,38 @@
+#pragma once
+/// \file
+/// The command-line convention of every Gaea program (gaea-scf, gaea-lu, gaea-lbm, gaea-info,
+/// gaea-demo, gaea-checkpoint, gaea-coll), in one place:
+///  - CLI11 parses; unknown options and extra arguments are errors;
+///  - `--help` prints the usage and `--version` prints "<program> (Gaea <version>)", both on
+///    stdout of the first rank only (rank 0 of the launcher, or the lone process), exit 0;
+///  - a bad command line prints "<program>: error: <what>" and a hint on stderr of EVERY rank
+///    (a rank's command line may differ from the others', and no rank's message may be lost)
+///    and exits 2 on every rank, with or without mpirun;
+///  - the command line is parsed before the runtime exists, so --help, --version and a bad
+///    command line never start MPI or UCX and never wait for another rank.
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+namespace gaea::app {
+
+/// Exit status of a bad command line, for every program.
+inline constexpr int bad_command_line = 2;
+
+/// Names `app` `program` and adds `--version` (Gaea's version, from gaea/base/version.hpp).
+/// Call once, before adding options. Not collective.
+void conventions(CLI::App& app, const std::string& program);
+
+/// Parses argv by the convention above. Returns nullopt when the program should run, otherwise
+/// the exit status to return from main (0 after --help/--version, 2 after a bad command line),
+/// the output already printed. A gaea::Error thrown by a callback of `app` (a cross-option
+/// check) is a bad command line too. Not collective; call it before constructing the runtime.
+std::optional<int> parse(CLI::App& app, int argc, char** argv);
+
+/// This process's rank from the launcher's environment (Open MPI, PMI, PMIx), 0 without one:
+/// for output before the runtime exists.
+int launcher_rank();
+
+}  // namespace gaea::app
