@@ -24,7 +24,7 @@ function(gaea_cli_cases name program)
   gaea_add_hostile(cli_${name}_help COMMAND ${exe} --help NRANKS 0 TRANSPORTS sm EXIT 0
                    MESSAGE "Usage: ${program}" ${HELP_class})
   gaea_add_hostile(cli_${name}_version COMMAND ${exe} --version NRANKS 0 TRANSPORTS sm EXIT 0
-                   MESSAGE "^${program} \\(Gaea [0-9]+\\.[0-9]+\\.[0-9]+\\)$" ${VERSION_class})
+                   MESSAGE "${program} \\(Gaea [0-9]+\\.[0-9]+\\.[0-9]+\\)" ${VERSION_class})
   gaea_add_hostile(cli_${name}_unknown_flag COMMAND ${exe} --no-such-flag NRANKS 0 2
                    TRANSPORTS sm EXIT 2
                    MESSAGE "${program}: error: .*--no-such-flag" ${UNKNOWN_class})
