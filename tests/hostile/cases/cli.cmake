@@ -4,13 +4,13 @@
 # variables are checked at start-up (invalid value: an error on every rank; unknown name: a
 # warning naming the closest known one). None of these is about the transport: sm only.
 
-# One program's command-line cases. PROGRAM is the executable's name; MISSING and NOT_A_NUMBER
-# are argument lists (';'-separated) that miss a required argument/value or give text to a
-# numeric option, with the message expected; <X>_CLASS the class of each before the fix
+# One program's command-line cases. PROGRAM is the executable's name; BASE the required
+# arguments given before the unknown flag; MISSING and NOT_A_NUMBER are argument lists that miss
+# a required argument/value or give text to a numeric option, with the message expected; <X>_CLASS the class of each before the fix
 # (empty: it already behaved and the case guards against a regression).
 function(gaea_cli_cases name program)
   cmake_parse_arguments(C "" "HELP_CLASS;VERSION_CLASS;UNKNOWN_CLASS;MISSING_MESSAGE;MISSING_CLASS;NUMBER_MESSAGE;NUMBER_CLASS"
-                        "MISSING;NOT_A_NUMBER" ${ARGN})
+                        "BASE;MISSING;NOT_A_NUMBER" ${ARGN})
   if(NOT TARGET ${program})
     return()
   endif()
@@ -25,7 +25,7 @@ function(gaea_cli_cases name program)
                    MESSAGE "Usage: ${program}" ${HELP_class})
   gaea_add_hostile(cli_${name}_version COMMAND ${exe} --version NRANKS 0 TRANSPORTS sm EXIT 0
                    MESSAGE "${program} \\(Gaea [0-9]+\\.[0-9]+\\.[0-9]+\\)" ${VERSION_class})
-  gaea_add_hostile(cli_${name}_unknown_flag COMMAND ${exe} --no-such-flag NRANKS 0 2
+  gaea_add_hostile(cli_${name}_unknown_flag COMMAND ${exe} ${C_BASE} --no-such-flag NRANKS 0 2
                    TRANSPORTS sm EXIT 2
                    MESSAGE "${program}: error: .*--no-such-flag" ${UNKNOWN_class})
   gaea_add_hostile(cli_${name}_missing_argument COMMAND ${exe} ${C_MISSING} NRANKS 2
@@ -40,6 +40,7 @@ endfunction()
 
 # Before: gaea-scf exited 106/109 without mpirun (CLI11's codes) and printed on rank 0 only.
 gaea_cli_cases(scf gaea-scf VERSION_CLASS unclear UNKNOWN_CLASS unclear
+               BASE water.xyz --basis sto-3g
                MISSING "" MISSING_MESSAGE "xyz is required" MISSING_CLASS unclear
                NOT_A_NUMBER water.xyz --basis sto-3g --charge one
                NUMBER_MESSAGE ".*--charge.*one" NUMBER_CLASS unclear)
@@ -61,7 +62,7 @@ gaea_cli_cases(demo gaea-demo HELP_CLASS unclear VERSION_CLASS unclear UNKNOWN_C
 gaea_cli_cases(checkpoint gaea-checkpoint HELP_CLASS unclear VERSION_CLASS unclear
                MISSING --file MISSING_MESSAGE ".*--file" MISSING_CLASS unclear
                NOT_A_NUMBER --n abc NUMBER_MESSAGE ".*--n.*abc" NUMBER_CLASS unclear)
-gaea_cli_cases(coll gaea-coll VERSION_CLASS unclear
+gaea_cli_cases(coll gaea-coll VERSION_CLASS unclear BASE predict
                MISSING calibrate MISSING_MESSAGE ".*--out.*required"
                NOT_A_NUMBER predict --ranks x NUMBER_MESSAGE ".*--ranks.*x")
 
@@ -102,7 +103,7 @@ if(TARGET gaea-demo)
   # An invalid value on one rank only: that rank says so and the job ends. Before: rank 1 threw
   # at its first counter operation and rank 0 waited for ever.
   gaea_add_hostile(cli_env_invalid_on_one_rank
-    COMMAND bash -c "[[ $OMPI_COMM_WORLD_RANK == 1 ]] && export GAEA_COUNTER=xyz; exec \"$@\""
+    COMMAND bash -c "exec env $([[ $OMPI_COMM_WORLD_RANK == 1 ]] && echo GAEA_COUNTER=xyz) \"$@\""
             bash ${demo}
     TRANSPORTS sm MESSAGE_ONCE "GAEA_COUNTER='xyz' must be one of atomic\\|progress\\|owner"
     CLASS hang)
