@@ -46,7 +46,7 @@ gaea_cli_cases(scf gaea-scf VERSION_CLASS unclear UNKNOWN_CLASS unclear
                NUMBER_MESSAGE ".*--charge.*one" NUMBER_CLASS unclear)
 # Before: gaea-lu parsed after starting the runtime, printed on rank 0 only; no --version.
 gaea_cli_cases(lu gaea-lu VERSION_CLASS unclear
-               MISSING --n MISSING_MESSAGE ".*--n" MISSING_CLASS unclear
+               MISSING --n MISSING_MESSAGE ".*--n"
                NOT_A_NUMBER --n abc NUMBER_MESSAGE ".*--n.*abc")
 gaea_cli_cases(lbm gaea-lbm VERSION_CLASS unclear
                MISSING --case MISSING_MESSAGE ".*--case"
@@ -60,7 +60,7 @@ gaea_cli_cases(demo gaea-demo HELP_CLASS unclear VERSION_CLASS unclear UNKNOWN_C
                MISSING 64 32 extra MISSING_MESSAGE ".*extra" MISSING_CLASS accepted
                NOT_A_NUMBER abc NUMBER_MESSAGE ".*abc" NUMBER_CLASS unclear)
 gaea_cli_cases(checkpoint gaea-checkpoint HELP_CLASS unclear VERSION_CLASS unclear
-               MISSING --file MISSING_MESSAGE ".*--file" MISSING_CLASS unclear
+               MISSING --file MISSING_MESSAGE ".*--file"
                NOT_A_NUMBER --n abc NUMBER_MESSAGE ".*--n.*abc" NUMBER_CLASS unclear)
 gaea_cli_cases(coll gaea-coll VERSION_CLASS unclear BASE predict
                MISSING calibrate MISSING_MESSAGE ".*--out.*required"
