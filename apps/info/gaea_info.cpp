@@ -43,7 +43,7 @@ std::string accepts(const gaea::env::variable& v) {
     case value_kind::size:
       return "integer >= " + std::to_string(v.min) + ", K/M/G suffixes";
     case value_kind::seconds:
-      return "seconds >= 0";
+      return "whole seconds >= 0";
     case value_kind::fraction:
       return "fraction in (0, 1)";
     case value_kind::report:

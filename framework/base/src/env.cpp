@@ -115,6 +115,10 @@ const std::vector<variable>& table() {
        "when the owner's main thread calls into Gaea: the baseline without asynchronous "
        "progress)",
        value_kind::choice, "atomic|progress|owner"},
+      {"GAEA_HANG_TIMEOUT", "0",
+       "seconds after which a Gaea wait (barrier, collective, remote operation) that has not "
+       "completed becomes an error naming what it waited for, which ends the job; 0 = off",
+       value_kind::seconds},
       {"GAEA_VERBOSE", "0",
        "1 = rank 0 prints the set-up at start (ranks, nodes, progress mode and placement, "
        "topology) "
@@ -133,7 +137,9 @@ const std::vector<std::string_view>& tool_variables() {
       "GAEA_CLUSTER_NAME",     "GAEA_CLUSTER_DIR",
       "GAEA_CLUSTER_SUBNET",   "GAEA_CLUSTER_SHARED_IDENTITY",
       "GAEA_KEEP_PACKAGE_TMP", "GAEA_TEST_NODES",
-      "GAEA_SOURCE_DIR",       "GAEA_BINARY_DIR"};
+      "GAEA_SOURCE_DIR",       "GAEA_BINARY_DIR",
+      "GAEA_MPIEXEC",          "GAEA_HOSTILE_ID",
+      "GAEA_HOSTILE_IN_NS"};
   return names;
 }
 
@@ -260,8 +266,10 @@ std::optional<std::string> invalid(const variable& v, std::string_view value) {
       return std::nullopt;
     }
     case value_kind::seconds: {
-      const auto x = parse_number(text);
-      if (!x || *x < 0) return std::string("must be a number of seconds >= 0 (0: off)");
+      const size_parse p = parse_size(text);
+      const bool digits = !text.empty() && std::isdigit(static_cast<unsigned char>(text.back()));
+      if (p.error || !digits || p.value < 0 || p.value > 1'000'000'000)
+        return std::string("must be a whole number of seconds in [0, 1000000000] (0: off)");
       return std::nullopt;
     }
     case value_kind::fraction: {

@@ -18,7 +18,7 @@ namespace gaea::env {
 enum class value_kind {
   choice,    ///< one of `variable::choices` ("a|b|c"), case-sensitive
   size,      ///< an integer >= `variable::min`, with an optional K/M/G suffix (powers of 1024)
-  seconds,   ///< a finite decimal number of seconds >= 0
+  seconds,   ///< a whole number of seconds in [0, 1e9] (no suffix)
   fraction,  ///< a decimal number in (0, 1)
   report,    ///< 0, 1 or a file name ending in .json
   text,      ///< any text (a file name, a list): validated where it is read
