@@ -31,8 +31,4 @@ void conventions(CLI::App& app, const std::string& program);
 /// check) is a bad command line too. Not collective; call it before constructing the runtime.
 std::optional<int> parse(CLI::App& app, int argc, char** argv);
 
-/// This process's rank from the launcher's environment (Open MPI, PMI, PMIx), 0 without one:
-/// for output before the runtime exists.
-int launcher_rank();
-
 }  // namespace gaea::app

@@ -8,6 +8,7 @@
 
 #include "cli.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/base/launcher.hpp"
 #include "gaea/base/version.hpp"
 
 namespace {
@@ -54,8 +55,12 @@ TEST_CASE("app cli: the convention's exit statuses", "[app_cli]") {
   CHECK(run({"gaea-test", "--n", "abc"}) == 2);
   // A gaea::Error from a cross-option check is a bad command line too.
   CHECK(run({"gaea-test", "--n", "-1"}) == 2);
-  CHECK(gaea::app::launcher_rank() == 0);
+  CHECK(gaea::launcher::rank() == 0);
   setenv("OMPI_COMM_WORLD_RANK", "3", 1);
-  CHECK(gaea::app::launcher_rank() == 3);
+  CHECK(gaea::launcher::rank() == 3);
   unsetenv("OMPI_COMM_WORLD_RANK");
+  CHECK(gaea::launcher::size() == 1);
+  setenv("PMI_SIZE", "4", 1);
+  CHECK(gaea::launcher::size() == 4);
+  unsetenv("PMI_SIZE");
 }
