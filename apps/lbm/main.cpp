@@ -214,14 +214,12 @@ int main(int argc, char** argv) {
       throw gaea::Error("--every " + std::to_string(o.every) + " needs --output DIR");
   });
   if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
-  int rc = 0;
-  try {
-    gaea::runtime rt(&argc, &argv);
-    gaea::coll::world();  // collective on first use: every rank, before any collective
-    rc = run(rt, o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gaea-lbm: error: %s\n", e.what());
-    return 2;
-  }
-  return rc;
+  // An error on any rank ends the job with its message on every rank (exit 2).
+  return gaea::run_main(
+      "gaea-lbm", &argc, &argv,
+      [&](gaea::runtime& rt) {
+        gaea::coll::world();  // collective on first use: every rank, before any collective
+        return run(rt, o);
+      },
+      2);
 }

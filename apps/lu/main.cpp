@@ -211,14 +211,12 @@ int run(gaea::runtime& rt, options o) {
 int main(int argc, char** argv) {
   options o;
   if (const auto exit_code = parse_options(argc, argv, o)) return *exit_code;
-  int rc = 0;
-  try {
-    gaea::runtime rt(&argc, &argv);
-    gaea::coll::world();  // collective on first use: every rank, before any collective
-    rc = run(rt, o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gaea-lu: error: %s\n", e.what());
-    return 2;
-  }
-  return rc;
+  // An error on any rank ends the job with its message on every rank (exit 2).
+  return gaea::run_main(
+      "gaea-lu", &argc, &argv,
+      [&](gaea::runtime& rt) {
+        gaea::coll::world();  // collective on first use: every rank, before any collective
+        return run(rt, o);
+      },
+      2);
 }
