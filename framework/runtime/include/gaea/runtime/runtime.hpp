@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gaea/base/error.hpp"
+#include "gaea/base/launcher.hpp"
 #include "gaea/comm/completion.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/energy/actuator.hpp"
@@ -231,6 +232,7 @@ int run_main(std::string_view program, int* argc, char*** argv, Body&& body,
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%.*s: error: %s\n", static_cast<int>(program.size()), program.data(),
                  e.what());
+    launcher::grace_before_exit();  // so that every rank prints before mpirun ends the job
     return error_exit_code;
   }
   try {
