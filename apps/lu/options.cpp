@@ -7,6 +7,7 @@
 #include <cmath>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "gaea/base/error.hpp"
@@ -69,14 +70,24 @@ parse_result parse_options(int argc, char** argv) {
       res.message = "gaea-lu: --grid '" + grid + "' is not of the form PxQ (e.g. 2x2)\n";
       return res;
     }
-    o.prow = std::stoi(mm[1].str());
-    o.pcol = std::stoi(mm[2].str());
+    try {
+      o.prow = std::stoi(mm[1].str());
+      o.pcol = std::stoi(mm[2].str());
+    } catch (const std::out_of_range&) {  // more digits than an int: refused like a bad grid
+      res.run = false;
+      res.exit_code = 2;
+      res.message = "gaea-lu: --grid '" + grid + "': P and Q must be rank counts\n";
+      return res;
+    }
   }
   return res;
 }
 
 void resolve_options(options& o, int ranks, int ranks_on_node) {
-  if (o.n <= 0) throw Error("--n " + std::to_string(o.n) + " must be positive");
+  // 2^26 is far beyond any matrix this code can hold (36 PB), and keeps every n*n*8 below 2^63.
+  if (o.n <= 0 || o.n > max_order)
+    throw Error("--n " + std::to_string(o.n) + " must be in [1, " + std::to_string(max_order) +
+                "]");
   if (o.prow != 0 || o.pcol != 0) {
     if (o.prow <= 0 || o.pcol <= 0 || static_cast<long>(o.prow) * o.pcol != ranks)
       throw Error("--grid " + std::to_string(o.prow) + "x" + std::to_string(o.pcol) +

@@ -41,6 +41,9 @@ struct parse_result {
 /// Parses argv (CLI11). Pure: no MPI, same result on every rank.
 parse_result parse_options(int argc, char** argv);
 
+/// Largest matrix order accepted (--n or the --input's extent).
+inline constexpr std::int64_t max_order = std::int64_t{1} << 26;
+
 /// Fills the automatic choices and checks the values against `ranks` and the matrix order
 /// (already set in opt.n). Throws gaea::Error with a message naming the bad value; the same on
 /// every rank.
