@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
@@ -33,6 +34,7 @@ bool same(double a, double b) {
 
 restart_header read_restart_header(const std::string& file, const config& g) {
   const std::string who = "lbm: restart file '" + file + "'";
+  if (!std::filesystem::exists(file)) throw Error(who + " not found");
   const auto i64 = [&](const char* name) {
     return ga::read_attribute_as<std::int64_t>(file, name);
   };
@@ -74,6 +76,17 @@ restart_header read_restart_header(const std::string& file, const config& g) {
   if (h.monitor_length < 0 || h.monitor_length > g.ny)
     throw Error(who + ": monitor_length " + std::to_string(h.monitor_length) +
                 " is not in [0, ny = " + std::to_string(g.ny) + "]");
+  return h;
+}
+
+restart_header load_restart_header(const std::string& file, const config& g) {
+  restart_header h;
+  gaea::apps::on_every_rank([&] { h = read_restart_header(file, g); });
+  gaea::apps::same_on_every_rank(
+      "restart files", "'" + file + "' at step " + std::to_string(h.step) + " (monitor step " +
+                           std::to_string(h.monitor_step) + ", " +
+                           std::to_string(h.monitor_length) + " monitor values, " +
+                           std::to_string(std::filesystem::file_size(file)) + " bytes)");
   return h;
 }
 

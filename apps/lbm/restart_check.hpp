@@ -35,6 +35,11 @@ struct restart_header {
 /// both values.
 restart_header read_restart_header(const std::string& file, const config& g);
 
+/// Collective: read_restart_header() on every rank, agreed (a file bad or missing on some ranks
+/// fails every rank with that rank's message), and the same header on every rank (a different
+/// file per rank is refused, naming both headers).
+restart_header load_restart_header(const std::string& file, const config& g);
+
 /// Collective: checks this rank's loaded populations of `s` (every cell of its tiles) and the
 /// monitor profile (finite); every rank throws the lowest failing rank's message, which names
 /// the file, the cell (x, y), the population or moment and its value.

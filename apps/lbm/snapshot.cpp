@@ -11,7 +11,6 @@
 #include "gaea/base/error.hpp"
 #include "gaea/ga/io.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "input_checks.hpp"
 #include "lattice.hpp"
 #include "restart_check.hpp"
 
@@ -145,11 +144,9 @@ void write_xdmf(const std::string& dir, const config& cfg,
 
 snapshot_extra read_snapshot(solver& s, const std::string& file) {
   const config& g = s.problem();
-  if (!std::filesystem::exists(file)) throw Error("lbm: restart file '" + file + "' not found");
-  // Every rank reads and checks the attributes on its own (restart_check.hpp); a file bad on
-  // some ranks only fails them all with its message.
-  restart_header h;
-  gaea::apps::on_every_rank([&] { h = read_restart_header(file, g); });
+  // Every rank reads and checks the attributes on its own (a missing file too), and they agree
+  // (restart_check.hpp).
+  const restart_header h = load_restart_header(file, g);
   const std::int64_t step = h.step;
   snapshot_extra extra;
   extra.monitor_step = h.monitor_step;
