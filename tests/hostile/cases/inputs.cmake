@@ -84,12 +84,12 @@ if(TARGET gaea-scf)
     list(GET v 2 class)
     gaea_add_hostile(in_scf_schwarz_${tag}
       COMMAND $<TARGET_FILE:gaea-scf> ${in_water} --basis sto-3g -q --schwarz ${value}
-      MESSAGE_ONCE "--schwarz: value ${value} is not (a finite number )?in [[]0, 1e-06[]]"
+      MESSAGE_ONCE "schwarz: value ${value} is not (a finite number )?in [[]0, 1e-06[]]"
       TRANSPORTS sm CLASS ${class})
   endforeach()
   gaea_add_hostile(in_scf_energy_tol_nan
     COMMAND $<TARGET_FILE:gaea-scf> ${in_water} --basis sto-3g -q --energy-tol nan
-    MESSAGE_ONCE "--energy-tol: value nan is not a finite number" TRANSPORTS sm
+    MESSAGE_ONCE "energy-tol: value nan is not a finite number" TRANSPORTS sm
     CLASS accepted)
   # --threads 100000 crashed in pthread_create; now capped with a warning, and the run succeeds.
   gaea_add_hostile(in_scf_threads_huge
@@ -116,7 +116,7 @@ endif()
 # The distribution's tile tables grew to ~12 GB per rank until the OOM killer came.
 gaea_add_hostile(in_lu_huge_n
   COMMAND $<TARGET_FILE:gaea-lu> --n 9223372036854775807
-  EXIT 2 MESSAGE "--n 9223372036854775807 must be in [[]1, 67108864[]]" TRANSPORTS sm
+  EXIT 2 MESSAGE "n 9223372036854775807 must be in [[]1, 67108864[]]" TRANSPORTS sm
   CLASS crash)
 # The largest accepted order: 32 PiB of matrix; the capacity check refuses it before any
 # table is built (framework/ga).
@@ -127,7 +127,7 @@ gaea_add_hostile(in_lu_n_too_big_for_memory
 gaea_add_hostile(in_lu_input_nan
   COMMAND $<TARGET_FILE:gaea-lu> --input a.h5
   SETUP "${in_poke} matrix a.h5 A 64 && ${in_poke} set a.h5 A 197 nan"
-  EXIT 2 MESSAGE "--input 'a.h5', dataset 'A': element [(]3, 5[)] is nan" KEEP a.h5
+  EXIT 2 MESSAGE "input 'a.h5', dataset 'A': element [(]3, 5[)] is nan" KEEP a.h5
   TRANSPORTS sm CLASS wrong)
 gaea_add_hostile(in_lu_threads_huge
   COMMAND $<TARGET_FILE:gaea-lu> --n 128 --threads 100000
@@ -145,11 +145,11 @@ gaea_add_hostile(in_lu_input_missing_on_rank1
 # --tau nan was replaced by the default 0.8.
 gaea_add_hostile(in_lbm_tau_nan
   COMMAND $<TARGET_FILE:gaea-lbm> --case poiseuille --steps 10 --tau nan
-  MESSAGE_ONCE "--tau: value nan is not a finite number in [(]0.5, 100[]]" TRANSPORTS sm
+  MESSAGE_ONCE "tau: value nan is not a finite number in [(]0.5, 100[]]" TRANSPORTS sm
   CLASS accepted)
 gaea_add_hostile(in_lbm_tau_unstable
   COMMAND $<TARGET_FILE:gaea-lbm> --case poiseuille --steps 10 --tau 0.5
-  MESSAGE_ONCE "--tau: value 0.5 is not in [(]0.5, 100[]]" TRANSPORTS sm)
+  MESSAGE_ONCE "tau: value 0.5 is not in [(]0.5, 100[]]" TRANSPORTS sm)
 gaea_add_hostile(in_lbm_threads_huge
   COMMAND $<TARGET_FILE:gaea-lbm> --case poiseuille --steps 10 --tol 0 --no-check
           --threads 100000
