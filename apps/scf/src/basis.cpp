@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -184,7 +185,69 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
   return lib;
 }
 
+/// libint2's Gaussian-94 reader accepts a file cut anywhere (a shell short of primitives, a
+/// block without its closing "****") and any number; this pass checks the structure and the
+/// numbers first, with line numbers: every shell "TYPE NPRIM SCALE" followed by NPRIM lines of
+/// a positive finite exponent and finite coefficients, every element block closed by "****".
+void check_g94(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("basis file '" + path + "': cannot open it");
+  std::string line, element, shell;
+  std::size_t lineno = 0, block_line = 0, shell_line = 0;
+  bool open = false;        // inside an element block
+  long long remaining = 0;  // primitives still expected for the current shell
+  long long nprim = 0;
+  const auto where = [&] { return "basis file '" + path + "' line " + std::to_string(lineno); };
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::istringstream is(line);
+    std::string first;
+    if (!(is >> first) || first[0] == '!') continue;
+    if (first.rfind("****", 0) == 0) {
+      if (remaining > 0)
+        throw Error(where() + ": shell " + shell + " of element " + element + " (line " +
+                    std::to_string(shell_line) + ") has " + std::to_string(nprim - remaining) +
+                    " of its " + std::to_string(nprim) + " primitives");
+      open = false;
+      continue;
+    }
+    if (remaining > 0) {
+      std::vector<double> cols{number(first, where())};
+      for (std::string tok; is >> tok;)
+        cols.push_back(number(tok, where()));
+      if (cols.size() < 2)
+        throw Error(where() + ": expected an exponent and coefficients, got '" + line + "'");
+      check_primitive(cols, where(), "element " + element + " shell " + shell);
+      --remaining;
+      continue;
+    }
+    if (!open) {  // "O 0": the element of a new block
+      open = true;
+      element = first;
+      block_line = lineno;
+      continue;
+    }
+    std::string count;
+    shell = first;
+    shell_line = lineno;
+    if (!(is >> count) || (nprim = std::atoll(count.c_str())) <= 0)
+      throw Error(where() + ": expected '<shell type> <number of primitives> <scale>', got '" +
+                  line + "'");
+    remaining = nprim;
+  }
+  if (remaining > 0)
+    throw Error("basis file '" + path + "': the file ends inside shell " + shell + " of element " +
+                element + " (line " + std::to_string(shell_line) + "), " +
+                std::to_string(remaining) + " of its " + std::to_string(nprim) +
+                " primitives missing (truncated?)");
+  if (open)
+    throw Error("basis file '" + path + "': the block of element " + element +
+                " starting at line " + std::to_string(block_line) +
+                " has no closing '****' (truncated?)");
+}
+
 raw_library read_g94(const std::string& path, const std::vector<int>& wanted) {
+  check_g94(path);
   std::vector<std::vector<libint2::Shell>> all;
   try {
     all = libint2::BasisSet::read_g94_basis_library(path, false, false);

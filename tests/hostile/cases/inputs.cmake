@@ -30,6 +30,12 @@ if(TARGET gaea-scf AND EXISTS ${in_lib}/cc-pvdz)
     SETUP "head -n 150 ${in_lib}/cc-pvdz > cut.nw"
     EXIT 1 MESSAGE "block of element O starting at line 141 has no 'end'.*truncated"
     KEEP cut.nw TRANSPORTS sm CLASS wrong)
+  # The same for a Gaussian-94 file (libint2's reader took it as it was).
+  gaea_add_hostile(in_scf_basis_g94_truncated
+    COMMAND $<TARGET_FILE:gaea-scf> ${in_water} --basis cut.g94 -q
+    SETUP "head -n 15 ${PROJECT_SOURCE_DIR}/tests/scf/sto-3g.g94 > cut.g94"
+    EXIT 1 MESSAGE "ends inside shell SP of element O [(]line 14[)], 2 of its 3 primitives missing"
+    TRANSPORTS sm CLASS wrong)
   # A negative exponent used to segfault.
   gaea_add_hostile(in_scf_basis_negative_exponent
     COMMAND $<TARGET_FILE:gaea-scf> ${in_water} --basis neg.nw -q
