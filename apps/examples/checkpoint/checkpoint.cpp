@@ -14,6 +14,9 @@
 //            another number of ranks than the crashed run, e.g.
 //              mpirun -np 3 gaea-checkpoint --phase crash --file /tmp/c.h5
 //              mpirun -np 2 gaea-checkpoint --phase restart --file /tmp/c.h5
+// A checkpoint is validated before the restart: its step must be a checkpoint step of this run
+// and every value finite (a NaN is refused, naming the element). The comparison counts unequal
+// elements, so a NaN can never pass as "identical".
 // Exit status 0 when the restarted result equals the reference, 1 when not, 2 on an error.
 //   mpirun -np 4 gaea-checkpoint [--n 96] [--steps 40] [--every 10] [--crash-at 25]
 //                                [--file checkpoint.h5] [--phase all|crash|restart]
