@@ -200,7 +200,7 @@ gaea_add_hostile(in_lbm_restart_other_tau
 gaea_add_hostile(in_lbm_mask_minus7
   COMMAND $<TARGET_FILE:gaea-lbm> --case mask --mask r.h5 --steps 10 --tol 0
   SETUP "${in_lbm_snapshot} && ${in_poke} set r.h5 solid 37 -7"
-  EXIT 2 MESSAGE "mask 'r.h5': dataset 'solid' holds -7 at [(]x 5, y 2[)]; only 0 [(]fluid[)] and 1"
+  EXIT 2 MESSAGE "mask 'r.h5': dataset 'solid' holds -7 at [(]x 5, y 2[)]. only 0 [(]fluid[)] and 1"
   KEEP r.h5 TRANSPORTS sm CLASS wrong)
 # A mask image damaged on rank 1 only.
 gaea_add_hostile(in_lbm_mask_bad_on_rank1
@@ -219,7 +219,7 @@ gaea_add_hostile(in_lbm_options_per_rank
 gaea_add_hostile(in_ckpt_nan
   COMMAND $<TARGET_FILE:gaea-checkpoint> --phase restart --file c.h5
   SETUP "\"$GAEA_BINARY_DIR/apps/examples/checkpoint/gaea-checkpoint\" --phase crash --file c.h5 >/dev/null && ${in_poke} set c.h5 u 1000 nan"
-  EXIT 2 MESSAGE "checkpoint 'c.h5': u[(]10, 40[)] is nan; the field must be finite" KEEP c.h5
+  EXIT 2 MESSAGE "checkpoint 'c.h5': u[(]10, 40[)] is nan. the field must be finite" KEEP c.h5
   TRANSPORTS sm CLASS wrong)
 gaea_add_hostile(in_ckpt_bad_step
   COMMAND $<TARGET_FILE:gaea-checkpoint> --phase restart --file c.h5
