@@ -141,7 +141,7 @@ gaea_add_hostile(in_lu_threads_huge
   TRANSPORTS sm CLASS crash)
 gaea_add_hostile(in_lu_n_per_rank
   COMMAND sh -c "exec \"$0\" --n $((100 + OMPI_COMM_WORLD_RANK))" $<TARGET_FILE:gaea-lu>
-  EXIT 2 MESSAGE "options differ between ranks: rank 0 has --n 100 .*rank 1 has --n 101" CLASS hang)
+  NRANKS 2 4 EXIT 2 MESSAGE "options differ between ranks: rank 0 has --n 100 .*rank 1 has --n 101" CLASS hang)
 gaea_add_hostile(in_lu_input_missing_on_rank1
   COMMAND sh -c "exec \"$0\" --input a$OMPI_COMM_WORLD_RANK.h5" $<TARGET_FILE:gaea-lu>
   SETUP "${in_poke} matrix a0.h5 A 64"
