@@ -70,125 +70,135 @@ int main(int argc, char** argv) {
                     p.seconds * 1e6, p.joules * 1e3, p.algo == pick ? "  <- chosen" : "");
       return 0;
     }
-    gaea::runtime rt(&argc, &argv);
-    const coll::group& w = coll::world();
-    if (*cal) {
-      const coll::estimator e = coll::estimator::calibrate(w, reps);
-      if (w.rank() == 0) {
-        e.save(out);
-        std::printf("gaea-coll: wrote %s (%s)\n", out.c_str(), e.source().c_str());
-      }
-      coll::barrier(w);
-      return 0;
-    }
-    // validate
-    const coll::estimator e = coll::estimator::load(calibration);
-    nlohmann::json rows = nlohmann::json::array();
-    if (w.rank() == 0)
-      std::printf("%-10s %-18s %9s %12s %12s %8s %12s %12s %8s %s\n", "op", "algorithm", "bytes",
-                  "pred_us", "meas_us", "err_%", "pred_mJ", "meas_mJ", "err_%", "pick");
-    for (coll::operation op : {coll::operation::broadcast, coll::operation::allreduce,
-                               coll::operation::alltoall, coll::operation::allgather}) {
-      // Sizes between the calibration's (8, 256, 4K, 32K, 256K, 1M): predictions, not fits.
-      for (std::size_t b : {std::size_t{64}, std::size_t{2048}, std::size_t{16384},
-                            std::size_t{131072}, std::size_t{524288}}) {
-        if (op == coll::operation::alltoall && b > 16384) continue;
-        const auto preds = e.predict(op, b, w.size(), w.nodes(), w.block_placement());
-        const coll::algorithm pick = e.choose(op, b, w.size(), w.nodes(), w.block_placement());
-        double best_j = 1e300, best_t = 1e300;
-        std::vector<std::pair<double, double>> meas;
-        for (const auto& p : preds) {
-          const coll::measurement m = coll::measure(w, op, p.algo, b, reps);
-          meas.emplace_back(m.seconds, m.joules);
-          best_t = std::min(best_t, meas.back().first);
-        }
-        coll::algorithm measured_best = preds.front().algo;
-        for (std::size_t i = 0; i < preds.size(); ++i)
-          if (meas[i].first <= best_t * 1.02 && meas[i].second < best_j) {
-            best_j = meas[i].second;
-            measured_best = preds[i].algo;
+    // An error on any rank ends the job with its message on every rank (exit 1).
+    return gaea::run_main(
+        "gaea-coll", &argc, &argv,
+        [&](gaea::runtime& rt) {
+          const coll::group& w = coll::world();
+          if (*cal) {
+            const coll::estimator e = coll::estimator::calibrate(w, reps);
+            if (w.rank() == 0) {
+              e.save(out);
+              std::printf("gaea-coll: wrote %s (%s)\n", out.c_str(), e.source().c_str());
+            }
+            coll::barrier(w);
+            return 0;
           }
-        for (std::size_t i = 0; i < preds.size(); ++i) {
-          const double et = 100 * (preds[i].seconds - meas[i].first) / meas[i].first;
-          const double ee =
-              meas[i].second > 0 ? 100 * (preds[i].joules - meas[i].second) / meas[i].second : 0;
-          const bool chosen = preds[i].algo == pick;
+          // validate
+          const coll::estimator e = coll::estimator::load(calibration);
+          nlohmann::json rows = nlohmann::json::array();
           if (w.rank() == 0)
-            std::printf("%-10s %-18s %9zu %12.2f %12.2f %8.1f %12.4f %12.4f %8.1f %s\n",
-                        std::string(coll::to_string(op)).c_str(),
-                        std::string(coll::to_string(preds[i].algo)).c_str(), b,
-                        preds[i].seconds * 1e6, meas[i].first * 1e6, et, preds[i].joules * 1e3,
-                        meas[i].second * 1e3, ee,
-                        chosen ? (preds[i].algo == measured_best ? "chosen=best" : "chosen")
-                               : (preds[i].algo == measured_best ? "best" : ""));
-          rows.push_back({{"op", coll::to_string(op)},
-                          {"algorithm", coll::to_string(preds[i].algo)},
-                          {"bytes", b},
-                          {"pred_s", preds[i].seconds},
-                          {"meas_s", meas[i].first},
-                          {"pred_j", preds[i].joules},
-                          {"meas_j", meas[i].second},
-                          {"chosen", chosen},
-                          {"measured_best", preds[i].algo == measured_best}});
-        }
-      }
-    }
-    // Per algorithm: mean and worst |error| of time and energy; how often the pick was best.
-    nlohmann::json summary = nlohmann::json::array();
-    if (w.rank() == 0) {
-      std::printf("\n%-10s %-18s %11s %11s %11s %11s\n", "op", "algorithm", "time_mean%",
-                  "time_worst%", "energy_mean%", "energy_worst%");
-      std::vector<std::pair<std::string, std::string>> seen;
-      int picks = 0, right = 0;
-      for (const auto& r : rows) {
-        if (r["chosen"].get<bool>()) {
-          ++picks;
-          right += r["measured_best"].get<bool>();
-        }
-        const std::pair<std::string, std::string> key{r["op"], r["algorithm"]};
-        if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-        seen.push_back(key);
-        double tm = 0, tw = 0, em = 0, ew = 0;
-        int k = 0;
-        for (const auto& q : rows) {
-          if (q["op"] != key.first || q["algorithm"] != key.second) continue;
-          const double et = std::abs(q["pred_s"].get<double>() / q["meas_s"].get<double>() - 1);
-          const double mj = q["meas_j"].get<double>();
-          const double ee = mj > 0 ? std::abs(q["pred_j"].get<double>() / mj - 1) : 0;
-          tm += et;
-          em += ee;
-          tw = std::max(tw, et);
-          ew = std::max(ew, ee);
-          ++k;
-        }
-        std::printf("%-10s %-18s %11.1f %11.1f %11.1f %11.1f\n", key.first.c_str(),
-                    key.second.c_str(), 100 * tm / k, 100 * tw, 100 * em / k, 100 * ew);
-        summary.push_back({{"op", key.first},
-                           {"algorithm", key.second},
-                           {"time_mean_abs_err", tm / k},
-                           {"time_worst_abs_err", tw},
-                           {"energy_mean_abs_err", em / k},
-                           {"energy_worst_abs_err", ew}});
-      }
-      std::printf("the estimator picked the measured cheapest in %d of %d cases\n", right, picks);
-    }
-    if (w.rank() == 0 && !json_out.empty()) {
-      nlohmann::json j{{"ranks", w.size()},
-                       {"nodes", w.nodes()},
-                       {"estimator", e.source()},
-                       {"meter", rt.energy().source},
-                       {"rows", rows}};
-      // A temporary beside the target, renamed only when the whole write succeeded.
-      const std::string tmp = json_out + ".tmp." + std::to_string(getpid());
-      std::ofstream file(tmp);
-      file << j.dump(2) << '\n';
-      file.close();
-      if (!file || std::rename(tmp.c_str(), json_out.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw gaea::Error("gaea-coll: cannot write " + json_out);
-      }
-    }
-    return 0;
+            std::printf("%-10s %-18s %9s %12s %12s %8s %12s %12s %8s %s\n", "op", "algorithm",
+                        "bytes", "pred_us", "meas_us", "err_%", "pred_mJ", "meas_mJ", "err_%",
+                        "pick");
+          for (coll::operation op : {coll::operation::broadcast, coll::operation::allreduce,
+                                     coll::operation::alltoall, coll::operation::allgather}) {
+            // Sizes between the calibration's (8, 256, 4K, 32K, 256K, 1M): predictions, not fits.
+            for (std::size_t b : {std::size_t{64}, std::size_t{2048}, std::size_t{16384},
+                                  std::size_t{131072}, std::size_t{524288}}) {
+              if (op == coll::operation::alltoall && b > 16384) continue;
+              const auto preds = e.predict(op, b, w.size(), w.nodes(), w.block_placement());
+              const coll::algorithm pick =
+                  e.choose(op, b, w.size(), w.nodes(), w.block_placement());
+              double best_j = 1e300, best_t = 1e300;
+              std::vector<std::pair<double, double>> meas;
+              for (const auto& p : preds) {
+                const coll::measurement m = coll::measure(w, op, p.algo, b, reps);
+                meas.emplace_back(m.seconds, m.joules);
+                best_t = std::min(best_t, meas.back().first);
+              }
+              coll::algorithm measured_best = preds.front().algo;
+              for (std::size_t i = 0; i < preds.size(); ++i)
+                if (meas[i].first <= best_t * 1.02 && meas[i].second < best_j) {
+                  best_j = meas[i].second;
+                  measured_best = preds[i].algo;
+                }
+              for (std::size_t i = 0; i < preds.size(); ++i) {
+                const double et = 100 * (preds[i].seconds - meas[i].first) / meas[i].first;
+                const double ee = meas[i].second > 0
+                                      ? 100 * (preds[i].joules - meas[i].second) / meas[i].second
+                                      : 0;
+                const bool chosen = preds[i].algo == pick;
+                if (w.rank() == 0)
+                  std::printf("%-10s %-18s %9zu %12.2f %12.2f %8.1f %12.4f %12.4f %8.1f %s\n",
+                              std::string(coll::to_string(op)).c_str(),
+                              std::string(coll::to_string(preds[i].algo)).c_str(), b,
+                              preds[i].seconds * 1e6, meas[i].first * 1e6, et,
+                              preds[i].joules * 1e3, meas[i].second * 1e3, ee,
+                              chosen ? (preds[i].algo == measured_best ? "chosen=best" : "chosen")
+                                     : (preds[i].algo == measured_best ? "best" : ""));
+                rows.push_back({{"op", coll::to_string(op)},
+                                {"algorithm", coll::to_string(preds[i].algo)},
+                                {"bytes", b},
+                                {"pred_s", preds[i].seconds},
+                                {"meas_s", meas[i].first},
+                                {"pred_j", preds[i].joules},
+                                {"meas_j", meas[i].second},
+                                {"chosen", chosen},
+                                {"measured_best", preds[i].algo == measured_best}});
+              }
+            }
+          }
+          // Per algorithm: mean and worst |error| of time and energy; how often the pick was best.
+          nlohmann::json summary = nlohmann::json::array();
+          if (w.rank() == 0) {
+            std::printf("\n%-10s %-18s %11s %11s %11s %11s\n", "op", "algorithm", "time_mean%",
+                        "time_worst%", "energy_mean%", "energy_worst%");
+            std::vector<std::pair<std::string, std::string>> seen;
+            int picks = 0, right = 0;
+            for (const auto& r : rows) {
+              if (r["chosen"].get<bool>()) {
+                ++picks;
+                right += r["measured_best"].get<bool>();
+              }
+              const std::pair<std::string, std::string> key{r["op"], r["algorithm"]};
+              if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+              seen.push_back(key);
+              double tm = 0, tw = 0, em = 0, ew = 0;
+              int k = 0;
+              for (const auto& q : rows) {
+                if (q["op"] != key.first || q["algorithm"] != key.second) continue;
+                const double et =
+                    std::abs(q["pred_s"].get<double>() / q["meas_s"].get<double>() - 1);
+                const double mj = q["meas_j"].get<double>();
+                const double ee = mj > 0 ? std::abs(q["pred_j"].get<double>() / mj - 1) : 0;
+                tm += et;
+                em += ee;
+                tw = std::max(tw, et);
+                ew = std::max(ew, ee);
+                ++k;
+              }
+              std::printf("%-10s %-18s %11.1f %11.1f %11.1f %11.1f\n", key.first.c_str(),
+                          key.second.c_str(), 100 * tm / k, 100 * tw, 100 * em / k, 100 * ew);
+              summary.push_back({{"op", key.first},
+                                 {"algorithm", key.second},
+                                 {"time_mean_abs_err", tm / k},
+                                 {"time_worst_abs_err", tw},
+                                 {"energy_mean_abs_err", em / k},
+                                 {"energy_worst_abs_err", ew}});
+            }
+            std::printf("the estimator picked the measured cheapest in %d of %d cases\n", right,
+                        picks);
+          }
+          if (w.rank() == 0 && !json_out.empty()) {
+            nlohmann::json j{{"ranks", w.size()},
+                             {"nodes", w.nodes()},
+                             {"estimator", e.source()},
+                             {"meter", rt.energy().source},
+                             {"rows", rows}};
+            // A temporary beside the target, renamed only when the whole write succeeded.
+            const std::string tmp = json_out + ".tmp." + std::to_string(getpid());
+            std::ofstream file(tmp);
+            file << j.dump(2) << '\n';
+            file.close();
+            if (!file || std::rename(tmp.c_str(), json_out.c_str()) != 0) {
+              std::remove(tmp.c_str());
+              throw gaea::Error("gaea-coll: cannot write " + json_out);
+            }
+          }
+          return 0;
+        },
+        1);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gaea-coll: %s\n", e.what());
     return 1;

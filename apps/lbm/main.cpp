@@ -15,6 +15,7 @@
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "input_checks.hpp"
 #include "snapshot.hpp"
 #include "solver.hpp"
 
@@ -60,15 +61,35 @@ std::pair<double, double> max_sum(double v) {
           gaea::coll::allreduce(world, v, gaea::coll::reduce_op::sum)};
 }
 
+/// What must be the same on every rank: the options that shape the run and a fingerprint of the
+/// geometry (the mask).
+std::string describe_run(const options& o, const config& cfg) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "--case %s --nx %lld --ny %lld tau %.17g force (%.17g, %.17g) --steps %lld "
+                "--every %lld --check %lld --tol %.17g --grid '%s' --restart '%s' --output '%s'",
+                cfg.name.c_str(), static_cast<long long>(cfg.nx), static_cast<long long>(cfg.ny),
+                cfg.tau, cfg.fx, cfg.fy, static_cast<long long>(o.steps),
+                static_cast<long long>(o.every), static_cast<long long>(o.check), o.tol,
+                o.grid.c_str(), o.restart.c_str(), o.output.c_str());
+  return std::string(buf) + " mask fingerprint " +
+         gaea::apps::hex(gaea::apps::fnv1a(cfg.solid.data(), cfg.solid.size()));
+}
+
 int run(gaea::runtime& rt, const options& o) {
   const bool root = rt.rank() == 0;
-  const flow_case fc = make_case(o.p);
+  // Every rank builds the case itself (a --mask file is read by each); a file bad or missing on
+  // some ranks only fails every rank with that rank's message, and different options or masks
+  // on different ranks are refused before any array exists.
+  flow_case fc;
+  gaea::apps::on_every_rank([&] { fc = make_case(o.p); });
   const config& cfg = fc.cfg;
+  gaea::apps::same_on_every_rank("options", describe_run(o, cfg));
   const bool validating = !o.no_check && (cfg.name == "poiseuille" || cfg.name == "cavity");
   std::int64_t steps = o.steps;
   if (steps < 0) steps = cfg.name == "cavity" ? 60000 : cfg.name == "poiseuille" ? 20000 : 1000;
   const std::int64_t check = o.check > 0 ? o.check : 200;
-  int threads = o.threads;
+  int threads = gaea::apps::cap_threads(o.threads, "gaea-lbm", root);
   if (threads == 0)
     threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / rt.node_size());
   solver s(cfg, parse_grid(o.grid), threads);
@@ -185,29 +206,36 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(index_t{1}, index_t{1} << 24));
   app.add_option("--steps", o.steps, "maximum step count (total, counting a restart's steps)")
       ->check(CLI::NonNegativeNumber);
+  // NaN means "the case's default" inside case_params, so a NaN given on the command line must
+  // be refused here (it used to be silently replaced by the default).
   auto* re = app.add_option("--re", o.p.re, "Reynolds number U L / nu (cavity default 100)")
-                 ->check(CLI::PositiveNumber);
-  app.add_option("--tau", o.p.tau, "BGK relaxation time (> 0.5)")->excludes(re);
+                 ->check(gaea::apps::finite_in(0, 1e9, true));
+  app.add_option("--tau", o.p.tau, "BGK relaxation time, in (0.5, 100] (stability)")
+      ->check(gaea::apps::finite_in(0.5, 100, true))
+      ->excludes(re);
   app.add_option("--u", o.p.u,
-                 "characteristic velocity: lid, centre-line or inlet (lattice units)");
+                 "characteristic velocity: lid, centre-line or inlet (lattice units, (0, 0.4])")
+      ->check(gaea::apps::finite_in(0, 0.4, true));
   app.add_option("--mask", o.p.mask_file,
                  "obstacle mask: PBM/PGM image or HDF5 with dataset 'solid'")
       ->check(CLI::ExistingFile);
   app.add_option("--flow", o.p.flow,
                  "case mask: inlet (velocity in, pressure out) | force (periodic)")
       ->check(CLI::IsMember({"inlet", "force"}));
-  app.add_option("--force", o.p.force, "case mask, flow force: body-force density along x");
+  app.add_option("--force", o.p.force, "case mask, flow force: body-force density along x")
+      ->check(gaea::apps::finite_in(-0.1, 0.1));
   app.add_option("--output", o.output, "directory for HDF5 snapshots and the XDMF series");
   app.add_option("--every", o.every, "snapshot every k steps (0: only at the end)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--restart", o.restart, "continue from this snapshot")->check(CLI::ExistingFile);
-  app.add_option("--threads", o.threads, "oneTBB threads per rank (0: cores / ranks on the node)")
+  app.add_option("--threads", o.threads,
+                 "oneTBB threads per rank (0: cores / ranks on the node; capped at the machine's)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--grid", o.grid, "process grid PYxPX (default: squarest)");
   app.add_option("--check", o.check, "steadiness test every k steps (default 200)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--tol", o.tol, "steady when max |du| / U per step < tol (0: run all steps)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(gaea::apps::finite_in(0, 1));
   app.add_flag("--no-check", o.no_check, "skip the validation of the poiseuille/cavity cases");
   app.callback([&o] {
     if (o.every > 0 && o.output.empty())

@@ -3,6 +3,7 @@
 #include <hdf5.h>
 
 #include <cctype>
+#include <cstdint>
 #include <fstream>
 #include <limits>
 
@@ -106,23 +107,41 @@ mask read_mask(const std::string& path) {
       throw Error("mask '" + path + "': no dataset 'solid'");
     }
     const hid_t s = H5Dget_space(d);
+    const hid_t type = H5Dget_type(d);
+    // Only integers: HDF5 would silently truncate 0.7 to 0 when converting a float dataset.
+    const bool integer = type >= 0 && H5Tget_class(type) == H5T_INTEGER;
     hsize_t dims[2] = {0, 0};
-    const bool ok =
-        H5Sget_simple_extent_ndims(s) == 2 && H5Sget_simple_extent_dims(s, dims, nullptr) == 2;
+    const bool ok = integer && H5Sget_simple_extent_ndims(s) == 2 &&
+                    H5Sget_simple_extent_dims(s, dims, nullptr) == 2 && dims[0] > 0 &&
+                    dims[1] > 0 && dims[0] <= (1U << 20) && dims[1] <= (1U << 20);
     mask m;
+    std::vector<std::int64_t> raw;
     if (ok) {
       m.ny = static_cast<index_t>(dims[0]);
       m.nx = static_cast<index_t>(dims[1]);
-      m.solid.resize(static_cast<std::size_t>(m.nx * m.ny));
+      raw.resize(static_cast<std::size_t>(m.nx * m.ny));
     }
+    // Read as int64 (every integer type converts exactly, except uint64 beyond 2^63, which
+    // HDF5 clamps and the check below refuses), so that -7 is seen as -7, not clipped to 0.
     const bool read =
-        ok && H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, m.solid.data()) >= 0;
+        ok && H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) >= 0;
+    if (type >= 0) H5Tclose(type);
     H5Sclose(s);
     H5Dclose(d);
     H5Fclose(f);
-    if (!read) throw Error("mask '" + path + "': dataset 'solid' is not a readable 2-D array");
-    for (auto& v : m.solid)
-      v = v != 0 ? 1 : 0;
+    if (!read)
+      throw Error("mask '" + path +
+                  "': dataset 'solid' is not a readable 2-D integer array of at most 2^20 per "
+                  "side");
+    m.solid.resize(raw.size());
+    for (std::size_t k = 0; k < raw.size(); ++k) {
+      if (raw[k] != 0 && raw[k] != 1)
+        throw Error("mask '" + path + "': dataset 'solid' holds " + std::to_string(raw[k]) +
+                    " at (x " + std::to_string(static_cast<index_t>(k) % m.nx) + ", y " +
+                    std::to_string(static_cast<index_t>(k) / m.nx) +
+                    "); only 0 (fluid) and 1 (solid) are valid");
+      m.solid[k] = static_cast<std::uint8_t>(raw[k]);
+    }
     return m;
   }
   std::ifstream in(path, std::ios::binary);

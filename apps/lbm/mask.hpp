@@ -21,8 +21,9 @@ struct mask {
 /// naming `what` for a malformed or truncated image.
 mask read_netpbm(std::istream& in, const std::string& what);
 
-/// Reads a mask file: `.h5`/`.hdf5` — the 2-D integer dataset "solid" (non-zero is solid, row 0
-/// is y = 0, as written in snapshots); anything else — a Netpbm image. Throws gaea::Error.
+/// Reads a mask file: `.h5`/`.hdf5` — the 2-D integer dataset "solid" (1 solid, 0 fluid, any
+/// other value is refused; row 0 is y = 0, as written in snapshots); anything else — a Netpbm
+/// image. Throws gaea::Error naming the file (and the cell and value for a bad one).
 mask read_mask(const std::string& path);
 
 }  // namespace gaea::lbm

@@ -12,6 +12,7 @@
 #include "gaea/ga/io.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "lattice.hpp"
+#include "restart_check.hpp"
 
 namespace gaea::lbm {
 
@@ -143,20 +144,13 @@ void write_xdmf(const std::string& dir, const config& cfg,
 
 snapshot_extra read_snapshot(solver& s, const std::string& file) {
   const config& g = s.problem();
-  if (!std::filesystem::exists(file)) throw Error("lbm: restart file '" + file + "' not found");
-  // Attributes are read by every rank on its own; they all see the same file and verdict.
-  const auto int_attr = [&](const char* name) {
-    return ga::read_attribute_as<std::int64_t>(file, name);
-  };
-  const std::int64_t fnx = int_attr("nx"), fny = int_attr("ny");
-  if (fnx != g.nx || fny != g.ny)
-    throw Error("lbm: restart file '" + file + "' holds a " + std::to_string(fnx) + " x " +
-                std::to_string(fny) + " grid, the run is " + std::to_string(g.nx) + " x " +
-                std::to_string(g.ny));
-  const std::int64_t step = int_attr("step");
+  // Every rank reads and checks the attributes on its own (a missing file too), and they agree
+  // (restart_check.hpp).
+  const restart_header h = load_restart_header(file, g);
+  const std::int64_t step = h.step;
   snapshot_extra extra;
-  extra.monitor_step = int_attr("monitor_step");
-  const std::int64_t len = int_attr("monitor_length");
+  extra.monitor_step = h.monitor_step;
+  const std::int64_t len = h.monitor_length;
   ga::read(s.populations(), file, "populations");
   if (len > 0) {
     global_array<double> mon("lbm_monitor", {len});
@@ -164,6 +158,7 @@ snapshot_extra read_snapshot(solver& s, const std::string& file) {
     extra.monitor.assign(static_cast<std::size_t>(len), 0.0);
     mon.get(ga::patch{{0}, {len - 1}}, extra.monitor);
   }
+  check_restart_state(s, file, extra.monitor);
   s.set_steps_done(step);
   return extra;
 }

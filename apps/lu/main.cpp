@@ -14,6 +14,8 @@
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "h5_io.hpp"
+#include "input_check.hpp"
+#include "input_checks.hpp"
 #include "lu_check.hpp"
 #include "lu_factor.hpp"
 #include "matrix_gen.hpp"
@@ -81,15 +83,31 @@ void corrupt(tiled_matrix& m) {
   m.array().sync();
 }
 
+/// The options that must be the same on every rank (threads may differ: they are per rank).
+std::string describe(const options& o) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "--n %lld --block %lld --grid %dx%d%s --overlap %s --matrix %s --seed %llu "
+                "--input '%s' --dataset '%s' --factor-check %d",
+                static_cast<long long>(o.n), static_cast<long long>(o.block), o.prow, o.pcol,
+                o.pivot ? " --pivot" : "", o.overlap ? "on" : "off",
+                o.kind == matrix_kind::general ? "general" : "dd",
+                static_cast<unsigned long long>(o.seed), o.input.c_str(), o.dataset.c_str(),
+                o.factor_check);
+  return buf;
+}
+
 int run(gaea::runtime& rt, options o) {
   const bool root = rt.rank() == 0;
-  try {  // bad input: the same message on every rank, printed once
+  // Bad input: every rank checks the options and the input's shape itself and they agree, so
+  // that a file bad or missing on one rank, or options different per rank, fail every rank
+  // with the same message (thrown to main, which prints it and exits 2).
+  o.threads = gaea::apps::cap_threads(o.threads, "gaea-lu", root);
+  gaea::apps::on_every_rank([&] {
     if (!o.input.empty()) o.n = h5_matrix_extent(o.input, o.dataset);
     resolve_options(o, rt.size(), rt.node_size());
-  } catch (const gaea::Error& e) {
-    if (root) std::fprintf(stderr, "gaea-lu: error: %s\n", e.what());
-    return 2;
-  }
+  });
+  gaea::apps::same_on_every_rank("options", describe(o));
   std::optional<gaea::progress::scoped_mode> mode;
   if (o.progress) mode.emplace(rt.progress(), *o.progress);
   task_runner tasks(o.threads);
@@ -101,6 +119,7 @@ int run(gaea::runtime& rt, options o) {
     generate(m, o, tasks);
   } else {
     h5_read_matrix(o.input, o.dataset, m);
+    check_input_finite(m, o.input, o.dataset);
     original = std::make_unique<tiled_matrix>("lu_A0", o.n, o.block, o.prow, o.pcol);
     auto src = m.array().access();
     std::copy(src.begin(), src.end(), original->array().access().begin());

@@ -67,7 +67,10 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
 }
 
 void resolve_options(options& o, int ranks, int ranks_on_node) {
-  if (o.n <= 0) throw Error("--n " + std::to_string(o.n) + " must be positive");
+  // 2^26 is far beyond any matrix this code can hold (36 PB), and keeps every n*n*8 below 2^63.
+  if (o.n <= 0 || o.n > max_order)
+    throw Error("--n " + std::to_string(o.n) + " must be in [1, " + std::to_string(max_order) +
+                "]");
   if (o.prow != 0 || o.pcol != 0) {
     if (o.prow <= 0 || o.pcol <= 0 || static_cast<long>(o.prow) * o.pcol != ranks)
       throw Error("--grid " + std::to_string(o.prow) + "x" + std::to_string(o.pcol) +

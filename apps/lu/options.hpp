@@ -34,6 +34,9 @@ struct options {
 /// printed). Pure: no MPI, same result on every rank; call it before the runtime exists.
 std::optional<int> parse_options(int argc, char** argv, options& opt);
 
+/// Largest matrix order accepted (--n or the --input's extent).
+inline constexpr std::int64_t max_order = std::int64_t{1} << 26;
+
 /// Fills the automatic choices and checks the values against `ranks` and the matrix order
 /// (already set in opt.n). Throws gaea::Error with a message naming the bad value; the same on
 /// every rank.

@@ -13,11 +13,11 @@
 #include "test_support.hpp"
 
 using namespace gaea;
+using Catch::Matchers::Contains;
 using gaea::ga::index;
 using gaea::ga::index_t;
 using gaea::ga::patch;
 using gaea::test::rt;
-using Catch::Matchers::Contains;
 
 namespace {
 double f2(index_t i, index_t j) {
@@ -52,7 +52,8 @@ TEST_CASE("issue 4: thousands of non-blocking gets and puts outstanding at once"
     for (index_t i = 0; i < rows; ++i)
       for (index_t j = 0; j < cols; ++j)
         if (whole[static_cast<std::size_t>(i * cols + j)] != f2(i, j) && bad++ == 0)
-          UNSCOPED_INFO("after puts: (" << i << ", " << j << ") = " << whole[static_cast<std::size_t>(i * cols + j)]);
+          UNSCOPED_INFO("after puts: (" << i << ", " << j
+                                        << ") = " << whole[static_cast<std::size_t>(i * cols + j)]);
     CHECK(bad == 0);
   }
   // 3200 single-element gets in flight, completed by test() polling and then wait().
@@ -74,7 +75,9 @@ TEST_CASE("issue 4: thousands of non-blocking gets and puts outstanding at once"
   for (index_t i = 0; i < rows; ++i)
     for (index_t j = 0; j < cols; ++j)
       if (got[static_cast<std::size_t>(i * cols + j)] != f2(i, j)) {
-        if (wrong++ == 0) UNSCOPED_INFO("first wrong: (" << i << ", " << j << ") = " << got[static_cast<std::size_t>(i * cols + j)]);
+        if (wrong++ == 0)
+          UNSCOPED_INFO("first wrong: (" << i << ", " << j
+                                         << ") = " << got[static_cast<std::size_t>(i * cols + j)]);
       }
   CHECK(wrong == 0);
   a.sync();  // everyone has read before anyone accumulates
@@ -258,7 +261,8 @@ TEST_CASE("issue 4: queries, duplicate, destroy and use after destroy", "[ga][li
   CHECK(a.name() == "orig");
   CHECK(a.owners({{0, 0}, {29, 6}}).size() == static_cast<std::size_t>(n));
   CHECK(a.owner({0, 0}) == 0);
-  CHECK(a.owner({4, 0}) == (n >= 2 && a.layout().process_grid()[0] >= 2 ? a.layout().process_grid()[1] : 0));
+  CHECK(a.owner({4, 0}) ==
+        (n >= 2 && a.layout().process_grid()[0] >= 2 ? a.layout().process_grid()[1] : 0));
   std::int64_t tiles = 0;
   for (int r = 0; r < n; ++r)
     tiles += static_cast<std::int64_t>(a.tiles(r).size());
@@ -295,6 +299,25 @@ TEST_CASE("issue 4: an array too large for the node fails on every rank with a c
   CHECK(threw);
   CHECK_THAT(msg, Contains("huge") && Contains("MiB") && Contains("nothing was allocated"));
   // The runtime is still usable afterwards.
+  global_array<double> small("small", {10});
+  small.fill(1.0);
+}
+
+TEST_CASE("issue 18: absurd array sizes fail at once, before any tile table is built",
+          "[ga][capacity]") {
+  constexpr index_t big = index_t{1} << 62;
+  // The element count times 8 bytes overflows 64 bits: refused without arithmetic overflow.
+  CHECK_THROWS_WITH((global_array<double>("overflow", {big, big})),
+                    Contains("overflow") && Contains("more than 2^64 bytes") &&
+                        Contains("nothing was allocated"));
+  // gaea-lu --n 2^26 with small tiles: 2^52 elements whose block-cyclic tile tables used to
+  // grow until the OOM killer came; now the capacity check refuses them first.
+  const auto cyclic = [] {
+    global_array<double> a("cyclic", {index_t{1} << 26, index_t{1} << 26},
+                           ga::layout_spec::block_cyclic({16, 16}));
+  };
+  CHECK_THROWS_WITH(cyclic(),
+                    Contains("cyclic") && Contains("MiB") && Contains("nothing was allocated"));
   global_array<double> small("small", {10});
   small.fill(1.0);
 }

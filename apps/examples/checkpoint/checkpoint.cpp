@@ -14,18 +14,25 @@
 //            another number of ranks than the crashed run, e.g.
 //              mpirun -np 3 gaea-checkpoint --phase crash --file /tmp/c.h5
 //              mpirun -np 2 gaea-checkpoint --phase restart --file /tmp/c.h5
+// A checkpoint is validated before the restart: its step must be a checkpoint step of this run
+// and every value finite (a NaN is refused, naming the element). The comparison counts unequal
+// elements, so a NaN can never pass as "identical".
 // Exit status 0 when the restarted result equals the reference, 1 when not, 2 on an error or a
 // bad command line (see gaea-checkpoint --help).
 //   mpirun -np 4 gaea-checkpoint [--n 96] [--steps 40] [--every 10] [--crash-at 25]
 //                                [--file checkpoint.h5] [--phase all|crash|restart]
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cli.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/ga/algorithms.hpp"
 #include "gaea/ga/io.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "input_checks.hpp"
 
 using gaea::global_array;
 using gaea::ga::index;
@@ -118,6 +125,43 @@ layout_spec restart_layout(index_t n, int ranks) {
       .with_ghosts({1, 1});
 }
 
+// Elements where a and b (same dims) differ, NaN counting as a difference; collective.
+std::int64_t count_unequal(const global_array<double>& a, global_array<double>& b) {
+  std::int64_t mine = 0;
+  for (const auto& t : a.local_tiles()) {
+    const index_t rows = t.box.extent(0), cols = t.box.extent(1);
+    std::vector<double> theirs(static_cast<std::size_t>(rows * cols));
+    b.get(t.box, theirs);
+    for (index_t i = 0; i < rows; ++i)
+      for (index_t j = 0; j < cols; ++j)
+        if (!(t.at({t.box.lo[0] + i, t.box.lo[1] + j}) ==
+              theirs[static_cast<std::size_t>(i * cols + j)]))
+          ++mine;
+  }
+  return gaea::coll::allreduce(gaea::coll::world(), mine, gaea::coll::reduce_op::sum);
+}
+
+// A checkpoint is validated before the run continues from it: its step must be one this run
+// writes (a multiple of --every in [--every, --steps)) and every value finite (a heat field
+// cannot hold a NaN or an infinity). Collective: every rank fails with the same message.
+void check_checkpoint(const global_array<double>& u, std::int64_t step, const options& o) {
+  std::string problem;
+  if (step < o.every || step >= o.steps || step % o.every != 0)
+    problem = "checkpoint '" + o.file + "': step " + std::to_string(step) +
+              " is not a checkpoint step of this run (a multiple of --every " +
+              std::to_string(o.every) + " below --steps " + std::to_string(o.steps) + ")";
+  for (const auto& t : u.local_tiles())
+    for (index_t i = t.box.lo[0]; i <= t.box.hi[0] && problem.empty(); ++i)
+      for (index_t j = t.box.lo[1]; j <= t.box.hi[1]; ++j)
+        if (!std::isfinite(t.at({i, j}))) {
+          problem = "checkpoint '" + o.file + "': u(" + std::to_string(i) + ", " +
+                    std::to_string(j) + ") is " + std::to_string(t.at({i, j})) +
+                    "; the field must be finite";
+          break;
+        }
+  gaea::apps::agree(problem);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -126,52 +170,57 @@ int main(int argc, char** argv) {
   options o;
   add_options(app, o);
   if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
-  try {
-    gaea::runtime rt(&argc, &argv);
-    const bool root = rt.rank() == 0;
-    if (o.phase != "restart") {
-      if (root)
-        std::printf("interrupted run: %lld steps of %lld, checkpoint every %lld\n",
-                    static_cast<long long>(o.crash_at), static_cast<long long>(o.steps),
-                    static_cast<long long>(o.every));
-      auto u = make_field("u", o.n, writer_layout()), v = u.duplicate("v");
-      advance(u, v, 0, o.crash_at, o, true);
-      if (root) std::printf("  crash after step %lld\n", static_cast<long long>(o.crash_at));
-    }
-    if (o.phase == "crash") return 0;
+  // An error on any rank ends the job with its message on every rank (exit 2).
+  return gaea::run_main(
+      "gaea-checkpoint", &argc, &argv,
+      [&](gaea::runtime& rt) {
+        const bool root = rt.rank() == 0;
+        if (o.phase != "restart") {
+          if (root)
+            std::printf("interrupted run: %lld steps of %lld, checkpoint every %lld\n",
+                        static_cast<long long>(o.crash_at), static_cast<long long>(o.steps),
+                        static_cast<long long>(o.every));
+          auto u = make_field("u", o.n, writer_layout()), v = u.duplicate("v");
+          advance(u, v, 0, o.crash_at, o, true);
+          if (root) std::printf("  crash after step %lld\n", static_cast<long long>(o.crash_at));
+        }
+        if (o.phase == "crash") return 0;
 
-    // The reference: one uninterrupted run.
-    auto ref = make_field("ref", o.n, writer_layout()), tmp = ref.duplicate("tmp");
-    advance(ref, tmp, 0, o.steps, o, false);
+        // The reference: one uninterrupted run.
+        auto ref = make_field("ref", o.n, writer_layout()), tmp = ref.duplicate("tmp");
+        advance(ref, tmp, 0, o.steps, o, false);
 
-    // Restart: the checkpoint says its shape and the writer's layout; read it into another one.
-    const auto info = gaea::ga::describe(o.file, "u");
-    const layout_spec layout = restart_layout(info.dims[0], rt.size());
-    global_array<double> u("u", info.dims, layout), v("v", info.dims, layout);
-    global_array<std::int64_t> counter("step", {1});
-    gaea::ga::read(u, o.file, "u");
-    gaea::ga::read(counter, o.file, "step");
-    std::vector<std::int64_t> s(1);
-    counter.get({{0}, {0}}, s);
-    if (root)
-      std::printf("restart from step %lld (written by %lld ranks, %s layout) on %d ranks\n",
-                  static_cast<long long>(s[0]), static_cast<long long>(info.writer_ranks),
-                  info.layout_kind.c_str(), rt.size());
-    advance(u, v, s[0], o.steps, o, false);
+        // Restart: the checkpoint says its shape and the writer's layout; read it into another one.
+        const auto info = gaea::ga::describe(o.file, "u");
+        const layout_spec layout = restart_layout(info.dims[0], rt.size());
+        global_array<double> u("u", info.dims, layout), v("v", info.dims, layout);
+        global_array<std::int64_t> counter("step", {1});
+        gaea::ga::read(u, o.file, "u");
+        gaea::ga::read(counter, o.file, "step");
+        std::vector<std::int64_t> s(1);
+        counter.get({{0}, {0}}, s);
+        check_checkpoint(u, s[0], o);
+        if (root)
+          std::printf("restart from step %lld (written by %lld ranks, %s layout) on %d ranks\n",
+                      static_cast<long long>(s[0]), static_cast<long long>(info.writer_ranks),
+                      info.layout_kind.c_str(), rt.size());
+        advance(u, v, s[0], o.steps, o, false);
 
-    // Compare: the stencil does the same arithmetic whatever the distribution, so the results
-    // must be identical, not merely close.
-    global_array<double> diff("diff", info.dims);
-    gaea::ga::add(1.0, u, -1.0, ref, diff);
-    const double err = gaea::ga::norm(diff, gaea::ga::norm_kind::inf);
-    const double total = gaea::ga::norm(u);
-    if (root)
-      std::printf("after %lld steps: |u|_2 = %.12g, |restarted - uninterrupted|_inf = %g: %s\n",
-                  static_cast<long long>(o.steps), total, err,
-                  err == 0 ? "identical" : "DIFFERENT");
-    return err == 0 ? 0 : 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gaea-checkpoint: %s\n", e.what());
-    return 2;
-  }
+        // Compare: the stencil does the same arithmetic whatever the distribution, so the results
+        // must be identical, not merely close. The count of unequal elements decides: a NaN is
+        // unequal to everything (the infinity norm of the difference skipped it: "identical").
+        global_array<double> diff("diff", info.dims);
+        gaea::ga::add(1.0, u, -1.0, ref, diff);
+        const double err = gaea::ga::norm(diff, gaea::ga::norm_kind::inf);
+        const double total = gaea::ga::norm(u);
+        const std::int64_t unequal = count_unequal(u, ref);
+        if (root)
+          std::printf(
+              "after %lld steps: |u|_2 = %.12g, |restarted - uninterrupted|_inf = %g, %lld "
+              "element(s) differ: %s\n",
+              static_cast<long long>(o.steps), total, err, static_cast<long long>(unequal),
+              unequal == 0 ? "identical" : "DIFFERENT");
+        return unequal == 0 ? 0 : 1;
+      },
+      2);
 }

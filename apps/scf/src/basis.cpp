@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -50,7 +52,17 @@ double number(std::string tok, const std::string& where) {
     used = 0;
   }
   if (used != tok.size()) throw Error(where + ": '" + tok + "' is not a number");
+  if (!std::isfinite(v)) throw Error(where + ": '" + tok + "' is not a finite number");
   return v;
+}
+
+/// Checks one primitive of a shell: a positive finite exponent, finite coefficients (number()
+/// already refused non-finite values; this is the physical check).
+void check_primitive(const std::vector<double>& cols, const std::string& where,
+                     const std::string& shell) {
+  if (!(cols[0] > 0))
+    throw Error(where + ": " + shell + ": exponent " + std::to_string(cols[0]) +
+                " must be positive");
 }
 
 /// Reads every element block of an NWChem-format basis library file we need.
@@ -65,8 +77,13 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
   // Columns of the current shell line: one contraction per column; SP has (s, p).
   std::vector<raw_shell> pending;
   bool sp_shell = false;
+  std::string shell_where, shell_name;  // the current shell line, for messages
+  std::size_t block_line = 0;           // line of the current block's "basis" line
   auto flush = [&] {
-    for (raw_shell& s : pending) {
+    if (!pending.empty() && pending[0].exponents.empty())
+      throw Error(shell_where + ": " + shell_name + " has no primitives (a truncated file?)");
+    for (std::size_t c = 0; c < pending.size(); ++c) {
+      raw_shell& s = pending[c];
       // Drop primitives with zero coefficient (general contractions list them as 0).
       raw_shell t{s.l, s.pure, {}, {}};
       for (std::size_t k = 0; k < s.exponents.size(); ++k)
@@ -74,7 +91,10 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
           t.exponents.push_back(s.exponents[k]);
           t.coefficients.push_back(s.coefficients[k]);
         }
-      if (!t.exponents.empty()) lib.shells[current].push_back(std::move(t));
+      if (t.exponents.empty())
+        throw Error(shell_where + ": " + shell_name + ": contraction " + std::to_string(c + 1) +
+                    " has only zero coefficients");
+      lib.shells[current].push_back(std::move(t));
     }
     pending.clear();
   };
@@ -99,6 +119,7 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
         if (z != 0 && std::find(wanted.begin(), wanted.end(), z) != wanted.end() &&
             !lib.shells.count(z)) {
           current = z;
+          block_line = lineno;
           lib.shells[z];
           lib.declared[z] = lower(form);
         }
@@ -119,6 +140,13 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
       flush();
       std::string type;
       if (!(is >> type)) throw Error(where + ": expected '<element> <shell type>'");
+      // A shell of another element inside this block: a damaged or spliced file.
+      if (atomic_number(first) != current)
+        throw Error(where + ": shell of '" + first + "' inside the block of element " +
+                    std::string(element_symbol(current)) + " (line " + std::to_string(block_line) +
+                    ")");
+      shell_where = where;
+      shell_name = "element " + std::string(element_symbol(current)) + " shell " + type;
       type = lower(type);
       sp_shell = type == "sp" || type == "l";
       if (sp_shell) {
@@ -142,16 +170,84 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
     if (cols.size() != pending.size() + 1)
       throw Error(where + ": expected " + std::to_string(pending.size() + 1) + " columns, got " +
                   std::to_string(cols.size()));
+    check_primitive(cols, where, shell_name);
     for (std::size_t c = 0; c < pending.size(); ++c) {
       pending[c].exponents.push_back(cols[0]);
       pending[c].coefficients.push_back(cols[c + 1]);
     }
   }
-  if (in_block && current) flush();
+  // A block without its "end": the file was cut inside it, and its last shells are missing.
+  if (in_block && current)
+    throw Error("basis file '" + path + "': the block of element " +
+                std::string(element_symbol(current)) + " starting at line " +
+                std::to_string(block_line) + " has no 'end' (the file ends at line " +
+                std::to_string(lineno) + "; truncated?)");
   return lib;
 }
 
+/// libint2's Gaussian-94 reader accepts a file cut anywhere (a shell short of primitives, a
+/// block without its closing "****") and any number; this pass checks the structure and the
+/// numbers first, with line numbers: every shell "TYPE NPRIM SCALE" followed by NPRIM lines of
+/// a positive finite exponent and finite coefficients, every element block closed by "****".
+void check_g94(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("basis file '" + path + "': cannot open it");
+  std::string line, element, shell;
+  std::size_t lineno = 0, block_line = 0, shell_line = 0;
+  bool open = false;        // inside an element block
+  long long remaining = 0;  // primitives still expected for the current shell
+  long long nprim = 0;
+  const auto where = [&] { return "basis file '" + path + "' line " + std::to_string(lineno); };
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::istringstream is(line);
+    std::string first;
+    if (!(is >> first) || first[0] == '!') continue;
+    if (first.rfind("****", 0) == 0) {
+      if (remaining > 0)
+        throw Error(where() + ": shell " + shell + " of element " + element + " (line " +
+                    std::to_string(shell_line) + ") has " + std::to_string(nprim - remaining) +
+                    " of its " + std::to_string(nprim) + " primitives");
+      open = false;
+      continue;
+    }
+    if (remaining > 0) {
+      std::vector<double> cols{number(first, where())};
+      for (std::string tok; is >> tok;)
+        cols.push_back(number(tok, where()));
+      if (cols.size() < 2)
+        throw Error(where() + ": expected an exponent and coefficients, got '" + line + "'");
+      check_primitive(cols, where(), "element " + element + " shell " + shell);
+      --remaining;
+      continue;
+    }
+    if (!open) {  // "O 0": the element of a new block
+      open = true;
+      element = first;
+      block_line = lineno;
+      continue;
+    }
+    std::string count;
+    shell = first;
+    shell_line = lineno;
+    if (!(is >> count) || (nprim = std::atoll(count.c_str())) <= 0)
+      throw Error(where() + ": expected '<shell type> <number of primitives> <scale>', got '" +
+                  line + "'");
+    remaining = nprim;
+  }
+  if (remaining > 0)
+    throw Error("basis file '" + path + "': the file ends inside shell " + shell + " of element " +
+                element + " (line " + std::to_string(shell_line) + "), " +
+                std::to_string(remaining) + " of its " + std::to_string(nprim) +
+                " primitives missing (truncated?)");
+  if (open)
+    throw Error("basis file '" + path + "': the block of element " + element +
+                " starting at line " + std::to_string(block_line) +
+                " has no closing '****' (truncated?)");
+}
+
 raw_library read_g94(const std::string& path, const std::vector<int>& wanted) {
+  check_g94(path);
   std::vector<std::vector<libint2::Shell>> all;
   try {
     all = libint2::BasisSet::read_g94_basis_library(path, false, false);
@@ -170,8 +266,18 @@ raw_library read_g94(const std::string& path, const std::vector<int>& wanted) {
         // back per unit-normalised primitive so the shell is rebuilt the same way.
         raw_shell r{
             s.contr[c].l, s.contr[c].pure, std::vector<double>(s.alpha.begin(), s.alpha.end()), {}};
-        for (std::size_t k = 0; k < s.alpha.size(); ++k)
+        for (std::size_t k = 0; k < s.alpha.size(); ++k) {
+          // libint2's reader takes any number; a bad one used to crash the integrals later.
+          if (!(std::isfinite(s.alpha[k]) && s.alpha[k] > 0) ||
+              !std::isfinite(s.coeff_normalized(c, k)))
+            throw Error("basis file '" + path + "' (Gaussian-94): element " +
+                        std::string(element_symbol(z)) + ", shell " + std::to_string(c + 1) +
+                        " of l = " + std::to_string(s.contr[c].l) + ": primitive " +
+                        std::to_string(k + 1) + " has exponent " + std::to_string(s.alpha[k]) +
+                        " and coefficient " + std::to_string(s.contr[c].coeff[k]) +
+                        " (the exponent must be positive, both finite)");
           r.coefficients.push_back(s.coeff_normalized(c, k));
+        }
         out.push_back(std::move(r));
       }
   }

@@ -50,8 +50,12 @@ struct basis_set {
 /// "6-31G*" -> "6-31gs", "cc-pVDZ" -> "cc-pvdz", "6-311G(2df,2pd)" -> "6-311g2df_2pd".
 std::string library_file_name(const std::string& name);
 
-/// Loads the basis for every atom of `mol`. Throws gaea::Error naming the file for an unknown
-/// basis (no such file), an element the file does not cover, or a malformed file.
+/// Loads the basis for every atom of `mol`. Throws gaea::Error naming the file (and the line,
+/// element and value where there is one) for an unknown basis (no such file), an element the
+/// file does not cover, or a malformed file: an element block without its "end" (a truncated
+/// file), a shell without primitives or of another element than its block, an unknown shell
+/// letter, a non-finite number, a non-positive exponent, a contraction of only zero
+/// coefficients. Not collective: every rank may call it on its own.
 basis_set load_basis(const basis_request& req, const molecule& mol);
 
 }  // namespace gaea::scf

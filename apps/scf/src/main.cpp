@@ -15,6 +15,7 @@
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "input_checks.hpp"
 #include "molecule.hpp"
 #include "output.hpp"
 #include "scf.hpp"
@@ -97,21 +98,60 @@ void print_summary(std::FILE* out, const scf_result& r, const molecule& mol) {
   }
 }
 
+/// What must be the same on every rank: the molecule and basis (fingerprints of their numbers)
+/// and the options that shape the computation.
+std::string describe_inputs(const cli_options& o, const molecule& mol, const basis_set& basis) {
+  using gaea::apps::fnv1a;
+  std::uint64_t hm = fnv1a(&mol.charge, sizeof mol.charge);
+  for (const atom& a : mol.atoms) {
+    hm = fnv1a(&a.z, sizeof a.z, hm);
+    hm = fnv1a(a.r.data(), sizeof a.r, hm);
+  }
+  std::uint64_t hb = 0;
+  for (const auto& s : basis.shells) {
+    hb = fnv1a(s.alpha.data(), s.alpha.size() * sizeof(double), hb);
+    for (const auto& c : s.contr) {
+      hb = fnv1a(&c.l, sizeof c.l, hb);
+      hb = fnv1a(&c.pure, sizeof c.pure, hb);
+      hb = fnv1a(c.coeff.data(), c.coeff.size() * sizeof(double), hb);
+    }
+  }
+  char opts[512];
+  std::snprintf(opts, sizeof opts,
+                "--schwarz %g --max-iter %d --energy-tol %g --density-tol %g --ortho %s "
+                "--lindep %g --diis %d --block-size %lld --counter '%s' --dispense %s",
+                o.schwarz, o.scf.max_iter, o.scf.energy_tol, o.scf.density_tol, o.scf.ortho.c_str(),
+                o.scf.lindep, o.scf.diis_size, static_cast<long long>(o.block_bf),
+                o.counter.c_str(), o.dispense.c_str());
+  return "molecule " + mol.source + " (" + std::to_string(mol.atoms.size()) + " atoms, charge " +
+         std::to_string(mol.charge) + ", fingerprint " + gaea::apps::hex(hm) + "), basis " +
+         basis.file + " (" + std::to_string(basis.nbf) + " functions, fingerprint " +
+         gaea::apps::hex(hb) + "), " + opts;
+}
+
 int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
   const bool root = rt.rank() == 0;
   std::FILE* out = root && !o.quiet ? stdout : nullptr;
   const auto constant = parse_bohr_constant(o.bohr);
   if (!constant)
     throw gaea::Error("--bohr: unknown constant '" + o.bohr + "' (nwchem, codata2018)");
-  const molecule mol = read_xyz(o.xyz, *constant, o.charge);
-  basis_request br;
-  br.name = o.basis;
-  br.library_dir = o.basis_dir;
-  br.format = o.basis_format;
-  br.form = o.cartesian   ? shell_form::cartesian
-            : o.spherical ? shell_form::spherical
-                          : shell_form::as_declared;
-  const basis_set basis = load_basis(br, mol);
+  // Every rank reads and validates the molecule and the basis itself; a file bad or missing on
+  // some ranks only fails every rank with that rank's message, and different files (or options)
+  // on different ranks are refused before any work.
+  molecule mol;
+  basis_set basis;
+  gaea::apps::on_every_rank([&] {
+    mol = read_xyz(o.xyz, *constant, o.charge);
+    basis_request br;
+    br.name = o.basis;
+    br.library_dir = o.basis_dir;
+    br.format = o.basis_format;
+    br.form = o.cartesian   ? shell_form::cartesian
+              : o.spherical ? shell_form::spherical
+                            : shell_form::as_declared;
+    basis = load_basis(br, mol);
+  });
+  gaea::apps::same_on_every_rank("inputs", describe_inputs(o, mol, basis));
 
   fock_options fo;
   if (!o.counter.empty()) {
@@ -125,7 +165,7 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
     throw gaea::Error("--dispense: unknown variant '" + o.dispense +
                       "' (single, batched, hierarchical)");
   fo.pool.counter.variant = *v;
-  fo.pool.threads = o.threads;
+  fo.pool.threads = gaea::apps::cap_threads(o.threads, "gaea-scf", root);
   fo.pool.executor =
       o.executor == "threads" ? gaea::pool_executor::threads : gaea::pool_executor::tbb;
   fo.block_bf = o.block_bf;
@@ -203,39 +243,59 @@ int main(int argc, char** argv) {
   app.add_option("--basis-dir", o.basis_dir, "NWChem-format basis library directory")
       ->capture_default_str();
   app.add_option("--basis-format", o.basis_format, "auto, nwchem or g94")->capture_default_str();
-  app.add_option("-c,--charge", o.charge, "molecular charge")->capture_default_str();
+  app.add_option("-c,--charge", o.charge, "molecular charge")
+      ->check(CLI::Range(-1000, 1000))
+      ->capture_default_str();
   auto* cart = app.add_flag("--cartesian", o.cartesian, "cartesian d, f, ... shells");
   app.add_flag("--spherical", o.spherical, "spherical-harmonic d, f, ... shells")->excludes(cart);
   app.add_option(
          "--bohr", o.bohr,
          "Angstrom-to-Bohr constant: nwchem (1/0.529177249) or codata2018 (1/0.529177210903)")
       ->capture_default_str();
-  app.add_option("--max-iter", o.scf.max_iter, "maximum SCF iterations")->capture_default_str();
-  app.add_option("--energy-tol", o.scf.energy_tol, "convergence: |dE| (Eh)")->capture_default_str();
+  app.add_option("--max-iter", o.scf.max_iter, "maximum SCF iterations")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--energy-tol", o.scf.energy_tol, "convergence: |dE| (Eh)")
+      ->check(gaea::apps::finite_in(0, 1, true))
+      ->capture_default_str();
   app.add_option("--density-tol", o.scf.density_tol, "convergence: rms change of the density")
+      ->check(gaea::apps::finite_in(0, 1, true))
       ->capture_default_str();
   app.add_option("--ortho", o.scf.ortho, "orthogonalisation: symmetric or canonical")
       ->capture_default_str();
   app.add_option("--lindep", o.scf.lindep, "drop overlap eigenvalues below this (canonical)")
+      ->check(gaea::apps::finite_in(0, 0.01))
       ->capture_default_str();
-  app.add_option("--diis", o.scf.diis_size, "DIIS subspace size (0: off)")->capture_default_str();
+  app.add_option("--diis", o.scf.diis_size, "DIIS subspace size (0: off)")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
   app.add_option(
       "--counter", o.counter,
       "task counter mode: atomic, progress or owner (default: GAEA_COUNTER, else atomic)");
   app.add_option("--dispense", o.dispense, "task counter variant: single, batched or hierarchical")
       ->capture_default_str();
-  app.add_option("--threads", o.threads, "worker threads per rank (0: oneTBB default)")
+  app.add_option("--threads", o.threads,
+                 "worker threads per rank (0: oneTBB default; capped at the machine's)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   app.add_option("--executor", o.executor, "tbb or threads")
       ->check(CLI::IsMember({"tbb", "threads"}))
       ->capture_default_str();
   app.add_option("--block-size", o.block_bf, "basis functions per shell block (0: automatic)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 30))
       ->capture_default_str();
-  app.add_option("--schwarz", o.schwarz, "Schwarz screening threshold")->capture_default_str();
+  // Above ~1e-6 screening drops integrals that change the energy beyond chemical accuracy;
+  // 1e300 screened everything and "converged" to a meaningless energy.
+  app.add_option("--schwarz", o.schwarz, "Schwarz screening threshold, in [0, 1e-6]")
+      ->check(gaea::apps::finite_in(0, 1e-6))
+      ->capture_default_str();
   app.add_option("-o,--output", o.output, "HDF5 results file (written only on success)");
   app.add_option("--expect-energy", o.expect,
-                 "exit with status 4 unless the total energy is within --tolerance of this");
-  app.add_option("--tolerance", o.tolerance, "for --expect-energy (Eh)")->capture_default_str();
+                 "exit with status 4 unless the total energy is within --tolerance of this")
+      ->check(gaea::apps::finite_in(-1e9, 1e9));
+  app.add_option("--tolerance", o.tolerance, "for --expect-energy (Eh)")
+      ->check(gaea::apps::finite_in(0, 1, true))
+      ->capture_default_str();
   app.add_flag("-q,--quiet", o.quiet, "print only errors and the energy check");
   if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
 

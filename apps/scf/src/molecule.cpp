@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -107,6 +108,7 @@ molecule read_xyz(const std::string& path, bohr_constant constant, int charge) {
   m.charge = charge;
   m.source = path;
   const double f = angstrom_to_bohr(constant);
+  std::vector<std::size_t> lines;  // line of each atom, for messages
   std::size_t lineno = 2;
   while (std::getline(in, line)) {
     ++lineno;
@@ -122,11 +124,38 @@ molecule read_xyz(const std::string& path, bohr_constant constant, int charge) {
     const auto x = to_double(xs), y = to_double(ys), zz = to_double(zs);
     if (!x || !y || !zz)
       throw Error(where(lineno) + ": coordinates are not finite numbers: '" + line + "'");
+    for (double c : {*x, *y, *zz})
+      if (std::abs(c) > max_coordinate_angstrom) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%g of atom %zu (%s) is beyond +-%g", c, m.atoms.size() + 1,
+                      sym.c_str(), max_coordinate_angstrom);
+        throw Error(where(lineno) + ": coordinate " + buf + " Angstrom");
+      }
     m.atoms.push_back({z, {*x * f, *y * f, *zz * f}});
+    lines.push_back(lineno);
   }
   if (static_cast<std::int64_t>(m.atoms.size()) != count)
     throw Error("xyz file '" + path + "': the count says " + std::to_string(count) + " atoms but " +
                 std::to_string(m.atoms.size()) + " were found");
+  // Closer than any chemical bond: a duplicated line, a typo or wrong units; the energy would be
+  // meaningless (1e-8 A apart gives E = +5e7 Eh), so refuse it.
+  const double min_bohr = min_distance_angstrom * f;
+  for (std::size_t i = 0; i < m.atoms.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      const auto& a = m.atoms[i].r;
+      const auto& b = m.atoms[j].r;
+      const double r = std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+      if (r < min_bohr) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "%.3g Angstrom apart, closer than the minimum %.3g", r / f,
+                      min_distance_angstrom);
+        throw Error("xyz file '" + path + "': atoms " + std::to_string(j + 1) + " (" +
+                    std::string(element_symbol(m.atoms[j].z)) + ", line " +
+                    std::to_string(lines[j]) + ") and " + std::to_string(i + 1) + " (" +
+                    std::string(element_symbol(m.atoms[i].z)) + ", line " +
+                    std::to_string(lines[i]) + ") are " + buf + " Angstrom");
+      }
+    }
   return m;
 }
 

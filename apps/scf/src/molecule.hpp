@@ -44,10 +44,16 @@ struct molecule {
   double nuclear_repulsion() const;
 };
 
+/// Two atoms closer than this (Ångström) are refused: shorter than any chemical bond (H2: 0.74).
+inline constexpr double min_distance_angstrom = 0.2;
+/// Coordinates beyond +-this (Ångström) are refused: no molecule is that large.
+inline constexpr double max_coordinate_angstrom = 1e5;
+
 /// Reads an .xyz file: a count line, a comment line, then `count` lines "Symbol x y z" in
 /// Ångström (extra columns are ignored). Throws gaea::Error naming the file and line for a
-/// missing file, a bad count, an unknown element, unparsable or non-finite coordinates, or
-/// fewer/more atom lines than the count.
+/// missing file, a bad count, an unknown element, unparsable, non-finite or huge coordinates
+/// (max_coordinate_angstrom), fewer/more atom lines than the count, or two atoms closer than
+/// min_distance_angstrom (naming both atoms, their lines and the distance). Not collective.
 molecule read_xyz(const std::string& path, bohr_constant constant, int charge);
 
 }  // namespace gaea::scf

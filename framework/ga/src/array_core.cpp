@@ -1,5 +1,6 @@
 #include "gaea/ga/array_core.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <iostream>
 
@@ -38,11 +39,35 @@ std::size_t storage_bytes(const distribution& d, int rank, std::size_t elem, con
                 " does not fit in 64 bits of bytes");
   return bytes;
 }
+// Per-rank average shares at least this large are checked before the distribution is built.
+constexpr std::uint64_t precheck_bytes = std::uint64_t{256} << 20;
+
+// Runs before the distribution is built, because its tile tables grow with the extents: an
+// absurd size (gaea-lu --n 9223372036854775807) used to build them until the OOM killer came.
+// The whole array's bytes are computed without overflow, and a large array's average share per
+// rank (a lower bound of the largest part) goes through the collective capacity check, so that
+// it fails at once with "needs N MiB". Every rank has the same dims, hence the same verdict and
+// the same collective calls. Returns `name` (it initialises dist_).
+const std::string& precheck(const std::string& name, const index& dims, std::size_t elem) {
+  std::uint64_t total = elem;
+  for (const index_t d : dims) {
+    if (d <= 0) return name;  // the distribution reports bad extents
+    if (__builtin_mul_overflow(total, static_cast<std::uint64_t>(d), &total))
+      throw Error("global_array '" + name + "': dims " + format_index(dims) + " of " +
+                  std::to_string(elem) +
+                  "-byte elements need more than 2^64 bytes (nothing was allocated)");
+  }
+  runtime& rt = runtime::current();
+  const auto ranks = static_cast<std::uint64_t>(rt.size());
+  const std::uint64_t share = total / ranks + (total % ranks != 0 ? 1 : 0);
+  if (share >= precheck_bytes) check_capacity(rt, share, "global_array '" + name + "'");
+  return name;
+}
 }  // namespace
 
 array_core::array_core(std::string name, const index& dims, const layout_spec& spec, type_ops ops)
     : name_(std::move(name)),
-      dist_(name_, dims, runtime::current().size(), spec),
+      dist_(precheck(name_, dims, ops.size), dims, runtime::current().size(), spec),
       ops_(ops),
       rt_(runtime::current()),
       rt_instance_(rt_.instance()),
@@ -53,7 +78,11 @@ array_core::array_core(std::string name, const index& dims, const layout_spec& s
   const std::string what = "global_array '" + name_ + "'";
   const std::size_t bytes = storage_bytes(dist_, rt_.rank(), ops_.size, name_);
   // The storage, then (8-byte aligned) the rank's lock word for source-driven accumulates.
-  const std::size_t with_lock = (bytes + 7) / 8 * 8 + sizeof(std::int64_t);
+  std::size_t with_lock = 0;
+  if (bytes > SIZE_MAX - 16)
+    throw Error(what + ": the part of rank " + std::to_string(rank_) + " needs " +
+                std::to_string(bytes) + " bytes, more than 64 bits can address");
+  with_lock = (bytes + 7) / 8 * 8 + sizeof(std::int64_t);
   check_capacity(rt_, with_lock, what);
   install_handlers(rt_);
   seg_ = std::make_unique<comm::segment>(rt_.comm(), with_lock, what);

@@ -28,7 +28,7 @@ std::uint64_t ram_available_bytes() {
 }
 
 std::string mib(std::uint64_t b) {
-  return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB";
+  return std::to_string((b >> 20) + ((b & ((1u << 20) - 1)) != 0 ? 1 : 0)) + " MiB";
 }
 
 }  // namespace
@@ -45,7 +45,8 @@ void check_capacity(runtime& rt, std::size_t bytes, const std::string& what) {
   const std::vector<entry> all = coll::allgather(world, mine);
   std::uint64_t node_total = 0;
   for (const entry& e : all)
-    if (e.node == mine.node) node_total += e.bytes;
+    if (e.node == mine.node && __builtin_add_overflow(node_total, e.bytes, &node_total))
+      node_total = UINT64_MAX;  // saturate: certainly more than any node has
 
   std::string problem;
   if (rt.node_rank() == 0) {  // one rank per node judges the node

@@ -1,6 +1,7 @@
 #include "gaea/ga/distribution.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "gaea/base/error.hpp"
 
@@ -150,8 +151,7 @@ void distribution::build_irregular() {
   for (std::size_t d = 0; d < n; ++d) {
     const auto& s = spec_.starts[d];
     if (s.empty() || s[0] != 0)
-      throw Error(who + ": block starts of dimension " + std::to_string(d) +
-                  " must begin with 0");
+      throw Error(who + ": block starts of dimension " + std::to_string(d) + " must begin with 0");
     for (std::size_t i = 1; i < s.size(); ++i)
       if (s[i] <= s[i - 1] || s[i] >= dims_[d])
         throw Error(who + ": block start " + std::to_string(s[i]) + " of dimension " +
@@ -183,8 +183,7 @@ void distribution::build_cyclic() {
       if (nprocs_ % i == 0) r = i;
     g = {r, nprocs_ / r};
   }
-  if (g.size() != 2 || g[0] < 1 || g[1] < 1 ||
-      static_cast<index_t>(g[0]) * g[1] > nprocs_)
+  if (g.size() != 2 || g[0] < 1 || g[1] < 1 || static_cast<index_t>(g[0]) * g[1] > nprocs_)
     throw Error(who + ": process grid must be 2 positive numbers whose product is at most " +
                 std::to_string(nprocs_));
   pgrid_ = g;
@@ -195,8 +194,16 @@ void distribution::build_cyclic() {
     if (t < 1 || t > dims_[d])
       throw Error(who + ": block-cyclic tile extent " + std::to_string(t) + " of dimension " +
                   std::to_string(d) + " must be in [1, " + std::to_string(dims_[d]) + "]");
-    for (index_t x = 0; x < dims_[d]; x += t)
-      starts_[d].push_back(x);
+    // The tile grid is an int per dimension (and its tables grow with it): refuse more tiles.
+    const index_t count = dims_[d] / t + (dims_[d] % t != 0 ? 1 : 0);
+    if (count > std::numeric_limits<int>::max())
+      throw Error(who + ": " + std::to_string(count) + " block-cyclic tiles along dimension " +
+                  std::to_string(d) + " (extent " + std::to_string(dims_[d]) + ", tile " +
+                  std::to_string(t) + "); at most " +
+                  std::to_string(std::numeric_limits<int>::max()));
+    starts_[d].reserve(static_cast<std::size_t>(count) + 1);
+    for (index_t k = 0; k < count; ++k)
+      starts_[d].push_back(k * t);
     starts_[d].push_back(dims_[d]);
     tgrid_[d] = static_cast<int>(starts_[d].size() - 1);
   }
