@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gaea/base/error.hpp"
+#include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -181,15 +182,9 @@ int main(int argc, char** argv) {
                        {"estimator", e.source()},
                        {"meter", rt.energy().source},
                        {"rows", rows}};
-      // A temporary beside the target, renamed only when the whole write succeeded.
-      const std::string tmp = json_out + ".tmp." + std::to_string(getpid());
-      std::ofstream file(tmp);
-      file << j.dump(2) << '\n';
-      file.close();
-      if (!file || std::rename(tmp.c_str(), json_out.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw gaea::Error("gaea-coll: cannot write " + json_out);
-      }
+      gaea::output_file out(json_out, "gaea-coll --json");
+      out.write(j.dump(2) + "\n");
+      out.commit();
     }
     return 0;
   } catch (const std::exception& e) {

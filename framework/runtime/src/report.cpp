@@ -1,6 +1,9 @@
 // GAEA_REPORT and GAEA_TRACE at finalize: every rank's telemetry, operations and energy are
 // gathered to rank 0, which prints a summary, writes it as JSON, and writes the time series to
-// HDF5. Files are written to a temporary name and renamed.
+// HDF5. Files are written through gaea::output_file (a temporary beside the target, renamed
+// once complete); their paths are checked at start-up (check_report_paths()).
+#include "report.hpp"
+
 #include <hdf5.h>
 
 #include <algorithm>
@@ -8,12 +11,12 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "gaea/base/output_file.hpp"
 #include "gaea/comm/bootstrap.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -46,15 +49,26 @@ enum field : std::size_t {
 };
 
 void write_json(const std::string& file, const nlohmann::json& j) {
-  const std::string tmp = file + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw Error("gaea: GAEA_REPORT: cannot write '" + tmp + "'");
-    out << j.dump(2) << "\n";
-    if (!out) throw Error("gaea: GAEA_REPORT: write to '" + tmp + "' failed");
-  }
-  std::filesystem::rename(tmp, file);
+  output_file out(file, "GAEA_REPORT");
+  out.write(j.dump(2) + "\n");
+  out.commit();
 }
+
+// The trace file, closed on every path; close() reports whether HDF5 could flush it.
+struct h5_file {
+  hid_t id;
+  explicit h5_file(hid_t f) : id(f) {}
+  bool close() {
+    const bool ok = H5Fclose(id) >= 0;
+    id = -1;
+    return ok;
+  }
+  ~h5_file() {
+    if (id >= 0) H5Fclose(id);
+  }
+  h5_file(const h5_file&) = delete;
+  h5_file& operator=(const h5_file&) = delete;
+};
 
 template <class T>
 void write_column(hid_t group, const char* name, hid_t type, const std::vector<T>& v) {
@@ -62,8 +76,9 @@ void write_column(hid_t group, const char* name, hid_t type, const std::vector<T
   const hid_t space = H5Screate_simple(1, &n, nullptr);
   const hid_t set = H5Dcreate2(group, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (set < 0 || (n > 0 && H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)) {
+    if (set >= 0) H5Dclose(set);
     H5Sclose(space);
-    throw Error(std::string("gaea: GAEA_TRACE: cannot write dataset ") + name);
+    throw Error(std::string("GAEA_TRACE: cannot write dataset ") + name);
   }
   H5Dclose(set);
   H5Sclose(space);
@@ -80,6 +95,11 @@ void write_string_attr(hid_t obj, const char* name, const std::string& value) {
   H5Tclose(type);
 }
 }  // namespace
+
+void detail::check_report_paths(const std::string& report, const std::string& trace) {
+  if (report != "0" && report != "1") check_output_path(report, "GAEA_REPORT");
+  if (!trace.empty()) check_output_path(trace, "GAEA_TRACE");
+}
 
 void runtime::write_report_and_trace() {
   const bool want_report = report_ != "0";
@@ -252,9 +272,21 @@ void runtime::write_report_and_trace() {
     const std::vector<std::byte> in(bytes.begin(), bytes.end());
     const auto all = comm::allgatherv(MPI_COMM_WORLD, in, wait_request);  // rank 0 writes
     if (rank_ == 0) {
-      const std::string tmp = trace_ + ".tmp";
-      const hid_t file = H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-      if (file < 0) throw Error("gaea: GAEA_TRACE: cannot create '" + tmp + "'");
+      // HDF5's own error dump would only repeat, less clearly, the error thrown here.
+      H5E_auto2_t print = nullptr;
+      void* print_data = nullptr;
+      H5Eget_auto2(H5E_DEFAULT, &print, &print_data);
+      H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+      struct restore_printing {
+        H5E_auto2_t f;
+        void* d;
+        ~restore_printing() { H5Eset_auto2(H5E_DEFAULT, f, d); }
+      } restore{print, print_data};
+      output_file out(trace_, "GAEA_TRACE");
+      out.close_for_name();  // HDF5 writes it by name
+      h5_file h5{H5Fcreate(out.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)};
+      if (h5.id < 0) throw Error("GAEA_TRACE: cannot create '" + out.temporary().string() + "'");
+      const hid_t file = h5.id;
       write_string_attr(file, "power_source",
                         "estimated (model: P_dyn * u * (f/f_max)^3 per thread)");
       write_string_attr(file, "states", "0 run, 1 spin, 2 sleep, 3 block");
@@ -282,8 +314,8 @@ void runtime::write_report_and_trace() {
         write_column(g, "power_w", H5T_NATIVE_DOUBLE, power);
         H5Gclose(g);
       }
-      H5Fclose(file);
-      std::filesystem::rename(tmp, trace_);
+      if (!h5.close()) throw Error("GAEA_TRACE '" + trace_ + "': HDF5 failed to write the file");
+      out.commit();
     }
   }
   if (report_error) std::rethrow_exception(report_error);

@@ -14,6 +14,7 @@
 #include "gaea/comm/bootstrap.hpp"
 #include "gaea/energy/sysfs.hpp"
 #include "gaea/progress/clock.hpp"
+#include "report.hpp"
 
 namespace gaea {
 
@@ -62,6 +63,7 @@ runtime::runtime(int* argc, char*** argv)
     throw Error("environment variable GAEA_REPORT='" + report_ +
                 "' must be 0, 1 or a file name ending in .json");
   trace_ = env::get_string("GAEA_TRACE");
+  detail::check_report_paths(report_, trace_);
   const std::filesystem::path sysfs = energy::sysfs_root();
   model_ = energy::model_params::from_env(sysfs);
   const std::string bind_text = env::get_choice("GAEA_PROGRESS_BIND", {"auto", "none"});
