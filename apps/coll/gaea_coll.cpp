@@ -182,9 +182,9 @@ int main(int argc, char** argv) {
                        {"estimator", e.source()},
                        {"meter", rt.energy().source},
                        {"rows", rows}};
-      gaea::output_file out(json_out, "gaea-coll --json");
-      out.write(j.dump(2) + "\n");
-      out.commit();
+      gaea::output_file file(json_out, "gaea-coll --json");
+      file.write(j.dump(2) + "\n");
+      file.commit();
     }
     return 0;
   } catch (const std::exception& e) {

@@ -142,9 +142,9 @@ int run(gaea::runtime& rt, options o) {
   const bool with_factor = o.factor_check == 1 || (o.factor_check == -1 && o.n <= 1024);
   const check_report cr = check(m, fr.pivots, source, b, x, with_factor);
   // One verdict for all ranks (NaN fails), so that all write or none does.
-  const bool passed = gaea::coll::allreduce(gaea::coll::world(),
-                                            cr.passed() && zero_pivot < 0 ? 1.0 : 0.0,
-                                            gaea::coll::reduce_op::min) > 0.5;
+  const bool passed =
+      gaea::coll::allreduce(gaea::coll::world(), cr.passed() && zero_pivot < 0 ? 1.0 : 0.0,
+                            gaea::coll::reduce_op::min) > 0.5;
   // Factors are written only when the run succeeded: failed ones never replace a good file.
   if (!o.output.empty() && passed) h5_write_factors(o.output, m, fr.pivots);
 

@@ -30,8 +30,8 @@ TEST_CASE("issue3: finalize writes the JSON report and the HDF5 trace", "[report
   // Paths that cannot be written at finalize are refused at start-up, on every rank, before
   // anything is created (issue 18: a directory, a missing directory, a device).
   setenv("GAEA_TRACE", dir, 1);
-  CHECK_THROWS_WITH(gaea::runtime(), Catch::Contains("GAEA_TRACE") &&
-                                         Catch::Contains(dir) && Catch::Contains("a directory"));
+  CHECK_THROWS_WITH(gaea::runtime(), Catch::Contains("GAEA_TRACE") && Catch::Contains(dir) &&
+                                         Catch::Contains("a directory"));
   setenv("GAEA_TRACE", "/dev/full", 1);
   CHECK_THROWS_WITH(gaea::runtime(), Catch::Contains("character device"));
   unsetenv("GAEA_TRACE");

@@ -52,23 +52,24 @@ extern "C" void on_cleanup_signal(int sig) {
   errno = saved;
 }
 
+// Called for every new output_file: a handler installed by someone else since the last call
+// (MPI, a test framework) is chained (it runs after ours through the re-raise), not lost.
 void install_handlers() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    for (std::size_t i = 0; i < cleanup_signals.size(); ++i) {
-      struct sigaction previous {};
-      if (::sigaction(cleanup_signals[i], nullptr, &previous) != 0) continue;
-      // An ignored signal (nohup) stays ignored; a handler installed by someone else runs
-      // after ours through the re-raise.
-      if (!(previous.sa_flags & SA_SIGINFO) && previous.sa_handler == SIG_IGN) continue;
-      g_previous[i] = previous;
-      struct sigaction mine {};
-      mine.sa_handler = on_cleanup_signal;
-      sigemptyset(&mine.sa_mask);
-      mine.sa_flags = SA_RESTART;
-      ::sigaction(cleanup_signals[i], &mine, nullptr);
-    }
-  });
+  static std::mutex m;
+  std::lock_guard lock(m);
+  for (std::size_t i = 0; i < cleanup_signals.size(); ++i) {
+    struct sigaction current {};
+    if (::sigaction(cleanup_signals[i], nullptr, &current) != 0) continue;
+    if (!(current.sa_flags & SA_SIGINFO) && current.sa_handler == on_cleanup_signal) continue;
+    // An ignored signal (nohup) stays ignored.
+    if (!(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN) continue;
+    g_previous[i] = current;
+    struct sigaction mine {};
+    mine.sa_handler = on_cleanup_signal;
+    sigemptyset(&mine.sa_mask);
+    mine.sa_flags = SA_RESTART;
+    ::sigaction(cleanup_signals[i], &mine, nullptr);
+  }
 }
 
 int register_temporary(const std::string& path) {
@@ -121,21 +122,20 @@ std::string temporary_name(const std::filesystem::path& target) {
 void check_output_path(const std::filesystem::path& target, std::string_view what) {
   const std::string who = std::string(what) + " '" + target.string() + "': ";
   if (target.empty()) throw Error(std::string(what) + ": the file name is empty");
-  if (!target.has_filename())
-    throw Error(who + "names a directory (ends with '/'), not a file");
+  if (!target.has_filename()) throw Error(who + "names a directory (ends with '/'), not a file");
   struct stat st {};
   if (::stat(target.c_str(), &st) == 0) {
     if (!S_ISREG(st.st_mode))
       throw Error(who + "is " + file_kind(st.st_mode) +
                   "; only a regular file can be replaced (give a file name)");
-  } else if (errno != ENOENT) {
+  } else if (errno != ENOENT && errno != ENOTDIR) {
     throw Error(who + "cannot be examined: " + reason(errno));
   }
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
   if (::stat(dir.c_str(), &st) != 0)
-    throw Error(who + "its directory '" + dir.string() + "' " +
-                (errno == ENOENT ? std::string("does not exist") : "cannot be examined: " +
-                                                                      reason(errno)));
+    throw Error(
+        who + "its directory '" + dir.string() + "' " +
+        (errno == ENOENT ? std::string("does not exist") : "cannot be examined: " + reason(errno)));
   if (!S_ISDIR(st.st_mode)) throw Error(who + "'" + dir.string() + "' is not a directory");
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     throw Error(who + "its directory '" + dir.string() + "' is not writable: " + reason(errno));

@@ -159,21 +159,30 @@ void write_layout(hid_t set, const detail::array_core& a, const patch& p, int ra
   detail::write_attr(set, "writer_ranks", std::vector<std::int64_t>{ranks});
 }
 
-// Rank 0: reserves the blocks of `tmp` up to the file's current end of allocation (and one page
-// more), without changing its size. Returns the problem, empty when done or when the
-// filesystem cannot reserve (then nothing is lost: the writes report a full disk themselves).
-std::string reserve_space(hid_t h5, const std::string& tmp, const std::string& who) {
-  hsize_t size = 0;
-  if (H5Fget_filesize(h5, &size) < 0) return {};
+// Rank 0: reserves the blocks of `tmp` from its start to `bytes`, without changing its size.
+// Returns the problem, empty when done or when the filesystem cannot reserve (then nothing is
+// lost: the writes report a full disk themselves).
+std::string reserve(const std::string& tmp, std::uint64_t bytes, const std::string& who) {
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0) return who + "cannot open the temporary '" + tmp + "': " + std::strerror(errno);
   std::string problem;
-  const auto len = static_cast<off_t>(size + 4096);
+  const auto len = static_cast<off_t>(bytes);
   if (::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, len) != 0 && errno != EOPNOTSUPP && errno != ENOSYS)
-    problem = who + "cannot reserve " + std::to_string(len) + " bytes for '" + tmp +
+    problem = who + "cannot reserve " + std::to_string(len) + " bytes for the temporary '" + tmp +
               "': " + std::strerror(errno);
   ::close(fd);
   return problem;
+}
+
+// What HDF5 writes when it creates a file (superblock, root group) fits in this; a failed
+// H5Fcreate under MPI-IO leaves HDF5 a file that crashes it at MPI_Finalize, so it must not fail.
+constexpr std::uint64_t create_reserve = 16384;
+
+// Rank 0: reserves the file up to its end of allocation, one page more.
+std::string reserve_allocated(hid_t h5, const std::string& tmp, const std::string& who) {
+  hsize_t size = 0;
+  if (H5Fget_filesize(h5, &size) < 0) return {};
+  return reserve(tmp, size + 4096, who);
 }
 
 }  // namespace
@@ -209,6 +218,11 @@ h5_writer::h5_writer(std::string file, write_mode mode) : file_(std::move(file))
         problem = who + "cannot copy it to '" + tmp_ + "' to append: " + ec.message();
       else
         copied = "1";
+    }
+    if (problem.empty()) {
+      std::error_code size_ec;
+      const auto held = copied == "1" ? std::filesystem::file_size(tmp_, size_ec) : 0;
+      problem = reserve(tmp_, held + create_reserve, who);
     }
     if (!problem.empty()) tmp_file_.reset();  // removes the temporary
   }
@@ -291,7 +305,7 @@ void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
   coll::agree(coll::world(), problem);
 
   // A full disk is an agreed error here, before the transfer (see the top of this file).
-  if (rt.rank() == 0) problem = reserve_space(h5_, tmp_, who);
+  if (rt.rank() == 0) problem = reserve_allocated(h5_, tmp_, who);
   coll::agree(coll::world(), problem);
 
   std::vector<row_ref> rows;

@@ -115,9 +115,9 @@ void runtime::write_report_and_trace() {
     });
   };
 
-  // Rank 0's own writing may fail (bad path, full disk); the error is kept and thrown only after
-  // the trace collective, so that no rank is left waiting in it.
-  std::exception_ptr report_error;
+  // Rank 0's own writing may fail (full disk, I/O error); the error is kept, and once the trace
+  // collective is done every rank throws it (so that no rank waits, and every rank says why).
+  std::string problem;
   if (want_report) {
     std::vector<double> mine(f_count, 0.0);
     const progress::telemetry_totals t = progress_->totals();
@@ -260,8 +260,8 @@ void runtime::write_report_and_trace() {
         } else {
           write_json(report_, j);
         }
-      } catch (...) {
-        report_error = std::current_exception();
+      } catch (const std::exception& ex) {
+        problem = ex.what();
       }
   }
 
@@ -271,54 +271,65 @@ void runtime::write_report_and_trace() {
     const auto bytes = std::as_bytes(std::span(mine));
     const std::vector<std::byte> in(bytes.begin(), bytes.end());
     const auto all = comm::allgatherv(MPI_COMM_WORLD, in, wait_request);  // rank 0 writes
-    if (rank_ == 0) {
-      // HDF5's own error dump would only repeat, less clearly, the error thrown here.
-      H5E_auto2_t print = nullptr;
-      void* print_data = nullptr;
-      H5Eget_auto2(H5E_DEFAULT, &print, &print_data);
-      H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-      struct restore_printing {
-        H5E_auto2_t f;
-        void* d;
-        ~restore_printing() { H5Eset_auto2(H5E_DEFAULT, f, d); }
-      } restore{print, print_data};
-      output_file out(trace_, "GAEA_TRACE");
-      out.close_for_name();  // HDF5 writes it by name
-      h5_file h5{H5Fcreate(out.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)};
-      if (h5.id < 0) throw Error("GAEA_TRACE: cannot create '" + out.temporary().string() + "'");
-      const hid_t file = h5.id;
-      write_string_attr(file, "power_source",
-                        "estimated (model: P_dyn * u * (f/f_max)^3 per thread)");
-      write_string_attr(file, "states", "0 run, 1 spin, 2 sleep, 3 block");
-      for (int r = 0; r < size_; ++r) {
-        const auto& part = all[static_cast<std::size_t>(r)];
-        std::vector<progress::trace_sample> s(part.size() / sizeof(progress::trace_sample));
-        std::memcpy(s.data(), part.data(), s.size() * sizeof(progress::trace_sample));
-        std::vector<double> t(s.size()), power(s.size());
-        std::vector<std::int64_t> khz(s.size());
-        std::vector<std::uint8_t> state(s.size()), thread(s.size());
-        for (std::size_t i = 0; i < s.size(); ++i) {
-          t[i] = static_cast<double>(s[i].t_ns - start_ns_) * 1e-9;
-          khz[i] = s[i].khz == 0 ? model_.f_max_khz : s[i].khz;
-          state[i] = s[i].state;
-          thread[i] = s[i].thread;
-          const double u = s[i].state <= static_cast<std::uint8_t>(progress::wait_state::spin);
-          power[i] = energy::cpu_dynamic_power_w(model_, u, khz[i]);
+    if (rank_ == 0) try {
+        // HDF5's own error dump would only repeat, less clearly, the error thrown here.
+        H5E_auto2_t print = nullptr;
+        void* print_data = nullptr;
+        H5Eget_auto2(H5E_DEFAULT, &print, &print_data);
+        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+        struct restore_printing {
+          H5E_auto2_t f;
+          void* d;
+          ~restore_printing() { H5Eset_auto2(H5E_DEFAULT, f, d); }
+        } restore{print, print_data};
+        output_file out(trace_, "GAEA_TRACE");
+        out.close_for_name();  // HDF5 writes it by name
+        h5_file h5{H5Fcreate(out.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)};
+        if (h5.id < 0) throw Error("GAEA_TRACE: cannot create '" + out.temporary().string() + "'");
+        const hid_t file = h5.id;
+        write_string_attr(file, "power_source",
+                          "estimated (model: P_dyn * u * (f/f_max)^3 per thread)");
+        write_string_attr(file, "states", "0 run, 1 spin, 2 sleep, 3 block");
+        for (int r = 0; r < size_; ++r) {
+          const auto& part = all[static_cast<std::size_t>(r)];
+          std::vector<progress::trace_sample> s(part.size() / sizeof(progress::trace_sample));
+          std::memcpy(s.data(), part.data(), s.size() * sizeof(progress::trace_sample));
+          std::vector<double> t(s.size()), power(s.size());
+          std::vector<std::int64_t> khz(s.size());
+          std::vector<std::uint8_t> state(s.size()), thread(s.size());
+          for (std::size_t i = 0; i < s.size(); ++i) {
+            t[i] = static_cast<double>(s[i].t_ns - start_ns_) * 1e-9;
+            khz[i] = s[i].khz == 0 ? model_.f_max_khz : s[i].khz;
+            state[i] = s[i].state;
+            thread[i] = s[i].thread;
+            const double u = s[i].state <= static_cast<std::uint8_t>(progress::wait_state::spin);
+            power[i] = energy::cpu_dynamic_power_w(model_, u, khz[i]);
+          }
+          const std::string name = "rank_" + std::to_string(r);
+          const hid_t g = H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+          if (g < 0) throw Error("GAEA_TRACE '" + trace_ + "': cannot create group " + name);
+          struct group_closer {
+            hid_t g;
+            ~group_closer() { H5Gclose(g); }
+          } closer{g};
+          write_column(g, "t_s", H5T_NATIVE_DOUBLE, t);
+          write_column(g, "state", H5T_NATIVE_UINT8, state);
+          write_column(g, "thread", H5T_NATIVE_UINT8, thread);
+          write_column(g, "khz", H5T_NATIVE_INT64, khz);
+          write_column(g, "power_w", H5T_NATIVE_DOUBLE, power);
         }
-        const std::string name = "rank_" + std::to_string(r);
-        const hid_t g = H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        write_column(g, "t_s", H5T_NATIVE_DOUBLE, t);
-        write_column(g, "state", H5T_NATIVE_UINT8, state);
-        write_column(g, "thread", H5T_NATIVE_UINT8, thread);
-        write_column(g, "khz", H5T_NATIVE_INT64, khz);
-        write_column(g, "power_w", H5T_NATIVE_DOUBLE, power);
-        H5Gclose(g);
+        if (!h5.close()) throw Error("GAEA_TRACE '" + trace_ + "': HDF5 failed to write the file");
+        out.commit();
+      } catch (const std::exception& ex) {
+        problem += (problem.empty() ? "" : "; ") + std::string(ex.what());
       }
-      if (!h5.close()) throw Error("GAEA_TRACE '" + trace_ + "': HDF5 failed to write the file");
-      out.commit();
-    }
   }
-  if (report_error) std::rethrow_exception(report_error);
+  // Rank 0's verdict to every rank (collective: both settings are the same everywhere).
+  const std::vector<char> mine(problem.begin(), problem.end());
+  const auto verdicts = comm::allgatherv(MPI_COMM_WORLD, mine, wait_request);
+  if (!verdicts[0].empty())
+    throw Error("rank 0 could not write its output: " +
+                std::string(verdicts[0].begin(), verdicts[0].end()));
 }
 
 }  // namespace gaea

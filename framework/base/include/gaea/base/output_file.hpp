@@ -13,9 +13,11 @@
 /// (a directory, a device such as /dev/full, a FIFO or a socket are refused, so that a rename
 /// never turns a device into a regular file), and its directory must exist and be writable.
 ///
-/// Temporaries still alive are listed in a process-wide registry. The first output_file
-/// installs handlers for SIGTERM, SIGINT and SIGHUP that unlink them (async-signal-safe), then
-/// restore the previous disposition and re-raise the signal. remove_temporaries() does the same
+/// Temporaries still alive are listed in a process-wide registry (64 entries; a temporary beyond
+/// them is still removed by its destructor). Each new output_file makes sure that SIGTERM,
+/// SIGINT and SIGHUP run a handler that unlinks them (async-signal-safe), then restores the
+/// disposition it found (a handler installed by MPI or a test framework, or the default) and
+/// re-raises the signal; an ignored signal stays ignored. remove_temporaries() does the same
 /// for a failure path that ends the process without unwinding (e.g. before MPI_Abort).
 ///
 /// Writers that cannot write through a descriptor (HDF5) write to temporary() by name, close
