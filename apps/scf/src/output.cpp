@@ -2,6 +2,7 @@
 
 #include <hdf5.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "gaea/base/error.hpp"
@@ -66,6 +67,12 @@ void write_attr(hid_t obj, const std::string& path, const char* name, double val
 void write_results(const std::string& path, const scf_result& r, const molecule& mol,
                    const basis_set& b, bohr_constant constant) {
   output_file out(path, "output file");
+  // A full disk shows here, before HDF5 starts (a failed create or close leaves it in a state
+  // that breaks its clean-up at exit): the datasets plus room for HDF5's metadata.
+  const auto doubles =
+      static_cast<std::uint64_t>(3 + r.orbital_energies.size() + r.coefficients.size() +
+                                 r.density.size() + 4 * mol.atoms.size());
+  out.reserve(8 * doubles + 16384);
   out.close_for_name();  // HDF5 writes the temporary by name
   {
     quiet_hdf5 quiet;

@@ -181,6 +181,20 @@ void output_file::write(std::span<const std::byte> bytes) {
   }
 }
 
+void output_file::reserve(std::uint64_t bytes) {
+  if (committed_) throw Error(what_ + " '" + target_.string() + "': reserve after commit");
+  const int fd = fd_ >= 0 ? fd_ : ::open(tmp_.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    throw Error(what_ + " '" + target_.string() + "': cannot open the temporary '" + tmp_.string() +
+                "': " + reason(errno));
+  const int rc = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(bytes));
+  const int err = errno;
+  if (fd != fd_) ::close(fd);
+  if (rc != 0 && err != EOPNOTSUPP && err != ENOSYS)
+    throw Error(what_ + " '" + target_.string() + "': cannot reserve " + std::to_string(bytes) +
+                " bytes for the temporary '" + tmp_.string() + "': " + reason(err));
+}
+
 void output_file::close_for_name() noexcept {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;

@@ -5,9 +5,11 @@
 // name (a gaea::output_file of rank 0) and renamed by rank 0 once every rank agrees that all
 // went well (io.hpp).
 //
-// A full disk must not hang: HDF5 flushes its metadata collectively when the file is closed,
-// and a rank whose metadata write fails leaves that flush early while the others wait in it
-// (MPI_Bcast, MPI_Barrier). So (1) before each collective data transfer, rank 0 reserves the
+// A full disk must not hang nor crash: HDF5 flushes its metadata collectively when the file is
+// closed, and a rank whose metadata write fails leaves that flush early while the others wait in
+// it (MPI_Bcast, MPI_Barrier); a failed H5Fcreate leaves HDF5 a file that crashes it at
+// MPI_Finalize. So (0) rank 0 reserves room for HDF5's first metadata before the create; (1)
+// before each collective data transfer, rank 0 reserves the
 // file's space up to its end of allocation (fallocate, keeping the size), making a full disk an
 // agreed error before anything is written and the later metadata writes land in reserved
 // blocks; (2) a failed file is truncated to nothing by rank 0 before the collective close, so
@@ -159,30 +161,23 @@ void write_layout(hid_t set, const detail::array_core& a, const patch& p, int ra
   detail::write_attr(set, "writer_ranks", std::vector<std::int64_t>{ranks});
 }
 
-// Rank 0: reserves the blocks of `tmp` from its start to `bytes`, without changing its size.
-// Returns the problem, empty when done or when the filesystem cannot reserve (then nothing is
-// lost: the writes report a full disk themselves).
-std::string reserve(const std::string& tmp, std::uint64_t bytes, const std::string& who) {
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return who + "cannot open the temporary '" + tmp + "': " + std::strerror(errno);
-  std::string problem;
-  const auto len = static_cast<off_t>(bytes);
-  if (::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, len) != 0 && errno != EOPNOTSUPP && errno != ENOSYS)
-    problem = who + "cannot reserve " + std::to_string(len) + " bytes for the temporary '" + tmp +
-              "': " + std::strerror(errno);
-  ::close(fd);
-  return problem;
-}
-
 // What HDF5 writes when it creates a file (superblock, root group) fits in this; a failed
 // H5Fcreate under MPI-IO leaves HDF5 a file that crashes it at MPI_Finalize, so it must not fail.
 constexpr std::uint64_t create_reserve = 16384;
 
-// Rank 0: reserves the file up to its end of allocation, one page more.
-std::string reserve_allocated(hid_t h5, const std::string& tmp, const std::string& who) {
+// Rank 0: reserves the file up to the end of dataset `set`'s contiguous storage (allocated at
+// creation under MPI-IO) or the file's size if larger, one page more (output_file::reserve).
+std::string reserve_allocated(hid_t h5, hid_t set, output_file& tmp) {
   hsize_t size = 0;
-  if (H5Fget_filesize(h5, &size) < 0) return {};
-  return reserve(tmp, size + 4096, who);
+  if (H5Fget_filesize(h5, &size) < 0) size = 0;
+  const haddr_t offset = H5Dget_offset(set);
+  if (offset != HADDR_UNDEF) size = std::max<hsize_t>(size, offset + H5Dget_storage_size(set));
+  try {
+    tmp.reserve(size + 4096);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
 }
 
 }  // namespace
@@ -222,7 +217,11 @@ h5_writer::h5_writer(std::string file, write_mode mode) : file_(std::move(file))
     if (problem.empty()) {
       std::error_code size_ec;
       const auto held = copied == "1" ? std::filesystem::file_size(tmp_, size_ec) : 0;
-      problem = reserve(tmp_, held + create_reserve, who);
+      try {
+        tmp_file_->reserve(held + create_reserve);
+      } catch (const Error& e) {
+        problem = e.what();
+      }
     }
     if (!problem.empty()) tmp_file_.reset();  // removes the temporary
   }
@@ -305,7 +304,7 @@ void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
   coll::agree(coll::world(), problem);
 
   // A full disk is an agreed error here, before the transfer (see the top of this file).
-  if (rt.rank() == 0) problem = reserve_allocated(h5_, tmp_, who);
+  if (rt.rank() == 0) problem = reserve_allocated(h5_, set.get(), *tmp_file_);
   coll::agree(coll::world(), problem);
 
   std::vector<row_ref> rows;

@@ -283,6 +283,12 @@ void runtime::write_report_and_trace() {
           ~restore_printing() { H5Eset_auto2(H5E_DEFAULT, f, d); }
         } restore{print, print_data};
         output_file out(trace_, "GAEA_TRACE");
+        // A full disk shows here, before HDF5 starts (a failed create leaves it in a state that
+        // breaks its clean-up at exit): 26 bytes per sample, room for the metadata of each rank.
+        std::uint64_t samples = 0;
+        for (const auto& part : all)
+          samples += part.size() / sizeof(progress::trace_sample);
+        out.reserve(26 * samples + 16384 + 4096 * static_cast<std::uint64_t>(size_));
         out.close_for_name();  // HDF5 writes it by name
         h5_file h5{H5Fcreate(out.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)};
         if (h5.id < 0) throw Error("GAEA_TRACE: cannot create '" + out.temporary().string() + "'");

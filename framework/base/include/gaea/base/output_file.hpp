@@ -24,6 +24,7 @@
 /// their own handle, and then commit(): the fsync reopens the file by name.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -51,6 +52,12 @@ class output_file {
   void write(std::span<const std::byte> bytes);
   /// write() of text.
   void write(std::string_view text) { write(std::as_bytes(std::span(text.data(), text.size()))); }
+
+  /// Reserves disk blocks for the first `bytes` of the temporary without changing its size
+  /// (fallocate with FALLOC_FL_KEEP_SIZE), so that a full disk shows here, as a gaea::Error
+  /// naming the target and the size, rather than in the middle of a library's writes (HDF5
+  /// handles a failed create or close badly). Does nothing where the filesystem cannot reserve.
+  void reserve(std::uint64_t bytes);
 
   /// Closes this object's descriptor so that another library can write the temporary by name
   /// (HDF5). The temporary stays registered and is still removed unless committed.
