@@ -92,7 +92,7 @@ int run(gaea::runtime& rt, options o) {
     return 2;
   }
   // Every rank, before the run: an output that cannot be written is known now, not after it.
-  if (!o.output.empty()) gaea::check_output_path(o.output, "gaea-lu --output");
+  if (!o.output.empty()) gaea::check_output_path(o.output, "--output");
   std::optional<gaea::progress::scoped_mode> mode;
   if (o.progress) mode.emplace(rt.progress(), *o.progress);
   task_runner tasks(o.threads);

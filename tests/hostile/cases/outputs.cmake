@@ -64,7 +64,7 @@ gaea_add_hostile(out_lu_dev_full
 # --- Output into a missing directory and onto a directory ---
 gaea_add_hostile(out_lu_missing_dir
   COMMAND $<TARGET_FILE:gaea-lu> --n 64 --block 16 --output nodir/lu.h5
-  NRANKS 2 TRANSPORTS sm MESSAGE "directory 'nodir' does not exist" ABSENT nodir CLASS unclear)
+  NRANKS 2 TRANSPORTS sm MESSAGE "--output .nodir/lu.h5.: its directory .nodir. does not exist" ABSENT nodir CLASS unclear)
 gaea_add_hostile(out_scf_onto_directory
   COMMAND ${_out_scf} --output results
   NRANKS 2 TRANSPORTS sm SETUP "mkdir results && echo good-data > results/keep"
