@@ -74,6 +74,9 @@ int main(int argc, char** argv) {
                     p.seconds * 1e6, p.joules * 1e3, p.algo == pick ? "  <- chosen" : "");
       return 0;
     }
+    // Every rank, before the long collective part: a file that cannot be written is known now.
+    if (!out.empty()) gaea::check_output_path(out, "gaea-coll calibrate --out");
+    if (!json_out.empty()) gaea::check_output_path(json_out, "gaea-coll validate --json");
     gaea::runtime rt(&argc, &argv);
     const coll::group& w = coll::world();
     if (*cal) {
@@ -182,7 +185,7 @@ int main(int argc, char** argv) {
                        {"estimator", e.source()},
                        {"meter", rt.energy().source},
                        {"rows", rows}};
-      gaea::output_file file(json_out, "gaea-coll --json");
+      gaea::output_file file(json_out, "gaea-coll validate --json");
       file.write(j.dump(2) + "\n");
       file.commit();
     }
