@@ -228,6 +228,18 @@ h5_writer::h5_writer(std::string file, write_mode mode) : file_(std::move(file))
   coll::agree(coll::world(), problem);
   tmp_ = coll::broadcast(coll::world(), tmp_, 0);
   const bool exists = coll::broadcast(coll::world(), copied, 0) == "1";
+  // A create that fails on some ranks only cannot be undone (closing is collective): make sure
+  // first that every rank sees the temporary (a directory local to rank 0's node would not).
+  std::error_code seen_ec;
+  if (!std::filesystem::exists(tmp_, seen_ec))
+    problem = who + "rank " + std::to_string(rt.rank()) + " does not see the temporary '" + tmp_ +
+              "' that rank 0 created: the directory must be shared by every rank";
+  try {
+    coll::agree(coll::world(), problem);
+  } catch (...) {
+    tmp_file_.reset();
+    throw;
+  }
   detail::h5_quiet quiet;
   h5_handle fapl(mpio_access(rt), H5Pclose);
   h5_ = exists ? H5Fopen(tmp_.c_str(), H5F_ACC_RDWR, fapl.get())

@@ -23,10 +23,10 @@ gaea_add_hostile(out_lu_full_fs_partly
   SETUP "echo good-data > full/good.h5 && head -c 160k /dev/zero > full/filler"
   MESSAGE "No space left on device" KEEP full/good.h5 CLASS hang)
 gaea_add_hostile(out_lbm_full_fs
-  COMMAND $<TARGET_FILE:gaea-lbm> --case cavity --nx 64 --steps 20 --output full/snap
+  COMMAND $<TARGET_FILE:gaea-lbm> --case cavity --nx 64 --steps 20 --no-check --output full/snap
   NRANKS 2 4 TRANSPORTS sm tcp FULL_FS 64k
   SETUP "mkdir -p full/snap && echo good-series > full/snap/lbm.xmf && (cat /dev/zero > full/filler 2>/dev/null || true)"
-  MESSAGE "No space left on device|no space" KEEP full/snap/lbm.xmf ABSENT full/snap/lbm_000020.h5
+  MESSAGE "No space left on device|no space" KEEP full/snap/lbm.xmf ABSENT full/snap/lbm_000000020.h5
   CLASS hang)
 gaea_add_hostile(out_checkpoint_full_fs
   COMMAND $<TARGET_FILE:gaea-checkpoint> --n 96 --steps 40 --every 10 --file full/good.h5
@@ -91,9 +91,23 @@ gaea_add_hostile(out_trace_device
   COMMAND $<TARGET_FILE:gaea-info> ENV GAEA_TRACE=/dev/full
   NRANKS 2 TRANSPORTS sm MESSAGE "GAEA_TRACE '/dev/full': is a character device" CLASS accepted)
 
+# A report or trace that cannot be written at the end (full disk): an error on every rank, the
+# previous file kept.
+gaea_add_hostile(out_report_full_fs
+  COMMAND $<TARGET_FILE:gaea-info> ENV GAEA_REPORT=full/good.json
+  NRANKS 2 TRANSPORTS sm FULL_FS 64k
+  SETUP "echo good-report > full/good.json && (cat /dev/zero > full/filler 2>/dev/null || true)"
+  MESSAGE "GAEA_REPORT 'full/good.json': .*No space left on device" KEEP full/good.json
+  CLASS lost)
+gaea_add_hostile(out_trace_full_fs
+  COMMAND $<TARGET_FILE:gaea-info> ENV GAEA_TRACE=full/good.h5
+  NRANKS 2 TRANSPORTS sm FULL_FS 64k SETUP "${_out_fill}"
+  MESSAGE "GAEA_TRACE 'full/good.h5': .*No space left on device" KEEP full/good.h5 CLASS lost)
+
 # --- Signals: SIGTERM to mpirun while snapshots are written leaves no temporary ---
 gaea_add_hostile(out_lbm_sigterm_while_writing
-  COMMAND $<TARGET_FILE:gaea-lbm> --case cavity --nx 128 --steps 100000 --every 5 --output snap
+  COMMAND $<TARGET_FILE:gaea-lbm> --case cavity --nx 128 --steps 100000 --every 5 --no-check
+          --output snap
   NRANKS 2 TRANSPORTS sm tcp
   DURING "p=$(rank_pid 0); launcher=$(ps -o ppid= -p $p | tr -d ' '); for i in $(seq 2000); do ls snap/*.tmp.* >/dev/null 2>&1 && break; sleep 0.005; done; kill -TERM $launcher"
   CLASS lost)
