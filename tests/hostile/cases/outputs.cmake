@@ -51,13 +51,12 @@ gaea_add_hostile(out_scf_expect_mismatch_keeps_good
   COMMAND ${_out_scf} --expect-energy -1.0 --output good.h5
   NRANKS 2 TRANSPORTS sm SETUP "echo good-data > good.h5" EXIT 4
   MESSAGE_ONCE "no output file written" KEEP good.h5 CLASS lost)
-# The device must still be a character device afterwards (checked by every rank's wrapper).
+# The device must still be a character device afterwards (device_stays.sh, on every rank).
 gaea_add_hostile(out_scf_dev_full
-  COMMAND sh -c "\"$0\" \"$@\"; rc=$?; test -c /dev/full || { echo '/dev/full is no longer a device'; exit 99; }; exit $rc"
-          ${_out_scf} --output /dev/full
+  COMMAND bash ${_out_data}/device_stays.sh /dev/full ${_out_scf} --output /dev/full
   NRANKS 2 TRANSPORTS sm MESSAGE "'/dev/full': is a character device" CLASS lost)
 gaea_add_hostile(out_lu_dev_full
-  COMMAND sh -c "\"$0\" \"$@\"; rc=$?; test -c /dev/full || { echo '/dev/full is no longer a device'; exit 99; }; exit $rc"
+  COMMAND bash ${_out_data}/device_stays.sh /dev/full
           $<TARGET_FILE:gaea-lu> --n 64 --block 16 --output /dev/full
   NRANKS 2 TRANSPORTS sm MESSAGE "'/dev/full': is a character device" CLASS lost)
 
@@ -105,9 +104,11 @@ gaea_add_hostile(out_trace_full_fs
   MESSAGE "GAEA_TRACE 'full/good.h5': .*No space left on device" KEEP full/good.h5 CLASS lost)
 
 # --- Signals: SIGTERM to mpirun while snapshots are written leaves no temporary ---
+# A snapshot every 2 steps; term_launcher_when_tmp.sh waits for a temporary in snap/ and sends
+# SIGTERM to mpirun then. Kept small (48 x 48, 1000 steps) in case the signal never comes.
 gaea_add_hostile(out_lbm_sigterm_while_writing
-  COMMAND $<TARGET_FILE:gaea-lbm> --case cavity --nx 128 --steps 100000 --every 5 --no-check
+  COMMAND $<TARGET_FILE:gaea-lbm> --case cavity --nx 48 --steps 1000 --every 2 --no-check
           --output snap
   NRANKS 2 TRANSPORTS sm tcp
-  DURING "p=$(rank_pid 0); launcher=$(ps -o ppid= -p $p | tr -d ' '); for i in $(seq 2000); do ls snap/*.tmp.* >/dev/null 2>&1 && break; sleep 0.005; done; kill -TERM $launcher"
+  DURING "bash ${_out_data}/term_launcher_when_tmp.sh $(rank_pid 0) snap"
   CLASS lost)
