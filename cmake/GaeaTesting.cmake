@@ -9,6 +9,14 @@
 # so that a rank that fails while others wait in a collective cannot hang the suite.
 # MULTINODE also registers it across emulated hosts (gaea_add_multinode, under MULTINODE_MODES,
 # default auto).
+# The environment of every test that runs mpirun (one home): running as root and oversubscribing
+# through Open MPI's variables, and the hang watchdog, so that a test that would hang fails with
+# what it waited for (generous: well above any single wait of the suite, below the test timeouts
+# of the long tests).
+set(GAEA_TEST_ENV
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    GAEA_HANG_TIMEOUT=100)
+
 function(gaea_add_mpi_test name)
   cmake_parse_arguments(T "PLAIN_MAIN;MULTINODE" "TIMEOUT"
                         "SOURCES;NRANKS;TRANSPORTS;MODES;ENV;LABELS;MULTINODE_MODES" ${ARGN})
@@ -39,7 +47,7 @@ function(gaea_add_mpi_test name)
           TIMEOUT ${T_TIMEOUT}
           PROCESSORS ${np}
           LABELS "mpi;${tls};${mode};${T_LABELS}"
-          ENVIRONMENT "UCX_TLS=${tls};GAEA_PROGRESS=${mode};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;${T_ENV}")
+          ENVIRONMENT "${GAEA_TEST_ENV};UCX_TLS=${tls};GAEA_PROGRESS=${mode};${T_ENV}")
       endforeach()
     endforeach()
   endforeach()
@@ -100,7 +108,7 @@ function(gaea_add_mpi_run name)
           TIMEOUT ${T_TIMEOUT}
           PROCESSORS ${np}
           LABELS "mpi;${tls};${mode};${T_LABELS}"
-          ENVIRONMENT "UCX_TLS=${tls};GAEA_PROGRESS=${mode};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;${T_ENV}")
+          ENVIRONMENT "${GAEA_TEST_ENV};UCX_TLS=${tls};GAEA_PROGRESS=${mode};${T_ENV}")
         if(T_FIXTURES_SETUP)
           set_tests_properties(${test} PROPERTIES FIXTURES_SETUP ${T_FIXTURES_SETUP})
         endif()
@@ -182,7 +190,7 @@ function(gaea_add_multinode name)
         SKIP_RETURN_CODE 77
         FIXTURES_REQUIRED "cluster_${layout};${T_FIXTURES_REQUIRED}"
         LABELS "mpi;multinode;${mode}"
-        ENVIRONMENT "GAEA_PROGRESS=${mode};GAEA_TEST_NODES=${hosts};${T_ENV}")
+        ENVIRONMENT "${GAEA_TEST_ENV};GAEA_PROGRESS=${mode};GAEA_TEST_NODES=${hosts};${T_ENV}")
     endforeach()
   endforeach()
 endfunction()

@@ -81,6 +81,9 @@ const std::vector<variable>& table() {
        "progress (an active message served by the owner's progress thread) | owner (served only "
        "when the owner's main thread calls into Gaea: the baseline without asynchronous "
        "progress)"},
+      {"GAEA_HANG_TIMEOUT", "0",
+       "seconds after which a Gaea wait (barrier, collective, remote operation) that has not "
+       "completed becomes an error naming what it waited for, which ends the job; 0 = off"},
       {"GAEA_VERBOSE", "0",
        "1 = rank 0 prints the set-up at start (ranks, nodes, progress mode and placement, "
        "topology) "

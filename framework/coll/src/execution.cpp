@@ -87,6 +87,7 @@ bool execution::advance(bool block) {
   while (next_ < s_.rounds.size()) {
     if (!in_round_) start_round();
     if (block) {
+      const progress::scoped_wait_label label([&] { return describe_wait(); });
       rt.progress().wait_until(
           w, [&] { return round_ready() || g_->svc->failure(g_->id, call_).has_value(); },
           /*notified=*/true);
@@ -111,6 +112,19 @@ bool execution::advance(bool block) {
     energy_.reset();
   }
   return true;
+}
+
+std::string execution::describe_wait() const {
+  std::string from;
+  for (const auto& [k, sl] : posted_)
+    if (!sl->done.load(std::memory_order_acquire))
+      from += (from.empty() ? "rank " : ", rank ") +
+              std::to_string(g_->ranks[static_cast<std::size_t>(k.source)]);
+  return "gaea::coll " + describe(sig_) + " on group '" + g_->name + "' (round " +
+         std::to_string(next_) + ": " +
+         (from.empty() ? std::string("its sends to be delivered")
+                       : "a message from " + from + ", which has not reached it") +
+         ")";
 }
 
 bool execution::test() {

@@ -19,6 +19,7 @@ struct shared_counter::impl {
   int owner;
   counter_mode mode;
   runtime* rt;
+  std::uint64_t rt_instance;  // rt is alive while runtime::is_live(rt_instance)
   std::uint64_t id;
   std::unique_ptr<comm::segment> seg;  // 8 bytes on the owner, nothing elsewhere
 
@@ -76,6 +77,7 @@ shared_counter::shared_counter(std::string name, int owner, std::int64_t initial
   p->owner = owner;
   p->mode = m;
   p->rt = &rt;
+  p->rt_instance = rt.instance();
   p->id = counters::detail::next_counter_id();
   // Only the owner holds the 8 bytes; the others contribute an empty part.
   p->seg = std::make_unique<comm::segment>(rt.comm(), rt.rank() == owner ? sizeof(std::int64_t) : 0,
@@ -90,6 +92,12 @@ shared_counter::shared_counter(std::string name, int owner, std::int64_t initial
 
 shared_counter::~shared_counter() {
   if (!impl_) return;
+  if (!runtime::is_live(impl_->rt_instance)) {
+    // Outlived its runtime (whose shut-down reported it): nothing of the runtime may be touched,
+    // and its segment belongs to a transport that no longer exists.
+    (void)impl_.release();
+    return;
+  }
   try {
     destroy();
   } catch (const std::exception& e) {
@@ -100,7 +108,8 @@ shared_counter::~shared_counter() {
 
 void shared_counter::destroy() {
   impl& p = live("destroy");
-  p.rt->barrier();  // every operation on it has completed everywhere
+  // During unwinding or after a failure the other ranks may never come: skip the barrier.
+  if (p.rt->may_synchronize()) p.rt->barrier();  // every operation on it has completed everywhere
   if (p.is_owner()) counters::detail::unregister_counter(p.id);
   impl_.reset();
 }

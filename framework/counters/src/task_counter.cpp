@@ -49,6 +49,7 @@ struct task_counter::impl {
   std::string name;
   task_counter_options opt;
   runtime* rt = nullptr;
+  std::uint64_t rt_instance = 0;  // rt is alive while runtime::is_live(rt_instance)
   shared_counter global;
   std::int64_t begin = 0;
   u64 n = 0;                 // ids in the range
@@ -62,7 +63,11 @@ struct task_counter::impl {
   node_block* node = nullptr;
 
   impl(std::string nm, const task_counter_options& o, runtime& r, int owner)
-      : name(std::move(nm)), opt(o), rt(&r), global(name + ".global", owner, 0, o.mode) {}
+      : name(std::move(nm)),
+        opt(o),
+        rt(&r),
+        rt_instance(r.instance()),
+        global(name + ".global", owner, 0, o.mode) {}
 
   u64 guided(u64 remaining, u64 parties) const {
     if (opt.variant == dispense::single) return 1;
@@ -236,6 +241,11 @@ task_counter::task_counter(std::string name, task_range all, task_counter_option
 
 task_counter::~task_counter() {
   if (!impl_) return;
+  if (!runtime::is_live(impl_->rt_instance)) {
+    // Outlived its runtime (and MPI): its window and segments cannot be freed any more.
+    (void)impl_.release();
+    return;
+  }
   try {
     destroy();
   } catch (const std::exception& e) {
@@ -256,7 +266,9 @@ task_counter& task_counter::operator=(task_counter&& o) {
 void task_counter::destroy() {
   impl& p = live("destroy");
   p.rt->require_owner_thread("task_counter::destroy");
-  if (p.win != MPI_WIN_NULL) {
+  // During unwinding or after a failure the other ranks may never come: the window (collective to
+  // free) is left to the end of the job.
+  if (p.win != MPI_WIN_NULL && p.rt->may_synchronize()) {
     p.rt->barrier();  // nobody touches the node block any more
     MPI_Win_free(&p.win);
   }

@@ -45,6 +45,7 @@ array_core::array_core(std::string name, const index& dims, const layout_spec& s
       dist_(name_, dims, runtime::current().size(), spec),
       ops_(ops),
       rt_(runtime::current()),
+      rt_instance_(rt_.instance()),
       rank_(rt_.rank()),
       local_tiles_(dist_.tiles(rt_.rank())),
       models_(std::make_unique<std::atomic<const strided_model*>[]>(
@@ -61,8 +62,15 @@ array_core::array_core(std::string name, const index& dims, const layout_spec& s
 }
 
 array_core::~array_core() {
+  if (!runtime::is_live(rt_instance_)) {
+    // The array outlived its runtime, whose shut-down reported it and orphaned its memory: only
+    // the process-wide registry entry is left to remove.
+    unregister_array(seg_->id());
+    return;
+  }
   try {
-    sync();
+    // During unwinding or after a failure the other ranks may never come: skip the barrier.
+    if (rt_.may_synchronize()) sync();
   } catch (const std::exception& e) {
     std::cerr << "gaea: destroying global_array '" << name_ << "': " << e.what() << std::endl;
   }

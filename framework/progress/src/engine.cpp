@@ -2,6 +2,9 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
+
+#include <cstdio>
 
 #include "gaea/base/error.hpp"
 #include "gaea/energy/governor.hpp"
@@ -47,6 +50,19 @@ constexpr bool unpack_dvfs(int v) {
 // (issue 3 note); 100 wake-ups per second cost well under 1% of a core.
 constexpr std::int64_t app_block_timeout_ns = 10000000;
 constexpr std::int64_t progress_block_timeout_ns = 10000000;
+
+// The watchdog needs only second resolution: the coarse clock costs a few ns per wait step.
+std::int64_t coarse_monotonic_ns() noexcept {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+std::string format_seconds(std::int64_t ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g s", static_cast<double>(ns) * 1e-9);
+  return buf;
+}
 }  // namespace
 
 // Per application thread: its telemetry, its waiter (blocking on its own origin worker's event
@@ -226,9 +242,54 @@ engine::thread_state& engine::this_thread(comm::worker& w) {
 }
 
 engine::wait_scope::wait_scope(engine& e, comm::worker& w, std::size_t bytes, bool notified)
-    : e_(e), w_(w), ts_(e.this_thread(w)), bytes_(bytes), notified_(notified) {
+    : checked_(!scoped_unchecked_waits::active()),
+      e_(e),
+      w_(w),
+      ts_(e.this_thread(w)),
+      bytes_(bytes),
+      notified_(notified) {
+  if (checked_ && e_.opt_.hang_timeout_ns > 0)
+    hang_deadline_ns_ = coarse_monotonic_ns() + e_.opt_.hang_timeout_ns;
   ts_.tel.count_wait();
   select();
+}
+
+void engine::wait_scope::check() {
+  if (e_.failed_.load(std::memory_order_acquire)) {
+    std::lock_guard lock(e_.failure_mutex_);
+    throw Error(e_.failure_);
+  }
+  if (hang_deadline_ns_ != 0 && coarse_monotonic_ns() > hang_deadline_ns_) {
+    const std::string what = current_wait_label();
+    throw Error("waited more than " + format_seconds(e_.opt_.hang_timeout_ns) +
+                " (GAEA_HANG_TIMEOUT) for " +
+                (what.empty() ? std::string("a remote operation to complete") : what) +
+                "; a rank has stopped, is far behind, or does not take part");
+  }
+}
+
+void engine::fail_waits(const std::string& reason) {
+  {
+    std::lock_guard lock(failure_mutex_);
+    if (failed_.load(std::memory_order_relaxed)) return;
+    failure_ = reason;
+    failed_.store(true, std::memory_order_release);
+  }
+  notify_waiters();
+}
+
+std::optional<std::string> engine::failure() const {
+  if (!failed_.load(std::memory_order_acquire)) return std::nullopt;
+  std::lock_guard lock(failure_mutex_);
+  return failure_;
+}
+
+thread_local detail::wait_label_node* detail::wait_label_node::top = nullptr;
+thread_local int scoped_unchecked_waits::depth_ = 0;
+
+std::string current_wait_label() {
+  const detail::wait_label_node* n = detail::wait_label_node::top;
+  return n ? n->describe_fn(n) : std::string();
 }
 
 void engine::wait_scope::select() {

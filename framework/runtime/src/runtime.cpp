@@ -6,8 +6,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <optional>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "gaea/base/env.hpp"
@@ -23,8 +27,16 @@ std::atomic<runtime*> g_current{nullptr};
 std::unique_ptr<runtime> g_owned;  // for init()/finalize()
 std::atomic<std::uint64_t> g_instances{0};
 
-// Handler of the dissemination barrier (comm's range 0-15 is shared with the runtime).
+// Handlers of the dissemination barrier and of failure reports (comm's range 0-15 is shared with
+// the runtime).
 constexpr comm::handler_id barrier_handler = 1;
+constexpr comm::handler_id failure_handler = 2;
+struct failure_header {
+  std::int32_t cause_rank;  // the rank whose error ends the job
+  std::int32_t exit_code;   // its exit code
+};
+// How long fail() waits for the other ranks to report that they stopped (and printed why).
+constexpr std::int64_t failure_grace_ns = 5'000'000'000;
 struct barrier_header {
   std::uint64_t epoch;
   std::uint32_t round;
@@ -68,6 +80,11 @@ runtime::runtime(int* argc, char*** argv)
   model_ = energy::model_params::from_env(sysfs);
   const std::string bind_text = env::get_choice("GAEA_PROGRESS_BIND", {"auto", "none"});
   const bool verbose = env::get_int("GAEA_VERBOSE") != 0;
+  const std::int64_t hang_timeout_s = env::get_int("GAEA_HANG_TIMEOUT");
+  if (hang_timeout_s < 0 || hang_timeout_s > 1'000'000'000)
+    throw Error("environment variable GAEA_HANG_TIMEOUT='" + env::get_string("GAEA_HANG_TIMEOUT") +
+                "' must be a number of seconds >= 0 (0 = off)");
+  uncaught_at_start_ = std::uncaught_exceptions();
   const comm::config cfg = comm::config::from_env();
 
   int inited = 0, finalized = 0;
@@ -160,6 +177,8 @@ runtime::runtime(int* argc, char*** argv)
   po.trace = !trace_.empty();
   po.app_poll = [this] { return run_app_polls(); };
   po.app_thread = owner_;
+  hang_timeout_ns_ = hang_timeout_s * 1'000'000'000;
+  po.hang_timeout_ns = hang_timeout_ns_;
   progress_ = std::make_unique<progress::engine>(comm_->service(), std::move(po));
   comm_->set_poll_hook([this] { progress_->poll_service(); });
   comm_->register_handler(barrier_handler, [this](const comm::am_message& msg) {
@@ -170,6 +189,9 @@ runtime::runtime(int* argc, char*** argv)
     arrivals_[h.epoch & 1][h.round].fetch_add(1, std::memory_order_acq_rel);
     progress_->notify_waiters();
   });
+  failure_.reported.assign(static_cast<std::size_t>(size_), false);
+  comm_->register_handler(failure_handler,
+                          [this](const comm::am_message& msg) { on_failure_message(msg); });
   start_ns_ = progress::monotonic_ns();
   add_report_section("throttle", {"transitions", "throttled_cpu_s", "idle_cycle_cpu_s"}, [this] {
     const energy::level_times t = throttle_->cpu_ns_by_level();
@@ -187,6 +209,23 @@ runtime::runtime(int* argc, char*** argv)
   // Every rank registers the barrier handler before this MPI barrier; the AM barrier is safe after.
   mpi_barrier();
   g_current.store(this);
+  // An exception that escapes everything (or one thrown from a noexcept function) ends the whole
+  // job with its message instead of leaving the other ranks waiting for this one.
+  previous_terminate_ = std::set_terminate([] {
+    std::string what = "std::terminate was called";
+    if (const std::exception_ptr e = std::current_exception()) {
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& x) {
+        what = std::string("uncaught exception: ") + x.what();
+      } catch (...) {
+        what = "uncaught exception of a type not derived from std::exception";
+      }
+    }
+    if (runtime* r = g_current.load()) r->fail(what, 1);
+    std::fprintf(stderr, "gaea: %s\n", what.c_str());
+    std::abort();
+  });
   if (verbose && rank_ == 0)
     std::fprintf(stderr, "gaea: %d ranks on %d node%s; rank 0 progress %s, %s; %s; %s\n", size_,
                  nodes_, nodes_ == 1 ? "" : "s", std::string(progress::to_string(m)).c_str(),
@@ -202,23 +241,49 @@ runtime::runtime(int* argc, char*** argv)
 }
 
 runtime::~runtime() {
+  // Destroyed during unwinding or after another rank failed: no collective shut-down can work.
+  if (!may_synchronize()) {
+    if (const auto cause = progress_->failure()) fail(*cause, 1);
+    fail(
+        "an exception left the scope of gaea::runtime (catch it inside that scope and call "
+        "gaea::runtime::fail(e.what()) to have its message printed)",
+        1);
+  }
   try {
     barrier();
     write_report_and_trace();
+    // Acknowledgements still owed to this thread's worker arrive before its endpoints close.
+    comm::worker& w = worker();
+    progress_->wait_until(w, [&w] { return w.pending_acks() <= 0; });
+    g_current.store(nullptr);
+    // Origin workers next (their endpoints point at peers' service workers, which stay served by
+    // the progress threads, or by the poll hook when off, until every rank has closed them), then
+    // the progress thread. No blocking MPI call while a peer may still need this rank's service.
+    comm_->release_workers();
+    // This thread's worker is gone: wait by polling the service (as comm::context::wait_mpi
+    // does), still watching for a failed job and the hang watchdog.
+    MPI_Request req;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    const std::int64_t started = progress::monotonic_ns();
+    for (int done = 0;;) {
+      MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+      if (done) break;
+      progress_->poll_service();
+      if (const auto cause = progress_->failure()) throw Error(*cause);
+      if (hang_timeout_ns_ > 0 && progress::monotonic_ns() - started > hang_timeout_ns_)
+        throw Error("waited more than " + std::to_string(hang_timeout_ns_ / 1'000'000'000) +
+                    " s (GAEA_HANG_TIMEOUT) for the shut-down barrier; a rank has stopped, is far "
+                    "behind, or has left out a collective call");
+    }
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "gaea: rank %d: final barrier or report failed: %s\n", rank_, e.what());
+    // Another rank's failure keeps its text (and exit code); an error of this rank says where.
+    const auto cause = progress_->failure();
+    fail(cause && *cause == e.what() ? std::string(e.what())
+                                     : std::string("shutting down: ") + e.what(),
+         1);
   }
+  std::set_terminate(previous_terminate_);
   g_current.store(nullptr);
-  // Acknowledgements still owed to this thread's worker arrive before its endpoints close.
-  comm::worker& w = worker();
-  progress_->wait_until(w, [&w] { return w.pending_acks() <= 0; });
-  // Origin workers next (their endpoints point at peers' service workers, which stay served by
-  // the progress threads, or by the poll hook when off, until every rank has closed them), then
-  // the progress thread. No blocking MPI call while a peer may still need this rank's service.
-  comm_->release_workers();
-  MPI_Request req;
-  MPI_Ibarrier(MPI_COMM_WORLD, &req);
-  comm_->wait_mpi(req);
   comm_->set_poll_hook(nullptr);
   progress_.reset();
   governor_.reset();
@@ -241,6 +306,11 @@ runtime& runtime::current() {
 
 bool runtime::initialized() noexcept {
   return g_current.load() != nullptr;
+}
+
+bool runtime::is_live(std::uint64_t instance) noexcept {
+  const runtime* r = g_current.load();
+  return r != nullptr && r->instance_ == instance;
 }
 
 void runtime::add_report_section(std::string name, std::vector<std::string> keys,
@@ -286,6 +356,7 @@ void runtime::mpi_barrier() {
   comm::worker& w = worker();
   MPI_Request req;
   MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  const progress::scoped_wait_label label([] { return std::string("the start-up barrier"); });
   int done = 0;
   progress_->wait_until(w, [&] {
     MPI_Test(&req, &done, MPI_STATUS_IGNORE);
@@ -305,7 +376,14 @@ void runtime::barrier() {
   auto& arrived = arrivals_[epoch & 1];
   comm::completion sent;
   std::uint32_t round = 0;
-  for (int dist = 1; dist < size_; dist *= 2, ++round) {
+  int dist = 1;
+  const progress::scoped_wait_label label([&] {
+    const int from = (rank_ - dist % size_ + size_) % size_;
+    return "gaea::runtime::barrier number " + std::to_string(epoch) + " (round " +
+           std::to_string(round) + ": waiting for " + describe_rank(from) +
+           ", which has not entered it)";
+  });
+  for (; dist < size_; dist *= 2, ++round) {
     const barrier_header h{epoch, round};
     w.am_send((rank_ + dist) % size_, barrier_handler,
               std::as_bytes(std::span<const barrier_header>(&h, 1)), {}, sent, nullptr);
@@ -316,6 +394,98 @@ void runtime::barrier() {
     a.fetch_sub(1, std::memory_order_acq_rel);
   }
   progress_->wait(w, sent);
+}
+
+std::string runtime::describe_rank(int rank) const {
+  std::string host = "?";
+  try {
+    host = comm_->host(rank);
+  } catch (...) {
+  }
+  return "rank " + std::to_string(rank) + " (host " + host + ")";
+}
+
+void runtime::on_failure_message(const comm::am_message& msg) {
+  failure_header h;
+  if (msg.header.size() != sizeof h) return;  // malformed: ignore rather than fail twice
+  std::memcpy(&h, msg.header.data(), sizeof h);
+  const std::string text(reinterpret_cast<const char*>(msg.data.data()), msg.data.size());
+  {
+    std::lock_guard lock(failure_.mutex);
+    if (failure_.cause_rank < 0) {
+      failure_.cause_rank = h.cause_rank;
+      failure_.cause_code = h.exit_code;
+    }
+    const auto src = static_cast<std::size_t>(msg.source);
+    if (src < failure_.reported.size() && !failure_.reported[src]) {
+      failure_.reported[src] = true;
+      ++failure_.reports;
+    }
+  }
+  progress_->fail_waits(text);  // keeps the first text; wakes every waiting thread
+}
+
+bool runtime::may_synchronize() const noexcept {
+  return !failing_.load(std::memory_order_acquire) && !progress_->failure() &&
+         std::uncaught_exceptions() <= uncaught_at_start_;
+}
+
+void runtime::fail(std::string_view message, int exit_code) noexcept {
+  if (failing_.exchange(true)) {
+    // Another thread of this rank is already ending the job.
+    for (;;)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  progress::scoped_unchecked_waits unchecked;
+  try {
+    const std::string me = describe_rank(rank_);
+    const std::optional<std::string> cause = progress_->failure();
+    std::string announce;
+    std::int32_t cause_rank = rank_;
+    int code = exit_code;
+    if (cause && message == *cause) {  // another rank's failure reached this rank's handler
+      std::fprintf(stderr, "gaea: %s: stopping: %s\n", me.c_str(), cause->c_str());
+      std::lock_guard lock(failure_.mutex);
+      cause_rank = failure_.cause_rank;
+      code = failure_.cause_code;
+      announce = *cause;
+    } else {
+      std::fprintf(stderr, "gaea: %s: error: %.*s\n", me.c_str(), static_cast<int>(message.size()),
+                   message.data());
+      announce = me + " failed: " + std::string(message);
+    }
+    std::fflush(stderr);
+    // Tell every other rank, then give them a moment to stop and say why.
+    comm::worker& w = worker();
+    const failure_header h{cause_rank, code};
+    std::vector<std::unique_ptr<comm::completion>> sent;
+    for (int r = 0; r < size_; ++r) {
+      if (r == rank_) continue;
+      sent.push_back(std::make_unique<comm::completion>());
+      try {
+        w.am_send(r, failure_handler, std::as_bytes(std::span<const failure_header>(&h, 1)),
+                  std::as_bytes(std::span<const char>(announce.data(), announce.size())),
+                  *sent.back(), nullptr);
+      } catch (...) {  // a lost peer: the others still hear
+      }
+    }
+    const std::int64_t deadline = progress::monotonic_ns() + failure_grace_ns;
+    for (;;) {
+      {
+        std::lock_guard lock(failure_.mutex);
+        if (failure_.reports >= size_ - 1) break;
+      }
+      if (progress::monotonic_ns() > deadline) break;
+      try {
+        if (progress_->poll(w) == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      } catch (...) {
+      }
+    }
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, code);
+  } catch (...) {
+  }
+  std::_Exit(exit_code);
 }
 
 double runtime::elapsed() const noexcept {

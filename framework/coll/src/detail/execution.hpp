@@ -44,6 +44,7 @@ class execution {
   void start_round();
   bool round_ready() const;
   void check_failure();
+  std::string describe_wait() const;  // for the hang watchdog's message
   [[noreturn]] void fail(const std::string& what);
   void cleanup() noexcept;
 

@@ -154,6 +154,7 @@ class array_core {
   distribution dist_;
   type_ops ops_;
   runtime& rt_;
+  std::uint64_t rt_instance_;  // to tell whether rt_ is still alive in the destructor
   int rank_;
   std::vector<tile> local_tiles_;
   std::unique_ptr<comm::segment> seg_;

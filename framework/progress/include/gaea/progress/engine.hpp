@@ -68,6 +68,9 @@ struct engine_options {
   /// waits (its "app poll" callbacks). Returns the events it handled.
   std::function<unsigned()> app_poll;
   std::thread::id app_thread;
+  /// GAEA_HANG_TIMEOUT: an application-thread wait that lasts longer throws gaea::Error naming
+  /// what it waited for (scoped_wait_label). 0: no watchdog.
+  std::int64_t hang_timeout_ns = 0;
 };
 
 /// Owns the progress thread. Thread safety: wait()/wait_until()/poll() may be called from any
@@ -109,6 +112,13 @@ class engine {
   /// waited-for predicate true). Thread-safe.
   void notify_waiters() noexcept;
 
+  /// The job has failed (another rank reported an error): from now on every application-thread
+  /// wait, current or future, throws gaea::Error(reason) instead of waiting for peers that will
+  /// not come, except waits inside scoped_unchecked_waits. The first reason is kept. Thread-safe.
+  void fail_waits(const std::string& reason);
+  /// The reason given to fail_waits(), or nullopt while the job has not failed. Thread-safe.
+  std::optional<std::string> failure() const;
+
   stats thread_stats() const noexcept;
   /// The CPU the progress thread last ran on / ran its first step on (-1 if unknown).
   int last_cpu() const noexcept { return last_cpu_.load(std::memory_order_relaxed); }
@@ -134,6 +144,9 @@ class engine {
     wait_scope(engine& e, comm::worker& w, std::size_t bytes, bool notified);
     ~wait_scope();
     void step() {
+      // A failed job or the watchdog ends the wait; one relaxed load when neither applies.
+      if (checked_ && (e_.failed_.load(std::memory_order_relaxed) || hang_deadline_ns_ != 0))
+        check();
       // A mode switch during the wait (set_mode also wakes it) takes effect at the next step.
       if (e_.mode_.load(std::memory_order_acquire) != packed_) reselect();
       strategy_->after_step(e_.poll(w_));
@@ -142,6 +155,9 @@ class engine {
    private:
     void select();
     void reselect();
+    void check();
+    bool checked_;                       // not inside scoped_unchecked_waits
+    std::int64_t hang_deadline_ns_ = 0;  // coarse monotonic time; 0: no watchdog
     engine& e_;
     comm::worker& w_;
     thread_state& ts_;
@@ -162,6 +178,9 @@ class engine {
   std::atomic<int> mode_;     // mode | (dvfs << 8)
   std::mutex service_mutex_;  // held by whoever progresses the service worker
   std::atomic<bool> stop_{false};
+  std::atomic<bool> failed_{false};
+  mutable std::mutex failure_mutex_;
+  std::string failure_;  // guarded by failure_mutex_
   std::atomic<std::uint64_t> steps_{0}, busy_steps_{0}, events_{0};
   std::atomic<int> last_cpu_{-1};
   std::atomic<int> first_cpu_{-1};
@@ -172,6 +191,53 @@ class engine {
   std::atomic<waiter*> progress_waiter_{nullptr};
   std::unique_ptr<blocker> park_;  // the progress thread sleeps here while mode is off
   std::thread thread_;
+};
+
+namespace detail {
+// A node of the calling thread's stack of wait labels (scoped_wait_label).
+struct wait_label_node {
+  std::string (*describe_fn)(const wait_label_node*) = nullptr;
+  wait_label_node* prev = nullptr;
+  static thread_local wait_label_node* top;
+};
+}  // namespace detail
+
+/// RAII: names what the calling thread's waits in this scope wait for, for the message of the hang
+/// watchdog (engine_options::hang_timeout_ns). Holds `describe` (a callable returning
+/// std::string), called only when a wait times out. Nests; thread-local; no allocation.
+///   const progress::scoped_wait_label label([&] { return "barrier 3 (waiting for rank 2)"; });
+template <class F>
+class scoped_wait_label : detail::wait_label_node {
+ public:
+  explicit scoped_wait_label(F describe) : f_(std::move(describe)) {
+    describe_fn = [](const detail::wait_label_node* n) -> std::string {
+      return static_cast<const scoped_wait_label*>(n)->f_();
+    };
+    prev = top;
+    top = this;
+  }
+  ~scoped_wait_label() { top = prev; }
+  scoped_wait_label(const scoped_wait_label&) = delete;
+  scoped_wait_label& operator=(const scoped_wait_label&) = delete;
+
+ private:
+  F f_;
+};
+/// The innermost wait label's description on this thread ("" when none).
+std::string current_wait_label();
+
+/// RAII: the calling thread's waits in this scope neither throw for a failed job nor time out.
+/// For the runtime's failure path and final clean-up, which must still progress after a failure.
+class scoped_unchecked_waits {
+ public:
+  scoped_unchecked_waits() noexcept { ++depth_; }
+  ~scoped_unchecked_waits() { --depth_; }
+  scoped_unchecked_waits(const scoped_unchecked_waits&) = delete;
+  scoped_unchecked_waits& operator=(const scoped_unchecked_waits&) = delete;
+  static bool active() noexcept { return depth_ > 0; }
+
+ private:
+  static thread_local int depth_;
 };
 
 /// RAII: switches the engine's mode for a scope and restores the previous one.

@@ -7,10 +7,12 @@
 
 #include <array>
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -51,6 +53,10 @@ class runtime {
   /// The live runtime; throws gaea::Error ("not initialized") when there is none.
   static runtime& current();
   static bool initialized() noexcept;
+  /// True while the runtime whose instance() is `instance` is the live one. For destructors of
+  /// objects that may outlive their runtime (an error the runtime's shut-down has reported): they
+  /// must then touch nothing of it.
+  static bool is_live(std::uint64_t instance) noexcept;
 
   /// Distinct for every runtime constructed in this process (caches key on it).
   std::uint64_t instance() const noexcept { return instance_; }
@@ -129,6 +135,23 @@ class runtime {
   /// collective set-up of node-shared memory only, from the owner thread.
   MPI_Comm node_comm() const noexcept { return node_comm_; }
 
+  /// Ends the whole job because of an error on this rank. Not collective; any thread; never
+  /// returns. Prints "gaea: rank R (host H): error: <message>" on stderr and tells every other
+  /// rank: their current or next Gaea wait throws gaea::Error("rank R (host H) failed: <message>"),
+  /// and when their handlers call fail() with it they print "gaea: rank Q (host H'): stopping:
+  /// rank R (host H) failed: <message>" and take R's exit code. Waits up to five seconds for every
+  /// rank to report that it stopped (a rank busy outside Gaea, stopped or dead is not waited for
+  /// longer), then ends the job with MPI_Abort(exit_code), which the launcher turns into the job's
+  /// exit status. Use it in every program's top-level handler:
+  ///   gaea::runtime rt(&argc, &argv);
+  ///   try { ... } catch (const std::exception& e) { rt.fail(e.what(), 1); }
+  /// The destructor ends the job the same way when it runs during unwinding or after a failure.
+  [[noreturn]] void fail(std::string_view message, int exit_code = 1) noexcept;
+  /// False once the job has failed, or while the calling thread unwinds an exception: destructors
+  /// of collective objects then skip their synchronisation instead of waiting for ranks that may
+  /// never come; the job is ending through fail(). Thread-safe.
+  bool may_synchronize() const noexcept;
+
   /// Throws gaea::Error unless the calling thread created the runtime (collectives use MPI,
   /// which Gaea initialises for that thread only). `what` names the call.
   void require_owner_thread(const char* what) const;
@@ -172,6 +195,21 @@ class runtime {
   std::uint64_t barrier_epoch_ = 0;
   void mpi_barrier();
   void write_report_and_trace();
+  // Failure path (fail()): the first failure reported by another rank, and who reported.
+  struct failure_state {
+    std::mutex mutex;
+    int cause_rank = -1;  // -1: no other rank has failed
+    int cause_code = 1;
+    std::vector<bool> reported;  // by rank: has announced that it stopped
+    int reports = 0;
+  };
+  failure_state failure_;
+  std::atomic<bool> failing_{false};  // fail() entered on this rank
+  int uncaught_at_start_ = 0;         // std::uncaught_exceptions() when constructed
+  std::int64_t hang_timeout_ns_ = 0;  // GAEA_HANG_TIMEOUT
+  std::terminate_handler previous_terminate_ = nullptr;
+  void on_failure_message(const comm::am_message& msg);
+  std::string describe_rank(int rank) const;
   energy::usage_snapshot usage() const;
 };
 
