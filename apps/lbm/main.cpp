@@ -232,7 +232,11 @@ int main(int argc, char** argv) {
     }
     if (o.every > 0 && o.output.empty())
       throw gaea::Error("lbm: --every " + std::to_string(o.every) + " needs --output DIR");
-    rc = run(rt, o);
+    try {
+      rc = run(rt, o);
+    } catch (const std::exception& e) {
+      rt.fail(std::string("gaea-lbm: ") + e.what(), 2);  // every rank prints it, exit 2
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gaea-lbm: error: %s\n", e.what());
     return 2;

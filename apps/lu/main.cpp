@@ -228,7 +228,11 @@ int main(int argc, char** argv) {
       if (rt.rank() == 0) std::fputs(pr.message.c_str(), pr.exit_code ? stderr : stdout);
       return pr.exit_code;
     }
-    rc = run(rt, pr.opt);
+    try {
+      rc = run(rt, pr.opt);
+    } catch (const std::exception& e) {
+      rt.fail(std::string("gaea-lu: ") + e.what(), 2);  // every rank prints it, exit 2
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gaea-lu: error: %s\n", e.what());
     return 2;

@@ -131,52 +131,61 @@ layout_spec restart_layout(index_t n, int ranks) {
 
 }  // namespace
 
+namespace {
+// The example itself; errors are thrown (main hands them to runtime::fail).
+int checkpoint_main(gaea::runtime& rt, const options& o) {
+  const bool root = rt.rank() == 0;
+  if (o.phase != "restart") {
+    if (root)
+      std::printf("interrupted run: %lld steps of %lld, checkpoint every %lld\n",
+                  static_cast<long long>(o.crash_at), static_cast<long long>(o.steps),
+                  static_cast<long long>(o.every));
+    auto u = make_field("u", o.n, writer_layout()), v = u.duplicate("v");
+    advance(u, v, 0, o.crash_at, o, true);
+    if (root) std::printf("  crash after step %lld\n", static_cast<long long>(o.crash_at));
+  }
+  if (o.phase == "crash") return 0;
+
+  // The reference: one uninterrupted run.
+  auto ref = make_field("ref", o.n, writer_layout()), tmp = ref.duplicate("tmp");
+  advance(ref, tmp, 0, o.steps, o, false);
+
+  // Restart: the checkpoint says its shape and the writer's layout; read it into another one.
+  const auto info = gaea::ga::describe(o.file, "u");
+  const layout_spec layout = restart_layout(info.dims[0], rt.size());
+  global_array<double> u("u", info.dims, layout), v("v", info.dims, layout);
+  global_array<std::int64_t> counter("step", {1});
+  gaea::ga::read(u, o.file, "u");
+  gaea::ga::read(counter, o.file, "step");
+  std::vector<std::int64_t> s(1);
+  counter.get({{0}, {0}}, s);
+  if (root)
+    std::printf("restart from step %lld (written by %lld ranks, %s layout) on %d ranks\n",
+                static_cast<long long>(s[0]), static_cast<long long>(info.writer_ranks),
+                info.layout_kind.c_str(), rt.size());
+  advance(u, v, s[0], o.steps, o, false);
+
+  // Compare: the stencil does the same arithmetic whatever the distribution, so the results
+  // must be identical, not merely close.
+  global_array<double> diff("diff", info.dims);
+  gaea::ga::add(1.0, u, -1.0, ref, diff);
+  const double err = gaea::ga::norm(diff, gaea::ga::norm_kind::inf);
+  const double total = gaea::ga::norm(u);
+  if (root)
+    std::printf("after %lld steps: |u|_2 = %.12g, |restarted - uninterrupted|_inf = %g: %s\n",
+                static_cast<long long>(o.steps), total, err, err == 0 ? "identical" : "DIFFERENT");
+  return err == 0 ? 0 : 1;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   try {
     gaea::runtime rt(&argc, &argv);
-    const options o = parse(argc, argv);
-    const bool root = rt.rank() == 0;
-    if (o.phase != "restart") {
-      if (root)
-        std::printf("interrupted run: %lld steps of %lld, checkpoint every %lld\n",
-                    static_cast<long long>(o.crash_at), static_cast<long long>(o.steps),
-                    static_cast<long long>(o.every));
-      auto u = make_field("u", o.n, writer_layout()), v = u.duplicate("v");
-      advance(u, v, 0, o.crash_at, o, true);
-      if (root) std::printf("  crash after step %lld\n", static_cast<long long>(o.crash_at));
+    try {
+      return checkpoint_main(rt, parse(argc, argv));
+    } catch (const std::exception& e) {
+      rt.fail(std::string("gaea-checkpoint: ") + e.what(), 2);  // every rank prints it, exit 2
     }
-    if (o.phase == "crash") return 0;
-
-    // The reference: one uninterrupted run.
-    auto ref = make_field("ref", o.n, writer_layout()), tmp = ref.duplicate("tmp");
-    advance(ref, tmp, 0, o.steps, o, false);
-
-    // Restart: the checkpoint says its shape and the writer's layout; read it into another one.
-    const auto info = gaea::ga::describe(o.file, "u");
-    const layout_spec layout = restart_layout(info.dims[0], rt.size());
-    global_array<double> u("u", info.dims, layout), v("v", info.dims, layout);
-    global_array<std::int64_t> counter("step", {1});
-    gaea::ga::read(u, o.file, "u");
-    gaea::ga::read(counter, o.file, "step");
-    std::vector<std::int64_t> s(1);
-    counter.get({{0}, {0}}, s);
-    if (root)
-      std::printf("restart from step %lld (written by %lld ranks, %s layout) on %d ranks\n",
-                  static_cast<long long>(s[0]), static_cast<long long>(info.writer_ranks),
-                  info.layout_kind.c_str(), rt.size());
-    advance(u, v, s[0], o.steps, o, false);
-
-    // Compare: the stencil does the same arithmetic whatever the distribution, so the results
-    // must be identical, not merely close.
-    global_array<double> diff("diff", info.dims);
-    gaea::ga::add(1.0, u, -1.0, ref, diff);
-    const double err = gaea::ga::norm(diff, gaea::ga::norm_kind::inf);
-    const double total = gaea::ga::norm(u);
-    if (root)
-      std::printf("after %lld steps: |u|_2 = %.12g, |restarted - uninterrupted|_inf = %g: %s\n",
-                  static_cast<long long>(o.steps), total, err,
-                  err == 0 ? "identical" : "DIFFERENT");
-    return err == 0 ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gaea-checkpoint: %s\n", e.what());
     return 2;

@@ -276,9 +276,8 @@ int main(int argc, char** argv) {
         });
     try {
       return run(o, rt, rep);
-    } catch (const gaea::Error& e) {
-      if (rt.rank() == 0) std::fprintf(stderr, "gaea-scf: error: %s\n", e.what());
-      return 1;
+    } catch (const std::exception& e) {
+      rt.fail(std::string("gaea-scf: ") + e.what(), 1);  // every rank prints it, exit 1
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gaea-scf: error: %s\n", e.what());
