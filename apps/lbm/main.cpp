@@ -185,61 +185,58 @@ int run(gaea::runtime& rt, const options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int rc = 0;
-  try {
-    gaea::runtime rt(&argc, &argv);
-    gaea::coll::world();  // collective on first use: every rank, before any collective
-    options o;
-    CLI::App app{"gaea-lbm: D2Q9 lattice Boltzmann on Gaea global arrays"};
-    app.add_option("--case", o.p.name, "poiseuille | cavity | mask")
-        ->check(CLI::IsMember({"poiseuille", "cavity", "mask"}));
-    app.add_option("--nx", o.p.nx, "cells along x (default: per case)")
-        ->check(CLI::Range(index_t{1}, index_t{1} << 24));
-    app.add_option("--ny", o.p.ny, "cells along y (default: per case)")
-        ->check(CLI::Range(index_t{1}, index_t{1} << 24));
-    app.add_option("--steps", o.steps, "maximum step count (total, counting a restart's steps)")
-        ->check(CLI::NonNegativeNumber);
-    auto* re = app.add_option("--re", o.p.re, "Reynolds number U L / nu (cavity default 100)")
-                   ->check(CLI::PositiveNumber);
-    app.add_option("--tau", o.p.tau, "BGK relaxation time (> 0.5)")->excludes(re);
-    app.add_option("--u", o.p.u,
-                   "characteristic velocity: lid, centre-line or inlet (lattice units)");
-    app.add_option("--mask", o.p.mask_file,
-                   "obstacle mask: PBM/PGM image or HDF5 with dataset 'solid'")
-        ->check(CLI::ExistingFile);
-    app.add_option("--flow", o.p.flow,
-                   "case mask: inlet (velocity in, pressure out) | force (periodic)")
-        ->check(CLI::IsMember({"inlet", "force"}));
-    app.add_option("--force", o.p.force, "case mask, flow force: body-force density along x");
-    app.add_option("--output", o.output, "directory for HDF5 snapshots and the XDMF series");
-    app.add_option("--every", o.every, "snapshot every k steps (0: only at the end)")
-        ->check(CLI::NonNegativeNumber);
-    app.add_option("--restart", o.restart, "continue from this snapshot")->check(CLI::ExistingFile);
-    app.add_option("--threads", o.threads, "oneTBB threads per rank (0: cores / ranks on the node)")
-        ->check(CLI::NonNegativeNumber);
-    app.add_option("--grid", o.grid, "process grid PYxPX (default: squarest)");
-    app.add_option("--check", o.check, "steadiness test every k steps (default 200)")
-        ->check(CLI::NonNegativeNumber);
-    app.add_option("--tol", o.tol, "steady when max |du| / U per step < tol (0: run all steps)")
-        ->check(CLI::NonNegativeNumber);
-    app.add_flag("--no-check", o.no_check, "skip the validation of the poiseuille/cavity cases");
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      std::ostringstream sink;
-      const int code = rt.rank() == 0 ? app.exit(e) : app.exit(e, sink, sink);
-      return code == 0 ? 0 : 2;  // --help is not an error
-    }
-    if (o.every > 0 && o.output.empty())
-      throw gaea::Error("lbm: --every " + std::to_string(o.every) + " needs --output DIR");
-    try {
-      rc = run(rt, o);
-    } catch (const std::exception& e) {
-      rt.fail(std::string("gaea-lbm: ") + e.what(), 2);  // every rank prints it, exit 2
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gaea-lbm: error: %s\n", e.what());
-    return 2;
-  }
-  return rc;
+  // An error on any rank ends the job with its message on every rank (exit 2).
+  return gaea::run_main(
+      "gaea-lbm", &argc, &argv,
+      [&](gaea::runtime& rt) {
+        gaea::coll::world();  // collective on first use: every rank, before any collective
+        options o;
+        CLI::App app{"gaea-lbm: D2Q9 lattice Boltzmann on Gaea global arrays"};
+        app.add_option("--case", o.p.name, "poiseuille | cavity | mask")
+            ->check(CLI::IsMember({"poiseuille", "cavity", "mask"}));
+        app.add_option("--nx", o.p.nx, "cells along x (default: per case)")
+            ->check(CLI::Range(index_t{1}, index_t{1} << 24));
+        app.add_option("--ny", o.p.ny, "cells along y (default: per case)")
+            ->check(CLI::Range(index_t{1}, index_t{1} << 24));
+        app.add_option("--steps", o.steps, "maximum step count (total, counting a restart's steps)")
+            ->check(CLI::NonNegativeNumber);
+        auto* re = app.add_option("--re", o.p.re, "Reynolds number U L / nu (cavity default 100)")
+                       ->check(CLI::PositiveNumber);
+        app.add_option("--tau", o.p.tau, "BGK relaxation time (> 0.5)")->excludes(re);
+        app.add_option("--u", o.p.u,
+                       "characteristic velocity: lid, centre-line or inlet (lattice units)");
+        app.add_option("--mask", o.p.mask_file,
+                       "obstacle mask: PBM/PGM image or HDF5 with dataset 'solid'")
+            ->check(CLI::ExistingFile);
+        app.add_option("--flow", o.p.flow,
+                       "case mask: inlet (velocity in, pressure out) | force (periodic)")
+            ->check(CLI::IsMember({"inlet", "force"}));
+        app.add_option("--force", o.p.force, "case mask, flow force: body-force density along x");
+        app.add_option("--output", o.output, "directory for HDF5 snapshots and the XDMF series");
+        app.add_option("--every", o.every, "snapshot every k steps (0: only at the end)")
+            ->check(CLI::NonNegativeNumber);
+        app.add_option("--restart", o.restart, "continue from this snapshot")
+            ->check(CLI::ExistingFile);
+        app.add_option("--threads", o.threads,
+                       "oneTBB threads per rank (0: cores / ranks on the node)")
+            ->check(CLI::NonNegativeNumber);
+        app.add_option("--grid", o.grid, "process grid PYxPX (default: squarest)");
+        app.add_option("--check", o.check, "steadiness test every k steps (default 200)")
+            ->check(CLI::NonNegativeNumber);
+        app.add_option("--tol", o.tol, "steady when max |du| / U per step < tol (0: run all steps)")
+            ->check(CLI::NonNegativeNumber);
+        app.add_flag("--no-check", o.no_check,
+                     "skip the validation of the poiseuille/cavity cases");
+        try {
+          app.parse(argc, argv);
+        } catch (const CLI::ParseError& e) {
+          std::ostringstream sink;
+          const int code = rt.rank() == 0 ? app.exit(e) : app.exit(e, sink, sink);
+          return code == 0 ? 0 : 2;  // --help is not an error
+        }
+        if (o.every > 0 && o.output.empty())
+          throw gaea::Error("lbm: --every " + std::to_string(o.every) + " needs --output DIR");
+        return run(rt, o);
+      },
+      2);
 }

@@ -219,23 +219,17 @@ int run(gaea::runtime& rt, options o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int rc = 0;
-  try {
-    gaea::runtime rt(&argc, &argv);
-    gaea::coll::world();  // collective on first use: every rank, before any collective
-    parse_result pr = parse_options(argc, argv);
-    if (!pr.run) {
-      if (rt.rank() == 0) std::fputs(pr.message.c_str(), pr.exit_code ? stderr : stdout);
-      return pr.exit_code;
-    }
-    try {
-      rc = run(rt, pr.opt);
-    } catch (const std::exception& e) {
-      rt.fail(std::string("gaea-lu: ") + e.what(), 2);  // every rank prints it, exit 2
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gaea-lu: error: %s\n", e.what());
-    return 2;
-  }
-  return rc;
+  // An error on any rank ends the job with its message on every rank (exit 2).
+  return gaea::run_main(
+      "gaea-lu", &argc, &argv,
+      [&](gaea::runtime& rt) {
+        gaea::coll::world();  // collective on first use: every rank, before any collective
+        parse_result pr = parse_options(argc, argv);
+        if (!pr.run) {
+          if (rt.rank() == 0) std::fputs(pr.message.c_str(), pr.exit_code ? stderr : stdout);
+          return pr.exit_code;
+        }
+        return run(rt, pr.opt);
+      },
+      2);
 }

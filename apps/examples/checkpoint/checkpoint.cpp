@@ -179,15 +179,8 @@ int checkpoint_main(gaea::runtime& rt, const options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    gaea::runtime rt(&argc, &argv);
-    try {
-      return checkpoint_main(rt, parse(argc, argv));
-    } catch (const std::exception& e) {
-      rt.fail(std::string("gaea-checkpoint: ") + e.what(), 2);  // every rank prints it, exit 2
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gaea-checkpoint: %s\n", e.what());
-    return 2;
-  }
+  // An error on any rank ends the job with its message on every rank (exit 2).
+  return gaea::run_main(
+      "gaea-checkpoint", &argc, &argv,
+      [&](gaea::runtime& rt) { return checkpoint_main(rt, parse(argc, argv)); }, 2);
 }

@@ -264,8 +264,8 @@ int main(int argc, char** argv) {
   }
 
   report_figures rep;
-  try {
-    gaea::runtime rt(&argc, &argv);
+  // An error on any rank ends the job with its message on every rank (exit 1).
+  return gaea::run_main("gaea-scf", &argc, &argv, [&](gaea::runtime& rt) {
     gaea::coll::world();  // collective on first use: every rank, before any collective
     rt.add_report_section(
         "scf",
@@ -274,13 +274,6 @@ int main(int argc, char** argv) {
           return std::vector<double>{rep.tasks, rep.integrals, rep.counter,
                                      rep.get,   rep.acc,       rep.diag};
         });
-    try {
-      return run(o, rt, rep);
-    } catch (const std::exception& e) {
-      rt.fail(std::string("gaea-scf: ") + e.what(), 1);  // every rank prints it, exit 1
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gaea-scf: error: %s\n", e.what());
-    return 1;
-  }
+    return run(o, rt, rep);
+  });
 }

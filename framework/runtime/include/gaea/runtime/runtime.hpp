@@ -7,6 +7,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstdio>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -212,6 +213,34 @@ class runtime {
   std::string describe_rank(int rank) const;
   energy::usage_snapshot usage() const;
 };
+
+/// The top level of a Gaea program: constructs the runtime (collective), returns body(rt)'s exit
+/// code. An exception escaping `body` ends the whole job through runtime::fail(e.what(),
+/// error_exit_code), so its message is printed and no rank waits for this one. An error of the
+/// runtime's construction (the same on every rank: a bad GAEA_* value) is printed as
+/// "<program>: error: <message>" and returns error_exit_code.
+///   int main(int argc, char** argv) {
+///     return gaea::run_main("gaea-lu", &argc, &argv, [&](gaea::runtime& rt) { ...; return 0; });
+///   }
+template <class Body>
+int run_main(std::string_view program, int* argc, char*** argv, Body&& body,
+             int error_exit_code = 1) {
+  std::unique_ptr<runtime> rt;
+  try {
+    rt = std::make_unique<runtime>(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%.*s: error: %s\n", static_cast<int>(program.size()), program.data(),
+                 e.what());
+    return error_exit_code;
+  }
+  try {
+    return std::forward<Body>(body)(*rt);
+  } catch (const std::exception& e) {
+    rt->fail(e.what(), error_exit_code);
+  } catch (...) {
+    rt->fail("an exception of a type not derived from std::exception", error_exit_code);
+  }
+}
 
 /// Function-style equivalents of constructing/destroying a gaea::runtime.
 void init(int* argc = nullptr, char*** argv = nullptr);
