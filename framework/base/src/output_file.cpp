@@ -36,9 +36,30 @@ std::array<slot, slot_count> g_slots;
 constexpr std::array<int, 3> cleanup_signals{SIGTERM, SIGINT, SIGHUP};
 std::array<struct sigaction, cleanup_signals.size()> g_previous{};
 
+// Open MPI's MPI-IO opens a side file "<file>.locktest.<rank>" for a moment while it opens a file
+// collectively; a signal in that moment would leave it beside our temporary. Up to this many
+// ranks' side files are removed with the temporary.
+constexpr int side_files = 64;
+
 void unlink_live() noexcept {
-  for (slot& s : g_slots)
-    if (s.state.load(std::memory_order_acquire) == slot_live) ::unlink(s.path);
+  static constexpr char suffix[] = ".locktest.";
+  for (slot& s : g_slots) {
+    if (s.state.load(std::memory_order_acquire) != slot_live) continue;
+    ::unlink(s.path);
+    // "<path>.locktest.<k>", formatted without allocating (async-signal-safe).
+    char name[PATH_MAX + 16];
+    std::size_t n = ::strnlen(s.path, PATH_MAX - 1);
+    std::memcpy(name, s.path, n);
+    std::memcpy(name + n, suffix, sizeof suffix - 1);
+    n += sizeof suffix - 1;
+    for (int k = 0; k < side_files; ++k) {
+      std::size_t m = n;
+      if (k >= 10) name[m++] = static_cast<char>('0' + k / 10);
+      name[m++] = static_cast<char>('0' + k % 10);
+      name[m] = '\0';
+      ::unlink(name);
+    }
+  }
 }
 
 extern "C" void on_cleanup_signal(int sig) {

@@ -15,7 +15,8 @@
 ///
 /// Temporaries still alive are listed in a process-wide registry (64 entries; a temporary beyond
 /// them is still removed by its destructor). Each new output_file makes sure that SIGTERM,
-/// SIGINT and SIGHUP run a handler that unlinks them (async-signal-safe), then restores the
+/// SIGINT and SIGHUP run a handler that unlinks them (with the `<temporary>.locktest.<rank>` side
+/// files Open MPI's MPI-IO creates while opening one; async-signal-safe), then restores the
 /// disposition it found (a handler installed by MPI or a test framework, or the default) and
 /// re-raises the signal; an ignored signal stays ignored. remove_temporaries() does the same
 /// for a failure path that ends the process without unwinding (e.g. before MPI_Abort).
