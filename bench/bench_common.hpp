@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gaea/base/error.hpp"
+#include "gaea/base/output_file.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/progress/engine.hpp"
@@ -139,27 +141,19 @@ inline nlohmann::json run_info(gaea::runtime& rt, const char* bench) {
   return j;
 }
 
-/// Writes `j` (indented) to `path`; reports failure on stderr and returns false.
+/// Writes `j` (indented) to `path` through gaea::output_file (a temporary beside it, renamed
+/// once complete: a failed write leaves the previous file); reports failure on stderr and
+/// returns false.
 inline bool write_json(const std::string& path, const nlohmann::json& j) {
-  // Through a temporary in the same directory, renamed once the whole file is written: readers
-  // never see half a file, and a failed write leaves the previous one in place.
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << j.dump(2) << '\n';
-    out.close();
-    if (!out) {
-      std::fprintf(stderr, "cannot write %s\n", tmp.c_str());
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::fprintf(stderr, "cannot rename %s to %s\n", tmp.c_str(), path.c_str());
-    std::remove(tmp.c_str());
+  try {
+    gaea::output_file out(path, "--json");
+    out.write(j.dump(2) + "\n");
+    out.commit();
+    return true;
+  } catch (const gaea::Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
     return false;
   }
-  return true;
 }
 
 /// The 1/5/15-minute load averages, e.g. "0.52 0.61 0.70".

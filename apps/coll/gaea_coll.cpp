@@ -1,17 +1,16 @@
 // gaea-coll: calibrate the collectives' estimator, print its predictions, and check them against
 // measurements ([Bcast-Energy]'s validation: predicted vs measured time and energy per algorithm).
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -70,6 +69,9 @@ int main(int argc, char** argv) {
                     p.seconds * 1e6, p.joules * 1e3, p.algo == pick ? "  <- chosen" : "");
       return 0;
     }
+    // Every rank, before the long collective part: a file that cannot be written is known now.
+    if (!out.empty()) gaea::check_output_path(out, "gaea-coll calibrate --out");
+    if (!json_out.empty()) gaea::check_output_path(json_out, "gaea-coll validate --json");
     // An error on any rank ends the job with its message on every rank (exit 1).
     return gaea::run_main(
         "gaea-coll", &argc, &argv,
@@ -186,15 +188,9 @@ int main(int argc, char** argv) {
                              {"estimator", e.source()},
                              {"meter", rt.energy().source},
                              {"rows", rows}};
-            // A temporary beside the target, renamed only when the whole write succeeded.
-            const std::string tmp = json_out + ".tmp." + std::to_string(getpid());
-            std::ofstream file(tmp);
-            file << j.dump(2) << '\n';
-            file.close();
-            if (!file || std::rename(tmp.c_str(), json_out.c_str()) != 0) {
-              std::remove(tmp.c_str());
-              throw gaea::Error("gaea-coll: cannot write " + json_out);
-            }
+            gaea::output_file file(json_out, "gaea-coll validate --json");
+            file.write(j.dump(2) + "\n");
+            file.commit();
           }
           return 0;
         },

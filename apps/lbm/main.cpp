@@ -111,7 +111,15 @@ int run(gaea::runtime& rt, const options& o) {
   auto snapshot = [&] {
     const std::string path = write_snapshot(s, o.output, mon);
     snaps.emplace_back(s.steps_done(), path);
-    if (root) write_xdmf(o.output, cfg, snaps);
+    std::string problem;  // rank 0 writes the series; every rank fails with its error
+    if (root) {
+      try {
+        write_xdmf(o.output, cfg, snaps);
+      } catch (const gaea::Error& e) {
+        problem = e.what();
+      }
+    }
+    gaea::coll::agree(gaea::coll::world(), problem);
   };
   const gaea::energy_reading e0 = rt.energy();
   double t_loop = 0, t_io = 0, residual = -1;

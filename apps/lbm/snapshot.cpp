@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "gaea/base/error.hpp"
+#include "gaea/base/output_file.hpp"
 #include "gaea/ga/io.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "lattice.hpp"
@@ -133,13 +134,9 @@ void write_xdmf(const std::string& dir, const config& cfg,
   }
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
   const auto path = std::filesystem::path(dir) / "lbm.xmf";
-  const auto tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << x.str();
-    if (!out) throw Error("lbm: cannot write " + tmp);
-  }
-  std::filesystem::rename(tmp, path);
+  output_file out(path, "lbm: time series");
+  out.write(x.str());
+  out.commit();
 }
 
 snapshot_extra read_snapshot(solver& s, const std::string& file) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "h5_io.hpp"
@@ -108,6 +109,8 @@ int run(gaea::runtime& rt, options o) {
     resolve_options(o, rt.size(), rt.node_size());
   });
   gaea::apps::same_on_every_rank("options", describe(o));
+  // Every rank, before the run: an output that cannot be written is known now, not after it.
+  if (!o.output.empty()) gaea::check_output_path(o.output, "--output");
   std::optional<gaea::progress::scoped_mode> mode;
   if (o.progress) mode.emplace(rt.progress(), *o.progress);
   task_runner tasks(o.threads);
@@ -157,13 +160,17 @@ int run(gaea::runtime& rt, options o) {
   };
   const bool with_factor = o.factor_check == 1 || (o.factor_check == -1 && o.n <= 1024);
   const check_report cr = check(m, fr.pivots, source, b, x, with_factor);
-  if (!o.output.empty()) h5_write_factors(o.output, m, fr.pivots);
+  // One verdict for all ranks (NaN fails), so that all write or none does.
+  const bool passed =
+      gaea::coll::allreduce(gaea::coll::world(), cr.passed() && zero_pivot < 0 ? 1.0 : 0.0,
+                            gaea::coll::reduce_op::min) > 0.5;
+  // Factors are written only when the run succeeded: failed ones never replace a good file.
+  if (!o.output.empty() && passed) h5_write_factors(o.output, m, fr.pivots);
 
   const reduced_times rtm = reduce_times(fr.times, rt.size());
   const bool count_energy = e1.measured ? rt.node_rank() == 0 : true;
   const double joules = gaea::coll::allreduce(
       gaea::coll::world(), count_energy ? e1.joules - e0.joules : 0.0, gaea::coll::reduce_op::sum);
-  const bool passed = cr.passed() && zero_pivot < 0;
   if (!root) return passed ? 0 : 1;
 
   const double nd = static_cast<double>(o.n), flops = 2.0 * nd * nd * nd / 3.0;
@@ -221,6 +228,9 @@ int run(gaea::runtime& rt, options o) {
     if (cr.factor_checked) j["factor_error"] = cr.factor_error;
     std::printf("%s\n", j.dump().c_str());
   }
+  if (!o.output.empty())
+    std::printf(passed ? "wrote %s\n" : "no output written to %s: the check failed\n",
+                o.output.c_str());
   std::fflush(stdout);
   return passed ? 0 : 1;
 }

@@ -268,7 +268,11 @@ TEST_CASE("ga io: errors are clear and raised on every rank", "[ga][io][errors]"
   CHECK_THROWS_WITH(ga::write(a, dir.file("text.h5"), "x", ga::write_mode::append),
                     Contains("not an HDF5 file"));
   CHECK_THROWS_WITH(ga::write(a, f, "bad", patch{{0, 0}, {20, 3}}), Contains("outside the array"));
-  CHECK_THROWS_WITH(ga::write(a, dir.file("no/such/dir.h5"), "x"), Contains("cannot create"));
+  CHECK_THROWS_WITH(ga::write(a, dir.file("no/such/dir.h5"), "x"),
+                    Contains("directory") && Contains("does not exist"));
+  // Never replaced: a directory, a device (the rename would turn it into a regular file).
+  CHECK_THROWS_WITH(ga::write(a, dir.path, "x"), Contains("is a directory"));
+  CHECK_THROWS_WITH(ga::write(a, "/dev/null", "x"), Contains("'/dev/null': is a character device"));
   // After all that, every rank is still in step and the file is intact.
   global_array<double> b("B", d2, layouts(d2)[1].second);
   ga::read(b, f, "data");

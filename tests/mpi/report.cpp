@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +27,17 @@ TEST_CASE("issue3: finalize writes the JSON report and the HDF5 trace", "[report
   if (rank == 0 && !mkdtemp(dir)) FAIL("mkdtemp failed");
   MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
   const std::string json = std::string(dir) + "/report.json", h5 = std::string(dir) + "/trace.h5";
+  // Paths that cannot be written at finalize are refused at start-up, on every rank, before
+  // anything is created (issue 18: a directory, a missing directory, a device).
+  setenv("GAEA_TRACE", dir, 1);
+  CHECK_THROWS_WITH(gaea::runtime(), Catch::Contains("GAEA_TRACE") && Catch::Contains(dir) &&
+                                         Catch::Contains("a directory"));
+  setenv("GAEA_TRACE", "/dev/full", 1);
+  CHECK_THROWS_WITH(gaea::runtime(), Catch::Contains("character device"));
+  unsetenv("GAEA_TRACE");
+  setenv("GAEA_REPORT", (std::string(dir) + "/missing/report.json").c_str(), 1);
+  CHECK_THROWS_WITH(gaea::runtime(),
+                    Catch::Contains("GAEA_REPORT") && Catch::Contains("does not exist"));
   setenv("GAEA_REPORT", json.c_str(), 1);
   setenv("GAEA_TRACE", h5.c_str(), 1);
   const std::int64_t n = 4096;
@@ -82,7 +94,12 @@ TEST_CASE("issue3: finalize writes the JSON report and the HDF5 trace", "[report
       H5Dclose(s);
     }
     H5Fclose(f);
-    CHECK_FALSE(std::filesystem::exists(json + ".tmp"));
+    // Exactly the two files: no temporary left beside them.
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    CHECK(names == std::vector<std::string>{"report.json", "trace.h5"});
     std::filesystem::remove_all(dir);
   }
   MPI_Finalize();

@@ -8,7 +8,7 @@ set -uo pipefail
 expected=$1 regex=$2 outfile=$3 want_file=$4
 shift 4
 [[ "$1" == "--" ]] && shift
-if [[ "$outfile" != "-" ]]; then rm -f "$outfile" "$(dirname "$outfile")"/."$(basename "$outfile")".tmp.*; fi
+if [[ "$outfile" != "-" ]]; then rm -f "$outfile" "$outfile".tmp.*; fi
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 "$@" 2> >(tee "$err" >&2)
@@ -22,7 +22,7 @@ if [[ "$regex" != "-" ]] && ! grep -Eq -- "$regex" "$err"; then
   echo "run_case: stderr does not match '$regex'" >&2; fail=1
 fi
 if [[ "$outfile" != "-" ]]; then
-  tmp_left=$(ls -a "$(dirname "$outfile")" | grep -c "^\.$(basename "$outfile")\.tmp\." || true)
+  tmp_left=$(ls -a "$(dirname "$outfile")" | grep -Fc "$(basename "$outfile").tmp." || true)
   if [[ "$want_file" == yes ]]; then
     if [[ ! -s "$outfile" ]] || [[ "$(head -c 4 "$outfile" | od -An -c | tr -d ' ')" != '211HDF' ]]; then
       echo "run_case: $outfile is missing or not an HDF5 file" >&2; fail=1

@@ -13,6 +13,7 @@
 #include "basis.hpp"
 #include "cli.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "input_checks.hpp"
@@ -135,6 +136,8 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
   const auto constant = parse_bohr_constant(o.bohr);
   if (!constant)
     throw gaea::Error("--bohr: unknown constant '" + o.bohr + "' (nwchem, codata2018)");
+  // Every rank, before the run: an output that cannot be written is known now, not after it.
+  if (!o.output.empty()) gaea::check_output_path(o.output, "--output");
   // Every rank reads and validates the molecule and the basis itself; a file bad or missing on
   // some ranks only fails every rank with that rank's message, and different files (or options)
   // on different ranks are refused before any work.
@@ -207,24 +210,31 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
     return 3;
   }
   int status = 0;
-  if (root && !o.output.empty()) {
-    try {
-      write_results(o.output, r, mol, basis, *constant);
-      if (out) std::fprintf(out, "\nwrote %s\n", o.output.c_str());
-    } catch (const gaea::Error& e) {
-      std::fprintf(stderr, "gaea-scf: error: %s\n", e.what());
-      status = 1;
-    }
-  }
-  if (root && status == 0 && !std::isnan(o.expect)) {
+  if (root && !std::isnan(o.expect)) {
     const double diff = r.energy - o.expect;
     const bool ok = std::abs(diff) <= o.tolerance;
     std::printf("energy check: %.12f vs expected %.12f, difference %.3e, tolerance %.1e: %s\n",
                 r.energy, o.expect, diff, o.tolerance, ok ? "PASS" : "FAIL");
-    if (!ok) status = 4;
+    if (!ok) {
+      status = 4;
+      if (!o.output.empty()) std::printf("no output file written (energy check failed)\n");
+    }
+  }
+  gaea::coll::broadcast(gaea::coll::world(), std::span<int>(&status, 1), 0);
+  // The results are written only on success: a failed check leaves a previous file as it was.
+  if (status == 0 && !o.output.empty()) {
+    std::string problem;
+    if (root) {
+      try {
+        write_results(o.output, r, mol, basis, *constant);
+        if (out) std::fprintf(out, "\nwrote %s\n", o.output.c_str());
+      } catch (const gaea::Error& e) {
+        problem = e.what();
+      }
+    }
+    gaea::coll::agree(gaea::coll::world(), problem);  // every rank fails with rank 0's message
   }
   std::fflush(stdout);
-  gaea::coll::broadcast(gaea::coll::world(), std::span<int>(&status, 1), 0);
   return status;
 }
 

@@ -1,12 +1,12 @@
 #include "output.hpp"
 
 #include <hdf5.h>
-#include <unistd.h>
 
-#include <filesystem>
+#include <cstdint>
 #include <vector>
 
 #include "gaea/base/error.hpp"
+#include "gaea/base/output_file.hpp"
 
 namespace gaea::scf {
 
@@ -18,6 +18,19 @@ struct h5_handle {
   ~h5_handle() {
     if (id >= 0) close(id);
   }
+};
+
+/// Silences HDF5's error dump while in scope: the gaea::Error thrown says what failed.
+struct quiet_hdf5 {
+  H5E_auto2_t print = nullptr;
+  void* data = nullptr;
+  quiet_hdf5() {
+    H5Eget_auto2(H5E_DEFAULT, &print, &data);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~quiet_hdf5() { H5Eset_auto2(H5E_DEFAULT, print, data); }
+  quiet_hdf5(const quiet_hdf5&) = delete;
+  quiet_hdf5& operator=(const quiet_hdf5&) = delete;
 };
 
 void check(bool ok, const std::string& file, const std::string& what) {
@@ -53,47 +66,47 @@ void write_attr(hid_t obj, const std::string& path, const char* name, double val
 
 void write_results(const std::string& path, const scf_result& r, const molecule& mol,
                    const basis_set& b, bohr_constant constant) {
-  namespace fs = std::filesystem;
-  const fs::path final_path(path);
-  const fs::path tmp = final_path.parent_path() /
-                       ("." + final_path.filename().string() + ".tmp." + std::to_string(getpid()));
-  try {
-    {
-      h5_handle file{H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
-      check(file.id >= 0, path, "(cannot create " + tmp.string() + ")");
-      const double energies[3] = {r.energy, r.nuclear_repulsion, r.electronic};
-      write_doubles(file.id, path, "energies", energies, {3});
-      write_attr(file.id, path, "energies_order", "total, nuclear_repulsion, electronic (Eh)");
-      const auto nbf = static_cast<hsize_t>(b.nbf);
-      const auto norb = static_cast<hsize_t>(r.orbital_energies.size());
-      write_doubles(file.id, path, "orbital_energies", r.orbital_energies.data(), {norb});
-      write_doubles(file.id, path, "orbitals", r.coefficients.data(), {nbf, norb});
-      write_doubles(file.id, path, "density", r.density.data(), {nbf, nbf});
-      std::vector<double> atoms;
-      for (const atom& a : mol.atoms)
-        atoms.insert(atoms.end(), {static_cast<double>(a.z), a.r[0], a.r[1], a.r[2]});
-      write_doubles(file.id, path, "atoms", atoms.data(), {mol.atoms.size(), 4});
-      write_attr(file.id, path, "atoms_columns", "Z, x, y, z (Bohr)");
-      write_attr(file.id, path, "basis", b.name + " (" + b.file + ")");
-      write_attr(file.id, path, "shells", b.form);
-      write_attr(file.id, path, "bohr_constant", std::string(to_string(constant)));
-      write_attr(file.id, path, "angstrom_to_bohr", angstrom_to_bohr(constant));
-      write_attr(file.id, path, "total_energy", r.energy);
-      write_attr(file.id, path, "iterations", static_cast<double>(r.iterations));
-      write_attr(file.id, path, "occupied", static_cast<double>(r.occupied));
-      write_attr(file.id, path, "layout", "row-major; orbitals: column k is MO k");
-      check(H5Fflush(file.id, H5F_SCOPE_GLOBAL) >= 0, path, "(flush)");
-    }
-    std::error_code ec;
-    fs::rename(tmp, final_path, ec);
-    if (ec)
-      throw Error("output file '" + path + "': cannot rename " + tmp.string() + ": " +
-                  ec.message());
-  } catch (...) {
-    std::error_code ec;
-    fs::remove(tmp, ec);
-    throw;
+  output_file out(path, "output file");
+  // A full disk shows here, before HDF5 starts (a failed create or close leaves it in a state
+  // that breaks its clean-up at exit): the datasets plus room for HDF5's metadata.
+  const auto doubles =
+      static_cast<std::uint64_t>(3 + r.orbital_energies.size() + r.coefficients.size() +
+                                 r.density.size() + 4 * mol.atoms.size());
+  out.reserve(8 * doubles + 16384);
+  out.close_for_name();  // HDF5 writes the temporary by name
+  {
+    quiet_hdf5 quiet;
+    h5_handle file{H5Fcreate(out.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                   H5Fclose};
+    check(file.id >= 0, path, "(cannot create " + out.temporary().string() + ")");
+    const double energies[3] = {r.energy, r.nuclear_repulsion, r.electronic};
+    write_doubles(file.id, path, "energies", energies, {3});
+    write_attr(file.id, path, "energies_order", "total, nuclear_repulsion, electronic (Eh)");
+    const auto nbf = static_cast<hsize_t>(b.nbf);
+    const auto norb = static_cast<hsize_t>(r.orbital_energies.size());
+    write_doubles(file.id, path, "orbital_energies", r.orbital_energies.data(), {norb});
+    write_doubles(file.id, path, "orbitals", r.coefficients.data(), {nbf, norb});
+    write_doubles(file.id, path, "density", r.density.data(), {nbf, nbf});
+    std::vector<double> atoms;
+    for (const atom& a : mol.atoms)
+      atoms.insert(atoms.end(), {static_cast<double>(a.z), a.r[0], a.r[1], a.r[2]});
+    write_doubles(file.id, path, "atoms", atoms.data(), {mol.atoms.size(), 4});
+    write_attr(file.id, path, "atoms_columns", "Z, x, y, z (Bohr)");
+    write_attr(file.id, path, "basis", b.name + " (" + b.file + ")");
+    write_attr(file.id, path, "shells", b.form);
+    write_attr(file.id, path, "bohr_constant", std::string(to_string(constant)));
+    write_attr(file.id, path, "angstrom_to_bohr", angstrom_to_bohr(constant));
+    write_attr(file.id, path, "total_energy", r.energy);
+    write_attr(file.id, path, "iterations", static_cast<double>(r.iterations));
+    write_attr(file.id, path, "occupied", static_cast<double>(r.occupied));
+    write_attr(file.id, path, "layout", "row-major; orbitals: column k is MO k");
+    check(H5Fflush(file.id, H5F_SCOPE_GLOBAL) >= 0, path, "(flush)");
+    // HDF5 writes its metadata at close: a full disk may show only here.
+    const hid_t id = file.id;
+    file.id = -1;
+    check(H5Fclose(id) >= 0, path, "(closing the file)");
   }
+  out.commit();
 }
 
 }  // namespace gaea::scf

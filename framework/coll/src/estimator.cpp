@@ -18,6 +18,7 @@
 #include "detail/shape.hpp"
 #include "detail/simulate.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -209,24 +210,9 @@ void estimator::save(const std::filesystem::path& file) const {
               {"start_s", sc.start_s}, {"per_byte_s", sc.per_byte_s}, {"samples", sc.samples}};
       }
   }
-  const std::filesystem::path tmp = file.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp);
-    out << j.dump(2) << '\n';
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw Error("gaea::coll: cannot write the calibration file " + file.string());
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error("gaea::coll: cannot rename the calibration to " + file.string() + ": " +
-                ec.message());
-  }
+  output_file out(file, "gaea::coll: calibration file");
+  out.write(j.dump(2) + "\n");
+  out.commit();
 }
 
 estimator estimator::load(const std::filesystem::path& file) {

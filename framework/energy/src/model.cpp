@@ -10,6 +10,7 @@
 #include "detail/cpu_info.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/base/output_file.hpp"
 #include "gaea/energy/throttle.hpp"
 
 namespace gaea::energy {
@@ -120,26 +121,9 @@ void model_params::save(const std::filesystem::path& file) const {
     else
       j[f.key] = this->*f.integer;
   }
-  // Write a temporary file next to the target and rename it: readers never see half a file.
-  const std::filesystem::path tmp =
-      file.string() + ".tmp." + std::to_string(static_cast<long long>(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << j.dump(2) << '\n';
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw Error("energy model file '" + file.string() + "': cannot write " + tmp.string());
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error("energy model file '" + file.string() + "': cannot rename " + tmp.string() + " (" +
-                ec.message() + ")");
-  }
+  output_file out(file, "energy model file");
+  out.write(j.dump(2) + "\n");
+  out.commit();
 }
 
 namespace {

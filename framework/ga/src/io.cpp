@@ -2,7 +2,18 @@
 // collective MPI-IO transfer: in the file, the union of its tile pieces (hyperslabs); in memory,
 // a packed buffer whose rows are sorted the way HDF5 walks that union (row-major over the
 // dataset), so that one call covers any number of tiles. Files are written under a temporary
-// name and renamed by rank 0 once every rank agrees that all went well (io.hpp).
+// name (a gaea::output_file of rank 0) and renamed by rank 0 once every rank agrees that all
+// went well (io.hpp).
+//
+// A full disk must not hang nor crash: HDF5 flushes its metadata collectively when the file is
+// closed, and a rank whose metadata write fails leaves that flush early while the others wait in
+// it (MPI_Bcast, MPI_Barrier); a failed H5Fcreate leaves HDF5 a file that crashes it at
+// MPI_Finalize. So (0) rank 0 reserves room for HDF5's first metadata before the create; (1)
+// before each collective data transfer, rank 0 reserves the
+// file's space up to its end of allocation (fallocate, keeping the size), making a full disk an
+// agreed error before anything is written and the later metadata writes land in reserved
+// blocks; (2) a failed file is truncated to nothing by rank 0 before the collective close, so
+// that its few metadata pages find space again.
 #include "gaea/ga/io.hpp"
 
 #include <fcntl.h>
@@ -14,10 +25,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <random>
-#include <sstream>
 #include <system_error>
 
+#include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -151,6 +161,25 @@ void write_layout(hid_t set, const detail::array_core& a, const patch& p, int ra
   detail::write_attr(set, "writer_ranks", std::vector<std::int64_t>{ranks});
 }
 
+// What HDF5 writes when it creates a file (superblock, root group) fits in this; a failed
+// H5Fcreate under MPI-IO leaves HDF5 a file that crashes it at MPI_Finalize, so it must not fail.
+constexpr std::uint64_t create_reserve = 16384;
+
+// Rank 0: reserves the file up to the end of dataset `set`'s contiguous storage (allocated at
+// creation under MPI-IO) or the file's size if larger, one page more (output_file::reserve).
+std::string reserve_allocated(hid_t h5, hid_t set, output_file& tmp) {
+  hsize_t size = 0;
+  if (H5Fget_filesize(h5, &size) < 0) size = 0;
+  const haddr_t offset = H5Dget_offset(set);
+  if (offset != HADDR_UNDEF) size = std::max<hsize_t>(size, offset + H5Dget_storage_size(set));
+  try {
+    tmp.reserve(size + 4096);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
 }  // namespace
 
 namespace detail {
@@ -165,28 +194,52 @@ h5_writer::h5_writer(std::string file, write_mode mode) : file_(std::move(file))
   const std::string who = "ga::write '" + file_ + "': ";
   std::string problem, copied = "0";
   if (rt.rank() == 0) {
-    std::random_device rd;
-    std::ostringstream name;
-    name << file_ << ".tmp." << getpid() << '.' << std::hex << rd();
-    tmp_ = name.str();
+    try {
+      // Checks the target (a regular file or a new name, in a writable directory) and creates
+      // the temporary, registered for removal on signals.
+      tmp_file_ = std::make_unique<output_file>(file_, "ga::write");
+      tmp_ = tmp_file_->temporary().string();
+      tmp_file_->close_for_name();
+    } catch (const Error& e) {
+      problem = e.what();
+    }
     std::error_code ec;
-    if (mode == write_mode::append && std::filesystem::exists(file_, ec)) {
+    if (problem.empty() && mode == write_mode::append && std::filesystem::exists(file_, ec)) {
       detail::h5_quiet quiet;
       if (H5Fis_hdf5(file_.c_str()) <= 0)
         problem = who + "cannot append: the existing file is not an HDF5 file";
-      else if (!std::filesystem::copy_file(file_, tmp_, ec))
+      else if (!std::filesystem::copy_file(file_, tmp_,
+                                           std::filesystem::copy_options::overwrite_existing, ec))
         problem = who + "cannot copy it to '" + tmp_ + "' to append: " + ec.message();
       else
         copied = "1";
     }
-  }
-  tmp_ = coll::broadcast(coll::world(), tmp_, 0);
-  const bool exists = coll::broadcast(coll::world(), copied, 0) == "1";
-  if (!problem.empty() && rt.rank() == 0) {
-    std::error_code ec;
-    std::filesystem::remove(tmp_, ec);
+    if (problem.empty()) {
+      std::error_code size_ec;
+      const auto held = copied == "1" ? std::filesystem::file_size(tmp_, size_ec) : 0;
+      try {
+        tmp_file_->reserve(held + create_reserve);
+      } catch (const Error& e) {
+        problem = e.what();
+      }
+    }
+    if (!problem.empty()) tmp_file_.reset();  // removes the temporary
   }
   coll::agree(coll::world(), problem);
+  tmp_ = coll::broadcast(coll::world(), tmp_, 0);
+  const bool exists = coll::broadcast(coll::world(), copied, 0) == "1";
+  // A create that fails on some ranks only cannot be undone (closing is collective): make sure
+  // first that every rank sees the temporary (a directory local to rank 0's node would not).
+  std::error_code seen_ec;
+  if (!std::filesystem::exists(tmp_, seen_ec))
+    problem = who + "rank " + std::to_string(rt.rank()) + " does not see the temporary '" + tmp_ +
+              "' that rank 0 created: the directory must be shared by every rank";
+  try {
+    coll::agree(coll::world(), problem);
+  } catch (...) {
+    tmp_file_.reset();
+    throw;
+  }
   detail::h5_quiet quiet;
   h5_handle fapl(mpio_access(rt), H5Pclose);
   h5_ = exists ? H5Fopen(tmp_.c_str(), H5F_ACC_RDWR, fapl.get())
@@ -205,20 +258,29 @@ h5_writer::~h5_writer() {
 }
 
 void h5_writer::discard() noexcept {
-  // Collective (closing an MPI-IO file is); every rank gets here together since errors are agreed.
+  // Collective (closing an MPI-IO file is). Every rank gets here together after an agreed error
+  // of this writer (failed_), or when it is dropped unused; not when one rank unwinds alone or the
+  // job has failed: then the other ranks never come, and the close is left to the job's end.
   try {
     detail::h5_quiet quiet;
-    if (h5_ >= 0) H5Fclose(h5_);
-    h5_ = -1;
     runtime& rt = runtime::current();
-    rt.barrier();
-    if (rt.rank() == 0 && !tmp_.empty()) {
-      std::error_code ec;
-      std::filesystem::remove(tmp_, ec);
+    if (rt.failed() || (!failed_ && !rt.may_synchronize())) {
+      tmp_file_.reset();  // rank 0: removes the temporary
+      return;
     }
+    if (h5_ >= 0) {
+      // The content is abandoned: give its space back so that the collective close's metadata
+      // writes cannot fail on a full disk (see the top of this file). Rank 0 does it before it
+      // joins the close, and no rank writes metadata before rank 0 has joined.
+      if (rt.rank() == 0 && !tmp_.empty()) (void)::truncate(tmp_.c_str(), 0);
+      H5Fclose(h5_);
+    }
+    h5_ = -1;
+    rt.barrier();
   } catch (...) {
-    // a destructor must not throw; the temporary name is all that can be left behind
+    // a destructor must not throw; the temporary is still removed below
   }
+  tmp_file_.reset();  // rank 0: removes the temporary
 }
 
 void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
@@ -259,6 +321,10 @@ void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
   }
   coll::agree(coll::world(), problem);
 
+  // A full disk is an agreed error here, before the transfer (see the top of this file).
+  if (rt.rank() == 0) problem = reserve_allocated(h5_, set.get(), *tmp_file_);
+  coll::agree(coll::world(), problem);
+
   std::vector<row_ref> rows;
   const index_t count = select_local(a, p, fspace.get(), rows);
   const std::size_t es = a.elem_size();
@@ -296,14 +362,11 @@ void h5_writer::commit() {
   }
   coll::agree(coll::world(), problem);  // also the barrier: every rank has closed the file
   if (rt.rank() == 0) {
-    // The data must be on disk before the name points to it.
-    const int fd = ::open(tmp_.c_str(), O_RDONLY);
-    if (fd < 0 || ::fsync(fd) != 0)
-      problem = who + "cannot sync '" + tmp_ + "': " + std::strerror(errno);
-    if (fd >= 0) ::close(fd);
-    std::error_code ec;
-    if (problem.empty()) std::filesystem::rename(tmp_, file_, ec);
-    if (ec) problem = who + "cannot rename '" + tmp_ + "' to it: " + ec.message();
+    try {
+      tmp_file_->commit();  // fsync, then rename: the data is on disk before the name points to it
+    } catch (const Error& e) {
+      problem = e.what();
+    }
   }
   try {
     coll::agree(coll::world(), problem);
@@ -312,6 +375,7 @@ void h5_writer::commit() {
     throw;
   }
   committed_ = true;
+  tmp_file_.reset();
 }
 
 namespace detail {

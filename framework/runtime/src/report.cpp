@@ -1,6 +1,9 @@
 // GAEA_REPORT and GAEA_TRACE at finalize: every rank's telemetry, operations and energy are
 // gathered to rank 0, which prints a summary, writes it as JSON, and writes the time series to
-// HDF5. Files are written to a temporary name and renamed.
+// HDF5. Files are written through gaea::output_file (a temporary beside the target, renamed
+// once complete); their paths are checked at start-up (check_report_paths()).
+#include "report.hpp"
+
 #include <hdf5.h>
 
 #include <algorithm>
@@ -8,12 +11,12 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "gaea/base/output_file.hpp"
 #include "gaea/comm/bootstrap.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -46,15 +49,26 @@ enum field : std::size_t {
 };
 
 void write_json(const std::string& file, const nlohmann::json& j) {
-  const std::string tmp = file + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw Error("gaea: GAEA_REPORT: cannot write '" + tmp + "'");
-    out << j.dump(2) << "\n";
-    if (!out) throw Error("gaea: GAEA_REPORT: write to '" + tmp + "' failed");
-  }
-  std::filesystem::rename(tmp, file);
+  output_file out(file, "GAEA_REPORT");
+  out.write(j.dump(2) + "\n");
+  out.commit();
 }
+
+// The trace file, closed on every path; close() reports whether HDF5 could flush it.
+struct h5_file {
+  hid_t id;
+  explicit h5_file(hid_t f) : id(f) {}
+  bool close() {
+    const bool ok = H5Fclose(id) >= 0;
+    id = -1;
+    return ok;
+  }
+  ~h5_file() {
+    if (id >= 0) H5Fclose(id);
+  }
+  h5_file(const h5_file&) = delete;
+  h5_file& operator=(const h5_file&) = delete;
+};
 
 template <class T>
 void write_column(hid_t group, const char* name, hid_t type, const std::vector<T>& v) {
@@ -62,8 +76,9 @@ void write_column(hid_t group, const char* name, hid_t type, const std::vector<T
   const hid_t space = H5Screate_simple(1, &n, nullptr);
   const hid_t set = H5Dcreate2(group, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (set < 0 || (n > 0 && H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)) {
+    if (set >= 0) H5Dclose(set);
     H5Sclose(space);
-    throw Error(std::string("gaea: GAEA_TRACE: cannot write dataset ") + name);
+    throw Error(std::string("GAEA_TRACE: cannot write dataset ") + name);
   }
   H5Dclose(set);
   H5Sclose(space);
@@ -81,6 +96,11 @@ void write_string_attr(hid_t obj, const char* name, const std::string& value) {
 }
 }  // namespace
 
+void detail::check_report_paths(const std::string& report, const std::string& trace) {
+  if (report != "0" && report != "1") check_output_path(report, "GAEA_REPORT");
+  if (!trace.empty()) check_output_path(trace, "GAEA_TRACE");
+}
+
 void runtime::write_report_and_trace() {
   const bool want_report = report_ != "0";
   const bool want_trace = !trace_.empty();
@@ -95,9 +115,9 @@ void runtime::write_report_and_trace() {
     });
   };
 
-  // Rank 0's own writing may fail (bad path, full disk); the error is kept and thrown only after
-  // the trace collective, so that no rank is left waiting in it.
-  std::exception_ptr report_error;
+  // Rank 0's own writing may fail (full disk, I/O error); the error is kept, and once the trace
+  // collective is done every rank throws it (so that no rank waits, and every rank says why).
+  std::string problem;
   if (want_report) {
     std::vector<double> mine(f_count, 0.0);
     const progress::telemetry_totals t = progress_->totals();
@@ -240,8 +260,8 @@ void runtime::write_report_and_trace() {
         } else {
           write_json(report_, j);
         }
-      } catch (...) {
-        report_error = std::current_exception();
+      } catch (const std::exception& ex) {
+        problem = ex.what();
       }
   }
 
@@ -251,42 +271,71 @@ void runtime::write_report_and_trace() {
     const auto bytes = std::as_bytes(std::span(mine));
     const std::vector<std::byte> in(bytes.begin(), bytes.end());
     const auto all = comm::allgatherv(MPI_COMM_WORLD, in, wait_request);  // rank 0 writes
-    if (rank_ == 0) {
-      const std::string tmp = trace_ + ".tmp";
-      const hid_t file = H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-      if (file < 0) throw Error("gaea: GAEA_TRACE: cannot create '" + tmp + "'");
-      write_string_attr(file, "power_source",
-                        "estimated (model: P_dyn * u * (f/f_max)^3 per thread)");
-      write_string_attr(file, "states", "0 run, 1 spin, 2 sleep, 3 block");
-      for (int r = 0; r < size_; ++r) {
-        const auto& part = all[static_cast<std::size_t>(r)];
-        std::vector<progress::trace_sample> s(part.size() / sizeof(progress::trace_sample));
-        std::memcpy(s.data(), part.data(), s.size() * sizeof(progress::trace_sample));
-        std::vector<double> t(s.size()), power(s.size());
-        std::vector<std::int64_t> khz(s.size());
-        std::vector<std::uint8_t> state(s.size()), thread(s.size());
-        for (std::size_t i = 0; i < s.size(); ++i) {
-          t[i] = static_cast<double>(s[i].t_ns - start_ns_) * 1e-9;
-          khz[i] = s[i].khz == 0 ? model_.f_max_khz : s[i].khz;
-          state[i] = s[i].state;
-          thread[i] = s[i].thread;
-          const double u = s[i].state <= static_cast<std::uint8_t>(progress::wait_state::spin);
-          power[i] = energy::cpu_dynamic_power_w(model_, u, khz[i]);
+    if (rank_ == 0) try {
+        // HDF5's own error dump would only repeat, less clearly, the error thrown here.
+        H5E_auto2_t print = nullptr;
+        void* print_data = nullptr;
+        H5Eget_auto2(H5E_DEFAULT, &print, &print_data);
+        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+        struct restore_printing {
+          H5E_auto2_t f;
+          void* d;
+          ~restore_printing() { H5Eset_auto2(H5E_DEFAULT, f, d); }
+        } restore{print, print_data};
+        output_file out(trace_, "GAEA_TRACE");
+        // A full disk shows here, before HDF5 starts (a failed create leaves it in a state that
+        // breaks its clean-up at exit): 26 bytes per sample, room for the metadata of each rank.
+        std::uint64_t samples = 0;
+        for (const auto& part : all)
+          samples += part.size() / sizeof(progress::trace_sample);
+        out.reserve(26 * samples + 16384 + 4096 * static_cast<std::uint64_t>(size_));
+        out.close_for_name();  // HDF5 writes it by name
+        h5_file h5{H5Fcreate(out.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)};
+        if (h5.id < 0) throw Error("GAEA_TRACE: cannot create '" + out.temporary().string() + "'");
+        const hid_t file = h5.id;
+        write_string_attr(file, "power_source",
+                          "estimated (model: P_dyn * u * (f/f_max)^3 per thread)");
+        write_string_attr(file, "states", "0 run, 1 spin, 2 sleep, 3 block");
+        for (int r = 0; r < size_; ++r) {
+          const auto& part = all[static_cast<std::size_t>(r)];
+          std::vector<progress::trace_sample> s(part.size() / sizeof(progress::trace_sample));
+          std::memcpy(s.data(), part.data(), s.size() * sizeof(progress::trace_sample));
+          std::vector<double> t(s.size()), power(s.size());
+          std::vector<std::int64_t> khz(s.size());
+          std::vector<std::uint8_t> state(s.size()), thread(s.size());
+          for (std::size_t i = 0; i < s.size(); ++i) {
+            t[i] = static_cast<double>(s[i].t_ns - start_ns_) * 1e-9;
+            khz[i] = s[i].khz == 0 ? model_.f_max_khz : s[i].khz;
+            state[i] = s[i].state;
+            thread[i] = s[i].thread;
+            const double u = s[i].state <= static_cast<std::uint8_t>(progress::wait_state::spin);
+            power[i] = energy::cpu_dynamic_power_w(model_, u, khz[i]);
+          }
+          const std::string name = "rank_" + std::to_string(r);
+          const hid_t g = H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+          if (g < 0) throw Error("GAEA_TRACE '" + trace_ + "': cannot create group " + name);
+          struct group_closer {
+            hid_t g;
+            ~group_closer() { H5Gclose(g); }
+          } closer{g};
+          write_column(g, "t_s", H5T_NATIVE_DOUBLE, t);
+          write_column(g, "state", H5T_NATIVE_UINT8, state);
+          write_column(g, "thread", H5T_NATIVE_UINT8, thread);
+          write_column(g, "khz", H5T_NATIVE_INT64, khz);
+          write_column(g, "power_w", H5T_NATIVE_DOUBLE, power);
         }
-        const std::string name = "rank_" + std::to_string(r);
-        const hid_t g = H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        write_column(g, "t_s", H5T_NATIVE_DOUBLE, t);
-        write_column(g, "state", H5T_NATIVE_UINT8, state);
-        write_column(g, "thread", H5T_NATIVE_UINT8, thread);
-        write_column(g, "khz", H5T_NATIVE_INT64, khz);
-        write_column(g, "power_w", H5T_NATIVE_DOUBLE, power);
-        H5Gclose(g);
+        if (!h5.close()) throw Error("GAEA_TRACE '" + trace_ + "': HDF5 failed to write the file");
+        out.commit();
+      } catch (const std::exception& ex) {
+        problem += (problem.empty() ? "" : "; ") + std::string(ex.what());
       }
-      H5Fclose(file);
-      std::filesystem::rename(tmp, trace_);
-    }
   }
-  if (report_error) std::rethrow_exception(report_error);
+  // Rank 0's verdict to every rank (collective: both settings are the same everywhere).
+  const std::vector<char> mine(problem.begin(), problem.end());
+  const auto verdicts = comm::allgatherv(MPI_COMM_WORLD, mine, wait_request);
+  if (!verdicts[0].empty())
+    throw Error("rank 0 could not write its output: " +
+                std::string(verdicts[0].begin(), verdicts[0].end()));
 }
 
 }  // namespace gaea

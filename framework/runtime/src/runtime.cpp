@@ -15,9 +15,11 @@
 #include <vector>
 
 #include "gaea/base/env.hpp"
+#include "gaea/base/output_file.hpp"
 #include "gaea/comm/bootstrap.hpp"
 #include "gaea/energy/sysfs.hpp"
 #include "gaea/progress/clock.hpp"
+#include "report.hpp"
 
 namespace gaea {
 
@@ -75,6 +77,7 @@ runtime::runtime(int* argc, char*** argv)
     throw Error("environment variable GAEA_REPORT='" + report_ +
                 "' must be 0, 1 or a file name ending in .json");
   trace_ = env::get_string("GAEA_TRACE");
+  detail::check_report_paths(report_, trace_);
   const std::filesystem::path sysfs = energy::sysfs_root();
   model_ = energy::model_params::from_env(sysfs);
   const std::string bind_text = env::get_choice("GAEA_PROGRESS_BIND", {"auto", "none"});
@@ -424,9 +427,12 @@ void runtime::on_failure_message(const comm::am_message& msg) {
   progress_->fail_waits(text);  // keeps the first text; wakes every waiting thread
 }
 
+bool runtime::failed() const noexcept {
+  return failing_.load(std::memory_order_acquire) || progress_->failure().has_value();
+}
+
 bool runtime::may_synchronize() const noexcept {
-  return !failing_.load(std::memory_order_acquire) && !progress_->failure() &&
-         std::uncaught_exceptions() <= uncaught_at_start_;
+  return !failed() && std::uncaught_exceptions() <= uncaught_at_start_;
 }
 
 void runtime::fail(std::string_view message, int exit_code) noexcept {
@@ -481,9 +487,11 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
       }
     }
     std::fflush(stderr);
+    remove_temporaries();  // MPI_Abort does not unwind: this rank's half-written files go now
     MPI_Abort(MPI_COMM_WORLD, code);
   } catch (...) {
   }
+  remove_temporaries();
   std::_Exit(exit_code);
 }
 

@@ -15,11 +15,18 @@
 /// The distribution is informational: any array of the right shape and type reads the dataset,
 /// whatever its distribution and whatever the number of ranks.
 ///
-/// Atomicity: every write goes to a temporary file `<file>.tmp.<pid>.<random>` (named by rank 0
-/// and broadcast). Only after the file is closed by every rank and all ranks have agreed that
-/// every step succeeded does rank 0 fsync and rename it to `<file>`. A crash or an error never
-/// leaves a partial file under the final name; a failed write removes its temporary file (a
-/// crash may leave it behind, under the temporary name only).
+/// Atomicity: every write goes to a temporary file `<file>.tmp.<pid>.<random>`, a
+/// gaea::output_file of rank 0 (gaea/base/output_file.hpp: created in the target's directory,
+/// removed on failure and on SIGTERM/SIGINT/SIGHUP), whose name is broadcast. Only after the
+/// file is closed by every rank and all ranks have agreed that every step succeeded does rank 0
+/// fsync and rename it to `<file>`. A crash or an error never leaves a partial file under the
+/// final name; a failed write removes its temporary file (a kill -9 may leave it behind, under
+/// the temporary name only). The target must be a regular file or a new name in an existing,
+/// writable directory: a directory or a device (/dev/full) is refused, never replaced.
+///
+/// Full disk: before each dataset's data is transferred, rank 0 reserves the file's space, so
+/// that a full filesystem is an error on every rank before the transfer rather than a hang in
+/// HDF5's collective close; a failed file is truncated before its close for the same reason.
 ///
 /// Existing files: write_mode::create (the default) produces a file holding only what this
 /// write (or this h5_writer) puts in it, and the rename replaces any previous file of that name
@@ -47,12 +54,17 @@
 
 #include <concepts>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 
 #include "gaea/base/error.hpp"
 #include "gaea/ga/global_array.hpp"
+
+namespace gaea {
+class output_file;
+}
 
 namespace gaea::ga {
 
@@ -124,7 +136,8 @@ class h5_writer {
   void write_core(detail::array_core& a, const std::string& dataset, const std::optional<patch>& p);
   void discard() noexcept;
   std::string file_, tmp_;
-  std::int64_t h5_ = -1;  // hid_t of the open temporary file
+  std::unique_ptr<output_file> tmp_file_;  // rank 0 only: the temporary's owner
+  std::int64_t h5_ = -1;                   // hid_t of the open temporary file
   bool failed_ = false, committed_ = false;
 };
 

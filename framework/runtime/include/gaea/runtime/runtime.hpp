@@ -153,6 +153,9 @@ class runtime {
   /// of collective objects then skip their synchronisation instead of waiting for ranks that may
   /// never come; the job is ending through fail(). Thread-safe.
   bool may_synchronize() const noexcept;
+  /// True once the job has failed: fail() was entered on this rank or another rank's failure
+  /// report arrived. Thread-safe.
+  bool failed() const noexcept;
 
   /// Throws gaea::Error unless the calling thread created the runtime (collectives use MPI,
   /// which Gaea initialises for that thread only). `what` names the call.
