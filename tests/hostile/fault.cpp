@@ -3,10 +3,12 @@
 // destructors are collective (a global array, a collective on a group), as real programs do.
 #include <signal.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
@@ -24,6 +26,7 @@ constexpr const char* usage =
     "  terminate        an exception thrown through a noexcept function\n"
     "  skip-barrier     the rank leaves out one barrier the others call\n"
     "  stop             the rank stops itself (SIGSTOP)\n"
+    "  sleep            the rank sleeps 60 s before the barrier (for kill -9 from outside)\n"
     "  array-after-runtime  (every rank) a global array destroyed after the runtime (exit 0)\n";
 
 [[noreturn]] void throw_fault(int rank) {
@@ -50,6 +53,9 @@ int run(gaea::runtime& rt, const std::string& scenario, int on) {
     rt.barrier();
   } else if (scenario == "skip-barrier") {
     if (!me) rt.barrier();
+  } else if (scenario == "sleep") {
+    if (me) std::this_thread::sleep_for(std::chrono::seconds(60));
+    rt.barrier();
   } else if (scenario == "stop") {
     if (me) ::raise(SIGSTOP);
     rt.barrier();

@@ -33,3 +33,8 @@ gaea_add_hostile(fail_stopped_rank COMMAND ${_fault} stop 1 NRANKS 2 TIMEOUT 40
 gaea_add_hostile(fail_array_after_runtime COMMAND ${_fault} array-after-runtime NRANKS 1 2
                  TRANSPORTS sm EXIT 0 MESSAGE "the array was destroyed after the runtime"
                  MESSAGE_ONCE "outliving_array.* still alive at finalize" CLASS crash)
+# A rank killed with SIGKILL while the others wait for it: the job ends with mpirun's 128+9, the
+# launcher naming the rank (already so before; a guard, no class).
+gaea_add_hostile(fail_killed_rank COMMAND ${_fault} sleep 1 NRANKS 2 4 TIMEOUT 40 EXIT 137
+                 DURING "kill -KILL \"$(rank_pid 1)\""
+                 MESSAGE_ONCE "rank 1 .*(signal 9|Killed)|lost the connection to rank 1")
