@@ -295,273 +295,278 @@ std::string mpi_library() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  gaea::runtime rt(&argc, &argv);
-  coll::world();  // collective on first use: every rank, before anything can fail
-  const int me = rt.rank(), np = rt.size();
+  // An error on any rank ends the job with its message on every rank.
+  return gaea::run_main("gaea-coll-bench", &argc, &argv, [&](gaea::runtime& rt) {
+    coll::world();  // collective on first use: every rank, before anything can fail
+    const int me = rt.rank(), np = rt.size();
 
-  CLI::App app{"gaea-coll-bench: OSU-style latency of gaea::coll alltoall/broadcast beside MPI"};
-  std::string op_text = "alltoall", algos_text = "all", energy_text = "off", json_path;
-  std::uint64_t min_bytes = 8, max_bytes = 4u << 20, factor = 2, chunk = 0;
-  int iters = 100, warmup = 10, min_iters = 4, reps = 5;
-  app.add_option("--op", op_text, "alltoall or broadcast")
-      ->check(CLI::IsMember({"alltoall", "broadcast"}))
-      ->capture_default_str();
-  app.add_option("--min", min_bytes, "smallest message (alltoall: bytes per destination)")
-      ->transform(CLI::AsSizeValue(false))
-      ->capture_default_str();
-  app.add_option("--max", max_bytes, "largest message (always measured)")
-      ->transform(CLI::AsSizeValue(false))
-      ->capture_default_str();
-  app.add_option("--factor", factor, "size step (multiplier)")
-      ->check(CLI::Range(2, 1 << 20))
-      ->capture_default_str();
-  app.add_option("--iters", iters, "timed calls per run up to 8 KiB (scaled down above)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--warmup", warmup, "untimed calls per size and variant up to 8 KiB (scaled)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--min-iters", min_iters, "fewest timed calls per run at large sizes")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--reps", reps, "interleaved repetitions per size; medians are reported")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--algos", algos_text,
-                 "variants: all, or a list of algorithms of --op, auto (Gaea's choice), mpi")
-      ->capture_default_str();
-  app.add_option("--chunk", chunk, "pipeline chunk of chain (0: GAEA_COLL_CHUNK)")
-      ->transform(CLI::AsSizeValue(false))
-      ->capture_default_str();
-  app.add_option("--energy", energy_text,
-                 "coll::options::energy of the Gaea calls (off keeps frequency changes out of "
-                 "the latency)")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
-      ->capture_default_str();
-  app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    // Every rank parses the same arguments; only rank 0 speaks.
-    return me == 0 ? app.exit(e) : e.get_exit_code();
-  }
+    CLI::App app{"gaea-coll-bench: OSU-style latency of gaea::coll alltoall/broadcast beside MPI"};
+    std::string op_text = "alltoall", algos_text = "all", energy_text = "off", json_path;
+    std::uint64_t min_bytes = 8, max_bytes = 4u << 20, factor = 2, chunk = 0;
+    int iters = 100, warmup = 10, min_iters = 4, reps = 5;
+    app.add_option("--op", op_text, "alltoall or broadcast")
+        ->check(CLI::IsMember({"alltoall", "broadcast"}))
+        ->capture_default_str();
+    app.add_option("--min", min_bytes, "smallest message (alltoall: bytes per destination)")
+        ->transform(CLI::AsSizeValue(false))
+        ->capture_default_str();
+    app.add_option("--max", max_bytes, "largest message (always measured)")
+        ->transform(CLI::AsSizeValue(false))
+        ->capture_default_str();
+    app.add_option("--factor", factor, "size step (multiplier)")
+        ->check(CLI::Range(2, 1 << 20))
+        ->capture_default_str();
+    app.add_option("--iters", iters, "timed calls per run up to 8 KiB (scaled down above)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--warmup", warmup, "untimed calls per size and variant up to 8 KiB (scaled)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app.add_option("--min-iters", min_iters, "fewest timed calls per run at large sizes")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--reps", reps, "interleaved repetitions per size; medians are reported")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--algos", algos_text,
+                   "variants: all, or a list of algorithms of --op, auto (Gaea's choice), mpi")
+        ->capture_default_str();
+    app.add_option("--chunk", chunk, "pipeline chunk of chain (0: GAEA_COLL_CHUNK)")
+        ->transform(CLI::AsSizeValue(false))
+        ->capture_default_str();
+    app.add_option("--energy", energy_text,
+                   "coll::options::energy of the Gaea calls (off keeps frequency changes out of "
+                   "the latency)")
+        ->check(CLI::IsMember({"auto", "on", "off"}))
+        ->capture_default_str();
+    app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      // Every rank parses the same arguments; only rank 0 speaks.
+      return me == 0 ? app.exit(e) : e.get_exit_code();
+    }
 
-  const operation op = *coll::parse_operation(op_text);
-  std::vector<variant> variants;
-  try {
-    variants = parse_variants(algos_text, op, np);
-    if (min_bytes < 1 || min_bytes > max_bytes)
-      throw std::invalid_argument("need 1 <= --min <= --max");
-    if (max_bytes > static_cast<std::uint64_t>(INT_MAX))
-      throw std::invalid_argument("--max must fit an MPI count (int)");
-    int mpi_rank = -1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
-    if (mpi_rank != me) throw std::runtime_error("Gaea rank differs from MPI_COMM_WORLD rank");
-  } catch (const std::exception& e) {
-    if (me == 0) std::fprintf(stderr, "gaea-coll-bench: %s\n", e.what());
-    return 2;
-  }
-  std::vector<std::size_t> sizes;
-  for (std::uint64_t s = min_bytes; s <= max_bytes; s *= factor)
-    sizes.push_back(static_cast<std::size_t>(s));
-  if (sizes.back() != max_bytes) sizes.push_back(static_cast<std::size_t>(max_bytes));
+    const operation op = *coll::parse_operation(op_text);
+    std::vector<variant> variants;
+    try {
+      variants = parse_variants(algos_text, op, np);
+      if (min_bytes < 1 || min_bytes > max_bytes)
+        throw std::invalid_argument("need 1 <= --min <= --max");
+      if (max_bytes > static_cast<std::uint64_t>(INT_MAX))
+        throw std::invalid_argument("--max must fit an MPI count (int)");
+      int mpi_rank = -1;
+      MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
+      if (mpi_rank != me) throw std::runtime_error("Gaea rank differs from MPI_COMM_WORLD rank");
+    } catch (const std::exception& e) {
+      if (me == 0) std::fprintf(stderr, "gaea-coll-bench: %s\n", e.what());
+      return 2;
+    }
+    std::vector<std::size_t> sizes;
+    for (std::uint64_t s = min_bytes; s <= max_bytes; s *= factor)
+      sizes.push_back(static_cast<std::size_t>(s));
+    if (sizes.back() != max_bytes) sizes.push_back(static_cast<std::size_t>(max_bytes));
 
-  coll::options gaea_opts;
-  gaea_opts.chunk_bytes = static_cast<std::size_t>(chunk);
-  gaea_opts.energy = energy_text == "on"    ? coll::energy_mode::on
-                     : energy_text == "off" ? coll::energy_mode::off
-                                            : coll::energy_mode::automatic;
-  bench b(rt, op, sizes.back(), gaea_opts);
+    coll::options gaea_opts;
+    gaea_opts.chunk_bytes = static_cast<std::size_t>(chunk);
+    gaea_opts.energy = energy_text == "on"    ? coll::energy_mode::on
+                       : energy_text == "off" ? coll::energy_mode::off
+                                              : coll::energy_mode::automatic;
+    bench b(rt, op, sizes.back(), gaea_opts);
 
-  // The run's description.
-  const std::vector<std::string> hosts = gather_hosts(me, np);
-  int node_size_min = rt.node_size(), node_size_max = rt.node_size();
-  MPI_Allreduce(MPI_IN_PLACE, &node_size_min, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(MPI_IN_PLACE, &node_size_max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  const std::string progress_mode(gaea::progress::to_string(rt.progress().current_mode()));
-  nlohmann::json out;
-  std::vector<std::string> names;
-  for (const variant& v : variants)
-    names.push_back(v.name);
-  if (me == 0) {
-    std::vector<std::string> distinct;
-    for (const std::string& h : hosts)
-      if (std::find(distinct.begin(), distinct.end(), h) == distinct.end()) distinct.push_back(h);
-    out["bench"] = "coll";
-    out["op"] = op_text;
-    out["gaea_version"] = gaea::version_string;
-    out["mpi_library"] = mpi_library();
-    out["ranks"] = np;
-    out["nodes"] = rt.nodes();
-    out["ranks_per_node"] = node_size_min == node_size_max
-                                ? nlohmann::json(node_size_min)
-                                : nlohmann::json({{"min", node_size_min}, {"max", node_size_max}});
-    out["hosts"] = distinct;
-    out["rank_hosts"] = hosts;
-    out["host"] = hosts.front();
-    out["ucx_tls"] = env_or("UCX_TLS", "default");
-    out["gaea_progress"] = progress_mode;
-    out["gaea_coll_algo_env"] = env_or("GAEA_COLL_ALGO", "");
-    out["date"] = utc_now();
-    out["load_start"] = gaea_bench::load_average();
-    out["parameters"] = {
-        {"sizes", sizes},
-        {"size_meaning", op == operation::alltoall ? "bytes per destination" : "bytes broadcast"},
-        {"root", 0},
-        {"iters", iters},
-        {"warmup", warmup},
-        {"min_iters", min_iters},
-        {"large_message", large_message},
-        {"reps", reps},
-        {"variants", names},
-        {"chunk_bytes", chunk},
-        {"energy", energy_text},
-        {"latency",
-         "per call, each call timed alone between barriers; "
-         "mean over calls, average over ranks, median over reps"}};
-    out["rows"] = nlohmann::json::array();
-    out["complete"] = false;
-
-    std::printf("# gaea-coll-bench %s: %d ranks on %d node(s) (%d-%d per node), hosts %s\n",
-                op_text.c_str(), np, rt.nodes(), node_size_min, node_size_max,
-                nlohmann::json(distinct).dump().c_str());
-    std::printf("# UCX_TLS=%s, progress %s, %s, load %s\n", env_or("UCX_TLS", "default").c_str(),
-                progress_mode.c_str(), out["mpi_library"].get<std::string>().c_str(),
-                out["load_start"].get<std::string>().c_str());
-    std::printf(
-        "# per-call latency [us], each call timed alone between barriers, average over ranks, "
-        "median of %d interleaved reps; %s\n",
-        reps, op == operation::alltoall ? "size = bytes per destination" : "size = bytes, root 0");
-    std::printf("%10s %6s", "size", "iters");
+    // The run's description.
+    const std::vector<std::string> hosts = gather_hosts(me, np);
+    int node_size_min = rt.node_size(), node_size_max = rt.node_size();
+    MPI_Allreduce(MPI_IN_PLACE, &node_size_min, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &node_size_max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    const std::string progress_mode(gaea::progress::to_string(rt.progress().current_mode()));
+    nlohmann::json out;
+    std::vector<std::string> names;
     for (const variant& v : variants)
-      std::printf(" %11s", v.name.c_str());
-    std::printf(" %18s %9s\n", "best gaea", "gaea/mpi");
-    std::fflush(stdout);
-  }
-  if (rt.progress().current_mode() == gaea::progress::mode::off && me == 0)
-    std::fprintf(stderr,
-                 "gaea-coll-bench: warning: GAEA_PROGRESS=off: inside MPI calls nothing serves "
-                 "Gaea peers\n");
+      names.push_back(v.name);
+    if (me == 0) {
+      std::vector<std::string> distinct;
+      for (const std::string& h : hosts)
+        if (std::find(distinct.begin(), distinct.end(), h) == distinct.end()) distinct.push_back(h);
+      out["bench"] = "coll";
+      out["op"] = op_text;
+      out["gaea_version"] = gaea::version_string;
+      out["mpi_library"] = mpi_library();
+      out["ranks"] = np;
+      out["nodes"] = rt.nodes();
+      out["ranks_per_node"] =
+          node_size_min == node_size_max
+              ? nlohmann::json(node_size_min)
+              : nlohmann::json({{"min", node_size_min}, {"max", node_size_max}});
+      out["hosts"] = distinct;
+      out["rank_hosts"] = hosts;
+      out["host"] = hosts.front();
+      out["ucx_tls"] = env_or("UCX_TLS", "default");
+      out["gaea_progress"] = progress_mode;
+      out["gaea_coll_algo_env"] = env_or("GAEA_COLL_ALGO", "");
+      out["date"] = utc_now();
+      out["load_start"] = gaea_bench::load_average();
+      out["parameters"] = {
+          {"sizes", sizes},
+          {"size_meaning", op == operation::alltoall ? "bytes per destination" : "bytes broadcast"},
+          {"root", 0},
+          {"iters", iters},
+          {"warmup", warmup},
+          {"min_iters", min_iters},
+          {"large_message", large_message},
+          {"reps", reps},
+          {"variants", names},
+          {"chunk_bytes", chunk},
+          {"energy", energy_text},
+          {"latency",
+           "per call, each call timed alone between barriers; "
+           "mean over calls, average over ranks, median over reps"}};
+      out["rows"] = nlohmann::json::array();
+      out["complete"] = false;
 
-  std::vector<bool> disabled(variants.size(), false);
-  std::vector<std::string> failure(variants.size());
-  std::int64_t total_bad = 0;
-  int status = 0;
-  const std::size_t nv = variants.size();
-  for (std::size_t size : sizes) {
-    const double scale = size <= large_message ? 1.0 : static_cast<double>(large_message) / size;
-    const int n_iters = std::max(min_iters, static_cast<int>(iters * scale));
-    const int n_warm = warmup == 0 ? 0 : std::max(1, static_cast<int>(warmup * scale));
-    std::vector<std::vector<run_result>> runs(nv);
-    std::vector<std::int64_t> bad(nv, 0);
-    // A run that throws (on every member, by coll's contract) disables its variant.
-    auto attempt = [&](std::size_t k, int warm, int timed, unsigned salt) {
-      if (disabled[k]) return;
-      std::string why;
-      run_result r;
-      try {
-        r = b.run(variants[k], size, warm, timed, salt);
-      } catch (const std::exception& e) {
-        why = e.what();
-      }
-      int failed = why.empty() ? 0 : 1;
-      MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-      if (failed) {
-        disabled[k] = true;
-        failure[k] =
-            "size " + std::to_string(size) + ": " + (why.empty() ? "on another rank" : why);
-        if (!why.empty())
-          std::fprintf(stderr, "gaea-coll-bench: rank %d: %s at %zu B failed: %s\n", me,
-                       variants[k].name.c_str(), size, why.c_str());
-        status = 1;
-        return;
-      }
-      bad[k] += r.bad_bytes;
-      if (timed > 0) runs[k].push_back(r);
-    };
-    for (std::size_t k = 0; k < nv; ++k)  // warm-up, each variant in turn
-      attempt(k, n_warm, 1, 0x5a5au + static_cast<unsigned>(k));
-    for (std::size_t k = 0; k < nv; ++k)
-      runs[k].clear();
-    for (int rep = 0; rep < reps; ++rep)
-      for (std::size_t i = 0; i < nv; ++i) {
-        const std::size_t k = (i + static_cast<std::size_t>(rep)) % nv;
-        attempt(k, 0, n_iters,
-                static_cast<unsigned>(rep * static_cast<int>(nv) + static_cast<int>(k)));
-      }
+      std::printf("# gaea-coll-bench %s: %d ranks on %d node(s) (%d-%d per node), hosts %s\n",
+                  op_text.c_str(), np, rt.nodes(), node_size_min, node_size_max,
+                  nlohmann::json(distinct).dump().c_str());
+      std::printf("# UCX_TLS=%s, progress %s, %s, load %s\n", env_or("UCX_TLS", "default").c_str(),
+                  progress_mode.c_str(), out["mpi_library"].get<std::string>().c_str(),
+                  out["load_start"].get<std::string>().c_str());
+      std::printf(
+          "# per-call latency [us], each call timed alone between barriers, average over ranks, "
+          "median of %d interleaved reps; %s\n",
+          reps,
+          op == operation::alltoall ? "size = bytes per destination" : "size = bytes, root 0");
+      std::printf("%10s %6s", "size", "iters");
+      for (const variant& v : variants)
+        std::printf(" %11s", v.name.c_str());
+      std::printf(" %18s %9s\n", "best gaea", "gaea/mpi");
+      std::fflush(stdout);
+    }
+    if (rt.progress().current_mode() == gaea::progress::mode::off && me == 0)
+      std::fprintf(stderr,
+                   "gaea-coll-bench: warning: GAEA_PROGRESS=off: inside MPI calls nothing serves "
+                   "Gaea peers\n");
 
-    if (me != 0) continue;
-    nlohmann::json row = {{"bytes", size}, {"iters", n_iters}, {"warmup", n_warm}};
-    std::vector<double> med(nv, -1);
-    for (std::size_t k = 0; k < nv; ++k) {
-      nlohmann::json v = {{"bad_bytes", bad[k]}};
-      if (bad[k] > 0) {
-        std::fprintf(stderr, "gaea-coll-bench: %s at %zu B delivered %lld wrong bytes\n",
-                     variants[k].name.c_str(), size, static_cast<long long>(bad[k]));
-        total_bad += bad[k];
-      }
-      if (!runs[k].empty()) {
-        std::vector<double> avg, mx, mn;
-        for (const run_result& r : runs[k]) {
-          avg.push_back(r.avg_us);
-          mx.push_back(r.max_us);
-          mn.push_back(r.min_us);
+    std::vector<bool> disabled(variants.size(), false);
+    std::vector<std::string> failure(variants.size());
+    std::int64_t total_bad = 0;
+    int status = 0;
+    const std::size_t nv = variants.size();
+    for (std::size_t size : sizes) {
+      const double scale = size <= large_message ? 1.0 : static_cast<double>(large_message) / size;
+      const int n_iters = std::max(min_iters, static_cast<int>(iters * scale));
+      const int n_warm = warmup == 0 ? 0 : std::max(1, static_cast<int>(warmup * scale));
+      std::vector<std::vector<run_result>> runs(nv);
+      std::vector<std::int64_t> bad(nv, 0);
+      // A run that throws (on every member, by coll's contract) disables its variant.
+      auto attempt = [&](std::size_t k, int warm, int timed, unsigned salt) {
+        if (disabled[k]) return;
+        std::string why;
+        run_result r;
+        try {
+          r = b.run(variants[k], size, warm, timed, salt);
+        } catch (const std::exception& e) {
+          why = e.what();
         }
-        med[k] = median(avg);
-        v["avg_us"] = med[k];
-        v["max_us"] = median(mx);
-        v["min_us"] = median(mn);
-        v["reps_avg_us"] = avg;
-      } else {
-        v["failed"] = failure[k];
-      }
-      row["variants"][variants[k].name] = v;
-    }
-    std::printf("%10s %6d", size_label(size).c_str(), n_iters);
-    for (std::size_t k = 0; k < nv; ++k)
-      if (med[k] >= 0)
-        std::printf(" %11.2f", med[k]);
-      else
-        std::printf(" %11s", "failed");
-    // The fastest explicit Gaea algorithm (auto is Gaea's choice among them) against MPI.
-    std::optional<std::size_t> best, mpi_k;
-    for (std::size_t k = 0; k < nv; ++k) {
-      if (med[k] < 0) continue;
-      if (variants[k].mpi)
-        mpi_k = k;
-      else if (variants[k].algo != algorithm::automatic && (!best || med[k] < med[*best]))
-        best = k;
-    }
-    std::printf(" %18s", best ? variants[*best].name.c_str() : "-");
-    if (best && mpi_k && med[*mpi_k] > 0) {
-      const double ratio = med[*best] / med[*mpi_k];
-      std::printf(" %8.2fx", ratio);
-      row["best_gaea"] = variants[*best].name;
-      row["best_gaea_over_mpi"] = ratio;
-    } else {
-      std::printf(" %9s", "-");
-    }
-    std::printf("\n");
-    std::fflush(stdout);
-    out["rows"].push_back(row);
-    if (!json_path.empty() && !write_json(json_path, out)) status = 1;
-  }
+        int failed = why.empty() ? 0 : 1;
+        MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (failed) {
+          disabled[k] = true;
+          failure[k] =
+              "size " + std::to_string(size) + ": " + (why.empty() ? "on another rank" : why);
+          if (!why.empty())
+            std::fprintf(stderr, "gaea-coll-bench: rank %d: %s at %zu B failed: %s\n", me,
+                         variants[k].name.c_str(), size, why.c_str());
+          status = 1;
+          return;
+        }
+        bad[k] += r.bad_bytes;
+        if (timed > 0) runs[k].push_back(r);
+      };
+      for (std::size_t k = 0; k < nv; ++k)  // warm-up, each variant in turn
+        attempt(k, n_warm, 1, 0x5a5au + static_cast<unsigned>(k));
+      for (std::size_t k = 0; k < nv; ++k)
+        runs[k].clear();
+      for (int rep = 0; rep < reps; ++rep)
+        for (std::size_t i = 0; i < nv; ++i) {
+          const std::size_t k = (i + static_cast<std::size_t>(rep)) % nv;
+          attempt(k, 0, n_iters,
+                  static_cast<unsigned>(rep * static_cast<int>(nv) + static_cast<int>(k)));
+        }
 
-  MPI_Bcast(&total_bad, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
-  if (total_bad > 0) status = 1;
-  if (me == 0) {
-    out["load_end"] = gaea_bench::load_average();
-    out["date_end"] = utc_now();
-    out["wrong_bytes"] = total_bad;
-    nlohmann::json failures = nlohmann::json::object();
-    for (std::size_t k = 0; k < nv; ++k)
-      if (!failure[k].empty()) failures[variants[k].name] = failure[k];
-    out["failures"] = failures;
-    out["complete"] = true;
-    if (!json_path.empty() && !write_json(json_path, out)) status = 1;
-    if (total_bad > 0 || !failures.empty())
-      std::printf("# FAILED: %lld wrong bytes, failures %s\n", static_cast<long long>(total_bad),
-                  failures.dump().c_str());
-  }
-  return status;
+      if (me != 0) continue;
+      nlohmann::json row = {{"bytes", size}, {"iters", n_iters}, {"warmup", n_warm}};
+      std::vector<double> med(nv, -1);
+      for (std::size_t k = 0; k < nv; ++k) {
+        nlohmann::json v = {{"bad_bytes", bad[k]}};
+        if (bad[k] > 0) {
+          std::fprintf(stderr, "gaea-coll-bench: %s at %zu B delivered %lld wrong bytes\n",
+                       variants[k].name.c_str(), size, static_cast<long long>(bad[k]));
+          total_bad += bad[k];
+        }
+        if (!runs[k].empty()) {
+          std::vector<double> avg, mx, mn;
+          for (const run_result& r : runs[k]) {
+            avg.push_back(r.avg_us);
+            mx.push_back(r.max_us);
+            mn.push_back(r.min_us);
+          }
+          med[k] = median(avg);
+          v["avg_us"] = med[k];
+          v["max_us"] = median(mx);
+          v["min_us"] = median(mn);
+          v["reps_avg_us"] = avg;
+        } else {
+          v["failed"] = failure[k];
+        }
+        row["variants"][variants[k].name] = v;
+      }
+      std::printf("%10s %6d", size_label(size).c_str(), n_iters);
+      for (std::size_t k = 0; k < nv; ++k)
+        if (med[k] >= 0)
+          std::printf(" %11.2f", med[k]);
+        else
+          std::printf(" %11s", "failed");
+      // The fastest explicit Gaea algorithm (auto is Gaea's choice among them) against MPI.
+      std::optional<std::size_t> best, mpi_k;
+      for (std::size_t k = 0; k < nv; ++k) {
+        if (med[k] < 0) continue;
+        if (variants[k].mpi)
+          mpi_k = k;
+        else if (variants[k].algo != algorithm::automatic && (!best || med[k] < med[*best]))
+          best = k;
+      }
+      std::printf(" %18s", best ? variants[*best].name.c_str() : "-");
+      if (best && mpi_k && med[*mpi_k] > 0) {
+        const double ratio = med[*best] / med[*mpi_k];
+        std::printf(" %8.2fx", ratio);
+        row["best_gaea"] = variants[*best].name;
+        row["best_gaea_over_mpi"] = ratio;
+      } else {
+        std::printf(" %9s", "-");
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+      out["rows"].push_back(row);
+      if (!json_path.empty() && !write_json(json_path, out)) status = 1;
+    }
+
+    MPI_Bcast(&total_bad, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (total_bad > 0) status = 1;
+    if (me == 0) {
+      out["load_end"] = gaea_bench::load_average();
+      out["date_end"] = utc_now();
+      out["wrong_bytes"] = total_bad;
+      nlohmann::json failures = nlohmann::json::object();
+      for (std::size_t k = 0; k < nv; ++k)
+        if (!failure[k].empty()) failures[variants[k].name] = failure[k];
+      out["failures"] = failures;
+      out["complete"] = true;
+      if (!json_path.empty() && !write_json(json_path, out)) status = 1;
+      if (total_bad > 0 || !failures.empty())
+        std::printf("# FAILED: %lld wrong bytes, failures %s\n", static_cast<long long>(total_bad),
+                    failures.dump().c_str());
+    }
+    return status;
+    return 0;
+  });
 }

@@ -366,233 +366,237 @@ int main(int argc, char** argv) {
       return 2;
     }
 
-  gaea::runtime rt(&argc, &argv);
-  const coll::group& w = coll::world();  // collective on first use
-  // Every collective of the bench's own bookkeeping runs without the strategy.
-  coll::scoped_energy quiet(coll::energy_mode::off);
-  const bool root = rt.rank() == 0;
-  int status = 0;
+  // An error on any rank ends the job with its message on every rank.
+  return gaea::run_main("gaea-coll-energy-bench", &argc, &argv, [&](gaea::runtime& rt) {
+    const coll::group& w = coll::world();  // collective on first use
+    // Every collective of the bench's own bookkeeping runs without the strategy.
+    coll::scoped_energy quiet(coll::energy_mode::off);
+    const bool root = rt.rank() == 0;
+    int status = 0;
 
-  if (w.size() < 2) {
-    if (root) std::fprintf(stderr, "gaea-coll-energy-bench needs 2 or more ranks\n");
-    return 2;
-  }
-  if (!rt.dvfs().active() && !rt.throttle().active()) {
-    if (root)
-      std::fprintf(stderr,
-                   "no DVFS actuator or throttle is active (%s; %s): the strategy would change "
-                   "nothing. Set GAEA_DVFS=simulated GAEA_THROTTLE=simulated on a machine "
-                   "without cpufreq and MSRs.\n",
-                   rt.dvfs_reason().c_str(), rt.throttle_reason().c_str());
-    return 2;
-  }
-  const std::string mode(gaea::progress::to_string(rt.progress().current_mode()));
-  if (root && mode != "spin")
-    std::fprintf(stderr,
-                 "warning: GAEA_PROGRESS=%s: the progress governor may move the DVFS actuator "
-                 "too; run under GAEA_PROGRESS=spin for the collectives' transitions alone\n",
-                 mode.c_str());
-
-  std::array<char, 64> host{};
-  gethostname(host.data(), host.size() - 1);
-  const std::vector<std::array<char, 64>> hosts = coll::allgather(w, host);
-
-  json out = gaea_bench::run_info(rt, "coll_energy");
-  const gaea::energy::model_params& p = rt.model();
-  out["progress_mode"] = mode;
-  out["throttle"] = {{"actuator", std::string(rt.throttle().name())},
-                     {"hardware", rt.throttle().hardware()},
-                     {"cpus", rt.throttle().cpus()},
-                     {"transition_cost_ns", rt.throttle().transition_cost_ns()},
-                     {"reason", rt.throttle_reason()}};
-  out["dvfs"]["transition_cost_ns"] = rt.dvfs().transition_cost_ns();
-  out["model"] = {{"source", p.source},
-                  {"p_static_w", p.p_static_w},
-                  {"p_dyn_w", p.p_dyn_w},
-                  {"p_dyn_other_w", p.p_dyn_other_w},
-                  {"f_max_khz", p.f_max_khz},
-                  {"f_min_khz", p.f_min_khz},
-                  {"transition_ns", p.transition_ns},
-                  {"transition_j", p.transition_j},
-                  {"throttle_transition_ns", p.throttle_transition_ns},
-                  {"throttle_transition_j", p.throttle_transition_j}};
-  const bool simulated = !rt.dvfs().hardware() && !rt.throttle().hardware();
-  out["simulated_actuators"] = simulated;
-  if (simulated) out["caveat"] = model_caveat;
-  out["hosts"] = json::array();
-  for (const auto& h : hosts)
-    out["hosts"].push_back(std::string(h.data()));
-  out["node_size"] = rt.node_size();
-  out["block_placement"] = w.block_placement();
-  out["load_start"] = gaea_bench::load_average();
-  out["args"] = {{"ops", ops},           {"min", min_bytes},       {"max", max_bytes},
-                 {"factor", factor},     {"reps", reps},           {"warmup", warmup},
-                 {"batch_ms", batch_ms}, {"min_iters", min_iters}, {"max_iters", max_iters}};
-  out["results"] = json::array();
-  out["failures"] = json::array();
-  out["complete"] = false;
-
-  const gaea::energy_reading e0 = rt.energy();
-  // Fixed before any strategy call (see throttle_attribution); the model meter only.
-  std::optional<throttle_attribution> attr;
-  if (!e0.measured) attr.emplace(rt);
-  const throttle_attribution* attr_ptr = attr ? &*attr : nullptr;
-  out["attributed_energy"] =
-      attr ? "the meter's reading with the throttle's removed cycles charged at f_min, where the "
-             "strategy throttles, instead of spread over both frequencies (energy::rank_usage)"
-           : "not computed (a hardware meter)";
-  if (root) {
-    std::printf(
-        "gaea-coll-energy-bench: %d ranks on %d node(s), %d per node, %s placement; "
-        "GAEA_PROGRESS=%s\n",
-        rt.size(), rt.nodes(), rt.node_size(), w.block_placement() ? "block" : "cyclic",
-        mode.c_str());
-    std::printf("DVFS: %s\nthrottle: %s\nenergy: %s\n", rt.dvfs_reason().c_str(),
-                rt.throttle_reason().c_str(), gaea_bench::energy_label(e0).c_str());
-    if (simulated) std::printf("NOTE: %s\n", model_caveat);
-    std::printf(
-        "full = energy off (full power), strat = energy on (the strategy). Per call: time "
-        "= max over ranks, median of %d reps; energy summed over ranks; transitions "
-        "per rank; trans = logged transition time per call (max over ranks).\n",
-        reps);
-  }
-
-  std::vector<std::size_t> sizes;
-  for (std::size_t b = min_bytes; b < max_bytes; b *= factor)
-    sizes.push_back(b);
-  sizes.push_back(max_bytes);
-
-  int tag = 0;
-  for (const std::string& op : ops) {
-    const std::vector<coll::algorithm> algos = algorithms_for(op, w.size(), wanted_algos);
-    if (root) {
-      std::printf("\n%s\n%-17s %8s %5s %10s %10s %7s %10s %10s %7s %7s %6s %6s %8s %7s\n",
-                  op.c_str(), "algorithm", "size", "iters", "full us", "strat us", "time%",
-                  "full uJ", "strat uJ", "save%", "attr%", "dvfs", "thr", "trans us", "thr%");
+    if (w.size() < 2) {
+      if (root) std::fprintf(stderr, "gaea-coll-energy-bench needs 2 or more ranks\n");
+      return 2;
     }
-    for (std::size_t bytes : sizes) {
-      workload wl(w, op, bytes);
-      for (coll::algorithm algo : algos) {
-        const auto call = [&wl](const coll::options& o) { wl.call(o); };
-        // Warm-up of both variants; its slower per-call time sets the batch's call count (the
-        // same on every rank: the maximum over ranks).
-        double warm_us = 0;
-        for (const variant& v : variants) {
-          coll::options o;
-          o.algo = algo;
-          o.energy = v.mode;
-          coll::barrier(w);
-          const std::int64_t t0 = monotonic_ns();
-          for (int i = 0; i < warmup; ++i)
-            wl.call(o);
-          warm_us = std::max(warm_us, static_cast<double>(monotonic_ns() - t0) * 1e-3 / warmup);
-        }
-        warm_us = gaea_bench::max_over_ranks(warm_us);
-        const auto iters = std::clamp(
-            static_cast<std::size_t>(std::ceil(batch_ms * 1e3 / std::max(warm_us, 1e-3))),
-            min_iters, max_iters);
+    if (!rt.dvfs().active() && !rt.throttle().active()) {
+      if (root)
+        std::fprintf(stderr,
+                     "no DVFS actuator or throttle is active (%s; %s): the strategy would change "
+                     "nothing. Set GAEA_DVFS=simulated GAEA_THROTTLE=simulated on a machine "
+                     "without cpufreq and MSRs.\n",
+                     rt.dvfs_reason().c_str(), rt.throttle_reason().c_str());
+      return 2;
+    }
+    const std::string mode(gaea::progress::to_string(rt.progress().current_mode()));
+    if (root && mode != "spin")
+      std::fprintf(stderr,
+                   "warning: GAEA_PROGRESS=%s: the progress governor may move the DVFS actuator "
+                   "too; run under GAEA_PROGRESS=spin for the collectives' transitions alone\n",
+                   mode.c_str());
 
-        std::array<std::vector<batch_result>, 2> by_variant;
-        std::string problem;
-        for (int r = 0; r < reps; ++r) {
-          for (std::size_t k = 0; k < variants.size(); ++k) {
-            const std::size_t vi = r % 2 == 0 ? k : variants.size() - 1 - k;  // alternate order
-            wl.prepare(++tag);
-            by_variant[vi].push_back(
-                run_batch(rt, w, iters, variants[vi].mode, call, algo, attr_ptr));
-            if (problem.empty()) problem = wl.check(tag);
+    std::array<char, 64> host{};
+    gethostname(host.data(), host.size() - 1);
+    const std::vector<std::array<char, 64>> hosts = coll::allgather(w, host);
+
+    json out = gaea_bench::run_info(rt, "coll_energy");
+    const gaea::energy::model_params& p = rt.model();
+    out["progress_mode"] = mode;
+    out["throttle"] = {{"actuator", std::string(rt.throttle().name())},
+                       {"hardware", rt.throttle().hardware()},
+                       {"cpus", rt.throttle().cpus()},
+                       {"transition_cost_ns", rt.throttle().transition_cost_ns()},
+                       {"reason", rt.throttle_reason()}};
+    out["dvfs"]["transition_cost_ns"] = rt.dvfs().transition_cost_ns();
+    out["model"] = {{"source", p.source},
+                    {"p_static_w", p.p_static_w},
+                    {"p_dyn_w", p.p_dyn_w},
+                    {"p_dyn_other_w", p.p_dyn_other_w},
+                    {"f_max_khz", p.f_max_khz},
+                    {"f_min_khz", p.f_min_khz},
+                    {"transition_ns", p.transition_ns},
+                    {"transition_j", p.transition_j},
+                    {"throttle_transition_ns", p.throttle_transition_ns},
+                    {"throttle_transition_j", p.throttle_transition_j}};
+    const bool simulated = !rt.dvfs().hardware() && !rt.throttle().hardware();
+    out["simulated_actuators"] = simulated;
+    if (simulated) out["caveat"] = model_caveat;
+    out["hosts"] = json::array();
+    for (const auto& h : hosts)
+      out["hosts"].push_back(std::string(h.data()));
+    out["node_size"] = rt.node_size();
+    out["block_placement"] = w.block_placement();
+    out["load_start"] = gaea_bench::load_average();
+    out["args"] = {{"ops", ops},           {"min", min_bytes},       {"max", max_bytes},
+                   {"factor", factor},     {"reps", reps},           {"warmup", warmup},
+                   {"batch_ms", batch_ms}, {"min_iters", min_iters}, {"max_iters", max_iters}};
+    out["results"] = json::array();
+    out["failures"] = json::array();
+    out["complete"] = false;
+
+    const gaea::energy_reading e0 = rt.energy();
+    // Fixed before any strategy call (see throttle_attribution); the model meter only.
+    std::optional<throttle_attribution> attr;
+    if (!e0.measured) attr.emplace(rt);
+    const throttle_attribution* attr_ptr = attr ? &*attr : nullptr;
+    out["attributed_energy"] =
+        attr ? "the meter's reading with the throttle's removed cycles charged at f_min, where the "
+               "strategy throttles, instead of spread over both frequencies (energy::rank_usage)"
+             : "not computed (a hardware meter)";
+    if (root) {
+      std::printf(
+          "gaea-coll-energy-bench: %d ranks on %d node(s), %d per node, %s placement; "
+          "GAEA_PROGRESS=%s\n",
+          rt.size(), rt.nodes(), rt.node_size(), w.block_placement() ? "block" : "cyclic",
+          mode.c_str());
+      std::printf("DVFS: %s\nthrottle: %s\nenergy: %s\n", rt.dvfs_reason().c_str(),
+                  rt.throttle_reason().c_str(), gaea_bench::energy_label(e0).c_str());
+      if (simulated) std::printf("NOTE: %s\n", model_caveat);
+      std::printf(
+          "full = energy off (full power), strat = energy on (the strategy). Per call: time "
+          "= max over ranks, median of %d reps; energy summed over ranks; transitions "
+          "per rank; trans = logged transition time per call (max over ranks).\n",
+          reps);
+    }
+
+    std::vector<std::size_t> sizes;
+    for (std::size_t b = min_bytes; b < max_bytes; b *= factor)
+      sizes.push_back(b);
+    sizes.push_back(max_bytes);
+
+    int tag = 0;
+    for (const std::string& op : ops) {
+      const std::vector<coll::algorithm> algos = algorithms_for(op, w.size(), wanted_algos);
+      if (root) {
+        std::printf("\n%s\n%-17s %8s %5s %10s %10s %7s %10s %10s %7s %7s %6s %6s %8s %7s\n",
+                    op.c_str(), "algorithm", "size", "iters", "full us", "strat us", "time%",
+                    "full uJ", "strat uJ", "save%", "attr%", "dvfs", "thr", "trans us", "thr%");
+      }
+      for (std::size_t bytes : sizes) {
+        workload wl(w, op, bytes);
+        for (coll::algorithm algo : algos) {
+          const auto call = [&wl](const coll::options& o) { wl.call(o); };
+          // Warm-up of both variants; its slower per-call time sets the batch's call count (the
+          // same on every rank: the maximum over ranks).
+          double warm_us = 0;
+          for (const variant& v : variants) {
+            coll::options o;
+            o.algo = algo;
+            o.energy = v.mode;
+            coll::barrier(w);
+            const std::int64_t t0 = monotonic_ns();
+            for (int i = 0; i < warmup; ++i)
+              wl.call(o);
+            warm_us = std::max(warm_us, static_cast<double>(monotonic_ns() - t0) * 1e-3 / warmup);
+          }
+          warm_us = gaea_bench::max_over_ranks(warm_us);
+          const auto iters = std::clamp(
+              static_cast<std::size_t>(std::ceil(batch_ms * 1e3 / std::max(warm_us, 1e-3))),
+              min_iters, max_iters);
+
+          std::array<std::vector<batch_result>, 2> by_variant;
+          std::string problem;
+          for (int r = 0; r < reps; ++r) {
+            for (std::size_t k = 0; k < variants.size(); ++k) {
+              const std::size_t vi = r % 2 == 0 ? k : variants.size() - 1 - k;  // alternate order
+              wl.prepare(++tag);
+              by_variant[vi].push_back(
+                  run_batch(rt, w, iters, variants[vi].mode, call, algo, attr_ptr));
+              if (problem.empty()) problem = wl.check(tag);
+            }
+          }
+          try {
+            coll::agree(w, problem);
+          } catch (const std::exception& e) {
+            status = 1;
+            out["failures"].push_back({{"op", op},
+                                       {"algo", std::string(coll::to_string(algo))},
+                                       {"bytes", bytes},
+                                       {"error", e.what()}});
+            if (root) std::fprintf(stderr, "wrong data: %s\n", e.what());
+          }
+
+          // Medians over the repetitions, and paired ratios (each repetition's strategy batch
+          // against its full-power neighbour).
+          const auto med = [&](std::size_t vi, double batch_result::*f) {
+            std::vector<double> v;
+            for (const batch_result& b : by_variant[vi])
+              v.push_back(b.*f);
+            return gaea_bench::median(v);
+          };
+          const auto paired = [&](double batch_result::*f) {
+            std::vector<double> v;
+            for (int r = 0; r < reps; ++r)
+              if (by_variant[0][r].*f > 0) v.push_back(by_variant[1][r].*f / by_variant[0][r].*f);
+            return gaea_bench::median(v);
+          };
+          const double t_full = med(0, &batch_result::call_us),
+                       t_on = med(1, &batch_result::call_us);
+          const double e_full = med(0, &batch_result::joules), e_on = med(1, &batch_result::joules);
+          const double a_full = med(0, &batch_result::attr_joules),
+                       a_on = med(1, &batch_result::attr_joules);
+          const double time_cost = pct(t_on / t_full - 1), saving = pct(1 - e_on / e_full),
+                       attr_saving = pct(1 - a_on / a_full);
+          const double ranks = w.size();
+          json row = {{"op", op},
+                      {"algo", std::string(coll::to_string(algo))},
+                      {"bytes", bytes},
+                      {"iters", iters},
+                      {"warmup_call_us", warm_us},
+                      {"time_cost_pct", time_cost},
+                      {"energy_saving_pct", saving},
+                      {"attributed_energy_saving_pct", attr_saving},
+                      {"paired_time_ratio", paired(&batch_result::call_us)},
+                      {"paired_energy_ratio", paired(&batch_result::joules)},
+                      {"paired_attributed_energy_ratio", paired(&batch_result::attr_joules)}};
+          for (std::size_t vi = 0; vi < variants.size(); ++vi) {
+            json reps_json = json::array();
+            for (const batch_result& b : by_variant[vi])
+              reps_json.push_back(to_json(b));
+            row[variants[vi].name] = {
+                {"call_us", med(vi, &batch_result::call_us)},
+                {"joules_per_call", med(vi, &batch_result::joules)},
+                {"attributed_joules_per_call", med(vi, &batch_result::attr_joules)},
+                {"dvfs_per_call_per_rank", med(vi, &batch_result::dvfs) / ranks},
+                {"throttle_per_call_per_rank", med(vi, &batch_result::thr) / ranks},
+                {"transition_us_per_call", med(vi, &batch_result::transition_us)},
+                {"cpu_us_per_call", med(vi, &batch_result::cpu_us)},
+                {"throttled_share", med(vi, &batch_result::throttled_share)},
+                {"reps", std::move(reps_json)}};
+          }
+          out["results"].push_back(row);
+          if (root) {
+            std::printf(
+                "%-17s %8s %5zu %10.1f %10.1f %+7.1f %10.1f %10.1f %7.1f %7.1f %6.2f %6.2f "
+                "%8.1f %7.1f\n",
+                std::string(coll::to_string(algo)).c_str(), gaea_bench::size_label(bytes).c_str(),
+                iters, t_full, t_on, time_cost, e_full * 1e6, e_on * 1e6, saving, attr_saving,
+                med(1, &batch_result::dvfs) / ranks, med(1, &batch_result::thr) / ranks,
+                med(1, &batch_result::transition_us), pct(med(1, &batch_result::throttled_share)));
+            std::fflush(stdout);
           }
         }
-        try {
-          coll::agree(w, problem);
-        } catch (const std::exception& e) {
-          status = 1;
-          out["failures"].push_back({{"op", op},
-                                     {"algo", std::string(coll::to_string(algo))},
-                                     {"bytes", bytes},
-                                     {"error", e.what()}});
-          if (root) std::fprintf(stderr, "wrong data: %s\n", e.what());
-        }
-
-        // Medians over the repetitions, and paired ratios (each repetition's strategy batch
-        // against its full-power neighbour).
-        const auto med = [&](std::size_t vi, double batch_result::*f) {
-          std::vector<double> v;
-          for (const batch_result& b : by_variant[vi])
-            v.push_back(b.*f);
-          return gaea_bench::median(v);
-        };
-        const auto paired = [&](double batch_result::*f) {
-          std::vector<double> v;
-          for (int r = 0; r < reps; ++r)
-            if (by_variant[0][r].*f > 0) v.push_back(by_variant[1][r].*f / by_variant[0][r].*f);
-          return gaea_bench::median(v);
-        };
-        const double t_full = med(0, &batch_result::call_us), t_on = med(1, &batch_result::call_us);
-        const double e_full = med(0, &batch_result::joules), e_on = med(1, &batch_result::joules);
-        const double a_full = med(0, &batch_result::attr_joules),
-                     a_on = med(1, &batch_result::attr_joules);
-        const double time_cost = pct(t_on / t_full - 1), saving = pct(1 - e_on / e_full),
-                     attr_saving = pct(1 - a_on / a_full);
-        const double ranks = w.size();
-        json row = {{"op", op},
-                    {"algo", std::string(coll::to_string(algo))},
-                    {"bytes", bytes},
-                    {"iters", iters},
-                    {"warmup_call_us", warm_us},
-                    {"time_cost_pct", time_cost},
-                    {"energy_saving_pct", saving},
-                    {"attributed_energy_saving_pct", attr_saving},
-                    {"paired_time_ratio", paired(&batch_result::call_us)},
-                    {"paired_energy_ratio", paired(&batch_result::joules)},
-                    {"paired_attributed_energy_ratio", paired(&batch_result::attr_joules)}};
-        for (std::size_t vi = 0; vi < variants.size(); ++vi) {
-          json reps_json = json::array();
-          for (const batch_result& b : by_variant[vi])
-            reps_json.push_back(to_json(b));
-          row[variants[vi].name] = {
-              {"call_us", med(vi, &batch_result::call_us)},
-              {"joules_per_call", med(vi, &batch_result::joules)},
-              {"attributed_joules_per_call", med(vi, &batch_result::attr_joules)},
-              {"dvfs_per_call_per_rank", med(vi, &batch_result::dvfs) / ranks},
-              {"throttle_per_call_per_rank", med(vi, &batch_result::thr) / ranks},
-              {"transition_us_per_call", med(vi, &batch_result::transition_us)},
-              {"cpu_us_per_call", med(vi, &batch_result::cpu_us)},
-              {"throttled_share", med(vi, &batch_result::throttled_share)},
-              {"reps", std::move(reps_json)}};
-        }
-        out["results"].push_back(row);
-        if (root) {
-          std::printf(
-              "%-17s %8s %5zu %10.1f %10.1f %+7.1f %10.1f %10.1f %7.1f %7.1f %6.2f %6.2f "
-              "%8.1f %7.1f\n",
-              std::string(coll::to_string(algo)).c_str(), gaea_bench::size_label(bytes).c_str(),
-              iters, t_full, t_on, time_cost, e_full * 1e6, e_on * 1e6, saving, attr_saving,
-              med(1, &batch_result::dvfs) / ranks, med(1, &batch_result::thr) / ranks,
-              med(1, &batch_result::transition_us), pct(med(1, &batch_result::throttled_share)));
-          std::fflush(stdout);
+        if (root && !json_path.empty()) {
+          out["load_now"] = gaea_bench::load_average();
+          gaea_bench::write_json(json_path, out);
         }
       }
-      if (root && !json_path.empty()) {
-        out["load_now"] = gaea_bench::load_average();
-        gaea_bench::write_json(json_path, out);
+    }
+    if (root) {
+      std::printf(
+          "\ntime%% = strategy/full - 1 (medians); save%% = 1 - strategy/full energy "
+          "(runtime::energy() deltas); attr%% = the same with the throttle's removed cycles "
+          "charged at f_min, where the strategy throttles (the model meter spreads them over "
+          "both frequencies in proportion); dvfs, thr = transitions per call "
+          "per rank (strategy); thr%% = share of the calls' CPU cycles the throttle "
+          "removed.\n");
+      if (simulated) std::printf("NOTE: %s\n", model_caveat);
+      if (!json_path.empty()) {
+        out["load_end"] = gaea_bench::load_average();
+        out["complete"] = true;
+        if (!gaea_bench::write_json(json_path, out)) status = 1;
       }
     }
-  }
-  if (root) {
-    std::printf(
-        "\ntime%% = strategy/full - 1 (medians); save%% = 1 - strategy/full energy "
-        "(runtime::energy() deltas); attr%% = the same with the throttle's removed cycles "
-        "charged at f_min, where the strategy throttles (the model meter spreads them over "
-        "both frequencies in proportion); dvfs, thr = transitions per call "
-        "per rank (strategy); thr%% = share of the calls' CPU cycles the throttle "
-        "removed.\n");
-    if (simulated) std::printf("NOTE: %s\n", model_caveat);
-    if (!json_path.empty()) {
-      out["load_end"] = gaea_bench::load_average();
-      out["complete"] = true;
-      if (!gaea_bench::write_json(json_path, out)) status = 1;
-    }
-  }
-  return status;
+    return status;
+    return 0;
+  });
 }

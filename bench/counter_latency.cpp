@@ -175,141 +175,144 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  gaea::runtime rt(&argc, &argv);
-  gaea::coll::world();  // collective on first use: every rank, before any collective
-  if (rt.size() < 2) {
-    if (rt.rank() == 0) std::fprintf(stderr, "counter_latency: needs at least 2 ranks\n");
-    return 2;
-  }
-  const bool root = rt.rank() == 0;
-  nlohmann::json out = gaea_bench::run_info(rt, "counter_latency");
-  out["compute_us"] = compute_us;
-  out["tasks_per_rank"] = per_rank;
-  out["reps"] = reps;
-
-  // Across nodes, the latency is also split by where the requesting rank runs: on the node of
-  // the counter's owner (rank 0) or on another node.
-  int owner_node = rt.node_id();
-  gaea::coll::broadcast(gaea::coll::world(), std::span<int>(&owner_node, 1), 0);
-  const int on_node_ranks = static_cast<int>(
-      gaea_bench::sum_over_ranks(rt.rank() != 0 && rt.node_id() == owner_node ? 1 : 0));
-  const bool split = rt.nodes() > 1;
-  if (split) {
-    out["owner_node_requesters"] = on_node_ranks;
-    out["other_node_requesters"] = rt.size() - 1 - on_node_ranks;
-  }
-  if (!no_latency) {
-    if (root) {
-      std::printf(
-          "\nFig. 10: next() latency seen by ranks 1..%d, counter on rank 0 (%s, %d ranks on %d "
-          "node(s), median of %d reps)\n%-9s %-13s %-8s %10s %10s %12s %10s",
-          rt.size() - 1, out["ucx_tls"].get<std::string>().c_str(), rt.size(), rt.nodes(), reps,
-          "mode", "variant", "rank0", "avg us", "max us", "us per task", "calls");
-      if (split)
-        std::printf(" %16s %16s  (requesters: %d on rank 0's node, %d elsewhere)",
-                    "on-node avg(max)", "off-node avg(max)", on_node_ranks,
-                    rt.size() - 1 - on_node_ranks);
-      std::printf("\n");
+  // An error on any rank ends the job with its message on every rank.
+  return gaea::run_main("counter_latency", &argc, &argv, [&](gaea::runtime& rt) {
+    gaea::coll::world();  // collective on first use: every rank, before any collective
+    if (rt.size() < 2) {
+      if (rt.rank() == 0) std::fprintf(stderr, "counter_latency: needs at least 2 ranks\n");
+      return 2;
     }
-    for (gaea::counter_mode m : modes)
-      for (gaea::dispense d : variants) {
-        gaea::task_counter_options o;
-        o.mode = m;
-        o.variant = d;
-        o.owner = 0;
-        gaea::task_counter c("fig10", 0, o);
-        for (bool compute : {false, true}) {
-          std::vector<double> avg, mx, per, calls, on_avg, on_max, off_avg, off_max;
-          // warm-up (keys, endpoints)
-          measure_latency(rt, c, compute, compute_us, per_rank, owner_node);
-          for (int r = 0; r < reps; ++r) {
-            const latency_result x =
-                measure_latency(rt, c, compute, compute_us, per_rank, owner_node);
-            avg.push_back(x.avg_us);
-            mx.push_back(x.max_us);
-            per.push_back(x.per_task_us);
-            calls.push_back(x.calls_per_rank);
-            on_avg.push_back(x.on_node_avg_us);
-            on_max.push_back(x.on_node_max_us);
-            off_avg.push_back(x.off_node_avg_us);
-            off_max.push_back(x.off_node_max_us);
-          }
-          nlohmann::json row = {{"mode", std::string(gaea::to_string(m))},
-                                {"variant", std::string(gaea::to_string(d))},
-                                {"rank0", compute ? "compute" : "idle"},
-                                {"avg_us", gaea_bench::median(avg)},
-                                {"max_us", gaea_bench::median(mx)},
-                                {"per_task_us", gaea_bench::median(per)},
-                                {"calls_per_rank", gaea_bench::median(calls)}};
-          if (root)
-            std::printf("%-9s %-13s %-8s %10.2f %10.1f %12.3f %10.0f",
-                        row["mode"].get<std::string>().c_str(),
-                        row["variant"].get<std::string>().c_str(),
-                        row["rank0"].get<std::string>().c_str(), row["avg_us"].get<double>(),
-                        row["max_us"].get<double>(), row["per_task_us"].get<double>(),
-                        row["calls_per_rank"].get<double>());
-          if (split) {
-            // -1: no requesting rank on that side.
-            const auto cell = [](const std::vector<double>& a, const std::vector<double>& x) {
-              const double va = gaea_bench::median(a), vm = gaea_bench::median(x);
-              char text[40];
-              if (va < 0)
-                std::snprintf(text, sizeof text, "%16s", "-");
-              else
-                std::snprintf(text, sizeof text, "%9.2f (%4.0f)", va, vm);
-              return std::string(text);
-            };
-            const auto value = [](const std::vector<double>& v) {
-              const double x = gaea_bench::median(v);
-              return x < 0 ? nlohmann::json() : nlohmann::json(x);
-            };
-            row["on_node_avg_us"] = value(on_avg);
-            row["on_node_max_us"] = value(on_max);
-            row["off_node_avg_us"] = value(off_avg);
-            row["off_node_max_us"] = value(off_max);
-            if (root)
-              std::printf(" %16s %16s", cell(on_avg, on_max).c_str(),
-                          cell(off_avg, off_max).c_str());
-          }
-          if (root) std::printf("\n");
-          out["latency"].push_back(row);
-        }
+    const bool root = rt.rank() == 0;
+    nlohmann::json out = gaea_bench::run_info(rt, "counter_latency");
+    out["compute_us"] = compute_us;
+    out["tasks_per_rank"] = per_rank;
+    out["reps"] = reps;
+
+    // Across nodes, the latency is also split by where the requesting rank runs: on the node of
+    // the counter's owner (rank 0) or on another node.
+    int owner_node = rt.node_id();
+    gaea::coll::broadcast(gaea::coll::world(), std::span<int>(&owner_node, 1), 0);
+    const int on_node_ranks = static_cast<int>(
+        gaea_bench::sum_over_ranks(rt.rank() != 0 && rt.node_id() == owner_node ? 1 : 0));
+    const bool split = rt.nodes() > 1;
+    if (split) {
+      out["owner_node_requesters"] = on_node_ranks;
+      out["other_node_requesters"] = rt.size() - 1 - on_node_ranks;
+    }
+    if (!no_latency) {
+      if (root) {
+        std::printf(
+            "\nFig. 10: next() latency seen by ranks 1..%d, counter on rank 0 (%s, %d ranks on %d "
+            "node(s), median of %d reps)\n%-9s %-13s %-8s %10s %10s %12s %10s",
+            rt.size() - 1, out["ucx_tls"].get<std::string>().c_str(), rt.size(), rt.nodes(), reps,
+            "mode", "variant", "rank0", "avg us", "max us", "us per task", "calls");
+        if (split)
+          std::printf(" %16s %16s  (requesters: %d on rank 0's node, %d elsewhere)",
+                      "on-node avg(max)", "off-node avg(max)", on_node_ranks,
+                      rt.size() - 1 - on_node_ranks);
+        std::printf("\n");
       }
-  }
-  if (!no_pool) {
-    if (root)
-      std::printf(
-          "\nTask-pool throughput (%d ranks x %d threads, %s)\n%-9s %-13s %8s %12s %8s "
-          "%8s\n",
-          rt.size(), threads, out["ucx_tls"].get<std::string>().c_str(), "mode", "variant",
-          "task us", "tasks/s", "eff", "wait");
-    for (gaea::counter_mode m : modes)
-      for (gaea::dispense d : variants)
-        for (double len : lengths) {
-          std::vector<double> tps, eff, wf;
-          for (int r = 0; r < reps; ++r) {
-            const pool_result x = measure_pool(rt, m, d, len, pool_seconds, threads);
-            tps.push_back(x.tasks_per_s);
-            eff.push_back(x.efficiency);
-            wf.push_back(x.wait_frac);
+      for (gaea::counter_mode m : modes)
+        for (gaea::dispense d : variants) {
+          gaea::task_counter_options o;
+          o.mode = m;
+          o.variant = d;
+          o.owner = 0;
+          gaea::task_counter c("fig10", 0, o);
+          for (bool compute : {false, true}) {
+            std::vector<double> avg, mx, per, calls, on_avg, on_max, off_avg, off_max;
+            // warm-up (keys, endpoints)
+            measure_latency(rt, c, compute, compute_us, per_rank, owner_node);
+            for (int r = 0; r < reps; ++r) {
+              const latency_result x =
+                  measure_latency(rt, c, compute, compute_us, per_rank, owner_node);
+              avg.push_back(x.avg_us);
+              mx.push_back(x.max_us);
+              per.push_back(x.per_task_us);
+              calls.push_back(x.calls_per_rank);
+              on_avg.push_back(x.on_node_avg_us);
+              on_max.push_back(x.on_node_max_us);
+              off_avg.push_back(x.off_node_avg_us);
+              off_max.push_back(x.off_node_max_us);
+            }
+            nlohmann::json row = {{"mode", std::string(gaea::to_string(m))},
+                                  {"variant", std::string(gaea::to_string(d))},
+                                  {"rank0", compute ? "compute" : "idle"},
+                                  {"avg_us", gaea_bench::median(avg)},
+                                  {"max_us", gaea_bench::median(mx)},
+                                  {"per_task_us", gaea_bench::median(per)},
+                                  {"calls_per_rank", gaea_bench::median(calls)}};
+            if (root)
+              std::printf("%-9s %-13s %-8s %10.2f %10.1f %12.3f %10.0f",
+                          row["mode"].get<std::string>().c_str(),
+                          row["variant"].get<std::string>().c_str(),
+                          row["rank0"].get<std::string>().c_str(), row["avg_us"].get<double>(),
+                          row["max_us"].get<double>(), row["per_task_us"].get<double>(),
+                          row["calls_per_rank"].get<double>());
+            if (split) {
+              // -1: no requesting rank on that side.
+              const auto cell = [](const std::vector<double>& a, const std::vector<double>& x) {
+                const double va = gaea_bench::median(a), vm = gaea_bench::median(x);
+                char text[40];
+                if (va < 0)
+                  std::snprintf(text, sizeof text, "%16s", "-");
+                else
+                  std::snprintf(text, sizeof text, "%9.2f (%4.0f)", va, vm);
+                return std::string(text);
+              };
+              const auto value = [](const std::vector<double>& v) {
+                const double x = gaea_bench::median(v);
+                return x < 0 ? nlohmann::json() : nlohmann::json(x);
+              };
+              row["on_node_avg_us"] = value(on_avg);
+              row["on_node_max_us"] = value(on_max);
+              row["off_node_avg_us"] = value(off_avg);
+              row["off_node_max_us"] = value(off_max);
+              if (root)
+                std::printf(" %16s %16s", cell(on_avg, on_max).c_str(),
+                            cell(off_avg, off_max).c_str());
+            }
+            if (root) std::printf("\n");
+            out["latency"].push_back(row);
           }
-          nlohmann::json row = {{"mode", std::string(gaea::to_string(m))},
-                                {"variant", std::string(gaea::to_string(d))},
-                                {"task_us", len},
-                                {"tasks_per_s", gaea_bench::median(tps)},
-                                {"efficiency", gaea_bench::median(eff)},
-                                {"wait_fraction", gaea_bench::median(wf)}};
-          if (root)
-            std::printf(
-                "%-9s %-13s %8.0f %12.0f %8.2f %8.2f\n", row["mode"].get<std::string>().c_str(),
-                row["variant"].get<std::string>().c_str(), len, row["tasks_per_s"].get<double>(),
-                row["efficiency"].get<double>(), row["wait_fraction"].get<double>());
-          out["pool"].push_back(row);
         }
-  }
-  if (root) {
-    std::printf("%s\n", out.dump().c_str());
-    if (!json_path.empty() && !gaea_bench::write_json(json_path, out)) return 1;
-  }
-  return 0;
+    }
+    if (!no_pool) {
+      if (root)
+        std::printf(
+            "\nTask-pool throughput (%d ranks x %d threads, %s)\n%-9s %-13s %8s %12s %8s "
+            "%8s\n",
+            rt.size(), threads, out["ucx_tls"].get<std::string>().c_str(), "mode", "variant",
+            "task us", "tasks/s", "eff", "wait");
+      for (gaea::counter_mode m : modes)
+        for (gaea::dispense d : variants)
+          for (double len : lengths) {
+            std::vector<double> tps, eff, wf;
+            for (int r = 0; r < reps; ++r) {
+              const pool_result x = measure_pool(rt, m, d, len, pool_seconds, threads);
+              tps.push_back(x.tasks_per_s);
+              eff.push_back(x.efficiency);
+              wf.push_back(x.wait_frac);
+            }
+            nlohmann::json row = {{"mode", std::string(gaea::to_string(m))},
+                                  {"variant", std::string(gaea::to_string(d))},
+                                  {"task_us", len},
+                                  {"tasks_per_s", gaea_bench::median(tps)},
+                                  {"efficiency", gaea_bench::median(eff)},
+                                  {"wait_fraction", gaea_bench::median(wf)}};
+            if (root)
+              std::printf(
+                  "%-9s %-13s %8.0f %12.0f %8.2f %8.2f\n", row["mode"].get<std::string>().c_str(),
+                  row["variant"].get<std::string>().c_str(), len, row["tasks_per_s"].get<double>(),
+                  row["efficiency"].get<double>(), row["wait_fraction"].get<double>());
+            out["pool"].push_back(row);
+          }
+    }
+    if (root) {
+      std::printf("%s\n", out.dump().c_str());
+      if (!json_path.empty() && !gaea_bench::write_json(json_path, out)) return 1;
+    }
+    return 0;
+    return 0;
+  });
 }

@@ -43,62 +43,66 @@ double median_seconds(int reps, const std::function<void()>& fn) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  gaea::runtime rt(&argc, &argv);
-  gaea::coll::world();  // collective on first use: every rank, before any collective
-  const index_t n = argc > 1 ? std::atoll(argv[1]) : 1024;
-  const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
-  const std::string dir = argc > 3 ? argv[3] : std::filesystem::temp_directory_path().string();
-  const bool root = rt.rank() == 0;
-  const double flops =
-      2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
-  if (root)
-    std::printf("ga_algorithms_bench: %d ranks, n = %lld, median of %d\n", rt.size(),
-                static_cast<long long>(n), reps);
-  if (root) std::printf("%-34s %12s %12s\n", "operation", "median s", "rate");
+  // An error on any rank ends the job with its message on every rank.
+  return gaea::run_main("ga_algorithms_bench", &argc, &argv, [&](gaea::runtime& rt) {
+    gaea::coll::world();  // collective on first use: every rank, before any collective
+    const index_t n = argc > 1 ? std::atoll(argv[1]) : 1024;
+    const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
+    const std::string dir = argc > 3 ? argv[3] : std::filesystem::temp_directory_path().string();
+    const bool root = rt.rank() == 0;
+    const double flops =
+        2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+    if (root)
+      std::printf("ga_algorithms_bench: %d ranks, n = %lld, median of %d\n", rt.size(),
+                  static_cast<long long>(n), reps);
+    if (root) std::printf("%-34s %12s %12s\n", "operation", "median s", "rate");
 
-  auto report = [&](const char* what, double s, double amount, const char* unit) {
-    if (root) std::printf("%-34s %12.4f %9.2f %s\n", what, s, amount / s, unit);
-  };
-  for (const auto& [name, layout] :
-       {std::pair{"block", layout_spec::block()},
-        std::pair{"block_cyclic 64x64", layout_spec::block_cyclic({64, 64})}}) {
-    global_array<double> a("A", {n, n}, layout), b("B", {n, n}, layout), c("C", {n, n}, layout);
-    a.fill(1.0);
-    b.fill(0.5);
-    const double s = median_seconds(reps, [&] {
-      gaea::ga::gemm(gaea::ga::mat_op::none, gaea::ga::mat_op::none, 1.0, a, b, 0.0, c);
-    });
-    report((std::string("gemm ") + name).c_str(), s, flops * 1e-9, "GFLOP/s");
-  }
-  {
-    double s = 0;
-    if (root) {
-      Eigen::MatrixXd a = Eigen::MatrixXd::Constant(n, n, 1.0),
-                      b = Eigen::MatrixXd::Constant(n, n, 0.5), c(n, n);
-      std::vector<double> t;
-      for (int r = 0; r < reps; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        c.noalias() = a * b;
-        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-      }
-      std::sort(t.begin(), t.end());
-      s = t[t.size() / 2];
+    auto report = [&](const char* what, double s, double amount, const char* unit) {
+      if (root) std::printf("%-34s %12.4f %9.2f %s\n", what, s, amount / s, unit);
+    };
+    for (const auto& [name, layout] :
+         {std::pair{"block", layout_spec::block()},
+          std::pair{"block_cyclic 64x64", layout_spec::block_cyclic({64, 64})}}) {
+      global_array<double> a("A", {n, n}, layout), b("B", {n, n}, layout), c("C", {n, n}, layout);
+      a.fill(1.0);
+      b.fill(0.5);
+      const double s = median_seconds(reps, [&] {
+        gaea::ga::gemm(gaea::ga::mat_op::none, gaea::ga::mat_op::none, 1.0, a, b, 0.0, c);
+      });
+      report((std::string("gemm ") + name).c_str(), s, flops * 1e-9, "GFLOP/s");
     }
-    report("Eigen serial gemm (rank 0 only)", s, flops * 1e-9, "GFLOP/s");
-  }
-  const double bytes = 8.0 * static_cast<double>(n) * static_cast<double>(n);
-  global_array<double> blk("blk", {n, n}), cyc("cyc", {n, n}, layout_spec::block_cyclic({64, 64}));
-  blk.fill(2.0);
-  report("copy block -> block_cyclic", median_seconds(reps, [&] { gaea::ga::copy(blk, cyc); }),
-         bytes * 1e-9, "GB/s");
-  const std::string file = dir + "/ga_algorithms_bench_" + std::to_string(::getpid()) + ".h5";
-  // Rank 0's name (the pid differs between ranks).
-  const std::string shared = gaea::coll::broadcast(gaea::coll::world(), file, 0);
-  report("ga::write (block)", median_seconds(reps, [&] { gaea::ga::write(blk, shared, "x"); }),
-         bytes * 1e-6, "MB/s");
-  report("ga::read (into block_cyclic)",
-         median_seconds(reps, [&] { gaea::ga::read(cyc, shared, "x"); }), bytes * 1e-6, "MB/s");
-  rt.barrier();
-  if (root) std::filesystem::remove(shared);
-  return 0;
+    {
+      double s = 0;
+      if (root) {
+        Eigen::MatrixXd a = Eigen::MatrixXd::Constant(n, n, 1.0),
+                        b = Eigen::MatrixXd::Constant(n, n, 0.5), c(n, n);
+        std::vector<double> t;
+        for (int r = 0; r < reps; ++r) {
+          const auto t0 = std::chrono::steady_clock::now();
+          c.noalias() = a * b;
+          t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+        std::sort(t.begin(), t.end());
+        s = t[t.size() / 2];
+      }
+      report("Eigen serial gemm (rank 0 only)", s, flops * 1e-9, "GFLOP/s");
+    }
+    const double bytes = 8.0 * static_cast<double>(n) * static_cast<double>(n);
+    global_array<double> blk("blk", {n, n}),
+        cyc("cyc", {n, n}, layout_spec::block_cyclic({64, 64}));
+    blk.fill(2.0);
+    report("copy block -> block_cyclic", median_seconds(reps, [&] { gaea::ga::copy(blk, cyc); }),
+           bytes * 1e-9, "GB/s");
+    const std::string file = dir + "/ga_algorithms_bench_" + std::to_string(::getpid()) + ".h5";
+    // Rank 0's name (the pid differs between ranks).
+    const std::string shared = gaea::coll::broadcast(gaea::coll::world(), file, 0);
+    report("ga::write (block)", median_seconds(reps, [&] { gaea::ga::write(blk, shared, "x"); }),
+           bytes * 1e-6, "MB/s");
+    report("ga::read (into block_cyclic)",
+           median_seconds(reps, [&] { gaea::ga::read(cyc, shared, "x"); }), bytes * 1e-6, "MB/s");
+    rt.barrier();
+    if (root) std::filesystem::remove(shared);
+    return 0;
+    return 0;
+  });
 }

@@ -230,14 +230,17 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  gaea::runtime rt(&argc, &argv);
-  gaea::coll::world();  // collective on first use: every rank, before any collective
-  if (rt.size() < 2) {
-    if (rt.rank() == 0) std::fprintf(stderr, "ga_strided: needs at least 2 ranks\n");
-    return 2;
-  }
-  strided(rt, o);
-  accumulate(rt, o);
-  nbget(rt, o);
-  return 0;
+  // An error on any rank ends the job with its message on every rank.
+  return gaea::run_main("ga_strided", &argc, &argv, [&](gaea::runtime& rt) {
+    gaea::coll::world();  // collective on first use: every rank, before any collective
+    if (rt.size() < 2) {
+      if (rt.rank() == 0) std::fprintf(stderr, "ga_strided: needs at least 2 ranks\n");
+      return 2;
+    }
+    strided(rt, o);
+    accumulate(rt, o);
+    nbget(rt, o);
+    return 0;
+    return 0;
+  });
 }

@@ -396,11 +396,14 @@ int run_sweep(gaea::runtime& rt, const options& o) {
 int main(int argc, char** argv) {
   const std::optional<options> o = parse_options(argc, argv);
   if (!o) return 2;
-  gaea::runtime rt(&argc, &argv);
-  gaea::coll::world();  // collective on first use: every rank, before any collective
-  if (rt.size() < 2) {
-    if (rt.rank() == 0) std::fprintf(stderr, "get_bench: needs at least 2 ranks\n");
-    return 2;
-  }
-  return o->sweep ? run_sweep(rt, *o) : run_classic(rt, *o);
+  // An error on any rank ends the job with its message on every rank.
+  return gaea::run_main("get_bench", &argc, &argv, [&](gaea::runtime& rt) {
+    gaea::coll::world();  // collective on first use: every rank, before any collective
+    if (rt.size() < 2) {
+      if (rt.rank() == 0) std::fprintf(stderr, "get_bench: needs at least 2 ranks\n");
+      return 2;
+    }
+    return o->sweep ? run_sweep(rt, *o) : run_classic(rt, *o);
+    return 0;
+  });
 }

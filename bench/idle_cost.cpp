@@ -22,23 +22,26 @@ double cpu_seconds() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  gaea::runtime rt(&argc, &argv);
-  const gaea::coll::group& world = gaea::coll::world();  // collective on first use
-  const double seconds = argc > 1 ? std::atof(argv[1]) : 2.0;
-  rt.barrier();
-  const double c0 = cpu_seconds();
-  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-  const double used = cpu_seconds() - c0;
-  double worst = 0;
-  gaea::coll::reduce(world, std::span<const double>(&used, 1), std::span<double>(&worst, 1),
-                     gaea::coll::reduce_op::max, 0);
-  const auto s = rt.progress().thread_stats();
-  if (rt.rank() == 0)
-    std::printf(
-        "{\"bench\":\"idle_cost\",\"mode\":\"%s\",\"ranks\":%d,\"seconds\":%.1f,"
-        "\"cpu_fraction_max\":%.4f,\"progress_steps_rank0\":%llu}\n",
-        std::string(gaea::progress::to_string(rt.progress().current_mode())).c_str(), rt.size(),
-        seconds, worst / seconds, static_cast<unsigned long long>(s.steps));
-  rt.barrier();
-  return 0;
+  // An error on any rank ends the job with its message on every rank.
+  return gaea::run_main("idle_cost", &argc, &argv, [&](gaea::runtime& rt) {
+    const gaea::coll::group& world = gaea::coll::world();  // collective on first use
+    const double seconds = argc > 1 ? std::atof(argv[1]) : 2.0;
+    rt.barrier();
+    const double c0 = cpu_seconds();
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    const double used = cpu_seconds() - c0;
+    double worst = 0;
+    gaea::coll::reduce(world, std::span<const double>(&used, 1), std::span<double>(&worst, 1),
+                       gaea::coll::reduce_op::max, 0);
+    const auto s = rt.progress().thread_stats();
+    if (rt.rank() == 0)
+      std::printf(
+          "{\"bench\":\"idle_cost\",\"mode\":\"%s\",\"ranks\":%d,\"seconds\":%.1f,"
+          "\"cpu_fraction_max\":%.4f,\"progress_steps_rank0\":%llu}\n",
+          std::string(gaea::progress::to_string(rt.progress().current_mode())).c_str(), rt.size(),
+          seconds, worst / seconds, static_cast<unsigned long long>(s.steps));
+    rt.barrier();
+    return 0;
+    return 0;
+  });
 }

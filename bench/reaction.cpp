@@ -65,239 +65,242 @@ enum field : std::size_t { f_wall_s, f_cpu_s, f_energy_j, f_wakeups, f_blocks, f
 
 int main(int argc, char** argv) {
   receiver rx;  // outlives the runtime, whose context holds the handler
-  gaea::runtime rt(&argc, &argv);
-  CLI::App app{"reaction: reaction time of a waiting rank from burst to sparse traffic"};
-  std::string modes_text = "spin,adaptive,interrupt,auto";
-  double min_gap_us = 1, max_gap_us = 100000, factor = 1.25;
-  int per_gap = 5, warmup = 20;
-  std::uint64_t bytes = 1024;
-  std::string json_path;
-  app.add_option("--modes", modes_text,
-                 "wait modes: spin, adaptive, interrupt, auto (auto = with DVFS), "
-                 "<mode>+dvfs, <mode>-nodvfs")
-      ->capture_default_str();
-  app.add_option("--min-gap", min_gap_us, "smallest gap between sends, us")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--max-gap", max_gap_us, "largest gap between sends, us")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--factor", factor, "gap growth per step")
-      ->check(CLI::Range(1.01, 100.0))
-      ->capture_default_str();
-  app.add_option("--per-gap", per_gap, "messages per gap (the median is reported)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--warmup", warmup, "messages sent back to back before the measured ones")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--bytes", bytes, "payload of each message")
-      ->transform(CLI::AsSizeValue(false))
-      ->capture_default_str();
-  app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return rt.rank() == 0 ? app.exit(e) : e.get_exit_code();
-  }
-  std::vector<wait_config> modes;
-  try {
-    modes = gaea_bench::parse_configs(modes_text);
-    if (rt.size() < 2) throw std::invalid_argument("needs at least 2 ranks");
-    if (rt.nodes() != 1)
-      throw std::invalid_argument(
-          "ranks 0 and 1 must share a node: reaction times compare CLOCK_MONOTONIC stamps of two "
-          "processes, which is meaningful on one machine only");
-    if (min_gap_us > max_gap_us) throw std::invalid_argument("need --min-gap <= --max-gap");
-  } catch (const std::exception& e) {
-    if (rt.rank() == 0) std::fprintf(stderr, "reaction: %s\n", e.what());
-    return 2;
-  }
-
-  // The schedule: warm-up messages (gap 0), then per_gap messages at each gap.
-  std::vector<double> gaps_us;
-  for (double g = min_gap_us; g <= max_gap_us * (1 + 1e-9); g *= factor)
-    gaps_us.push_back(g);
-  std::vector<std::int64_t> gap_of;  // per message, ns
-  for (int i = 0; i < warmup; ++i)
-    gap_of.push_back(0);
-  for (double g : gaps_us)
-    for (int i = 0; i < per_gap; ++i)
-      gap_of.push_back(std::llround(g * 1e3));
-  const std::size_t n_msgs = gap_of.size();
-
-  rx.arrival_ns.assign(n_msgs, 0);
-  rx.expected = n_msgs;
-  rt.comm().register_handler(reaction_handler, [&rx, &rt](const gaea::comm::am_message& m) {
-    const std::int64_t now = progress::monotonic_ns();  // first: the stamp is the point
-    msg_header h;
-    if (m.header.size() != sizeof h) return;
-    std::memcpy(&h, m.header.data(), sizeof h);
-    if (h.seq < rx.arrival_ns.size()) rx.arrival_ns[h.seq] = now;
-    // Only the last message wakes the main thread: earlier wake-ups would add receiver CPU.
-    if (rx.received.fetch_add(1, std::memory_order_acq_rel) + 1 == rx.expected)
-      rt.progress().notify_waiters();
-  });
-  rt.barrier();  // every rank has registered the handler
-
-  nlohmann::json out = gaea_bench::run_info(rt, "reaction");
-  const gaea::energy_reading meter = rt.energy();
-  out["parameters"] = {{"modes", modes_text},      {"min_gap_us", min_gap_us},
-                       {"max_gap_us", max_gap_us}, {"factor", factor},
-                       {"per_gap", per_gap},       {"warmup", warmup},
-                       {"bytes", bytes},           {"handler_id", reaction_handler}};
-  out["clock_assumption"] =
-      "send and handler times are CLOCK_MONOTONIC of two processes on one node (one shared "
-      "clock); reaction = handler stamp - send stamp";
-  if (rt.rank() == 0)
-    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // the sender's sleeps as exact as the kernel allows
-
-  const std::vector<std::byte> payload(bytes, std::byte{0x5a});
-  std::vector<std::int64_t> send_ns(n_msgs, 0), arrival(n_msgs, 0);
-  // [mode] -> reactions per message (us), actual gaps (us), rank 1's figures
-  std::vector<std::vector<double>> reaction_us(modes.size()), actual_gap_us(modes.size());
-  std::vector<std::vector<double>> rx_fields(modes.size(), std::vector<double>(f_count, 0));
-  for (std::size_t m = 0; m < modes.size(); ++m) {
-    std::vector<double> mine(f_count, 0.0);
-    if (rt.rank() == 1) {
-      std::fill(rx.arrival_ns.begin(), rx.arrival_ns.end(), 0);
-      rx.received.store(0, std::memory_order_release);
+  // An error on any rank ends the job with its message on every rank.
+  return gaea::run_main("reaction", &argc, &argv, [&](gaea::runtime& rt) {
+    CLI::App app{"reaction: reaction time of a waiting rank from burst to sparse traffic"};
+    std::string modes_text = "spin,adaptive,interrupt,auto";
+    double min_gap_us = 1, max_gap_us = 100000, factor = 1.25;
+    int per_gap = 5, warmup = 20;
+    std::uint64_t bytes = 1024;
+    std::string json_path;
+    app.add_option("--modes", modes_text,
+                   "wait modes: spin, adaptive, interrupt, auto (auto = with DVFS), "
+                   "<mode>+dvfs, <mode>-nodvfs")
+        ->capture_default_str();
+    app.add_option("--min-gap", min_gap_us, "smallest gap between sends, us")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--max-gap", max_gap_us, "largest gap between sends, us")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--factor", factor, "gap growth per step")
+        ->check(CLI::Range(1.01, 100.0))
+        ->capture_default_str();
+    app.add_option("--per-gap", per_gap, "messages per gap (the median is reported)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--warmup", warmup, "messages sent back to back before the measured ones")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app.add_option("--bytes", bytes, "payload of each message")
+        ->transform(CLI::AsSizeValue(false))
+        ->capture_default_str();
+    app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      return rt.rank() == 0 ? app.exit(e) : e.get_exit_code();
     }
-    {
-      progress::scoped_mode guard(rt.progress(), modes[m].mode, modes[m].dvfs);
-      rt.barrier();
-      if (rt.rank() == 0) {
-        gaea::comm::worker& w = rt.worker();
-        std::int64_t prev = progress::monotonic_ns();
-        for (std::size_t i = 0; i < n_msgs; ++i) {
-          // Sleep (never spin) until the gap since the previous send has passed.
-          if (gap_of[i] > 0) sleep_until(prev + gap_of[i]);
-          const msg_header h{i};
-          gaea::comm::completion sent;
-          prev = progress::monotonic_ns();
-          send_ns[i] = prev;
-          w.am_send(1, reaction_handler, std::as_bytes(std::span<const msg_header>(&h, 1)), payload,
-                    sent, nullptr);
-          rt.wait(sent);  // the buffers are reusable; delivery is not waited for
-        }
-      } else if (rt.rank() == 1) {
-        const progress::telemetry_totals t0 = rt.progress().totals();
-        const double e0 = rt.energy().joules;
-        const std::int64_t cpu0 = progress::process_cpu_ns();
-        const std::int64_t w0 = progress::monotonic_ns();
-        gaea::comm::worker& w = rt.worker();
-        rt.progress().wait_until(
-            w, [&] { return rx.received.load(std::memory_order_acquire) >= rx.expected; },
-            /*notified=*/true);
-        const std::int64_t w1 = progress::monotonic_ns();
-        const std::int64_t cpu1 = progress::process_cpu_ns();
-        const double e1 = rt.energy().joules;
-        const progress::telemetry_totals t1 = rt.progress().totals();
-        mine[f_wall_s] = gaea_bench::seconds(w1 - w0);
-        mine[f_cpu_s] = gaea_bench::seconds(cpu1 - cpu0);
-        mine[f_energy_j] = e1 - e0;
-        mine[f_wakeups] = static_cast<double>(t1.wakeups - t0.wakeups);
-        mine[f_blocks] = static_cast<double>(t1.blocks - t0.blocks);
-        mine[f_dvfs] = static_cast<double>(t1.dvfs_lowered - t0.dvfs_lowered);
-      }
-      rt.barrier();
+    std::vector<wait_config> modes;
+    try {
+      modes = gaea_bench::parse_configs(modes_text);
+      if (rt.size() < 2) throw std::invalid_argument("needs at least 2 ranks");
+      if (rt.nodes() != 1)
+        throw std::invalid_argument(
+            "ranks 0 and 1 must share a node: reaction times compare CLOCK_MONOTONIC stamps of two "
+            "processes, which is meaningful on one machine only");
+      if (min_gap_us > max_gap_us) throw std::invalid_argument("need --min-gap <= --max-gap");
+    } catch (const std::exception& e) {
+      if (rt.rank() == 0) std::fprintf(stderr, "reaction: %s\n", e.what());
+      return 2;
     }
-    // Rank 1's stamps and figures to rank 0, outside the measured region.
-    if (rt.rank() == 1) {
-      MPI_Send(rx.arrival_ns.data(), static_cast<int>(n_msgs), MPI_INT64_T, 0, 0, MPI_COMM_WORLD);
-      MPI_Send(mine.data(), static_cast<int>(f_count), MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
-    } else if (rt.rank() == 0) {
-      MPI_Recv(arrival.data(), static_cast<int>(n_msgs), MPI_INT64_T, 1, 0, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
-      MPI_Recv(rx_fields[m].data(), static_cast<int>(f_count), MPI_DOUBLE, 1, 1, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
-      for (std::size_t i = 0; i < n_msgs; ++i) {
-        reaction_us[m].push_back(static_cast<double>(arrival[i] - send_ns[i]) * 1e-3);
-        actual_gap_us[m].push_back(
-            i == 0 ? 0.0 : static_cast<double>(send_ns[i] - send_ns[i - 1]) * 1e-3);
-      }
-    }
-  }
-  if (rt.rank() != 0) return 0;
 
-  std::printf(
-      "# reaction: rank 0 -> rank 1, %llu B active messages, %d per gap, UCX_TLS=%s, "
-      "DVFS %s, progress %s core\n",
-      static_cast<unsigned long long>(bytes), per_gap, out["ucx_tls"].get<std::string>().c_str(),
-      std::string(rt.dvfs().name()).c_str(),
-      rt.progress().share_core() ? "shares a" : "has its own");
-  std::printf(
-      "# assumption: both stamps are CLOCK_MONOTONIC on one node (a clock all its "
-      "processes share); reaction = handler time - send time\n");
-  std::printf(
-      "# median reaction per gap, us (actual gap = median measured time between sends, "
-      "from the first mode)\n");
-  std::printf("%10s %10s", "gap_us", "actual_us");
-  for (const wait_config& c : modes)
-    std::printf(" %14s", c.name.c_str());
-  std::printf("\n");
-  const auto first = static_cast<std::size_t>(warmup);
-  nlohmann::json gaps_json = nlohmann::json::array();
-  for (std::size_t g = 0; g < gaps_us.size(); ++g) {
-    const std::size_t lo = first + g * static_cast<std::size_t>(per_gap);
-    const std::size_t hi = lo + static_cast<std::size_t>(per_gap);
-    auto slice = [&](const std::vector<double>& v) {
-      return std::vector<double>(v.begin() + static_cast<std::ptrdiff_t>(lo),
-                                 v.begin() + static_cast<std::ptrdiff_t>(hi));
-    };
-    nlohmann::json row = {{"gap_us", gaps_us[g]}};
-    std::printf("%10.1f %10.1f", gaps_us[g], gaea_bench::median(slice(actual_gap_us[0])));
+    // The schedule: warm-up messages (gap 0), then per_gap messages at each gap.
+    std::vector<double> gaps_us;
+    for (double g = min_gap_us; g <= max_gap_us * (1 + 1e-9); g *= factor)
+      gaps_us.push_back(g);
+    std::vector<std::int64_t> gap_of;  // per message, ns
+    for (int i = 0; i < warmup; ++i)
+      gap_of.push_back(0);
+    for (double g : gaps_us)
+      for (int i = 0; i < per_gap; ++i)
+        gap_of.push_back(std::llround(g * 1e3));
+    const std::size_t n_msgs = gap_of.size();
+
+    rx.arrival_ns.assign(n_msgs, 0);
+    rx.expected = n_msgs;
+    rt.comm().register_handler(reaction_handler, [&rx, &rt](const gaea::comm::am_message& m) {
+      const std::int64_t now = progress::monotonic_ns();  // first: the stamp is the point
+      msg_header h;
+      if (m.header.size() != sizeof h) return;
+      std::memcpy(&h, m.header.data(), sizeof h);
+      if (h.seq < rx.arrival_ns.size()) rx.arrival_ns[h.seq] = now;
+      // Only the last message wakes the main thread: earlier wake-ups would add receiver CPU.
+      if (rx.received.fetch_add(1, std::memory_order_acq_rel) + 1 == rx.expected)
+        rt.progress().notify_waiters();
+    });
+    rt.barrier();  // every rank has registered the handler
+
+    nlohmann::json out = gaea_bench::run_info(rt, "reaction");
+    const gaea::energy_reading meter = rt.energy();
+    out["parameters"] = {{"modes", modes_text},      {"min_gap_us", min_gap_us},
+                         {"max_gap_us", max_gap_us}, {"factor", factor},
+                         {"per_gap", per_gap},       {"warmup", warmup},
+                         {"bytes", bytes},           {"handler_id", reaction_handler}};
+    out["clock_assumption"] =
+        "send and handler times are CLOCK_MONOTONIC of two processes on one node (one shared "
+        "clock); reaction = handler stamp - send stamp";
+    if (rt.rank() == 0)
+      prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // the sender's sleeps as exact as the kernel allows
+
+    const std::vector<std::byte> payload(bytes, std::byte{0x5a});
+    std::vector<std::int64_t> send_ns(n_msgs, 0), arrival(n_msgs, 0);
+    // [mode] -> reactions per message (us), actual gaps (us), rank 1's figures
+    std::vector<std::vector<double>> reaction_us(modes.size()), actual_gap_us(modes.size());
+    std::vector<std::vector<double>> rx_fields(modes.size(), std::vector<double>(f_count, 0));
     for (std::size_t m = 0; m < modes.size(); ++m) {
-      const std::vector<double> r = slice(reaction_us[m]);
-      const double med = gaea_bench::median(r);
-      std::printf(" %14.1f", med);
-      row["modes"][modes[m].name] = {{"median_reaction_us", med},
-                                     {"reaction_us", r},
-                                     {"actual_gap_us", slice(actual_gap_us[m])}};
+      std::vector<double> mine(f_count, 0.0);
+      if (rt.rank() == 1) {
+        std::fill(rx.arrival_ns.begin(), rx.arrival_ns.end(), 0);
+        rx.received.store(0, std::memory_order_release);
+      }
+      {
+        progress::scoped_mode guard(rt.progress(), modes[m].mode, modes[m].dvfs);
+        rt.barrier();
+        if (rt.rank() == 0) {
+          gaea::comm::worker& w = rt.worker();
+          std::int64_t prev = progress::monotonic_ns();
+          for (std::size_t i = 0; i < n_msgs; ++i) {
+            // Sleep (never spin) until the gap since the previous send has passed.
+            if (gap_of[i] > 0) sleep_until(prev + gap_of[i]);
+            const msg_header h{i};
+            gaea::comm::completion sent;
+            prev = progress::monotonic_ns();
+            send_ns[i] = prev;
+            w.am_send(1, reaction_handler, std::as_bytes(std::span<const msg_header>(&h, 1)),
+                      payload, sent, nullptr);
+            rt.wait(sent);  // the buffers are reusable; delivery is not waited for
+          }
+        } else if (rt.rank() == 1) {
+          const progress::telemetry_totals t0 = rt.progress().totals();
+          const double e0 = rt.energy().joules;
+          const std::int64_t cpu0 = progress::process_cpu_ns();
+          const std::int64_t w0 = progress::monotonic_ns();
+          gaea::comm::worker& w = rt.worker();
+          rt.progress().wait_until(
+              w, [&] { return rx.received.load(std::memory_order_acquire) >= rx.expected; },
+              /*notified=*/true);
+          const std::int64_t w1 = progress::monotonic_ns();
+          const std::int64_t cpu1 = progress::process_cpu_ns();
+          const double e1 = rt.energy().joules;
+          const progress::telemetry_totals t1 = rt.progress().totals();
+          mine[f_wall_s] = gaea_bench::seconds(w1 - w0);
+          mine[f_cpu_s] = gaea_bench::seconds(cpu1 - cpu0);
+          mine[f_energy_j] = e1 - e0;
+          mine[f_wakeups] = static_cast<double>(t1.wakeups - t0.wakeups);
+          mine[f_blocks] = static_cast<double>(t1.blocks - t0.blocks);
+          mine[f_dvfs] = static_cast<double>(t1.dvfs_lowered - t0.dvfs_lowered);
+        }
+        rt.barrier();
+      }
+      // Rank 1's stamps and figures to rank 0, outside the measured region.
+      if (rt.rank() == 1) {
+        MPI_Send(rx.arrival_ns.data(), static_cast<int>(n_msgs), MPI_INT64_T, 0, 0, MPI_COMM_WORLD);
+        MPI_Send(mine.data(), static_cast<int>(f_count), MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
+      } else if (rt.rank() == 0) {
+        MPI_Recv(arrival.data(), static_cast<int>(n_msgs), MPI_INT64_T, 1, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        MPI_Recv(rx_fields[m].data(), static_cast<int>(f_count), MPI_DOUBLE, 1, 1, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        for (std::size_t i = 0; i < n_msgs; ++i) {
+          reaction_us[m].push_back(static_cast<double>(arrival[i] - send_ns[i]) * 1e-3);
+          actual_gap_us[m].push_back(
+              i == 0 ? 0.0 : static_cast<double>(send_ns[i] - send_ns[i - 1]) * 1e-3);
+        }
+      }
     }
-    std::printf("\n");
-    gaps_json.push_back(row);
-  }
-  out["gaps"] = gaps_json;
+    if (rt.rank() != 0) return 0;
 
-  // Per mode: summary of burst (< 100 us) and sparse (>= 1 ms) reactions, receiver cost.
-  std::printf("\n# receiver (rank 1) over the whole run; energy %s\n",
-              gaea_bench::energy_label(meter).c_str());
-  std::printf("%-15s %9s %9s %10s %12s %12s %9s %9s %9s\n", "mode", "wall_s", "cpu%",
-              meter.measured ? "J(meas)" : "J(est)", "burst_us", "sparse_us", "wakeups", "blocks",
-              "dvfs_low");
-  out["modes"] = nlohmann::json::array();
-  for (std::size_t m = 0; m < modes.size(); ++m) {
-    std::vector<double> burst, sparse;
-    for (std::size_t i = first; i < n_msgs; ++i) {
-      const double gap = static_cast<double>(gap_of[i]) * 1e-3;
-      if (gap < 100) burst.push_back(reaction_us[m][i]);
-      if (gap >= 1000) sparse.push_back(reaction_us[m][i]);
+    std::printf(
+        "# reaction: rank 0 -> rank 1, %llu B active messages, %d per gap, UCX_TLS=%s, "
+        "DVFS %s, progress %s core\n",
+        static_cast<unsigned long long>(bytes), per_gap, out["ucx_tls"].get<std::string>().c_str(),
+        std::string(rt.dvfs().name()).c_str(),
+        rt.progress().share_core() ? "shares a" : "has its own");
+    std::printf(
+        "# assumption: both stamps are CLOCK_MONOTONIC on one node (a clock all its "
+        "processes share); reaction = handler time - send time\n");
+    std::printf(
+        "# median reaction per gap, us (actual gap = median measured time between sends, "
+        "from the first mode)\n");
+    std::printf("%10s %10s", "gap_us", "actual_us");
+    for (const wait_config& c : modes)
+      std::printf(" %14s", c.name.c_str());
+    std::printf("\n");
+    const auto first = static_cast<std::size_t>(warmup);
+    nlohmann::json gaps_json = nlohmann::json::array();
+    for (std::size_t g = 0; g < gaps_us.size(); ++g) {
+      const std::size_t lo = first + g * static_cast<std::size_t>(per_gap);
+      const std::size_t hi = lo + static_cast<std::size_t>(per_gap);
+      auto slice = [&](const std::vector<double>& v) {
+        return std::vector<double>(v.begin() + static_cast<std::ptrdiff_t>(lo),
+                                   v.begin() + static_cast<std::ptrdiff_t>(hi));
+      };
+      nlohmann::json row = {{"gap_us", gaps_us[g]}};
+      std::printf("%10.1f %10.1f", gaps_us[g], gaea_bench::median(slice(actual_gap_us[0])));
+      for (std::size_t m = 0; m < modes.size(); ++m) {
+        const std::vector<double> r = slice(reaction_us[m]);
+        const double med = gaea_bench::median(r);
+        std::printf(" %14.1f", med);
+        row["modes"][modes[m].name] = {{"median_reaction_us", med},
+                                       {"reaction_us", r},
+                                       {"actual_gap_us", slice(actual_gap_us[m])}};
+      }
+      std::printf("\n");
+      gaps_json.push_back(row);
     }
-    const std::vector<double>& f = rx_fields[m];
-    const double pct = f[f_wall_s] > 0 ? 100.0 * f[f_cpu_s] / f[f_wall_s] : 0;
-    std::printf("%-15s %9.3f %9.2f %10.4f %12.1f %12.1f %9.0f %9.0f %9.0f\n", modes[m].name.c_str(),
-                f[f_wall_s], pct, f[f_energy_j], gaea_bench::median(burst),
-                gaea_bench::median(sparse), f[f_wakeups], f[f_blocks], f[f_dvfs]);
-    out["modes"].push_back(
-        {{"mode", modes[m].name},
-         {"progress_mode", std::string(progress::to_string(modes[m].mode))},
-         {"dvfs", modes[m].dvfs},
-         {"receiver_wall_s", f[f_wall_s]},
-         {"receiver_cpu_s", f[f_cpu_s]},
-         {"receiver_cpu_percent", pct},
-         {"receiver_energy_j", f[f_energy_j]},
-         {"energy_kind", meter.measured ? "measured" : "estimated"},
-         {"burst_median_reaction_us", gaea_bench::median(burst)},
-         {"sparse_median_reaction_us", gaea_bench::median(sparse)},
-         {"receiver_wakeups", f[f_wakeups]},
-         {"receiver_blocks", f[f_blocks]},
-         {"receiver_dvfs_lowered", f[f_dvfs]},
-         {"warmup_reaction_us",
-          std::vector<double>(reaction_us[m].begin(),
-                              reaction_us[m].begin() + static_cast<std::ptrdiff_t>(first))}});
-  }
-  std::printf("# burst = gaps < 100 us, sparse = gaps >= 1 ms (medians over their messages)\n");
-  if (!json_path.empty() && !gaea_bench::write_json(json_path, out)) return 1;
-  return 0;
+    out["gaps"] = gaps_json;
+
+    // Per mode: summary of burst (< 100 us) and sparse (>= 1 ms) reactions, receiver cost.
+    std::printf("\n# receiver (rank 1) over the whole run; energy %s\n",
+                gaea_bench::energy_label(meter).c_str());
+    std::printf("%-15s %9s %9s %10s %12s %12s %9s %9s %9s\n", "mode", "wall_s", "cpu%",
+                meter.measured ? "J(meas)" : "J(est)", "burst_us", "sparse_us", "wakeups", "blocks",
+                "dvfs_low");
+    out["modes"] = nlohmann::json::array();
+    for (std::size_t m = 0; m < modes.size(); ++m) {
+      std::vector<double> burst, sparse;
+      for (std::size_t i = first; i < n_msgs; ++i) {
+        const double gap = static_cast<double>(gap_of[i]) * 1e-3;
+        if (gap < 100) burst.push_back(reaction_us[m][i]);
+        if (gap >= 1000) sparse.push_back(reaction_us[m][i]);
+      }
+      const std::vector<double>& f = rx_fields[m];
+      const double pct = f[f_wall_s] > 0 ? 100.0 * f[f_cpu_s] / f[f_wall_s] : 0;
+      std::printf("%-15s %9.3f %9.2f %10.4f %12.1f %12.1f %9.0f %9.0f %9.0f\n",
+                  modes[m].name.c_str(), f[f_wall_s], pct, f[f_energy_j], gaea_bench::median(burst),
+                  gaea_bench::median(sparse), f[f_wakeups], f[f_blocks], f[f_dvfs]);
+      out["modes"].push_back(
+          {{"mode", modes[m].name},
+           {"progress_mode", std::string(progress::to_string(modes[m].mode))},
+           {"dvfs", modes[m].dvfs},
+           {"receiver_wall_s", f[f_wall_s]},
+           {"receiver_cpu_s", f[f_cpu_s]},
+           {"receiver_cpu_percent", pct},
+           {"receiver_energy_j", f[f_energy_j]},
+           {"energy_kind", meter.measured ? "measured" : "estimated"},
+           {"burst_median_reaction_us", gaea_bench::median(burst)},
+           {"sparse_median_reaction_us", gaea_bench::median(sparse)},
+           {"receiver_wakeups", f[f_wakeups]},
+           {"receiver_blocks", f[f_blocks]},
+           {"receiver_dvfs_lowered", f[f_dvfs]},
+           {"warmup_reaction_us",
+            std::vector<double>(reaction_us[m].begin(),
+                                reaction_us[m].begin() + static_cast<std::ptrdiff_t>(first))}});
+    }
+    std::printf("# burst = gaps < 100 us, sparse = gaps >= 1 ms (medians over their messages)\n");
+    if (!json_path.empty() && !gaea_bench::write_json(json_path, out)) return 1;
+    return 0;
+    return 0;
+  });
 }

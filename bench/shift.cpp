@@ -291,191 +291,198 @@ summary summarize(const std::vector<sample>& v, double polling_latency_us) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  gaea::runtime rt(&argc, &argv);
-  gaea::coll::world();  // collective on first use: every rank, before any collective
-  CLI::App app{"shift: one-sided shift benchmark under several wait configurations"};
-  std::string prims_text = "put,get,acc,strided_put";
-  std::string configs_text = "polling,polling+dvfs,interrupt,interrupt+dvfs,adaptive,auto";
-  std::uint64_t min_bytes = 1024, max_bytes = 4u << 20;
-  std::uint64_t factor = 4;
-  std::int64_t iters_opt = 0, rows = 16;
-  int reps = 5;
-  double block_ms = 40;
-  std::int64_t min_iters = 4;
-  std::string json_path;
-  app.add_option("--prims", prims_text, "primitives: put,get,acc,strided_put")
-      ->capture_default_str();
-  app.add_option("--configs", configs_text,
-                 "wait configurations: polling, polling+dvfs, interrupt, interrupt+dvfs, "
-                 "adaptive, auto, or <mode>[+dvfs|-nodvfs]")
-      ->capture_default_str();
-  app.add_option("--min", min_bytes, "smallest message (e.g. 1KiB)")
-      ->transform(CLI::AsSizeValue(false))
-      ->capture_default_str();
-  app.add_option("--max", max_bytes, "largest message (e.g. 4MiB)")
-      ->transform(CLI::AsSizeValue(false))
-      ->capture_default_str();
-  app.add_option("--factor", factor, "size step (multiplier)")
-      ->check(CLI::Range(2, 1024))
-      ->capture_default_str();
-  app.add_option("--iters", iters_opt,
-                 "iterations per block (0: each rank iterates until --block-ms has passed)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--block-ms", block_ms, "duration of a time-bounded block")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--min-iters", min_iters, "fewest iterations of a time-bounded block")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--reps", reps, "repetitions per (size, configuration); medians are reported")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--rows", rows, "rows of the strided_put patch (each row is one chunk)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    // Every rank parses the same arguments; only rank 0 speaks.
-    return rt.rank() == 0 ? app.exit(e) : (e.get_exit_code());
-  }
-
-  std::vector<prim> prims;
-  std::vector<wait_config> configs;
-  try {
-    for (const std::string& s : gaea_bench::split_list(prims_text)) {
-      const auto p = parse_prim(s);
-      if (!p) throw std::invalid_argument("unknown primitive '" + s + "'");
-      prims.push_back(*p);
+  // An error on any rank ends the job with its message on every rank.
+  return gaea::run_main("shift", &argc, &argv, [&](gaea::runtime& rt) {
+    gaea::coll::world();  // collective on first use: every rank, before any collective
+    CLI::App app{"shift: one-sided shift benchmark under several wait configurations"};
+    std::string prims_text = "put,get,acc,strided_put";
+    std::string configs_text = "polling,polling+dvfs,interrupt,interrupt+dvfs,adaptive,auto";
+    std::uint64_t min_bytes = 1024, max_bytes = 4u << 20;
+    std::uint64_t factor = 4;
+    std::int64_t iters_opt = 0, rows = 16;
+    int reps = 5;
+    double block_ms = 40;
+    std::int64_t min_iters = 4;
+    std::string json_path;
+    app.add_option("--prims", prims_text, "primitives: put,get,acc,strided_put")
+        ->capture_default_str();
+    app.add_option("--configs", configs_text,
+                   "wait configurations: polling, polling+dvfs, interrupt, interrupt+dvfs, "
+                   "adaptive, auto, or <mode>[+dvfs|-nodvfs]")
+        ->capture_default_str();
+    app.add_option("--min", min_bytes, "smallest message (e.g. 1KiB)")
+        ->transform(CLI::AsSizeValue(false))
+        ->capture_default_str();
+    app.add_option("--max", max_bytes, "largest message (e.g. 4MiB)")
+        ->transform(CLI::AsSizeValue(false))
+        ->capture_default_str();
+    app.add_option("--factor", factor, "size step (multiplier)")
+        ->check(CLI::Range(2, 1024))
+        ->capture_default_str();
+    app.add_option("--iters", iters_opt,
+                   "iterations per block (0: each rank iterates until --block-ms has passed)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app.add_option("--block-ms", block_ms, "duration of a time-bounded block")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--min-iters", min_iters, "fewest iterations of a time-bounded block")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--reps", reps, "repetitions per (size, configuration); medians are reported")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--rows", rows, "rows of the strided_put patch (each row is one chunk)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      // Every rank parses the same arguments; only rank 0 speaks.
+      return rt.rank() == 0 ? app.exit(e) : (e.get_exit_code());
     }
-    configs = gaea_bench::parse_configs(configs_text);
-    if (prims.empty()) throw std::invalid_argument("no primitive given");
-    if (min_bytes < sizeof(double) || min_bytes > max_bytes)
-      throw std::invalid_argument("need 8 <= --min <= --max");
-    if (rt.size() < 2) throw std::invalid_argument("needs at least 2 ranks");
-  } catch (const std::exception& e) {
-    if (rt.rank() == 0) std::fprintf(stderr, "shift: %s\n", e.what());
-    return 2;
-  }
-  std::vector<std::size_t> sizes;
-  for (std::uint64_t s = min_bytes; s <= max_bytes; s *= factor)
-    sizes.push_back(static_cast<std::size_t>(s));
-  // Messages are whole doubles; strided ones whole rows of doubles.
-  const auto unit = static_cast<std::size_t>(
-      std::find(prims.begin(), prims.end(), prim::strided_put) != prims.end() ? rows * 8 : 8);
-  for (std::size_t s : sizes)
-    if (s % unit != 0) {
-      if (rt.rank() == 0)
-        std::fprintf(stderr, "shift: size %zu is not a multiple of %zu B (rows x 8 B)\n", s, unit);
+
+    std::vector<prim> prims;
+    std::vector<wait_config> configs;
+    try {
+      for (const std::string& s : gaea_bench::split_list(prims_text)) {
+        const auto p = parse_prim(s);
+        if (!p) throw std::invalid_argument("unknown primitive '" + s + "'");
+        prims.push_back(*p);
+      }
+      configs = gaea_bench::parse_configs(configs_text);
+      if (prims.empty()) throw std::invalid_argument("no primitive given");
+      if (min_bytes < sizeof(double) || min_bytes > max_bytes)
+        throw std::invalid_argument("need 8 <= --min <= --max");
+      if (rt.size() < 2) throw std::invalid_argument("needs at least 2 ranks");
+    } catch (const std::exception& e) {
+      if (rt.rank() == 0) std::fprintf(stderr, "shift: %s\n", e.what());
       return 2;
     }
-  // The polling reference for the ratio column: (spin, no DVFS) if present, else the first.
-  std::size_t ref = 0;
-  for (std::size_t i = 0; i < configs.size(); ++i)
-    if (configs[i].mode == progress::mode::spin && !configs[i].dvfs) {
-      ref = i;
-      break;
-    }
-
-  shift_arrays arrays(rt, prims, sizes.back(), rows);
-  nlohmann::json out = gaea_bench::run_info(rt, "shift");  // also chooses the meter, once
-  const gaea::energy_reading meter = rt.energy();
-  out["parameters"] = {{"prims", prims_text},    {"configs", configs_text},
-                       {"sizes", sizes},         {"reps", reps},
-                       {"iters", iters_opt},     {"block_ms", block_ms},
-                       {"min_iters", min_iters}, {"rows", rows},
-                       {"mb", "1e6 bytes"},      {"ratio_reference", configs[ref].name}};
-  out["results"] = nlohmann::json::array();
-  if (rt.rank() == 0) {
-    std::printf("# shift: %d ranks on %d node(s), UCX_TLS=%s, DVFS %s (%s), progress %s core\n",
-                rt.size(), rt.nodes(), out["ucx_tls"].get<std::string>().c_str(),
-                std::string(rt.dvfs().name()).c_str(),
-                rt.dvfs().hardware() ? "hardware" : "not hardware",
-                rt.progress().share_core() ? "shares a" : "has its own");
-    std::printf("# energy: %s\n", gaea_bench::energy_label(meter).c_str());
-    if (iters_opt > 0)
-      std::printf("# blocks of %lld iterations", static_cast<long long>(iters_opt));
-    else
-      std::printf("# time-bounded blocks of %.0f ms (>= %lld iterations)", block_ms,
-                  static_cast<long long>(min_iters));
-    std::printf(
-        "; medians of %d reps; latency = max over ranks of time/ops; ratio vs %s; "
-        "MB = 1e6 B\n",
-        reps, configs[ref].name.c_str());
-    std::fflush(stdout);
-  }
-
-  block_params bp;
-  bp.fixed_iters = iters_opt;
-  bp.min_iters = min_iters;
-  bp.block_ns = std::llround(block_ms * 1e6);
-  block_params warm = bp;  // a short warm-up block
-  warm.block_ns = std::min<std::int64_t>(bp.block_ns, 5000000);
-  warm.min_iters = 2;
-  if (warm.fixed_iters > 0) warm.fixed_iters = std::min<std::int64_t>(warm.fixed_iters, 8);
-  for (prim x : prims) {
-    if (rt.rank() == 0)
-      std::printf("\n== %s ==\n%-9s %-15s %7s %10s %7s %10s %10s %9s %9s %8s\n", prim_name(x),
-                  "size", "config", "ops/rk", "lat_us", "ratio", "CPU-s/MB",
-                  meter.measured ? "J/MB(meas)" : "J/MB(est)", "blocks/op", "wakeup/op", "dvfs/op");
-    for (std::size_t bytes : sizes) {
-      const std::vector<patch> dest_patch = arrays.patches(x, bytes);
-      // Warm-up: first touch, remote keys, protocol set-up.
-      timed_block(rt, arrays, x, bytes, warm, dest_patch, configs[ref]);
-      std::vector<std::vector<sample>> samples(configs.size());
-      for (int r = 0; r < reps; ++r)
-        for (std::size_t c = 0; c < configs.size(); ++c)
-          samples[c].push_back(timed_block(rt, arrays, x, bytes, bp, dest_patch, configs[c]));
-      const double ref_lat = median_of(samples[ref], [](const sample& s) { return s.latency_us; });
-      for (std::size_t c = 0; c < configs.size(); ++c) {
-        const summary m = summarize(samples[c], ref_lat);
+    std::vector<std::size_t> sizes;
+    for (std::uint64_t s = min_bytes; s <= max_bytes; s *= factor)
+      sizes.push_back(static_cast<std::size_t>(s));
+    // Messages are whole doubles; strided ones whole rows of doubles.
+    const auto unit = static_cast<std::size_t>(
+        std::find(prims.begin(), prims.end(), prim::strided_put) != prims.end() ? rows * 8 : 8);
+    for (std::size_t s : sizes)
+      if (s % unit != 0) {
         if (rt.rank() == 0)
-          std::printf("%-9s %-15s %7lld %10.2f %7.2f %10.3g %10.3g %9.3f %9.3f %8.3f\n",
-                      size_label(bytes).c_str(), configs[c].name.c_str(),
-                      std::llround(m.ops / rt.size()), m.latency_us, m.ratio, m.cpu_s_per_mb,
-                      m.energy_j_per_mb, m.blocks_per_op, m.wakeups_per_op, m.dvfs_lowered_per_op);
-        nlohmann::json reps_json = nlohmann::json::array();
-        for (const sample& s : samples[c]) {
-          nlohmann::json st_wall, st_cpu;
-          for (std::size_t k = 0; k < progress::wait_states; ++k) {
-            const std::string name(progress::to_string(static_cast<progress::wait_state>(k)));
-            st_wall[name] = s.state_wall_s[k];
-            st_cpu[name] = s.state_cpu_s[k];
-          }
-          reps_json.push_back({{"latency_us", s.latency_us},
-                               {"block_wall_s", s.wall_s},
-                               {"cpu_s", s.cpu_s},
-                               {"energy_j", s.energy_j},
-                               {"mb", s.mb},
-                               {"ops", s.ops},
-                               {"blocks", s.blocks},
-                               {"wakeups", s.wakeups},
-                               {"dvfs_lowered", s.dvfs_lowered},
-                               {"state_wall_s", st_wall},
-                               {"state_cpu_s", st_cpu}});
-        }
-        out["results"].push_back({{"prim", prim_name(x)},
-                                  {"bytes", bytes},
-                                  {"config", configs[c].name},
-                                  {"mode", std::string(progress::to_string(configs[c].mode))},
-                                  {"dvfs", configs[c].dvfs},
-                                  {"ops_per_rank", m.ops / rt.size()},
-                                  {"latency_us", m.latency_us},
-                                  {"latency_ratio", m.ratio},
-                                  {"cpu_s_per_mb", m.cpu_s_per_mb},
-                                  {"energy_j_per_mb", m.energy_j_per_mb},
-                                  {"energy_kind", meter.measured ? "measured" : "estimated"},
-                                  {"blocks_per_op", m.blocks_per_op},
-                                  {"wakeups_per_op", m.wakeups_per_op},
-                                  {"dvfs_lowered_per_op", m.dvfs_lowered_per_op},
-                                  {"block_wall_s", m.wall_s},
-                                  {"reps", reps_json}});
+          std::fprintf(stderr, "shift: size %zu is not a multiple of %zu B (rows x 8 B)\n", s,
+                       unit);
+        return 2;
       }
-      if (rt.rank() == 0) std::fflush(stdout);
+    // The polling reference for the ratio column: (spin, no DVFS) if present, else the first.
+    std::size_t ref = 0;
+    for (std::size_t i = 0; i < configs.size(); ++i)
+      if (configs[i].mode == progress::mode::spin && !configs[i].dvfs) {
+        ref = i;
+        break;
+      }
+
+    shift_arrays arrays(rt, prims, sizes.back(), rows);
+    nlohmann::json out = gaea_bench::run_info(rt, "shift");  // also chooses the meter, once
+    const gaea::energy_reading meter = rt.energy();
+    out["parameters"] = {{"prims", prims_text},    {"configs", configs_text},
+                         {"sizes", sizes},         {"reps", reps},
+                         {"iters", iters_opt},     {"block_ms", block_ms},
+                         {"min_iters", min_iters}, {"rows", rows},
+                         {"mb", "1e6 bytes"},      {"ratio_reference", configs[ref].name}};
+    out["results"] = nlohmann::json::array();
+    if (rt.rank() == 0) {
+      std::printf("# shift: %d ranks on %d node(s), UCX_TLS=%s, DVFS %s (%s), progress %s core\n",
+                  rt.size(), rt.nodes(), out["ucx_tls"].get<std::string>().c_str(),
+                  std::string(rt.dvfs().name()).c_str(),
+                  rt.dvfs().hardware() ? "hardware" : "not hardware",
+                  rt.progress().share_core() ? "shares a" : "has its own");
+      std::printf("# energy: %s\n", gaea_bench::energy_label(meter).c_str());
+      if (iters_opt > 0)
+        std::printf("# blocks of %lld iterations", static_cast<long long>(iters_opt));
+      else
+        std::printf("# time-bounded blocks of %.0f ms (>= %lld iterations)", block_ms,
+                    static_cast<long long>(min_iters));
+      std::printf(
+          "; medians of %d reps; latency = max over ranks of time/ops; ratio vs %s; "
+          "MB = 1e6 B\n",
+          reps, configs[ref].name.c_str());
+      std::fflush(stdout);
     }
-  }
-  if (rt.rank() == 0 && !json_path.empty() && !gaea_bench::write_json(json_path, out)) return 1;
-  return 0;
+
+    block_params bp;
+    bp.fixed_iters = iters_opt;
+    bp.min_iters = min_iters;
+    bp.block_ns = std::llround(block_ms * 1e6);
+    block_params warm = bp;  // a short warm-up block
+    warm.block_ns = std::min<std::int64_t>(bp.block_ns, 5000000);
+    warm.min_iters = 2;
+    if (warm.fixed_iters > 0) warm.fixed_iters = std::min<std::int64_t>(warm.fixed_iters, 8);
+    for (prim x : prims) {
+      if (rt.rank() == 0)
+        std::printf("\n== %s ==\n%-9s %-15s %7s %10s %7s %10s %10s %9s %9s %8s\n", prim_name(x),
+                    "size", "config", "ops/rk", "lat_us", "ratio", "CPU-s/MB",
+                    meter.measured ? "J/MB(meas)" : "J/MB(est)", "blocks/op", "wakeup/op",
+                    "dvfs/op");
+      for (std::size_t bytes : sizes) {
+        const std::vector<patch> dest_patch = arrays.patches(x, bytes);
+        // Warm-up: first touch, remote keys, protocol set-up.
+        timed_block(rt, arrays, x, bytes, warm, dest_patch, configs[ref]);
+        std::vector<std::vector<sample>> samples(configs.size());
+        for (int r = 0; r < reps; ++r)
+          for (std::size_t c = 0; c < configs.size(); ++c)
+            samples[c].push_back(timed_block(rt, arrays, x, bytes, bp, dest_patch, configs[c]));
+        const double ref_lat =
+            median_of(samples[ref], [](const sample& s) { return s.latency_us; });
+        for (std::size_t c = 0; c < configs.size(); ++c) {
+          const summary m = summarize(samples[c], ref_lat);
+          if (rt.rank() == 0)
+            std::printf("%-9s %-15s %7lld %10.2f %7.2f %10.3g %10.3g %9.3f %9.3f %8.3f\n",
+                        size_label(bytes).c_str(), configs[c].name.c_str(),
+                        std::llround(m.ops / rt.size()), m.latency_us, m.ratio, m.cpu_s_per_mb,
+                        m.energy_j_per_mb, m.blocks_per_op, m.wakeups_per_op,
+                        m.dvfs_lowered_per_op);
+          nlohmann::json reps_json = nlohmann::json::array();
+          for (const sample& s : samples[c]) {
+            nlohmann::json st_wall, st_cpu;
+            for (std::size_t k = 0; k < progress::wait_states; ++k) {
+              const std::string name(progress::to_string(static_cast<progress::wait_state>(k)));
+              st_wall[name] = s.state_wall_s[k];
+              st_cpu[name] = s.state_cpu_s[k];
+            }
+            reps_json.push_back({{"latency_us", s.latency_us},
+                                 {"block_wall_s", s.wall_s},
+                                 {"cpu_s", s.cpu_s},
+                                 {"energy_j", s.energy_j},
+                                 {"mb", s.mb},
+                                 {"ops", s.ops},
+                                 {"blocks", s.blocks},
+                                 {"wakeups", s.wakeups},
+                                 {"dvfs_lowered", s.dvfs_lowered},
+                                 {"state_wall_s", st_wall},
+                                 {"state_cpu_s", st_cpu}});
+          }
+          out["results"].push_back({{"prim", prim_name(x)},
+                                    {"bytes", bytes},
+                                    {"config", configs[c].name},
+                                    {"mode", std::string(progress::to_string(configs[c].mode))},
+                                    {"dvfs", configs[c].dvfs},
+                                    {"ops_per_rank", m.ops / rt.size()},
+                                    {"latency_us", m.latency_us},
+                                    {"latency_ratio", m.ratio},
+                                    {"cpu_s_per_mb", m.cpu_s_per_mb},
+                                    {"energy_j_per_mb", m.energy_j_per_mb},
+                                    {"energy_kind", meter.measured ? "measured" : "estimated"},
+                                    {"blocks_per_op", m.blocks_per_op},
+                                    {"wakeups_per_op", m.wakeups_per_op},
+                                    {"dvfs_lowered_per_op", m.dvfs_lowered_per_op},
+                                    {"block_wall_s", m.wall_s},
+                                    {"reps", reps_json}});
+        }
+        if (rt.rank() == 0) std::fflush(stdout);
+      }
+    }
+    if (rt.rank() == 0 && !json_path.empty() && !gaea_bench::write_json(json_path, out)) return 1;
+    return 0;
+    return 0;
+  });
 }
