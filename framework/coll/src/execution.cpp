@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "gaea/base/error.hpp"
+#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::coll::detail {
@@ -17,6 +18,11 @@ execution::execution(std::shared_ptr<group_state> g, std::uint64_t call, call_si
       energy_(std::move(energy)),
       owner_(std::this_thread::get_id()) {}
 
+namespace {
+// How long an abandoned collective waits for its sends to leave (see cleanup()).
+constexpr std::int64_t abandon_timeout_ns = 5'000'000'000;
+}  // namespace
+
 execution::~execution() {
   cleanup();
 }
@@ -27,8 +33,15 @@ void execution::cleanup() noexcept {
     g_->svc->release(k);
   posted_.clear();
   if (!sent_.done()) {
+    // Sends still read the caller's buffers, which go away next: they must leave first, even when
+    // the job has failed (a wait that threw here let a freed stack buffer be sent as a length).
+    // Bounded, since a stopped peer may never take a large message; the job is ending then.
     try {
-      g_->rt->progress().wait(g_->rt->worker(), sent_);
+      const progress::scoped_unchecked_waits unchecked;
+      const std::int64_t deadline = progress::monotonic_ns() + abandon_timeout_ns;
+      g_->rt->progress().wait_until(
+          g_->rt->worker(), [&] { return sent_.done() || progress::monotonic_ns() > deadline; });
+      if (sent_.done()) sent_.check();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "gaea::coll: a send failed while abandoning a collective: %s\n",
                    e.what());
