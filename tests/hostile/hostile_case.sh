@@ -33,30 +33,31 @@ export UCX_TLS=$tls
 export GAEA_HANG_TIMEOUT=${GAEA_HANG_TIMEOUT:-20}
 export GAEA_HOSTILE_ID="hostile-$$-$RANDOM"
 
+# case_pids [VAR=value]: the processes of this case (their environment holds GAEA_HOSTILE_ID),
+# other than this script; with an argument, only those whose environment also holds it.
+case_pids() {
+  local p env_of
+  for p in /proc/[0-9]*; do
+    [[ "${p#/proc/}" == "$$" || "${p#/proc/}" == "$BASHPID" ]] && continue
+    env_of=$({ tr '\0' '\n' <"$p/environ"; } 2>/dev/null)
+    grep -qx "GAEA_HOSTILE_ID=$GAEA_HOSTILE_ID" <<<"$env_of" || continue
+    [[ $# -eq 0 ]] || grep -qx "$1" <<<"$env_of" || continue
+    echo "${p#/proc/}"
+  done
+}
 # rank_pid <R>: the pid of rank R of this case (waits up to 20 s for it to exist).
 rank_pid() {
-  local i p env_of
+  local i pid
   for ((i = 0; i < 200; i++)); do
-    for p in /proc/[0-9]*; do
-      env_of=$({ tr '\0' '\n' <"$p/environ"; } 2>/dev/null)
-      if grep -qx "GAEA_HOSTILE_ID=$GAEA_HOSTILE_ID" <<<"$env_of" &&
-        grep -qx "OMPI_COMM_WORLD_RANK=$1" <<<"$env_of"; then
-        echo "${p#/proc/}"
-        return 0
-      fi
-    done
+    pid=$(case_pids "OMPI_COMM_WORLD_RANK=$1" | head -n 1)
+    if [[ -n "$pid" ]]; then
+      echo "$pid"
+      return 0
+    fi
     sleep 0.1
   done
   echo "hostile: rank $1 never appeared" >&2
   return 1
-}
-case_pids() {
-  local p
-  for p in /proc/[0-9]*; do
-    [[ "${p#/proc/}" == "$$" || "${p#/proc/}" == "$BASHPID" ]] && continue
-    { tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qx "GAEA_HOSTILE_ID=$GAEA_HOSTILE_ID" &&
-      echo "${p#/proc/}"
-  done
 }
 
 if ! (setup) >setup.log 2>&1; then

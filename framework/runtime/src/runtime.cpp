@@ -463,14 +463,13 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
     // Tell every other rank, then give them a moment to stop and say why.
     comm::worker& w = worker();
     const failure_header h{cause_rank, code};
-    std::vector<std::unique_ptr<comm::completion>> sent;
+    comm::completion sent;  // one completion counts every send, as in barrier()
     for (int r = 0; r < size_; ++r) {
       if (r == rank_) continue;
-      sent.push_back(std::make_unique<comm::completion>());
       try {
         w.am_send(r, failure_handler, std::as_bytes(std::span<const failure_header>(&h, 1)),
-                  std::as_bytes(std::span<const char>(announce.data(), announce.size())),
-                  *sent.back(), nullptr);
+                  std::as_bytes(std::span<const char>(announce.data(), announce.size())), sent,
+                  nullptr);
       } catch (...) {  // a lost peer: the others still hear
       }
     }
