@@ -13,6 +13,7 @@
 #include "test_support.hpp"
 
 using namespace gaea;
+using namespace gaea::counters;
 using gaea::ga::patch;
 using gaea::test::rt;
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// gaea::Error, the one exception type that user-facing errors in Gaea throw.
+/// gaea::error, the one exception type that user-facing errors in Gaea throw.
 
 #include <cstdint>
 #include <span>
@@ -13,18 +13,21 @@ namespace gaea {
 /// Thrown for bad input and for failures the user can act on. The message names the object
 /// involved and the offending values (e.g. "global_array 'A': patch lo[1]=7 > hi[1]=3").
 /// Never thrown across a progress-thread boundary: errors found there are reported to the origin.
-class Error : public std::runtime_error {
+class error : public std::runtime_error {
  public:
-  explicit Error(const std::string& what) : std::runtime_error(what) {}
+  explicit error(const std::string& what) : std::runtime_error(what) {}
 };
+
+/// The exception type's name before version 0.2 (the one CamelCase type); use gaea::error.
+using Error [[deprecated("gaea::Error is now gaea::error")]] = error;
 
 /// Formats "[a, b, c]" for messages about index vectors.
 std::string format_index(std::span<const std::int64_t> v);
 
-/// Throws gaea::Error(message) when `condition` is false. For user input only; internal
+/// Throws gaea::error(message) when `condition` is false. For user input only; internal
 /// invariants use GAEA_ASSERT-free explicit checks that also throw, never abort.
 inline void require(bool condition, std::string_view message) {
-  if (!condition) throw Error(std::string(message));
+  if (!condition) throw error(std::string(message));
 }
 
 }  // namespace gaea
