@@ -230,7 +230,7 @@ print(f"\n**Energy saving as the model measures it, with simulated DVFS/throttle
       f"time the transitions take (each simulated DVFS transition busy-waits "
       f"{meta.get('model', {}).get('transition_ns')} ns, each throttle transition "
       f"{meta.get('model', {}).get('throttle_transition_ns')} ns) and the strategy's own work per "
-      f"call. The paper reports about 1 % time for 10-15.7 % energy on real hardware.\n")
+      f"call. [A2A-Energy §3] reports about 1 % time for 10-15.7 % energy on real hardware.\n")
 print("Per call: time = maximum over ranks, energy = `runtime::energy()` deltas summed over "
       "ranks (each batch closes with a barrier inside the energy window; nothing subtracted). "
       "Inside a launch the two variants alternate batch by batch; figures are medians over the "

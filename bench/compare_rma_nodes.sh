@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Get/put latency and bandwidth from 8 B to 4 MiB (the Blue Gene/Q paper's Fig. 4-7: latency,
+# Get/put latency and bandwidth from 8 B to 4 MiB ([PGAS-BGQ Fig. 4-7]: latency,
 # bandwidth, latency per byte, half-bandwidth size) on one node and across emulated hosts, Gaea
 # (build/bench/get_bench --sweep) beside Global Arrays 5.8 (build/bench/reference/ga_rma_sweep),
 # then the counter benchmark (Fig. 10) on 2 hosts x 2 ranks (bench/compare_counters.sh --hosts).
