@@ -1,6 +1,6 @@
 // gaea-coll-energy-bench: the per-call energy strategy of gaea::coll ([A2A-Energy]: lowest DVFS
 // frequency for the call, clock-modulation throttling by step) against the same collective at
-// full power (issue 16).
+// full power.
 //
 // For every operation (alltoall, broadcast), algorithm and size there are two variants:
 // coll::options::energy = off ("full power") and on ("strategy"). Each repetition runs a timed

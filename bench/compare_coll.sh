@@ -24,7 +24,7 @@
 # Every launch runs both operations (the order rotates from launch to launch); every figure is
 # the median over launches of the program's per-launch medians.
 #
-# Output: bench/results-coll-<date>/ (COLL_OUT overrides), built under <dir>.partial and renamed
+# Output: bench/results/<date>-coll/ (COLL_OUT overrides), built under <dir>.partial and renamed
 # when the run completes:
 #   summary.md      per configuration and operation: latency per size of every variant, the
 #                   best Gaea algorithm against MPI and their ratio; a headline table (ratio
@@ -56,7 +56,7 @@ node_args=${NODE_ARGS:-"--factor 4 --reps 5"}
 host_args=${HOST_ARGS:-"--factor 4 --iters 30 --warmup 5 --min-iters 3 --reps 3"}
 limit=${COLL_TIMEOUT:-300}
 ops="alltoall broadcast"
-final_out=${COLL_OUT:-$here/results-coll-$(date +%Y%m%d-%H%M%S)}
+final_out=${COLL_OUT:-$here/results/$(date +%Y%m%d-%H%M%S)-coll}
 [[ ! -e $final_out ]] || { echo "compare_coll.sh: $final_out exists; not overwriting it" >&2; exit 1; }
 out=$final_out.partial
 rm -rf "$out"

@@ -20,7 +20,7 @@
 # interleaved (launch i runs the layouts in rotated order) and every figure is the median over
 # launches of the program's per-launch medians.
 #
-# Output: bench/results-coll-energy-<date>/ (CE_OUT overrides), written under <dir>.partial and
+# Output: bench/results/<date>-coll-energy/ (CE_OUT overrides), written under <dir>.partial and
 # renamed when the run completes:
 #   summary.md       headline (time cost % and energy saving % per layout, algorithm and size
 #                    range), one table per layout and operation, failures
@@ -51,7 +51,7 @@ for l in $layouts; do
 done
 ce_args=${CE_ARGS:-"--reps 7 --batch-ms 40"}
 limit=${CE_TIMEOUT:-300}
-final_out=${CE_OUT:-$here/results-coll-energy-$(date +%Y%m%d-%H%M%S)}
+final_out=${CE_OUT:-$here/results/$(date +%Y%m%d-%H%M%S)-coll-energy}
 [[ ! -e $final_out ]] || { echo "compare_coll_energy.sh: $final_out exists; not overwriting it" >&2; exit 1; }
 out=$final_out.partial
 rm -rf "$out"
@@ -230,7 +230,7 @@ print(f"\n**Energy saving as the model measures it, with simulated DVFS/throttle
       f"time the transitions take (each simulated DVFS transition busy-waits "
       f"{meta.get('model', {}).get('transition_ns')} ns, each throttle transition "
       f"{meta.get('model', {}).get('throttle_transition_ns')} ns) and the strategy's own work per "
-      f"call. The paper reports about 1 % time for 10-15.7 % energy on real hardware.\n")
+      f"call. [A2A-Energy §3] reports about 1 % time for 10-15.7 % energy on real hardware.\n")
 print("Per call: time = maximum over ranks, energy = `runtime::energy()` deltas summed over "
       "ranks (each batch closes with a barrier inside the energy window; nothing subtracted). "
       "Inside a launch the two variants alternate batch by batch; figures are medians over the "

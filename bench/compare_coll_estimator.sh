@@ -2,7 +2,7 @@
 # The collectives' estimator ([Bcast-Energy]): calibrate, then predicted vs measured time and
 # energy of every algorithm at sizes between the calibration's, on one node (2 ranks, shared
 # memory) and across emulated hosts (2 hosts x 2 ranks, unshaped; 3 hosts x 1 rank, bgq preset).
-# Each layout calibrates on itself. Results: bench/results-coll-estimator-<date>/ (built under
+# Each layout calibrates on itself. Results: bench/results/<date>-coll-estimator/ (built under
 # .partial, renamed when complete): cal-*.json, val-*.json, val-*.txt, summary.md.
 #   usage: bench/compare_coll_estimator.sh [--reps N] [--no-hosts]
 set -euo pipefail
@@ -21,7 +21,7 @@ while (($#)); do
 done
 tool=$root/build/apps/coll/gaea-coll
 [[ -x $tool ]] || { echo "build first: $tool missing" >&2; exit 1; }
-out=$here/results-coll-estimator-$(date +%Y%m%d-%H%M%S)
+out=$here/results/$(date +%Y%m%d-%H%M%S)-coll-estimator
 [[ -e $out ]] && { echo "$out exists" >&2; exit 1; }
 mkdir -p "$out.partial"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The paper's Fig. 10 on one node, in one run: fetch-and-add latency seen by ranks 1..P-1 on a
+# [PGAS-BGQ Fig. 10] on one node, in one run: fetch-and-add latency seen by ranks 1..P-1 on a
 # counter owned by rank 0 (idle, or computing 300 us kernels without library calls), for every
 # Gaea counter mode and task_counter variant, beside Global Arrays' NGA_Read_inc (Debian 5.8,
 # ARMCI-MPI), over UCX_TLS=sm and tcp; plus Gaea's task-pool throughput against task length.
 #   bench/compare_counters.sh [build-dir] [ranks, e.g. "2 4 8"] [reps] [out-dir]
-# Rows "gaea-off": GAEA_PROGRESS=off (no progress thread), the paper's "default" baseline.
+# Rows "gaea-off": GAEA_PROGRESS=off (no progress thread), the "default" baseline of [PGAS-BGQ Fig. 10].
 # Prints the programs' tables and a merged summary; all JSON lines go to <out-dir>/results.jsonl.
 # COUNTER_ARGS / GA_ARGS: extra options, e.g. COUNTER_ARGS="--tasks-per-rank 300" GA_ARGS="--iters 300".
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Get/put latency and bandwidth from 8 B to 4 MiB (the Blue Gene/Q paper's Fig. 4-7: latency,
+# Get/put latency and bandwidth from 8 B to 4 MiB ([PGAS-BGQ Fig. 4-7]: latency,
 # bandwidth, latency per byte, half-bandwidth size) on one node and across emulated hosts, Gaea
 # (build/bench/get_bench --sweep) beside Global Arrays 5.8 (build/bench/reference/ga_rma_sweep),
 # then the counter benchmark (Fig. 10) on 2 hosts x 2 ranks (bench/compare_counters.sh --hosts).
@@ -21,7 +21,7 @@
 # Launches are interleaved (every launch runs every configuration and system, in a rotated
 # order); every figure is the median over launches of the per-launch medians.
 #
-# Output: tables on stdout, and bench/results-nodes-<date>/ (RMA_OUT overrides):
+# Output: tables on stdout, and bench/results/<date>-nodes/ (RMA_OUT overrides):
 #   raw.jsonl       one JSON line per launch (the program's line, tagged with config, label,
 #                   launch, load), plus {"failed":...} lines for launches that failed or hung
 #   results.json    environment, cluster status per configuration, raw lines and the summary
@@ -42,7 +42,7 @@ ga_node_variants=${GA_NODE_VARIANTS:-"default nocma"}
 ga_host_variants=${GA_HOST_VARIANTS:-"pt2pt ucx"}
 sweep_args=${SWEEP_ARGS:-"--reps 5"}
 limit=${RMA_TIMEOUT:-300}
-final_out=${RMA_OUT:-$here/results-nodes-$(date +%Y%m%d-%H%M%S)}
+final_out=${RMA_OUT:-$here/results/$(date +%Y%m%d-%H%M%S)-nodes}
 [[ ! -e $final_out ]] || { echo "compare_rma_nodes.sh: $final_out exists; not overwriting it" >&2; exit 1; }
 # Written under <dir>.partial and renamed when the run completes, so that an interrupted run
 # never looks like a result.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4 protocol benchmarks, Gaea beside Global Arrays 5.8 (ARMCI-MPI) in the same run:
+# Global-array protocol benchmarks, Gaea beside Global Arrays 5.8 (ARMCI-MPI) in the same run:
 # strided get/put bandwidth of a 1 MiB patch against its chunk size (Gaea: zero-copy, packed,
 # auto), accumulate time target- vs source-driven vs GA, non-blocking get throughput.
 # Launches are interleaved; each figure is the median over launches of per-launch medians.

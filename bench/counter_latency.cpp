@@ -1,13 +1,13 @@
-// counter_latency: the paper's Fig. 10 experiment on Gaea's counters, plus task-pool throughput.
+// counter_latency: the [PGAS-BGQ Fig. 10] experiment on Gaea's counters, plus task-pool throughput.
 //
 // Latency: a task_counter owned by rank 0 hands out K × (P−1) ids; ranks 1..P−1 call next()
 // back to back and time every call. Rank 0 is either idle (waiting inside Gaea) or runs
 // back-to-back compute kernels of --compute-us µs that make no library call, with one
 // gaea::poll() between kernels (when a rank without asynchronous progress serves its peers, as
-// in the paper's "default" baseline). Reported per (mode, variant, rank-0 state): the average
-// and maximum time per next() call seen by ranks 1..P−1 and the average time per task
-// (a batched call returns several tasks). Medians over --reps repetitions. Across nodes, the
-// same averages and maxima also split by requesting ranks on rank 0's node and on other nodes.
+// in the "default" baseline of [PGAS-BGQ Fig. 10]). Reported per (mode, variant, rank-0 state): the
+// average and maximum time per next() call seen by ranks 1..P−1 and the average time per task (a
+// batched call returns several tasks). Medians over --reps repetitions. Across nodes, the same
+// averages and maxima also split by requesting ranks on rank 0's node and on other nodes.
 //
 // Throughput: a task_pool runs tasks of a fixed length (busy loop of 1 µs – 1 ms) on every
 // rank; reported: tasks/s and efficiency = busy time / (ranks × threads × wall).

@@ -1,5 +1,6 @@
-// ga_strided: the global-array protocol benchmarks of issue 4, measured exactly like
-// bench/reference/ga_strided_bench.c measures Global Arrays (bench/compare_strided.sh runs both).
+// ga_strided: the global-array protocol benchmarks (strided, accumulate, non-blocking get),
+// measured exactly like bench/reference/ga_strided_bench.c measures Global Arrays
+// (bench/compare_strided.sh runs both).
 //   strided: rank 0 gets (puts) a 1 MiB 2-D patch owned by rank 1 whose rows are `chunk` bytes
 //            (64 B .. 256 KiB), under each strided protocol (zero_copy, packed, auto); per
 //            repetition K transfers (puts end with a fence); bandwidth 1e6 B/s; median over R.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Strong scaling of gaea-lbm (issue 8) against the memory-bandwidth bound of this machine.
+# Strong scaling of gaea-lbm against the memory-bandwidth bound of this machine.
 #
 #   bench/lbm_scaling.sh [build-dir] [repetitions]      (defaults: build, 3)
 #
@@ -7,7 +7,7 @@
 # 2. Runs the lid-driven cavity (--no-check --tol 0: a fixed number of steps) at 1024^2 (200
 #    steps) and 4096^2 (12 steps) on 1 rank x 1 thread, 1 rank x all cores, 2 ranks and 4 ranks
 #    (1 thread each), repetitions interleaved, and prints medians: MLUPS, per-step t_compute and
-#    t_ghosts (mean over ranks; the paper's split), and the fraction of the bandwidth bound.
+#    t_ghosts (mean over ranks; the split of [PGAS-BGQ Fig. 13]), and the fraction of the bandwidth bound.
 # Bound: a D2Q9 double cell update reads 9 and writes 9 doubles = 144 B (the same counting as
 # STREAM copy, which also leaves the write-allocate read uncounted), so
 #   bound MLUPS = copy bandwidth (B/s) / 144 / 1e6, with the bandwidth of min(threads, cores).

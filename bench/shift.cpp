@@ -1,4 +1,4 @@
-// shift: the one-sided shift pattern of the PASCoL study, run under several wait configurations
+// shift: the one-sided shift pattern of [PASCoL §4.2], run under several wait configurations
 // side by side in one process, so that latency, CPU time and energy per byte can be compared.
 //
 // For every primitive (put, get, acc, strided_put) and message size, every rank runs

@@ -1,4 +1,4 @@
-// gaea-lbm: D2Q9 lattice Boltzmann flow solver on 2-D decomposed global arrays (issue 8).
+// gaea-lbm: D2Q9 lattice Boltzmann flow solver on 2-D decomposed global arrays.
 //   mpirun -np 4 gaea-lbm --case cavity --nx 128 --re 100 --output out --every 5000
 // Runs until --steps or until the flow is steady, checks the built-in cases against known
 // solutions (exit 1 if a check fails), and prints MLUPS, the compute / ghost-exchange split and

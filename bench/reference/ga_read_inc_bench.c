@@ -1,5 +1,5 @@
 /*
- * ga_read_inc_bench.c -- reference for bench/counter_latency (the paper's Fig. 10):
+ * ga_read_inc_bench.c -- reference for bench/counter_latency ([PGAS-BGQ Fig. 10]):
  * Global Arrays' shared counter, NGA_Read_inc on one C_LONG element owned by rank 0
  * (Debian 5.8.2 on ARMCI-MPI: an MPI-3 passive-target fetch-and-op).
  *

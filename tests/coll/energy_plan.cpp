@@ -20,7 +20,7 @@ std::vector<int> steps(const std::vector<int>& all, std::size_t first, std::size
 }  // namespace
 
 TEST_CASE("Bruck throttles to T5 once every core of a node talks across nodes", "[coll][energy]") {
-  // The paper's Fig. 2 layout: 3 nodes of 8 cores, block placement: steps 2^k < 8 have
+  // The layout of [A2A-Energy Fig. 2]: 3 nodes of 8 cores, block placement: steps 2^k < 8 have
   // intra-node partners on every node, the later ones are inter-node only.
   auto g = d::synthetic_group(24, 3, true);
   for (int me : {0, 7, 8, 23}) {

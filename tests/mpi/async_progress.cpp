@@ -78,8 +78,8 @@ TEST_CASE("progress: operations on rank 0's data complete while rank 0 computes"
       !rt().progress_has_own_hw_thread();
   if (forced_spin_on_shared_cores)
     WARN("spin forced on shared cores: ordering not asserted (correctness was)");
-  // Interrupt mode has a known delivery stall (issue 3 closing note: bursts to a receiver blocked
-  // in epoll arrive up to a few ms late), so there only the first half of the work is asserted to
+  // Interrupt mode has a known delivery stall (bursts to a receiver blocked in epoll arrive up
+  // to a few ms late), so there only the first half of the work is asserted to
   // finish during rank 0's compute: progress was asynchronous, if slower.
   const bool interrupt = rt().progress().current_mode() == gaea::progress::mode::interrupt;
   if (rt().progress().asynchronous() && interrupt) {

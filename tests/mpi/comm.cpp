@@ -228,8 +228,7 @@ TEST_CASE("comm: deferred active-message replies are answered later by the main 
   rt().barrier();
 }
 
-TEST_CASE("comm: allgatherv beyond the single-call limit goes in chunks (issue 3 review)",
-          "[comm][bootstrap]") {
+TEST_CASE("comm: allgatherv beyond the single-call limit goes in chunks", "[comm][bootstrap]") {
   const int me = rt().rank(), n = rt().size();
   // Rank r contributes 1000 + 37 r values; with a 1 KiB limit the chunked path runs.
   std::vector<std::int64_t> mine(static_cast<std::size_t>(1000 + 37 * me));

@@ -1,4 +1,4 @@
-// Shared counters, task counters and task pools (issue 5): every id handed out exactly once for
+// Shared counters, task counters and task pools: every id handed out exactly once for
 // every mode and variant, with ranks of different speeds, several threads per rank, ranges near
 // the int64 limits, end-of-range behaviour and bad input.
 #include <catch2/catch.hpp>

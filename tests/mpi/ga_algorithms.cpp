@@ -1,4 +1,4 @@
-// Issue 4, item 6: the collective algorithms (copy, scale, add, dot, norm, transpose, gemm)
+// The global-array collective algorithms (copy, scale, add, dot, norm, transpose, gemm)
 // against a serial reference, for every element type and distribution (block, irregular,
 // block-cyclic, ghosts), mixing distributions between operands.
 #include <catch2/catch.hpp>

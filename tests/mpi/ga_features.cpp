@@ -1,5 +1,5 @@
-// Issue 4: non-blocking requests, ghost cells, element lists, read_inc, queries, destroy and
-// duplicate, capacity checks and concurrent use from oneTBB workers.
+// Global arrays beyond patches: non-blocking requests, ghost cells, element lists, read_inc,
+// queries, destroy and duplicate, capacity checks and concurrent use from oneTBB workers.
 #include <catch2/catch.hpp>
 
 #include <tbb/parallel_for.h>
@@ -25,7 +25,7 @@ double f2(index_t i, index_t j) {
 }
 }  // namespace
 
-TEST_CASE("issue 4: thousands of non-blocking gets and puts outstanding at once", "[ga][nb]") {
+TEST_CASE("ga: thousands of non-blocking gets and puts outstanding at once", "[ga][nb]") {
   const int me = rt().rank(), n = rt().size();
   const index_t rows = 64, cols = 50;
   global_array<double> a("nb", {rows, cols});
@@ -169,7 +169,7 @@ void check_ghosts(const index& dims, const index& ghosts, bool periodic) {
 }
 }  // namespace
 
-TEST_CASE("issue 4: update_ghosts fills edges and corners, periodic or not", "[ga][ghosts]") {
+TEST_CASE("ga: update_ghosts fills edges and corners, periodic or not", "[ga][ghosts]") {
   for (bool periodic : {true, false}) {
     check_ghosts({20, 13}, {2, 1}, periodic);
     check_ghosts({9, 8, 7}, {1, 2, 1}, periodic);
@@ -178,7 +178,7 @@ TEST_CASE("issue 4: update_ghosts fills edges and corners, periodic or not", "[g
   }
 }
 
-TEST_CASE("issue 4: gather, scatter, scatter_acc and read_inc", "[ga][elements]") {
+TEST_CASE("ga: gather, scatter, scatter_acc and read_inc", "[ga][elements]") {
   const int me = rt().rank(), n = rt().size();
   global_array<double> a("elements", {17, 11}, ga::layout_spec::block_cyclic({3, 4}));
   a.zero();
@@ -255,7 +255,7 @@ TEST_CASE("issue 4: gather, scatter, scatter_acc and read_inc", "[ga][elements]"
   a.sync();
 }
 
-TEST_CASE("issue 4: queries, duplicate, destroy and use after destroy", "[ga][lifecycle]") {
+TEST_CASE("ga: queries, duplicate, destroy and use after destroy", "[ga][lifecycle]") {
   const int n = rt().size();
   global_array<float> a("orig", {30, 7}, ga::layout_spec::block_cyclic({4, 2}));
   CHECK(a.name() == "orig");
@@ -285,7 +285,7 @@ TEST_CASE("issue 4: queries, duplicate, destroy and use after destroy", "[ga][li
   moved.sync();
 }
 
-TEST_CASE("issue 4: an array too large for the node fails on every rank with a clear error",
+TEST_CASE("ga: an array too large for the node fails on every rank with a clear error",
           "[ga][capacity]") {
   // 2^40 doubles = 8 TiB: more than /dev/shm or RAM anywhere this test runs.
   bool threw = false;
@@ -303,8 +303,7 @@ TEST_CASE("issue 4: an array too large for the node fails on every rank with a c
   small.fill(1.0);
 }
 
-TEST_CASE("issue 18: absurd array sizes fail at once, before any tile table is built",
-          "[ga][capacity]") {
+TEST_CASE("ga: absurd array sizes fail at once, before any tile table is built", "[ga][capacity]") {
   constexpr index_t big = index_t{1} << 62;
   // The element count times 8 bytes overflows 64 bits: refused without arithmetic overflow.
   CHECK_THROWS_WITH((global_array<double>("overflow", {big, big})),
@@ -322,7 +321,7 @@ TEST_CASE("issue 18: absurd array sizes fail at once, before any tile table is b
   small.fill(1.0);
 }
 
-TEST_CASE("issue 4: oneTBB workers issue get/put/acc concurrently on one rank", "[ga][tbb]") {
+TEST_CASE("ga: oneTBB workers issue get/put/acc concurrently on one rank", "[ga][tbb]") {
   const int me = rt().rank(), n = rt().size();
   const index_t rows = 48, cols = 40;
   global_array<std::int64_t> a("tbb", {rows, cols}), b("tbb_acc", {rows, cols});

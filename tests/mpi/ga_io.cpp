@@ -1,4 +1,4 @@
-// Issue 4, item 8: HDF5 I/O of global arrays — round trips of whole arrays and patches across
+// HDF5 I/O of global arrays — round trips of whole arrays and patches across
 // distributions, attributes, several datasets per file, append, errors on every rank, the atomic
 // rename (no file under the final name after a failed write), and a file written by 3 ranks
 // (a ctest fixture) read by 1, 2 and 4.

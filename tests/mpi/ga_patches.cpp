@@ -192,7 +192,7 @@ TEMPLATE_TEST_CASE("global_array: random put/get/acc patches match a serial refe
   }
 }
 
-// Issue 4: every distribution, checked the same way.
+// Every distribution, checked the same way.
 TEMPLATE_TEST_CASE("global_array: random patches on irregular, block-cyclic and ghosted layouts",
                    "[ga][layout]", double, std::int32_t, std::complex<double>) {
   const int n = rt().size();

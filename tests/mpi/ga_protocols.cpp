@@ -1,4 +1,4 @@
-// Issue 4: strided protocols (zero-copy, packed, and the calibrated choice between them) and the
+// Strided protocols (zero-copy, packed, and the calibrated choice between them) and the
 // two accumulate protocols, checked against a serial reference on shapes around the crossover.
 #include <catch2/catch.hpp>
 
@@ -87,7 +87,7 @@ void random_round_trips(ga::strided_protocol proto, std::uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("issue 4: strided get/put give the same results under every protocol", "[ga][strided]") {
+TEST_CASE("ga: strided get/put give the same results under every protocol", "[ga][strided]") {
   for (auto proto : {ga::strided_protocol::zero_copy, ga::strided_protocol::packed,
                      ga::strided_protocol::automatic}) {
     SECTION(ga::to_string(proto)) {
@@ -96,7 +96,7 @@ TEST_CASE("issue 4: strided get/put give the same results under every protocol",
   }
 }
 
-TEST_CASE("issue 4: the automatic choice follows the calibrated model at the crossover",
+TEST_CASE("ga: the automatic choice follows the calibrated model at the crossover",
           "[ga][strided]") {
   const int me = rt().rank(), n = rt().size();
   if (n < 2) return;  // local pieces never go packed
@@ -135,7 +135,7 @@ TEST_CASE("issue 4: the automatic choice follows the calibrated model at the cro
   a.sync();
 }
 
-TEST_CASE("issue 4: a packed put is seen by a later zero-copy get and the reverse (fences)",
+TEST_CASE("ga: a packed put is seen by a later zero-copy get and the reverse (fences)",
           "[ga][strided][fence]") {
   const int me = rt().rank(), n = rt().size();
   const index_t rows = 40, cols = 8 * n;
@@ -162,7 +162,7 @@ TEST_CASE("issue 4: a packed put is seen by a later zero-copy get and the revers
   a.sync();
 }
 
-TEST_CASE("issue 4: target- and source-driven accumulates give the same sums", "[ga][acc]") {
+TEST_CASE("ga: target- and source-driven accumulates give the same sums", "[ga][acc]") {
   const int n = rt().size();
   const index_t rows = 30, cols = 26;
   for (auto proto : {ga::acc_protocol::target_driven, ga::acc_protocol::source_driven}) {

@@ -1,4 +1,4 @@
-// Issue 8: the lattice Boltzmann mini-app. Fields are bit-identical whatever the decomposition
+// The lattice Boltzmann mini-app. Fields are bit-identical whatever the decomposition
 // (all ranks vs everything on rank 0), and a restart continues exactly, also on another
 // decomposition. The validations are in lbm_validation.cpp.
 #include <catch2/catch.hpp>
@@ -80,7 +80,7 @@ std::string shared_tmpdir(const char* tag) {
 
 }  // namespace
 
-TEST_CASE("issue 8: one rank and all ranks give bit-identical fields", "[lbm]") {
+TEST_CASE("lbm: one rank and all ranks give bit-identical fields", "[lbm]") {
   for (const config& c : {mixed(), periodic()}) {
     INFO("case " << c.name);
     std::vector<double> ref, got;
@@ -119,7 +119,7 @@ TEST_CASE("issue 8: one rank and all ranks give bit-identical fields", "[lbm]") 
   }
 }
 
-TEST_CASE("issue 8: a restart from a snapshot continues bit-identically", "[lbm]") {
+TEST_CASE("lbm: a restart from a snapshot continues bit-identically", "[lbm]") {
   const std::string dir = shared_tmpdir("restart");
   const config c = mixed();
   std::uint64_t straight = 0;
@@ -163,7 +163,7 @@ TEST_CASE("issue 8: a restart from a snapshot continues bit-identically", "[lbm]
   if (rt().rank() == 0) std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("issue 8: masks and bad input", "[lbm]") {
+TEST_CASE("lbm: masks and bad input", "[lbm]") {
   {
     std::istringstream in("P1\n# a comment\n3 2\n1 0 0\n0 0 1\n");
     const mask m = read_netpbm(in, "p1");

@@ -1,4 +1,4 @@
-// Issue 8: the built-in validations of the lattice Boltzmann mini-app at a small size —
+// The built-in validations of the lattice Boltzmann mini-app at a small size —
 // Poiseuille flow against the analytic parabola and the lid-driven cavity against Ghia, Ghia &
 // Shin (1982). Registered on one rank only: a step costs one ghost exchange (two barriers), which
 // on 2 oversubscribed cores takes milliseconds, and test_lbm already shows that every
@@ -10,7 +10,7 @@
 
 using namespace lbm;
 
-TEST_CASE("issue 8: Poiseuille flow converges to the parabola within 1 %", "[lbm][validation]") {
+TEST_CASE("lbm: Poiseuille flow converges to the parabola within 1 %", "[lbm][validation]") {
   case_params p;
   p.name = "poiseuille";
   p.nx = 4;
@@ -27,8 +27,7 @@ TEST_CASE("issue 8: Poiseuille flow converges to the parabola within 1 %", "[lbm
   CHECK(r.error < 0.01);
 }
 
-TEST_CASE("issue 8: the cavity at Re 100 matches Ghia et al. at a small size",
-          "[lbm][validation]") {
+TEST_CASE("lbm: the cavity at Re 100 matches Ghia et al. at a small size", "[lbm][validation]") {
   // 32 x 32 cells with lid speed 0.15 reach steady state in ~3000 steps; the app's default
   // 128 x 128 run (README) gives 0.8 % in ~20000 steps. Same 2 % bound at both sizes.
   case_params p;

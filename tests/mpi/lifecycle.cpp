@@ -1,5 +1,5 @@
 // gaea::init/finalize in a process that did not start MPI itself, and objects that outlive the
-// runtime (issue2 regression: finalize with a live array used to abort inside UCX).
+// runtime (a regression: finalize with a live array used to abort inside UCX).
 #include <catch2/catch.hpp>
 
 #include "gaea/counters/shared_counter.hpp"
@@ -8,7 +8,7 @@
 
 using Catch::Matchers::Contains;
 
-TEST_CASE("issue2: finalize refuses while Gaea objects are alive, then succeeds", "[lifecycle]") {
+TEST_CASE("runtime: finalize refuses while Gaea objects are alive, then succeeds", "[lifecycle]") {
   gaea::init();
   REQUIRE(gaea::runtime::initialized());
   CHECK_THROWS_WITH(gaea::init(), Contains("already initialized"));

@@ -1,4 +1,4 @@
-// Issue 3: wait modes switched at run time, the active-message barrier, and a waiting rank that
+// Wait modes switched at run time, the active-message barrier, and a waiting rank that
 // must not starve a computing one. Each body runs under every GAEA_PROGRESS mode it is registered
 // for (see tests/CMakeLists.txt).
 #include <catch2/catch.hpp>
@@ -36,7 +36,7 @@ void ring_round(gaea::global_array<double>& a, int iteration) {
 }
 }  // namespace
 
-TEST_CASE("issue3: wait modes switch at run time and restore at scope exit", "[progress]") {
+TEST_CASE("progress: wait modes switch at run time and restore at scope exit", "[progress]") {
   auto& e = rt().progress();
   const mode start = e.current_mode();
   const std::int64_t n = 1024;
@@ -55,7 +55,7 @@ TEST_CASE("issue3: wait modes switch at run time and restore at scope exit", "[p
   CHECK(e.totals().mode_switches >= 1);
 }
 
-TEST_CASE("issue3: the active-message barrier orders many rounds", "[progress][barrier]") {
+TEST_CASE("progress: the active-message barrier orders many rounds", "[progress][barrier]") {
   // Each rank writes its round number, barriers, and then must see every rank's write.
   const int p = rt().size(), me = rt().rank();
   gaea::global_array<std::int64_t> seen("barrier rounds", {p});
@@ -74,7 +74,7 @@ TEST_CASE("issue3: the active-message barrier orders many rounds", "[progress][b
   }
 }
 
-TEST_CASE("issue3 review: a wait in progress follows a mode switch (kept its first strategy)",
+TEST_CASE("progress: a wait in progress follows a mode switch (kept its first strategy)",
           "[progress][regression]") {
   auto& e = rt().progress();
   const mode start = e.current_mode();

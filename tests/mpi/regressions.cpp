@@ -1,5 +1,5 @@
-// Regression tests for defects found in review of issue 2 (foundation). Each case names the
-// failure it guards against.
+// Regression tests for defects found in review of the foundation (comm, runtime). Each case
+// names the failure it guards against.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -12,7 +12,7 @@ using namespace gaea;
 using Catch::Matchers::Contains;
 using gaea::test::rt;
 
-TEST_CASE("issue2: a collective allocation keeps serving peers (was a deadlock with progress off)",
+TEST_CASE("comm: a collective allocation keeps serving peers (was a deadlock with progress off)",
           "[regression][comm]") {
   if (rt().size() < 2) return;
   comm::segment a(rt().comm(), 1 << 20, "served");
@@ -29,7 +29,7 @@ TEST_CASE("issue2: a collective allocation keeps serving peers (was a deadlock w
   CHECK(b.local_size() == 64);
 }
 
-TEST_CASE("issue2: a completion is reusable after a failed operation (failure was sticky)",
+TEST_CASE("comm: a completion is reusable after a failed operation (failure was sticky)",
           "[regression][comm]") {
   static std::atomic<int> calls{0};
   calls = 0;
@@ -51,7 +51,7 @@ TEST_CASE("issue2: a completion is reusable after a failed operation (failure wa
   rt().barrier();
 }
 
-TEST_CASE("issue2: a handler throwing a non-standard exception is reported, not fatal",
+TEST_CASE("comm: a handler throwing a non-standard exception is reported, not fatal",
           "[regression][comm]") {
   rt().comm().register_handler(202, [](const comm::am_message&) { throw 42; });
   rt().barrier();
@@ -63,7 +63,7 @@ TEST_CASE("issue2: a handler throwing a non-standard exception is reported, not 
   CHECK(rt().comm().handler_errors() >= 1);
 }
 
-TEST_CASE("issue2: strided extents that overflow 64 bits give gaea::error (was a segfault)",
+TEST_CASE("comm: strided extents that overflow 64 bits give gaea::error (was a segfault)",
           "[regression][comm][errors]") {
   comm::segment s(rt().comm(), 64, "small");
   comm::completion c;
@@ -76,7 +76,7 @@ TEST_CASE("issue2: strided extents that overflow 64 bits give gaea::error (was a
   rt().barrier();
 }
 
-TEST_CASE("issue2: collectives from a thread other than the runtime's are refused",
+TEST_CASE("runtime: collectives from a thread other than the runtime's are refused",
           "[regression][runtime][errors]") {
   std::string message;
   std::thread t([&] {

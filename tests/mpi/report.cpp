@@ -1,4 +1,4 @@
-// Issue 3: GAEA_REPORT=<file>.json and GAEA_TRACE=<file>.h5 at finalize. The test starts MPI itself
+// GAEA_REPORT=<file>.json and GAEA_TRACE=<file>.h5 at finalize. The test starts MPI itself
 // so that it can pick the file names, run a runtime, and read the files after the runtime is gone.
 #include <hdf5.h>
 #include <mpi.h>
@@ -16,7 +16,7 @@
 #include "gaea/ga/global_array.hpp"
 #include "gaea/runtime/runtime.hpp"
 
-TEST_CASE("issue3: finalize writes the JSON report and the HDF5 trace", "[report]") {
+TEST_CASE("report: finalize writes the JSON report and the HDF5 trace", "[report]") {
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
   int rank = 0, size = 0;
@@ -28,7 +28,7 @@ TEST_CASE("issue3: finalize writes the JSON report and the HDF5 trace", "[report
   MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
   const std::string json = std::string(dir) + "/report.json", h5 = std::string(dir) + "/trace.h5";
   // Paths that cannot be written at finalize are refused at start-up, on every rank, before
-  // anything is created (issue 18: a directory, a missing directory, a device).
+  // anything is created: a directory, a missing directory, a device.
   setenv("GAEA_TRACE", dir, 1);
   CHECK_THROWS_WITH(gaea::runtime(), Catch::Contains("GAEA_TRACE") && Catch::Contains(dir) &&
                                          Catch::Contains("a directory"));

@@ -1,4 +1,4 @@
-// Issue 3: with ranks sharing cores, a rank that waits in Gaea must not starve a rank that
+// With ranks sharing cores, a rank that waits in Gaea must not starve a rank that
 // computes. Registered for the modes that promise it (not `spin`, which the user chooses when
 // every thread has its own hardware thread).
 #include <catch2/catch.hpp>
@@ -12,7 +12,7 @@
 
 using gaea::test::rt;
 
-TEST_CASE("issue3: a waiting rank does not starve a computing rank", "[progress][starvation]") {
+TEST_CASE("progress: a waiting rank does not starve a computing rank", "[progress][starvation]") {
   // Rank 0 counts loop iterations over a fixed window twice: once while the other ranks sleep
   // outside Gaea (the reference), once while they wait in a Gaea barrier. Ranks share cores here
   // (4 ranks on 2 cores), so a waiter that spins takes rank 0's CPU away; one that blocks or

@@ -61,7 +61,7 @@ TEST_CASE("auto policy: a latency-critical wait spins longer; a bulk wait blocks
   CHECK(a.next(159 * us).what == action::spin);
   CHECK(a.next(161 * us).what == action::sleep);
   a.end_wait(200 * us);
-  // Before any rate is known, the paper's 16 KiB is the threshold.
+  // Before any rate is known, the 16 KiB of [PASCoL Table 1] is the threshold.
   CHECK(a.interrupt_bytes() == 16384);
   a.begin_wait(1 * ms, 1 << 20);
   CHECK(a.next(1 * ms + 5 * us).what == action::spin);  // short probe

@@ -79,9 +79,9 @@ TEST_CASE("model: throttling removes dynamic CPU power linearly in the duty", "[
 }
 
 TEST_CASE("node power at (frequency, T-state) reproduces [A2A-Energy] eq. 8", "[energy][model]") {
-  // The paper's node: 8 cores (two quad-core Xeon E5450, 2.0-3.0 GHz), P_s = 150 W static,
-  // P_d = 20 W memory dynamic, and P_10 = 222 W at the lowest frequency f_1 = 2.0 GHz without
-  // throttling, so c * P_1 = 222 - 170 = 52 W. Per-core parameters that say the same:
+  // The node of [A2A-Energy §3]: 8 cores (two quad-core Xeon E5450, 2.0-3.0 GHz), P_s = 150 W
+  // static, P_d = 20 W memory dynamic, and P_10 = 222 W at the lowest frequency f_1 = 2.0 GHz
+  // without throttling, so c * P_1 = 222 - 170 = 52 W. Per-core parameters that say the same:
   const int cores = 8;
   model_params p;
   p.f_max_khz = 3000000;

@@ -16,7 +16,7 @@
 
 using gaea::progress::blocker;
 
-TEST_CASE("issue5: a micro-sleep ends when the thread is signalled (was deaf to wake-ups)",
+TEST_CASE("blocker: a micro-sleep ends when the thread is signalled (was deaf to wake-ups)",
           "[waiting][regression]") {
   // A progress thread micro-sleeping when the main thread posts a deferred reply used to keep
   // the reply until the sleep ended; the sleep asked for here is far longer than the test's
@@ -79,7 +79,7 @@ class pinned {
 };
 }  // namespace
 
-TEST_CASE("issue3: a block that times out keeps the frequency low until there is work",
+TEST_CASE("waiter: a block that times out keeps the frequency low until there is work",
           "[waiting][dvfs][regression]") {
   // An idle rank wakes at every safety timeout; it used to raise and lower its core each time
   // (about 100 transitions per second in bench/idle_wait).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes a water cluster (H2O)_n as .xyz (Angstrom) on stdout: copies of the issue-6 water
+# Writes a water cluster (H2O)_n as .xyz (Angstrom) on stdout: copies of the validation water
 # geometry on a cubic grid (spacing 3.1 A, filled x, then y, then z), each turned about z by
 # 0, 90, 180, 270 degrees in turn so neighbours do not point their hydrogens at each other.
 #   make_cluster.sh <n> [spacing]
@@ -10,7 +10,7 @@ awk -v n="$n" -v a="$spacing" 'BEGIN {
   if (n !~ /^[0-9]+$/ || n < 1) { print "make_cluster.sh: n must be a positive integer" > "/dev/stderr"; exit 2 }
   m = 1; while (m * m * m < n) m++
   printf "%d\n(H2O)%d water cluster, grid spacing %s A\n", 3 * n, n, a
-  # water: O, H, H (the issue-6 geometry)
+  # water: O, H, H (the geometry of molecules/water.xyz)
   ex[0] = 0; ey[0] = -0.075791844; el[0] = "O"
   ex[1] = 0.866811829; ey[1] = 0.601435779; el[1] = "H"
   ex[2] = -0.866811829; ey[2] = 0.601435779; el[2] = "H"

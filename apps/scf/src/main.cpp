@@ -1,5 +1,5 @@
 // gaea-scf: restricted closed-shell Hartree-Fock with a distributed, counter-balanced Fock
-// build (issue 6). See apps/scf/README.md.
+// build. See apps/scf/README.md.
 //   mpirun -np 4 gaea-scf molecules/water.xyz --basis 6-31G* --spherical
 // Exit codes: 0 success, 1 bad input or failure, 2 bad command line, 3 SCF not converged,
 // 4 --expect-energy mismatch.

@@ -22,7 +22,7 @@ algorithm default_rule(const group_state& g, const call_shape& c) {
     case operation::barrier:
       return multi_node_shared(g) ? hierarchical : dissemination;
     case operation::broadcast:
-      // Measured (bench/results-coll-20261124-002834): binomial or its hierarchical form was
+      // Measured (bench/results/20261124-002834-coll): binomial or its hierarchical form was
       // the fastest at every size on 2-4 ranks, scatter-allgather never; it pays off only once
       // the tree is deep, so it is kept for large groups.
       if (multi_node_shared(g)) return hierarchical;

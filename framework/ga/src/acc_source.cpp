@@ -1,5 +1,5 @@
-// Source-driven accumulate, the classic scheme kept for comparison (the paper's Fig. 11): per
-// owner piece, take the owner's lock word with a remote compare-and-swap, get the piece, add,
+// Source-driven accumulate, the classic scheme kept for comparison ([PGAS-BGQ §III.D.1, Fig. 11]):
+// per owner piece, take the owner's lock word with a remote compare-and-swap, get the piece, add,
 // put it back, flush, release. Every step is a round trip the origin waits for, and concurrent
 // accumulates to one owner serialise on its lock — the costs the target-driven default avoids.
 #include <thread>

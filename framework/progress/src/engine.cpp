@@ -47,7 +47,7 @@ constexpr bool unpack_dvfs(int v) {
 }
 // Safety timeouts of blocking waits: a lost wake-up costs at most this much, never a hang. 10 ms,
 // because UCX 1.13's shared-memory transport sometimes fails to signal an armed worker's event fd
-// (issue 3 note); 100 wake-ups per second cost well under 1% of a core.
+// (a lost wake-up); 100 wake-ups per second cost well under 1% of a core.
 constexpr std::int64_t app_block_timeout_ns = 10000000;
 constexpr std::int64_t progress_block_timeout_ns = 10000000;
 

@@ -1,7 +1,7 @@
-# Hostile cases of the command lines and the GAEA_* environment (issue 18, problem 7 and
-# deliver 4). The convention (apps/common/cli.hpp): --help and --version exit 0; a bad command
-# line prints "<program>: error: ..." on every rank and exits 2, under mpirun or not; GAEA_*
-# variables are checked at start-up (invalid value: an error on every rank; unknown name: a
+# Hostile cases of the command lines and the GAEA_* environment. The convention
+# (apps/common/cli.hpp): --help and --version exit 0; a bad command line prints
+# "<program>: error: ..." on every rank and exits 2, under mpirun or not; GAEA_* variables are
+# checked at start-up (invalid value: an error on every rank; unknown name: a
 # warning naming the closest known one). None of these is about the transport: sm only.
 
 # One program's command-line cases. PROGRAM is the executable's name; BASE the required

@@ -1,5 +1,5 @@
 # An error on one rank ends the whole job, with that rank's message printed by every rank, never a
-# hang (issue 18, problem 1; runtime::fail, GAEA_HANG_TIMEOUT). gaea-fault injects the faults.
+# hang (runtime::fail, GAEA_HANG_TIMEOUT). gaea-fault injects the faults.
 set(_fault $<TARGET_FILE:gaea-fault>)
 set(_from1 "rank 1 \\(host [^)]*\\)(: error| failed): injected fault on rank 1")
 
@@ -29,7 +29,7 @@ gaea_add_hostile(fail_stopped_rank COMMAND ${_fault} stop 1 NRANKS 2 TIMEOUT 40
                  ENV GAEA_HANG_TIMEOUT=3
                  MESSAGE_ONCE "waiting for rank 1 \\(host [^)]*\\), which has not entered it"
                  CLASS hang)
-# An array that outlives its runtime: the runtime's warning, then no crash (problem 6).
+# An array that outlives its runtime: the runtime's warning, then no crash.
 gaea_add_hostile(fail_array_after_runtime COMMAND ${_fault} array-after-runtime NRANKS 1 2
                  TRANSPORTS sm EXIT 0 MESSAGE "the array was destroyed after the runtime"
                  MESSAGE_ONCE "outliving_array.* still alive at finalize" CLASS crash)

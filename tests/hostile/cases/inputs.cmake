@@ -1,9 +1,9 @@
-# Hostile inputs (issue 18, deliver 3; problems 1, 5 and 6): corrupt, truncated, non-finite,
+# Hostile inputs: corrupt, truncated, non-finite,
 # out-of-range and per-rank-different inputs of gaea-scf, gaea-lu, gaea-lbm and gaea-checkpoint.
 # Corrupt files are made in SETUP from real ones: the NWChem basis library, the repository's
 # water molecule, snapshots and checkpoints written by the apps themselves, altered with
 # h5_poke (the HDF5 C API; built here). Bad command-line values (CLI11 validators) expect no
-# particular status: the exit code of a bad command line is deliver 4's (cli) convention.
+# particular status: the exit code of a bad command line is cli.cmake's convention.
 set(in_data ${CMAKE_CURRENT_LIST_DIR}/../data/inputs)
 add_executable(gaea_hostile_h5_poke ${in_data}/h5_poke.cpp)
 target_link_libraries(gaea_hostile_h5_poke PRIVATE hdf5::hdf5 MPI::MPI_C)

@@ -1,5 +1,5 @@
-# Hostile cases of issue 18's outputs area (deliver 2; problems 2, 3, 4 and the GAEA_REPORT /
-# GAEA_TRACE part of 7): files are never half-written, never replace good data with bad, never
+# Hostile cases of the outputs (the apps' result files, snapshots and checkpoints, GAEA_REPORT
+# and GAEA_TRACE): files are never half-written, never replace good data with bad, never
 # turn a device into a regular file, and no temporary outlives a failure or a signal.
 # Every case keeps a "good" file made by SETUP (KEEP) and the harness checks that no *.tmp* file
 # is left. Data: data/outputs/nan32.h5 is a 32 x 32 double matrix "A" (diagonally dominant) with
@@ -11,7 +11,7 @@ set(_out_scf $<TARGET_FILE:gaea-scf> ${PROJECT_SOURCE_DIR}/apps/scf/molecules/wa
 # A full filesystem: the tmpfs at ./full holds the good file, then a filler takes what is left.
 set(_out_fill "echo good-data > full/good.h5 && (cat /dev/zero > full/filler 2>/dev/null || true)")
 
-# --- Problem 2: collective HDF5 on a full filesystem (hang, crash at MPI_Finalize, *.tmp.*) ---
+# --- Collective HDF5 on a full filesystem: an error, no hang, no crash at MPI_Finalize ---
 gaea_add_hostile(out_lu_full_fs
   COMMAND $<TARGET_FILE:gaea-lu> --n 256 --block 32 --output full/good.h5
   NRANKS 2 4 TRANSPORTS sm tcp FULL_FS 64k SETUP "${_out_fill}"
@@ -33,13 +33,13 @@ gaea_add_hostile(out_checkpoint_full_fs
   NRANKS 2 TRANSPORTS sm tcp FULL_FS 64k SETUP "${_out_fill}"
   MESSAGE "No space left on device" KEEP full/good.h5 CLASS crash)
 
-# --- Problem 3: gaea-scf --output on a full disk exits 0 and replaces the file with zeros ---
+# --- gaea-scf --output on a full disk: an error, and the old file is not replaced by zeros ---
 gaea_add_hostile(out_scf_full_fs
   COMMAND ${_out_scf} --output full/good.h5
   NRANKS 2 TRANSPORTS sm FULL_FS 64k SETUP "${_out_fill}"
   MESSAGE "No space left on device|HDF5 failed" KEEP full/good.h5 CLASS lost)
 
-# --- Problem 4: good results replaced by failed ones ---
+# --- Failed results never replace good ones ---
 gaea_add_hostile(out_lu_nan_keeps_good
   COMMAND $<TARGET_FILE:gaea-lu> --input ${_out_data}/nan32.h5 --output good.h5
   NRANKS 2 TRANSPORTS sm SETUP "echo good-data > good.h5" KEEP good.h5 CLASS lost)
@@ -73,7 +73,7 @@ gaea_add_hostile(out_checkpoint_onto_directory
   NRANKS 2 TRANSPORTS sm SETUP "mkdir results"
   MESSAGE "'results': is a directory" CLASS unclear)
 
-# --- Problem 7: GAEA_REPORT / GAEA_TRACE to a directory, a missing directory or a device ---
+# --- GAEA_REPORT / GAEA_TRACE to a directory, a missing directory or a device ---
 gaea_add_hostile(out_trace_directory
   COMMAND $<TARGET_FILE:gaea-info> ENV GAEA_TRACE=tracedir
   NRANKS 2 TRANSPORTS sm SETUP "mkdir tracedir"

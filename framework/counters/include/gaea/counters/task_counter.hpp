@@ -24,7 +24,7 @@ struct task_range {
 
 /// How a task_counter takes ids from its shared counter.
 enum class dispense {
-  single,        ///< one id per fetch_add(1): the paper's scheme, a round trip per task
+  single,        ///< one id per fetch_add(1) ([PGAS-BGQ §IV.B.3]), a round trip per task
   batched,       ///< guided self-scheduling: chunk = clamp(remaining / (k × consumers))
   hierarchical,  ///< a node counter in node shared memory, refilled from the global counter in
                  ///< guided chunks over nodes; ranks take guided sub-chunks with CPU atomics

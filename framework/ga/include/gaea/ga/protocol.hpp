@@ -65,8 +65,8 @@ class scoped_protocol {
 using scoped_strided_protocol = scoped_protocol<strided_protocol>;
 using scoped_acc_protocol = scoped_protocol<acc_protocol>;
 
-/// The cost model behind strided_protocol::automatic for one target: the LogGP model of the
-/// paper's eq. 9 for zero-copy, and for packed one message plus two copies. For a piece of k
+/// The cost model behind strided_protocol::automatic for one target: the LogGP model of
+/// [PGAS-BGQ eq. 9] for zero-copy, and for packed one message plus two copies. For a piece of k
 /// contiguous chunks holding m bytes:
 ///   zero-copy:  rma_first_s + (k - 1) * rma_chunk_s + m * rma_s_per_byte
 ///   packed:     message_s + m * (message_s_per_byte + 2 * copy_s_per_byte)

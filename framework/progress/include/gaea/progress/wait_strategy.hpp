@@ -104,7 +104,7 @@ class wait_strategy {
 /// Busy polling with `pause` (friendly to an SMT sibling); after `yield_after` consecutive idle
 /// steps one sched_yield(), so that a thread placed on a shared core still lets neighbours run.
 /// With DVFS enabled in the waiter, a wait for at least `dvfs_bytes` runs at the low frequency
-/// (the paper's polling + DVFS).
+/// ("polling + DVFS" of [PASCoL §4.2]).
 class spin_strategy final : public wait_strategy {
  public:
   explicit spin_strategy(waiter& w, std::uint32_t yield_after = 4096,
@@ -125,7 +125,7 @@ class spin_strategy final : public wait_strategy {
 
 /// Mode `adaptive`: spins while traffic is recent (for `spin_ns` after the last event), then
 /// micro-sleeps with clock_nanosleep for a step that doubles on every idle step up to
-/// `max_sleep_ns`, and drops back to spinning on any traffic (the adaptive-polling paper's loop).
+/// `max_sleep_ns`, and drops back to spinning on any traffic ([AdaptivePolling Fig. 3]).
 /// A sleeping thread leaves the core to the ranks that share it, which yielding alone does not.
 class backoff_strategy final : public wait_strategy {
  public:
