@@ -17,6 +17,7 @@
 #include "gaea/base/env.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/comm/bootstrap.hpp"
+#include "gaea/comm/handler_ids.hpp"
 #include "gaea/energy/sysfs.hpp"
 #include "gaea/progress/clock.hpp"
 #include "report.hpp"
@@ -28,10 +29,9 @@ std::atomic<runtime*> g_current{nullptr};
 std::unique_ptr<runtime> g_owned;  // for init()/finalize()
 std::atomic<std::uint64_t> g_instances{0};
 
-// Handlers of the dissemination barrier and of failure reports (comm's range 0-15 is shared with
-// the runtime).
-constexpr comm::handler_id barrier_handler = 1;
-constexpr comm::handler_id failure_handler = 2;
+// Handlers of the dissemination barrier and of failure reports (gaea/comm/handler_ids.hpp).
+constexpr comm::handler_id barrier_handler = comm::handler_ids::runtime_barrier;
+constexpr comm::handler_id failure_handler = comm::handler_ids::runtime_failure;
 struct failure_header {
   std::int32_t cause_rank;  // the rank whose error ends the job
   std::int32_t exit_code;   // its exit code
