@@ -21,8 +21,9 @@ class none_actuator final : public detail::actuator_base {
   std::int64_t high_khz(int) const override { return 0; }
   std::int64_t low_khz(int) const override { return 0; }
   std::int64_t current_khz(int) const override { return 0; }
-  bool set_low(int, bool) override { return false; }
-  void restore() noexcept override {}
+  // No CPU is managed: set_low() is false before it gets here.
+  bool write_low(std::size_t, int, bool) override { return false; }
+  void write_originals(bool) noexcept override {}
 };
 
 std::unique_ptr<actuator> make_none() {
