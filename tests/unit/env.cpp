@@ -55,6 +55,28 @@ TEST_CASE("env: the README documents exactly the variables of the table", "[env]
   CHECK(rows == gaea::env::table().size());
 }
 
+TEST_CASE("env: the README row of a choice variable names every choice", "[env][docs]") {
+  std::ifstream in(std::string(GAEA_SOURCE_DIR) + "/README.md");
+  REQUIRE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string readme = ss.str();
+  for (const auto& v : gaea::env::table()) {
+    if (v.kind != gaea::env::value_kind::choice) continue;
+    const std::size_t start = readme.find("| `" + std::string(v.name) + "` |");
+    REQUIRE(start != std::string::npos);
+    const std::string row = readme.substr(start, readme.find('\n', start) - start);
+    std::string_view rest = v.choices;
+    while (!rest.empty()) {
+      const std::size_t bar = rest.find('|');
+      const std::string choice(rest.substr(0, bar));
+      rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+      INFO(v.name << " choice " << choice);
+      CHECK(row.find("`" + choice + "`") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("env: every default is a valid value of its own kind", "[env]") {
   for (const auto& v : gaea::env::table()) {
     INFO(v.name);

@@ -23,7 +23,7 @@ void op_state::check_thread(const char* what) const {
   if (std::this_thread::get_id() != owner)
     throw Error(std::string("gaea::ga::request: ") + what +
                 " called from a thread other than the one that issued the " +
-                to_string(kind) + " (its transport worker carries the operation)");
+                std::string(to_string(kind)) + " (its transport worker carries the operation)");
 }
 
 void op_state::wait() {
@@ -71,8 +71,7 @@ request::~request() {
   try {
     st_->wait();
   } catch (const std::exception& e) {
-    std::cerr << "gaea: an unfinished request was destroyed and failed: " << e.what()
-              << std::endl;
+    std::cerr << "gaea: an unfinished request was destroyed and failed: " << e.what() << std::endl;
   }
 }
 

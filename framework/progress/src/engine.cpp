@@ -12,28 +12,6 @@
 
 namespace gaea::progress {
 
-std::string_view to_string(mode m) noexcept {
-  switch (m) {
-    case mode::off:
-      return "off";
-    case mode::spin:
-      return "spin";
-    case mode::adaptive:
-      return "adaptive";
-    case mode::interrupt:
-      return "interrupt";
-    case mode::automatic:
-      return "auto";
-  }
-  return "?";
-}
-
-std::optional<mode> parse_mode(std::string_view text) noexcept {
-  for (mode m : {mode::off, mode::spin, mode::adaptive, mode::interrupt, mode::automatic})
-    if (to_string(m) == text) return m;
-  return std::nullopt;
-}
-
 namespace {
 std::atomic<std::uint64_t> g_generation{0};
 constexpr int pack(mode m, bool dvfs) {
