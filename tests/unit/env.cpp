@@ -37,12 +37,18 @@ TEST_CASE("env: documented variables parse with defaults and suffixes", "[env]")
 #include <fstream>
 #include <sstream>
 
-TEST_CASE("env: the README documents exactly the variables of the table", "[env][docs]") {
+namespace {
+std::string top_readme() {
   std::ifstream in(std::string(GAEA_SOURCE_DIR) + "/README.md");
   REQUIRE(in.good());
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string readme = ss.str();
+  return ss.str();
+}
+}  // namespace
+
+TEST_CASE("env: the README documents exactly the variables of the table", "[env][docs]") {
+  const std::string readme = top_readme();
   for (const auto& v : gaea::env::table()) {
     INFO(v.name);
     CHECK(readme.find("| `" + std::string(v.name) + "` | `" + std::string(v.default_str) + "` |") !=
@@ -56,11 +62,7 @@ TEST_CASE("env: the README documents exactly the variables of the table", "[env]
 }
 
 TEST_CASE("env: the README row of a choice variable names every choice", "[env][docs]") {
-  std::ifstream in(std::string(GAEA_SOURCE_DIR) + "/README.md");
-  REQUIRE(in.good());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string readme = ss.str();
+  const std::string readme = top_readme();
   for (const auto& v : gaea::env::table()) {
     if (v.kind != gaea::env::value_kind::choice) continue;
     const std::size_t start = readme.find("| `" + std::string(v.name) + "` |");
