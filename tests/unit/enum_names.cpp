@@ -44,7 +44,7 @@ TEST_CASE("enum names: parse rejects unknown text naming the kind, the text and 
           "[enum_names][errors]") {
   CHECK_FALSE(gaea::try_parse<colour>("Red").has_value());  // case-sensitive
   CHECK_FALSE(gaea::try_parse<colour>("").has_value());
-  CHECK_THROWS_AS(gaea::parse<colour>("purple"), gaea::Error);
+  CHECK_THROWS_AS(gaea::parse<colour>("purple"), gaea::error);
   CHECK_THROWS_WITH(gaea::parse<colour>("purple"),
                     Contains("colour 'purple' is not one of red|green|blue"));
 }
@@ -72,7 +72,8 @@ TEST_CASE("enum names: every enum-valued variable's default parses and its choic
     unsetenv(v);
   CHECK(gaea::env::get_enum<gaea::progress::mode>("GAEA_PROGRESS") ==
         gaea::progress::mode::automatic);
-  CHECK(gaea::env::get_enum<gaea::counter_mode>("GAEA_COUNTER") == gaea::counter_mode::atomic);
+  CHECK(gaea::env::get_enum<gaea::counters::counter_mode>("GAEA_COUNTER") ==
+        gaea::counters::counter_mode::atomic);
   CHECK(gaea::env::get_enum<gaea::ga::strided_protocol>("GAEA_STRIDED") ==
         gaea::ga::strided_protocol::automatic);
   CHECK(gaea::env::get_enum<gaea::ga::acc_protocol>("GAEA_ACC") ==

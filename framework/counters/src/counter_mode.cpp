@@ -4,10 +4,10 @@
 
 #include "gaea/base/env.hpp"
 
-namespace gaea {
+namespace gaea::counters {
 
 counter_mode default_counter_mode() {
   return env::get_enum<counter_mode>("GAEA_COUNTER");
 }
 
-}  // namespace gaea
+}  // namespace gaea::counters

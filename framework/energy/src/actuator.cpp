@@ -37,7 +37,7 @@ constexpr std::string_view sleep_only = ": sleep-only, no DVFS";
 
 actuator_choice make_actuator(const actuator_config& cfg) {
   if (std::find(actuator_kinds.begin(), actuator_kinds.end(), cfg.kind) == actuator_kinds.end())
-    throw Error("GAEA_DVFS='" + cfg.kind +
+    throw error("GAEA_DVFS='" + cfg.kind +
                 "' is not an actuator kind; accepted: " + join_names(actuator_kinds));
   if (cfg.kind == "off") return {make_none(), "GAEA_DVFS=off" + std::string(sleep_only)};
   // Clock modulation changes the duty, not the frequency: it belongs to the throttle, which owns

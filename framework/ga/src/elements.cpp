@@ -71,7 +71,7 @@ void array_core::serve_list(int kind, const index_t* subs, std::size_t count,
 namespace {
 void on_list(const comm::am_message& m) {
   list_header h{};
-  if (m.header.size() != sizeof h) throw Error("global_array element list: malformed header");
+  if (m.header.size() != sizeof h) throw error("global_array element list: malformed header");
   std::memcpy(&h, m.header.data(), sizeof h);
   array_core& a = find_array(h.array_id, m.source);
   const std::size_t n = h.count, es = a.elem_size();
@@ -79,7 +79,7 @@ void on_list(const comm::am_message& m) {
   const auto k = static_cast<list_op>(h.kind);
   const bool carries_values = k != list_op::gather;
   if (h.ndim != a.dist().ndim() || m.data.size() != sub_bytes + (carries_values ? n * es : 0))
-    throw Error("global_array '" + a.name() + "': element list from rank " +
+    throw error("global_array '" + a.name() + "': element list from rank " +
                 std::to_string(m.source) + " carries " + std::to_string(m.data.size()) +
                 " bytes for " + std::to_string(n) + " elements");
   // Subscripts may be unaligned in the message: copy them out.
@@ -109,7 +109,7 @@ void array_core::element_list(int kind, std::span<const index> subs, const std::
   for (std::size_t i = 0; i < subs.size(); ++i) {
     const index& e = subs[i];
     if (e.size() != static_cast<std::size_t>(n))
-      throw Error("global_array '" + name_ + "': " + what + ": subscript " + std::to_string(i) +
+      throw error("global_array '" + name_ + "': " + what + ": subscript " + std::to_string(i) +
                   " has " + std::to_string(e.size()) + " indices for a " + std::to_string(n) +
                   "-D array");
     dist_.validate(patch{e, e}, what);

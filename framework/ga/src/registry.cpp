@@ -30,7 +30,7 @@ void on_acc(const comm::am_message& m) {
   const patch piece = read_patch_header(m.header, h);
   array_core& a = find_array(h.array_id, m.source);
   if (m.data.size() != static_cast<std::size_t>(piece.elements()) * a.elem_size())
-    throw Error("global_array '" + a.name() + "': accumulate of " + piece.str() + " carries " +
+    throw error("global_array '" + a.name() + "': accumulate of " + piece.str() + " carries " +
                 std::to_string(m.data.size()) + " bytes");
   a.apply_acc(piece, m.data.data(), h.alpha);
   bump(counters().accs_served);
@@ -41,7 +41,7 @@ array_core& find_array(std::uint64_t id, int source) {
   std::lock_guard lock(g_mutex);
   auto it = g_arrays.find(id);
   if (it == g_arrays.end())
-    throw Error("global_array request from rank " + std::to_string(source) + ": no array with id " +
+    throw error("global_array request from rank " + std::to_string(source) + ": no array with id " +
                 std::to_string(id) + " on this rank");
   return *it->second;
 }

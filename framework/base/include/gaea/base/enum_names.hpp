@@ -12,7 +12,7 @@
 ///     }
 ///
 /// Then gaea::to_string(mode::spin) == "spin", gaea::parse<mode>("spin") == mode::spin, and
-/// gaea::parse<mode>("fast") throws gaea::Error("progress mode 'fast' is not one of off|spin").
+/// gaea::parse<mode>("fast") throws gaea::error("progress mode 'fast' is not one of off|spin").
 /// Every function here is pure and thread-safe.
 
 #include <concepts>
@@ -100,12 +100,12 @@ std::string choices(std::string_view sep = "|") {
   return out;
 }
 
-/// The value named `text`. Throws gaea::Error naming what was parsed, the text and the accepted
+/// The value named `text`. Throws gaea::error naming what was parsed, the text and the accepted
 /// names ("progress mode 'fast' is not one of off|spin|adaptive|interrupt|auto").
 template <named_enum E>
 E parse(std::string_view text) {
   if (auto v = try_parse<E>(text)) return *v;
-  throw Error(std::string(names_of<E>().what) + " '" + std::string(text) + "' is not one of " +
+  throw error(std::string(names_of<E>().what) + " '" + std::string(text) + "' is not one of " +
               choices<E>());
 }
 

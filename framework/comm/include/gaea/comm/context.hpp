@@ -57,7 +57,7 @@ class context {
   /// Registers `h` for `id` on this rank. Register on every rank before any peer sends to `id`
   /// (e.g. before the collective that creates the object the handler serves). Each id is
   /// registered at most once per context: gaea/comm/handler_ids.hpp assigns the ids, and a second
-  /// registration throws gaea::Error naming the id and its holder (nothing is replaced).
+  /// registration throws gaea::error naming the id and its holder (nothing is replaced).
   void register_handler(handler_id id, am_handler h);
 
   /// Closes every origin worker (forced: call after a barrier that follows the last operation).
@@ -67,7 +67,7 @@ class context {
   op_totals operation_totals();
 
   /// Answers a request whose handler called am_message::defer(): sends `bytes` (at most the
-  /// origin's reply capacity, gaea::Error otherwise) and finishes the origin's remote completion
+  /// origin's reply capacity, gaea::error otherwise) and finishes the origin's remote completion
   /// with `status` (0 = success). Thread-safe; the service worker sends it on its next progress.
   void send_deferred_reply(const deferred_reply& token, std::span<const std::byte> bytes = {},
                            int status = 0);
@@ -111,7 +111,7 @@ class context {
 
  private:
   class service_impl;
-  /// Throws gaea::Error on every rank when UCX reaches a rank of another node through shared
+  /// Throws gaea::error on every rank when UCX reaches a rank of another node through shared
   /// memory (collective).
   void check_off_node_transports(worker& w);
   MPI_Comm comm_ = MPI_COMM_NULL;

@@ -3,7 +3,7 @@
 /// The one list of active-message handler ids (like a port registry): the range of each module,
 /// the ids in use, and the range left to applications and benchmarks. comm knows the modules only
 /// as named numbers here, never as code. A module registers its handlers with the constants
-/// below; context::register_handler() throws gaea::Error when an id is registered twice on one
+/// below; context::register_handler() throws gaea::error when an id is registered twice on one
 /// context, naming the id and its holder from this table.
 ///
 /// Adding a handler: take the next free id of your module's range, add a constant and a row in

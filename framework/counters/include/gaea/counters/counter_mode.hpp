@@ -7,7 +7,7 @@
 
 #include "gaea/base/enum_names.hpp"
 
-namespace gaea {
+namespace gaea::counters {
 
 /// Who executes a counter operation on the owner rank.
 enum class counter_mode {
@@ -35,7 +35,7 @@ constexpr std::string_view to_string(counter_mode m) noexcept {
 constexpr std::optional<counter_mode> parse_counter_mode(std::string_view text) noexcept {
   return gaea::try_parse<counter_mode>(text);
 }
-/// The mode named by GAEA_COUNTER (default atomic). Throws gaea::Error for an unknown name.
+/// The mode named by GAEA_COUNTER (default atomic). Throws gaea::error for an unknown name.
 counter_mode default_counter_mode();
 
-}  // namespace gaea
+}  // namespace gaea::counters
