@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.hpp"
+#include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
@@ -37,7 +38,8 @@ namespace {
 namespace progress = gaea::progress;
 using gaea_bench::wait_config;
 
-constexpr gaea::comm::handler_id reaction_handler = 130;
+// An id of the application range (gaea/comm/handler_ids.hpp); 130 as in earlier results.
+constexpr gaea::comm::handler_id reaction_handler = gaea::comm::handler_ids::user_first + 2;
 
 struct msg_header {
   std::uint64_t seq;

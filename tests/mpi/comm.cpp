@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "gaea/comm/bootstrap.hpp"
+#include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/progress/engine.hpp"
 #include "test_support.hpp"
@@ -226,6 +227,36 @@ TEST_CASE("comm: deferred active-message replies are answered later by the main 
   for (int t = 0; t < n; ++t)
     CHECK(got[static_cast<std::size_t>(t)] == me * 100 + t);
   rt().barrier();
+}
+
+TEST_CASE("comm: a second handler for a taken id throws, naming the id and its holder",
+          "[comm][am][errors]") {
+  using Catch::Matchers::Contains;
+  // A module's id: held by the runtime from its constructor on.
+  CHECK_THROWS_WITH(rt().comm().register_handler(comm::handler_ids::runtime_barrier,
+                                                 [](const comm::am_message&) {}),
+                    Contains("handler id 1 is already registered") && Contains("runtime barrier"));
+  // An application id: the first registration wins, the second throws and replaces nothing.
+  constexpr comm::handler_id id = comm::handler_ids::user_first + 100;
+  static std::atomic<int> first_calls{0};
+  first_calls = 0;
+  rt().comm().register_handler(id, [](const comm::am_message&) { ++first_calls; });
+  CHECK_THROWS_WITH(rt().comm().register_handler(id, [](const comm::am_message&) {}),
+                    Contains("handler id 228 is already registered") && Contains("an application"));
+  rt().barrier();
+  comm::completion local, remote;
+  rt().worker().am_send((rt().rank() + 1) % rt().size(), id, {}, {}, local, &remote);
+  rt().wait(local);
+  rt().wait(remote);
+  rt().barrier();
+  CHECK(first_calls.load() == 1);
+}
+
+TEST_CASE("comm: the handler-id table names every id it assigns", "[comm][am]") {
+  CHECK(comm::handler_ids::holder_of(comm::handler_ids::ga_acc) == "ga accumulate");
+  CHECK(comm::handler_ids::holder_of(30) == "ga");
+  CHECK(comm::handler_ids::holder_of(100) == "a reserved range");
+  CHECK(comm::handler_ids::holder_of(comm::handler_ids::user_last) == "an application");
 }
 
 TEST_CASE("comm: allgatherv beyond the single-call limit goes in chunks", "[comm][bootstrap]") {

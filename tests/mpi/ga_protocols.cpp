@@ -90,7 +90,7 @@ void random_round_trips(ga::strided_protocol proto, std::uint64_t seed) {
 TEST_CASE("ga: strided get/put give the same results under every protocol", "[ga][strided]") {
   for (auto proto : {ga::strided_protocol::zero_copy, ga::strided_protocol::packed,
                      ga::strided_protocol::automatic}) {
-    SECTION(ga::to_string(proto)) {
+    SECTION(std::string(ga::to_string(proto))) {
       random_round_trips(proto, 42 + static_cast<int>(proto));
     }
   }

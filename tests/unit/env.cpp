@@ -37,12 +37,18 @@ TEST_CASE("env: documented variables parse with defaults and suffixes", "[env]")
 #include <fstream>
 #include <sstream>
 
-TEST_CASE("env: the README documents exactly the variables of the table", "[env][docs]") {
+namespace {
+std::string top_readme() {
   std::ifstream in(std::string(GAEA_SOURCE_DIR) + "/README.md");
   REQUIRE(in.good());
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string readme = ss.str();
+  return ss.str();
+}
+}  // namespace
+
+TEST_CASE("env: the README documents exactly the variables of the table", "[env][docs]") {
+  const std::string readme = top_readme();
   for (const auto& v : gaea::env::table()) {
     INFO(v.name);
     CHECK(readme.find("| `" + std::string(v.name) + "` | `" + std::string(v.default_str) + "` |") !=
@@ -53,6 +59,24 @@ TEST_CASE("env: the README documents exactly the variables of the table", "[env]
   while ((pos = readme.find("| `GAEA_", pos)) != std::string::npos)
     ++rows, ++pos;
   CHECK(rows == gaea::env::table().size());
+}
+
+TEST_CASE("env: the README row of a choice variable names every choice", "[env][docs]") {
+  const std::string readme = top_readme();
+  for (const auto& v : gaea::env::table()) {
+    if (v.kind != gaea::env::value_kind::choice) continue;
+    const std::size_t start = readme.find("| `" + std::string(v.name) + "` |");
+    REQUIRE(start != std::string::npos);
+    const std::string row = readme.substr(start, readme.find('\n', start) - start);
+    std::string_view rest = v.choices;
+    while (!rest.empty()) {
+      const std::size_t bar = rest.find('|');
+      const std::string choice(rest.substr(0, bar));
+      rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+      INFO(v.name << " choice " << choice);
+      CHECK(row.find("`" + choice + "`") != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("env: every default is a valid value of its own kind", "[env]") {

@@ -39,14 +39,6 @@ std::optional<double> to_double(const std::string& s) {
 }
 }  // namespace
 
-std::string_view to_string(bohr_constant c) noexcept {
-  return c == bohr_constant::nwchem ? "nwchem" : "codata2018";
-}
-std::optional<bohr_constant> parse_bohr_constant(std::string_view text) noexcept {
-  if (text == "nwchem") return bohr_constant::nwchem;
-  if (text == "codata2018") return bohr_constant::codata2018;
-  return std::nullopt;
-}
 double angstrom_to_bohr(bohr_constant c) noexcept {
   // NWChem converts with 1 / 0.529177249 (its nuclear repulsion energies match this to 1e-12,
   // not the rounded 1.889725989).

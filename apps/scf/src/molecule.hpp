@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gaea/base/enum_names.hpp"
+
 namespace scf {
 
 /// Which Ångström-to-Bohr factor converts the .xyz coordinates.
@@ -17,10 +19,19 @@ enum class bohr_constant {
   nwchem,      ///< NWChem's: 1 Bohr = 0.529177249 Å (1/0.529177249 = 1.8897259886 ≈ 1.889725989)
   codata2018,  ///< CODATA 2018: 1 Bohr = 0.529177210903 Å
 };
+inline constexpr gaea::enum_name<bohr_constant> bohr_constant_names[] = {
+    {bohr_constant::nwchem, "nwchem"}, {bohr_constant::codata2018, "codata2018"}};
+constexpr gaea::enum_names<bohr_constant> enum_names_of(bohr_constant) noexcept {
+  return {"Bohr constant", bohr_constant_names};
+}
 /// "nwchem" or "codata2018".
-std::string_view to_string(bohr_constant c) noexcept;
+constexpr std::string_view to_string(bohr_constant c) noexcept {
+  return gaea::to_string<bohr_constant>(c);
+}
 /// Parses "nwchem|codata2018"; nullopt otherwise.
-std::optional<bohr_constant> parse_bohr_constant(std::string_view text) noexcept;
+constexpr std::optional<bohr_constant> parse_bohr_constant(std::string_view text) noexcept {
+  return gaea::try_parse<bohr_constant>(text);
+}
 /// Bohr per Ångström for `c`.
 double angstrom_to_bohr(bohr_constant c) noexcept;
 

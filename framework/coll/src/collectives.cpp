@@ -12,24 +12,6 @@
 
 namespace gaea::coll {
 
-std::string_view to_string(reduce_op op) noexcept {
-  switch (op) {
-    case reduce_op::sum:
-      return "sum";
-    case reduce_op::prod:
-      return "prod";
-    case reduce_op::min:
-      return "min";
-    case reduce_op::max:
-      return "max";
-    case reduce_op::land:
-      return "land";
-    case reduce_op::lor:
-      return "lor";
-  }
-  return "?";
-}
-
 namespace detail {
 
 namespace {

@@ -39,8 +39,7 @@ settings settings::from_env() {
   if (chunk <= 0)
     throw error("GAEA_COLL_CHUNK=" + std::to_string(chunk) + ": the chunk must be positive");
   s.chunk = static_cast<std::size_t>(chunk);
-  const std::string e = env::get_choice("GAEA_COLL_ENERGY", {"auto", "on", "off"});
-  s.energy = e == "on" ? energy_mode::on : e == "off" ? energy_mode::off : energy_mode::automatic;
+  s.energy = env::get_enum<energy_mode>("GAEA_COLL_ENERGY");
   s.check = env::get_choice("GAEA_COLL_CHECK", {"0", "1"}) == "1";
   s.calibration = env::get_string("GAEA_COLL_CALIBRATION");
   return s;

@@ -14,6 +14,7 @@
 #include "detail/ucx.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/comm/bootstrap.hpp"
+#include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/segment.hpp"
 
 namespace gaea::comm {
@@ -455,6 +456,14 @@ service_worker& context::service() {
 void context::register_handler(handler_id id, am_handler h) {
   if (!h) throw error("gaea::comm: handler " + std::to_string(id) + " is empty");
   std::lock_guard lock(handlers_mutex_);
+  // Two modules (or a module and an application) on one id would silently steal each other's
+  // messages: the ids have one home, gaea/comm/handler_ids.hpp.
+  if (handlers_[id].load(std::memory_order_relaxed))
+    throw error("gaea::comm: handler id " + std::to_string(id) + " is already registered on rank " +
+                std::to_string(rank_) + " (held by " + std::string(handler_ids::holder_of(id)) +
+                "; gaea/comm/handler_ids.hpp lists the ids in use, applications take theirs in " +
+                std::to_string(handler_ids::user_first) + "-" +
+                std::to_string(handler_ids::user_last) + ")");
   handler_storage_.push_back(std::make_unique<am_handler>(std::move(h)));
   handlers_[id].store(handler_storage_.back().get(), std::memory_order_release);
 }

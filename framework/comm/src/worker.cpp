@@ -189,12 +189,6 @@ void worker::signal() {
   ucp_worker_signal(worker_);
 }
 
-std::string_view to_string(op_kind k) noexcept {
-  static constexpr std::string_view names[op_kinds] = {"put", "get", "atomic", "active_message",
-                                                       "flush"};
-  return names[static_cast<std::size_t>(k)];
-}
-
 std::size_t worker::strided_extent(const segment& seg, std::size_t rows, std::size_t stride,
                                    std::size_t row_bytes, const char* op) const {
   std::size_t span = 0;

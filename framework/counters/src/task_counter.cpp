@@ -13,24 +13,6 @@
 
 namespace gaea::counters {
 
-std::string_view to_string(dispense d) noexcept {
-  switch (d) {
-    case dispense::single:
-      return "single";
-    case dispense::batched:
-      return "batched";
-    case dispense::hierarchical:
-      return "hierarchical";
-  }
-  return "?";
-}
-
-std::optional<dispense> parse_dispense(std::string_view text) noexcept {
-  for (dispense d : {dispense::single, dispense::batched, dispense::hierarchical})
-    if (to_string(d) == text) return d;
-  return std::nullopt;
-}
-
 namespace {
 using u64 = std::uint64_t;
 std::atomic<u64> g_task_counters{0};  // creation order, the same on every rank

@@ -1,10 +1,12 @@
 #include "gaea/energy/actuator.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "detail/actuator_base.hpp"
 #include "detail/backends.hpp"
 #include "detail/restore_registry.hpp"
+#include "gaea/base/enum_names.hpp"
 #include "gaea/base/error.hpp"
 
 namespace gaea::energy {
@@ -21,25 +23,22 @@ class none_actuator final : public detail::actuator_base {
   std::int64_t high_khz(int) const override { return 0; }
   std::int64_t low_khz(int) const override { return 0; }
   std::int64_t current_khz(int) const override { return 0; }
-  bool set_low(int, bool) override { return false; }
-  void restore() noexcept override {}
+  // No CPU is managed: set_low() is false before it gets here.
+  bool write_low(std::size_t, int, bool) override { return false; }
+  void write_originals(bool) noexcept override {}
 };
 
 std::unique_ptr<actuator> make_none() {
   return std::make_unique<none_actuator>();
 }
 
-constexpr std::array<std::string_view, 5> kinds = {"auto", "cpufreq", "msr", "simulated", "off"};
 constexpr std::string_view sleep_only = ": sleep-only, no DVFS";
 }  // namespace
 
 actuator_choice make_actuator(const actuator_config& cfg) {
-  bool known = false;
-  for (auto k : kinds)
-    known = known || k == cfg.kind;
-  if (!known)
+  if (std::find(actuator_kinds.begin(), actuator_kinds.end(), cfg.kind) == actuator_kinds.end())
     throw error("GAEA_DVFS='" + cfg.kind +
-                "' is not an actuator kind; accepted: auto|cpufreq|msr|simulated|off");
+                "' is not an actuator kind; accepted: " + join_names(actuator_kinds));
   if (cfg.kind == "off") return {make_none(), "GAEA_DVFS=off" + std::string(sleep_only)};
   // Clock modulation changes the duty, not the frequency: it belongs to the throttle, which owns
   // IA32_CLOCK_MODULATION alone (two writers of one register would undo each other).

@@ -228,29 +228,19 @@ class cpufreq_actuator final : public actuator_base {
     return level_of(state_, cpu, &cpu_level::cur);
   }
 
-  bool set_low(int cpu, bool low) override {
-    std::lock_guard lock(mutex_);
-    const int s = slot_of(cpu);
-    if (s < 0 || files_.plan().retired()) return false;
-    cpu_state& c = state_[static_cast<std::size_t>(s)];
-    if (c.is_low == low) return true;
+  bool writable() const noexcept override { return !files_.plan().retired(); }
+
+  bool write_low(std::size_t slot, int cpu, bool low) override {
+    cpu_state& c = state_[slot];
     files_.plan().arm();  // from here on a signal or exit puts the originals back
-    const bool ok =
-        mode_ == cpufreq_mode::userspace ? set_userspace(cpu, c, low) : set_minmax(cpu, c, low);
-    if (ok) c.is_low = low;
-    return ok;
+    return mode_ == cpufreq_mode::userspace ? set_userspace(cpu, c, low) : set_minmax(cpu, c, low);
   }
 
-  void restore() noexcept override {
-    std::unique_lock lock(mutex_, std::defer_lock);
-    try {
-      lock.lock();
-    } catch (...) {  // cannot happen with a valid mutex; restore regardless
-    }
+  void write_originals(bool locked) noexcept override {
     files_.plan().restore_now();
-    if (!lock.owns_lock()) return;
+    if (!locked) return;
     for (cpu_state& c : state_) {
-      c.is_low = c.min_lowered = c.userspace_now = false;
+      c.min_lowered = c.userspace_now = false;
       c.cur = c.initial;
     }
   }

@@ -22,7 +22,7 @@ class simulated_actuator final : public actuator_base {
       : actuator_base(cpus, capacity),
         range_(range),
         cost_ns_(cost_ns),
-        state_(cpus.size(), {range.max_khz, false}) {}
+        state_(cpus.size(), {range.max_khz}) {}
 
   std::string_view name() const noexcept override { return "simulated"; }
   bool active() const noexcept override { return true; }
@@ -36,12 +36,9 @@ class simulated_actuator final : public actuator_base {
   }
   std::int64_t transition_cost_ns() const noexcept override { return cost_ns_; }
 
-  bool set_low(int cpu, bool low) override {
-    std::lock_guard lock(mutex_);
-    const int s = slot_of(cpu);
-    if (s < 0) return false;
-    cpu_state& c = state_[static_cast<std::size_t>(s)];
-    if (c.is_low == low) return true;
+  // The transition: the configured cost, busy-waited, and logged.
+  bool write_low(std::size_t slot, int cpu, bool low) override {
+    cpu_state& c = state_[slot];
     const std::int64_t to = low ? range_.min_khz : range_.max_khz;
     const std::int64_t t0 = now_ns();
     std::int64_t t1 = t0;
@@ -49,25 +46,18 @@ class simulated_actuator final : public actuator_base {
       t1 = now_ns();
     record(cpu, c.cur, to, t0, t1 - t0);
     c.cur = to;
-    c.is_low = low;
     return true;
   }
 
-  void restore() noexcept override {
-    std::unique_lock lock(mutex_, std::defer_lock);
-    try {
-      lock.lock();
-    } catch (...) {
-      return;
-    }
+  void write_originals(bool locked) noexcept override {
+    if (!locked) return;  // nothing was written
     for (cpu_state& c : state_)
-      c = {range_.max_khz, false};
+      c = {range_.max_khz};
   }
 
  private:
   struct cpu_state {
     std::int64_t cur = 0;
-    bool is_low = false;
   };
   khz_range range_;
   std::int64_t cost_ns_;

@@ -2,8 +2,10 @@
 
 #include "gaea/energy/meter.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
+#include "gaea/base/enum_names.hpp"
 #include "gaea/base/error.hpp"
 
 namespace gaea::energy {
@@ -72,9 +74,9 @@ proof prove(meter& m, const std::function<void()>& load) {
 meter_choice select_meter(std::string_view kind, const std::filesystem::path& root,
                           model_params params, usage_source usage,
                           const std::function<void()>& load) {
-  if (kind != "auto" && kind != "rapl" && kind != "perf" && kind != "model")
+  if (std::find(meter_kinds.begin(), meter_kinds.end(), kind) == meter_kinds.end())
     throw error("GAEA_ENERGY_METER='" + std::string(kind) +
-                "' is not a meter kind; accepted: auto|rapl|perf|model");
+                "' is not a meter kind; accepted: " + join_names(meter_kinds));
   meter_choice choice;
   // Each hardware meter must be present and prove itself; the first that does wins.
   for (std::string_view hw : {"rapl", "perf"}) {

@@ -10,6 +10,7 @@
 #include "detail/backends.hpp"
 #include "detail/restore_registry.hpp"
 #include "detail/throttle_base.hpp"
+#include "gaea/base/enum_names.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/error.hpp"
 
@@ -39,13 +40,12 @@ class none_throttle final : public throttle {
   std::vector<int> no_cpus_;
 };
 
-constexpr std::array<std::string_view, 4> kinds = {"auto", "msr", "simulated", "off"};
 constexpr std::string_view no_throttling = ": no throttling";
 
 void check_kind(const std::string& kind) {
-  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+  if (std::find(throttle_kinds.begin(), throttle_kinds.end(), kind) == throttle_kinds.end())
     throw error("GAEA_THROTTLE='" + kind +
-                "' is not a throttle kind; accepted: auto|msr|simulated|off");
+                "' is not a throttle kind; accepted: " + join_names(throttle_kinds));
 }
 
 throttle_choice none(std::string reason) {

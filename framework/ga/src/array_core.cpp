@@ -15,22 +15,6 @@
 
 namespace gaea::ga::detail {
 
-const char* to_string(elem_type t) noexcept {
-  switch (t) {
-    case elem_type::f64:
-      return "double";
-    case elem_type::f32:
-      return "float";
-    case elem_type::i64:
-      return "int64";
-    case elem_type::i32:
-      return "int32";
-    case elem_type::c64:
-      return "complex<double>";
-  }
-  return "?";
-}
-
 namespace {
 std::size_t storage_bytes(const distribution& d, int rank, std::size_t elem, const std::string& n) {
   std::size_t bytes = 0;

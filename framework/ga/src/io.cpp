@@ -422,7 +422,7 @@ void read_core(array_core& a, const std::string& file, const std::string& datase
             want[static_cast<std::size_t>(k)] = p.extent(k);
           if (held != to_string(a.type()))
             problem = who + "wrong element type: the dataset holds " + held + ", the array " +
-                      to_string(a.type());
+                      std::string(to_string(a.type()));
           else if (!(dims == want))
             problem = who + "wrong shape: the dataset is " + format_index(dims) + ", the " +
                       (given ? "patch " + p.str() + " is " : std::string("array is ")) +

@@ -27,22 +27,6 @@ std::atomic<int> g_strided{-1};
 std::atomic<int> g_acc{-1};
 }  // namespace
 
-const char* to_string(strided_protocol p) noexcept {
-  switch (p) {
-    case strided_protocol::automatic:
-      return "auto";
-    case strided_protocol::zero_copy:
-      return "zero_copy";
-    case strided_protocol::packed:
-      return "packed";
-  }
-  return "?";
-}
-
-const char* to_string(acc_protocol p) noexcept {
-  return p == acc_protocol::target_driven ? "target" : "source";
-}
-
 strided_protocol current_strided_protocol() noexcept {
   const int v = g_strided.load(std::memory_order_relaxed);
   return v < 0 ? strided_protocol::automatic : static_cast<strided_protocol>(v);
@@ -61,13 +45,11 @@ void set_acc_protocol(acc_protocol p) noexcept {
 namespace detail {
 
 void init_protocols_from_env() {
-  const std::string s = env::get_choice("GAEA_STRIDED", {"auto", "zero_copy", "packed"});
-  const int sv = s == "auto" ? 0 : s == "zero_copy" ? 1 : 2;
   int unset = -1;
-  g_strided.compare_exchange_strong(unset, sv);
-  const std::string a = env::get_choice("GAEA_ACC", {"target", "source"});
+  g_strided.compare_exchange_strong(
+      unset, static_cast<int>(env::get_enum<strided_protocol>("GAEA_STRIDED")));
   unset = -1;
-  g_acc.compare_exchange_strong(unset, a == "target" ? 0 : 1);
+  g_acc.compare_exchange_strong(unset, static_cast<int>(env::get_enum<acc_protocol>("GAEA_ACC")));
 }
 
 namespace {

@@ -67,7 +67,7 @@ void install_handlers(runtime& rt) {
   // every rank registers this section at the same point).
   std::vector<std::string> keys;
   for (std::size_t i = 0; i < op_count; ++i) {
-    const std::string o = to_string(static_cast<op>(i));
+    const std::string o(to_string(static_cast<op>(i)));
     keys.insert(keys.end(), {o + "_calls", o + "_MB", o + "_ms"});
   }
   keys.insert(keys.end(), {"flushes_issued", "flushes_avoided", "zero_copy_transfers",
@@ -86,13 +86,6 @@ void install_handlers(runtime& rt) {
 }
 
 }  // namespace detail
-
-const char* to_string(op o) noexcept {
-  static constexpr const char* names[op_count] = {
-      "get", "put", "acc", "gather", "scatter", "scatter_acc", "read_inc", "update_ghosts"};
-  const auto i = static_cast<std::size_t>(o);
-  return i < op_count ? names[i] : "?";
-}
 
 stats current_stats() {
   auto& c = detail::counters();
@@ -123,8 +116,9 @@ std::string format(const stats& s) {
     const op_figures& f = s.ops[i];
     if (f.calls == 0) continue;
     std::snprintf(line, sizeof line, "  %-13s %10llu calls %12.3f MB %10.3f ms\n",
-                  to_string(static_cast<op>(i)), static_cast<unsigned long long>(f.calls),
-                  static_cast<double>(f.bytes) * 1e-6, f.seconds * 1e3);
+                  std::string(to_string(static_cast<op>(i))).c_str(),
+                  static_cast<unsigned long long>(f.calls), static_cast<double>(f.bytes) * 1e-6,
+                  f.seconds * 1e3);
     out += line;
   }
   std::snprintf(line, sizeof line,

@@ -22,8 +22,8 @@ op_state::op_state(runtime& r, op k)
 void op_state::check_thread(const char* what) const {
   if (std::this_thread::get_id() != owner)
     throw error(std::string("gaea::ga::request: ") + what +
-                " called from a thread other than the one that issued the " + to_string(kind) +
-                " (its transport worker carries the operation)");
+                " called from a thread other than the one that issued the " +
+                std::string(to_string(kind)) + " (its transport worker carries the operation)");
 }
 
 void op_state::wait() {

@@ -12,28 +12,6 @@
 
 namespace gaea::progress {
 
-std::string_view to_string(mode m) noexcept {
-  switch (m) {
-    case mode::off:
-      return "off";
-    case mode::spin:
-      return "spin";
-    case mode::adaptive:
-      return "adaptive";
-    case mode::interrupt:
-      return "interrupt";
-    case mode::automatic:
-      return "auto";
-  }
-  return "?";
-}
-
-std::optional<mode> parse_mode(std::string_view text) noexcept {
-  for (mode m : {mode::off, mode::spin, mode::adaptive, mode::interrupt, mode::automatic})
-    if (to_string(m) == text) return m;
-  return std::nullopt;
-}
-
 namespace {
 std::atomic<std::uint64_t> g_generation{0};
 constexpr int pack(mode m, bool dvfs) {
@@ -63,6 +41,30 @@ std::string format_seconds(std::int64_t ns) {
   std::snprintf(buf, sizeof buf, "%g s", static_cast<double>(ns) * 1e-9);
   return buf;
 }
+
+// One thread's strategies, one object per mode so that a mode switch loses no state, and the one
+// place that says which strategy a mode means (for the progress thread and application waits).
+struct strategy_set {
+  spin_strategy spin;
+  backoff_strategy adaptive;
+  interrupt_strategy intr;
+  auto_strategy autos;
+
+  wait_strategy& for_mode(mode m) noexcept {
+    switch (m) {
+      case mode::off:  // the waiting thread serves the service worker itself: it polls
+      case mode::spin:
+        return spin;
+      case mode::adaptive:
+        return adaptive;
+      case mode::interrupt:
+        return intr;
+      case mode::automatic:
+        return autos;
+    }
+    return autos;
+  }
+};
 }  // namespace
 
 // Per application thread: its telemetry, its waiter (blocking on its own origin worker's event
@@ -72,20 +74,16 @@ struct engine::thread_state {
       : worker(&w),
         tel(id, e.opt_.trace_capacity),
         wt(&w, tel, e.opt_.governor),
-        spin(wt),
-        adaptive(wt, 50000, 1000, 200000),
-        intr(wt, app_block_timeout_ns),
-        autos(wt, e.auto_app_, app_block_timeout_ns) {
+        strategies{spin_strategy(wt), backoff_strategy(wt, 50000, 1000, 200000),
+                   interrupt_strategy(wt, app_block_timeout_ns),
+                   auto_strategy(wt, e.auto_app_, app_block_timeout_ns)} {
     tel.enable_trace(e.opt_.trace);
     if (e.opt_.share_core) wt.set_yield_interval(e.opt_.yield_interval_ns);
   }
   comm::worker* worker;
   thread_telemetry tel;
   waiter wt;
-  spin_strategy spin;
-  backoff_strategy adaptive;
-  interrupt_strategy intr;
-  auto_strategy autos;
+  strategy_set strategies;
 };
 
 engine::engine(comm::service_worker& service, engine_options opt)
@@ -149,12 +147,11 @@ void engine::run() {
   if (opt_.governor) opt_.governor->thread_started(sched_getcpu());
   waiter pw(&service_, *progress_tel_, opt_.governor);
   if (opt_.share_core) pw.set_yield_interval(opt_.yield_interval_ns);
-  spin_strategy spin(pw);
   // Idle, adaptive backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of
   // CPU (bench/idle_cost), so shorter steps burn a visible share of a core.
-  backoff_strategy adaptive(pw, 50000, 1000, 1000000);
-  interrupt_strategy intr(pw, progress_block_timeout_ns);
-  auto_strategy autos(pw, auto_progress_, progress_block_timeout_ns);
+  strategy_set strategies{spin_strategy(pw), backoff_strategy(pw, 50000, 1000, 1000000),
+                          interrupt_strategy(pw, progress_block_timeout_ns),
+                          auto_strategy(pw, auto_progress_, progress_block_timeout_ns)};
   progress_waiter_.store(&pw, std::memory_order_release);
 
   std::unique_lock service_lock(service_mutex_, std::defer_lock);
@@ -188,20 +185,7 @@ void engine::run() {
       last_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
       if (steps == 1) first_cpu_.store(last_cpu_.load(std::memory_order_relaxed));
     }
-    switch (m) {
-      case mode::spin:
-        spin.after_step(n);
-        break;
-      case mode::adaptive:
-        adaptive.after_step(n);
-        break;
-      case mode::interrupt:
-        intr.after_step(n);
-        break;
-      default:
-        autos.after_step(n);
-        break;
-    }
+    strategies.for_mode(m).after_step(n);
   }
   {
     std::lock_guard lock(waiter_mutex_);
@@ -298,17 +282,12 @@ void engine::wait_scope::select() {
   ts_.wt.set_dvfs(unpack_dvfs(packed_));
   // Blocking needs someone else to progress the service worker (mode != off) and a predicate
   // that an event on this thread's worker, or notify_waiters(), makes true.
-  const bool may_spin = !e_.opt_.share_core;
-  if (!notified_ || m == mode::off || m == mode::spin || !ts_.wt.can_block())
-    strategy_ = (m == mode::spin || m == mode::off) && may_spin
-                    ? static_cast<wait_strategy*>(&ts_.spin)
-                    : &ts_.adaptive;
-  else if (m == mode::adaptive)
-    strategy_ = &ts_.adaptive;
-  else if (m == mode::interrupt)
-    strategy_ = &ts_.intr;
-  else
-    strategy_ = &ts_.autos;
+  // A wait that cannot block polls: spinning where its mode spins (unless the core is shared),
+  // micro-sleeping otherwise.
+  strategy_set& s = ts_.strategies;
+  strategy_ = &s.for_mode(m);
+  const bool can_block = notified_ && m != mode::off && m != mode::spin && ts_.wt.can_block();
+  if (!can_block && (strategy_ != &s.spin || e_.opt_.share_core)) strategy_ = &s.adaptive;
   strategy_->begin_wait(bytes_);
 }
 
@@ -338,7 +317,7 @@ void engine::notify_waiters() noexcept {
 }
 
 std::size_t engine::interrupt_bytes(comm::worker& w) {
-  return this_thread(w).autos.policy().interrupt_bytes();
+  return this_thread(w).strategies.autos.policy().interrupt_bytes();
 }
 
 stats engine::thread_stats() const noexcept {

@@ -4,11 +4,6 @@
 
 namespace gaea::progress {
 
-std::string_view to_string(wait_state s) noexcept {
-  static constexpr std::string_view names[wait_states] = {"run", "spin", "sleep", "block"};
-  return names[static_cast<std::size_t>(s)];
-}
-
 telemetry_totals& telemetry_totals::operator+=(const telemetry_totals& o) noexcept {
   for (std::size_t i = 0; i < wait_states; ++i) {
     wall_ns[i] += o.wall_ns[i];

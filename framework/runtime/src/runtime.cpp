@@ -17,6 +17,9 @@
 #include "gaea/base/env.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/comm/bootstrap.hpp"
+#include "gaea/comm/handler_ids.hpp"
+#include "gaea/energy/actuator.hpp"
+#include "gaea/energy/meter.hpp"
 #include "gaea/energy/sysfs.hpp"
 #include "gaea/progress/clock.hpp"
 #include "report.hpp"
@@ -28,10 +31,9 @@ std::atomic<runtime*> g_current{nullptr};
 std::unique_ptr<runtime> g_owned;  // for init()/finalize()
 std::atomic<std::uint64_t> g_instances{0};
 
-// Handlers of the dissemination barrier and of failure reports (comm's range 0-15 is shared with
-// the runtime).
-constexpr comm::handler_id barrier_handler = 1;
-constexpr comm::handler_id failure_handler = 2;
+// Handlers of the dissemination barrier and of failure reports (gaea/comm/handler_ids.hpp).
+constexpr comm::handler_id barrier_handler = comm::handler_ids::runtime_barrier;
+constexpr comm::handler_id failure_handler = comm::handler_ids::runtime_failure;
 struct failure_header {
   std::int32_t cause_rank;  // the rank whose error ends the job
   std::int32_t exit_code;   // its exit code
@@ -65,13 +67,12 @@ runtime::runtime(int* argc, char*** argv)
     throw error("gaea::runtime: a runtime already exists in this process (construct it once)");
   // Read and validate every setting before any collective, so a bad value fails on all ranks.
   env::check_all();  // every set GAEA_* variable: known name, valid value
-  const std::string mode_text =
-      env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive", "interrupt", "off"});
+  const progress::mode m = env::get_enum<progress::mode>("GAEA_PROGRESS");
   const double max_slowdown = parse_slowdown();
   const std::string dvfs_kind =
-      env::get_choice("GAEA_DVFS", {"auto", "cpufreq", "msr", "simulated", "off"});
+      env::get_choice("GAEA_DVFS", {energy::actuator_kinds.begin(), energy::actuator_kinds.end()});
   const std::string throttle_kind = energy::throttle_kind_from_env();
-  env::get_choice("GAEA_ENERGY_METER", {"auto", "rapl", "perf", "model"});
+  env::get_choice("GAEA_ENERGY_METER", {energy::meter_kinds.begin(), energy::meter_kinds.end()});
   report_ = env::get_string("GAEA_REPORT");
   if (report_ != "0" && report_ != "1" && !report_.ends_with(".json"))
     throw error("environment variable GAEA_REPORT='" + report_ +
@@ -129,7 +130,6 @@ runtime::runtime(int* argc, char*** argv)
   }
   // Enough hardware threads for every main thread and every progress thread on the node?
   own_hw_ = placement_.dedicated || topology_->pus() >= 2 * node_size_;
-  const progress::mode m = *progress::parse_mode(mode_text);
 
   // DVFS: the CPUs this rank's threads run on. The actuator never throws for missing hardware or
   // permission; it says what it does instead.

@@ -19,6 +19,7 @@
 #include "detail/settings.hpp"
 #include "gaea/coll/estimator.hpp"
 #include "gaea/comm/completion.hpp"
+#include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/types.hpp"
 
 namespace gaea {
@@ -29,7 +30,8 @@ namespace gaea::coll::detail {
 
 struct group_state;
 
-inline constexpr comm::handler_id message_handler = 48;
+// Assigned in gaea/comm/handler_ids.hpp.
+inline constexpr comm::handler_id message_handler = comm::handler_ids::coll_message;
 
 /// What a call is, as every member must agree: compared on every message received.
 struct call_signature {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/types.hpp"
 
 namespace gaea {
@@ -14,9 +15,9 @@ class runtime;
 
 namespace gaea::counters::detail {
 
-// comm reserves handler ids 32-47 for counters (gaea/comm/types.hpp).
-inline constexpr comm::handler_id progress_handler = 32;  // answered inside the handler
-inline constexpr comm::handler_id owner_handler = 33;     // deferred to the owner's main thread
+// The ids are assigned in gaea/comm/handler_ids.hpp.
+inline constexpr comm::handler_id progress_handler = comm::handler_ids::counters_progress;
+inline constexpr comm::handler_id owner_handler = comm::handler_ids::counters_owner;
 
 enum class op_kind : std::uint32_t { fetch_add = 1, compare_swap = 2 };
 

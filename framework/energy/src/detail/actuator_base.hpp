@@ -1,8 +1,10 @@
 #pragma once
 /// \file
-/// What every DVFS backend shares: the CPUs it manages, the bounded transition log, and the cost
-/// estimate (measured mean of the writes so far, else a probe or configured value, never below a
-/// floor such as cpuinfo_transition_latency).
+/// What every DVFS backend shares: the CPUs it manages, which of them are low, set_low()'s
+/// checks (managed CPU, still writable, no-op when already there) and restore()'s locking, the
+/// bounded transition log, and the cost estimate (measured mean of the writes so far, else a
+/// probe or configured value, never below a floor such as cpuinfo_transition_latency). A backend
+/// supplies only the write of one CPU's level and the write-back of its originals.
 
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +19,8 @@ namespace gaea::energy::detail {
 
 class actuator_base : public actuator {
  public:
+  bool set_low(int cpu, bool low) final;
+  void restore() noexcept final;
   std::vector<transition> transitions() const override;
   std::uint64_t transition_count() const noexcept override { return log_.count(); }
   std::int64_t transition_cost_ns() const noexcept override { return log_.cost_ns(); }
@@ -25,11 +29,19 @@ class actuator_base : public actuator {
   /// The frequencies of one managed CPU, as a backend keeps them.
   struct cpu_level {
     std::int64_t high = 0, low = 0, cur = 0;
-    bool is_low = false;
   };
   /// `cpus`: the CPUs this actuator may change; `capacity`: transitions kept.
   actuator_base(std::vector<int> cpus, std::size_t capacity)
-      : slots_(std::move(cpus)), log_(capacity) {}
+      : slots_(std::move(cpus)), low_(slots_.cpus().size(), 0), log_(capacity) {}
+
+  /// Moves `cpu` (at `slot` of cpus()) to its low (true) or high (false) frequency. Caller holds
+  /// mutex_; `low` differs from where the CPU is. False, errno kept, when the write was refused.
+  virtual bool write_low(std::size_t slot, int cpu, bool low) = 0;
+  /// Writes back every original this backend changed and resets its per-CPU state. `locked`:
+  /// mutex_ is held; false only when locking failed, then write back but touch no state.
+  virtual void write_originals(bool locked) noexcept = 0;
+  /// False once the backend must not write again (a fatal signal restored the originals).
+  virtual bool writable() const noexcept { return true; }
 
   /// Position of `cpu` in cpus(), or -1 when this actuator does not manage it.
   int slot_of(int cpu) const noexcept { return slots_.slot_of(cpu); }
@@ -59,6 +71,7 @@ class actuator_base : public actuator {
 
  private:
   cpu_slots slots_;
+  std::vector<char> low_;  // by slot: lowered by set_low(); guarded by mutex_
   transition_log<transition> log_;
 };
 

@@ -8,16 +8,18 @@
 #include <span>
 
 #include "gaea/base/error.hpp"
+#include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/types.hpp"
 #include "gaea/ga/patch.hpp"
 
 namespace gaea::ga::detail {
 
-inline constexpr comm::handler_id acc_handler = 16;
-inline constexpr comm::handler_id put_packed_handler = 17;
-inline constexpr comm::handler_id get_packed_handler = 18;
-inline constexpr comm::handler_id elements_handler = 19;  // scatter / gather / scatter-acc
-inline constexpr comm::handler_id ping_handler = 20;      // cost-model calibration
+// The ids are assigned in gaea/comm/handler_ids.hpp.
+inline constexpr comm::handler_id acc_handler = comm::handler_ids::ga_acc;
+inline constexpr comm::handler_id put_packed_handler = comm::handler_ids::ga_put_packed;
+inline constexpr comm::handler_id get_packed_handler = comm::handler_ids::ga_get_packed;
+inline constexpr comm::handler_id elements_handler = comm::handler_ids::ga_elements;
+inline constexpr comm::handler_id ping_handler = comm::handler_ids::ga_ping;
 
 struct patch_header_fixed {
   std::uint64_t array_id;

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gaea/base/enum_names.hpp"
+
 namespace gaea::env {
 
 /// What a variable accepts; check_all() validates a set value by it.
@@ -73,5 +75,16 @@ std::int64_t get_int(std::string_view name);
 /// choices must be those of the table (a mismatch is a bug, reported as gaea::error), so that
 /// check_all() and the reader accept the same values.
 std::string get_choice(std::string_view name, const std::vector<std::string_view>& choices);
+
+/// The value of a variable whose choices are the names of E (gaea/base/enum_names.hpp). E's
+/// names must be the table's choices (a mismatch is a bug, reported as gaea::error), so the
+/// table, check_all() and the enum never differ. Throws gaea::error listing the names otherwise.
+template <named_enum E>
+E get_enum(std::string_view name) {
+  std::vector<std::string_view> names;
+  for (const enum_name<E>& e : names_of<E>().entries)
+    names.push_back(e.name);
+  return *try_parse<E>(get_choice(name, names));
+}
 
 }  // namespace gaea::env

@@ -32,7 +32,15 @@ namespace gaea::coll {
 /// Reduction operators. land/lor: integral and bool elements (non-zero is true, the result is
 /// 0 or 1); min/max: not on complex numbers. Other combinations throw gaea::error.
 enum class reduce_op : std::uint8_t { sum, prod, min, max, land, lor };
-std::string_view to_string(reduce_op op) noexcept;
+inline constexpr enum_name<reduce_op> reduce_op_names[] = {
+    {reduce_op::sum, "sum"}, {reduce_op::prod, "prod"}, {reduce_op::min, "min"},
+    {reduce_op::max, "max"}, {reduce_op::land, "land"}, {reduce_op::lor, "lor"}};
+constexpr enum_names<reduce_op> enum_names_of(reduce_op) noexcept {
+  return {"reduction operator", reduce_op_names};
+}
+constexpr std::string_view to_string(reduce_op op) noexcept {
+  return gaea::to_string<reduce_op>(op);
+}
 
 /// Any type copied as bytes (broadcast, gathers, all-to-all).
 template <class T>

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "gaea/base/enum_names.hpp"
+
 namespace gaea::coll {
 
 /// The operation a collective performs; names the families algorithms belong to.
@@ -38,12 +40,46 @@ enum class algorithm : std::uint8_t {
 /// call, throttling by step. `automatic`: on where a writable (hardware) actuator exists.
 enum class energy_mode : std::uint8_t { automatic, on, off };
 
+inline constexpr enum_name<operation> operation_names[] = {
+    {operation::barrier, "barrier"},     {operation::broadcast, "broadcast"},
+    {operation::reduce, "reduce"},       {operation::allreduce, "allreduce"},
+    {operation::allgather, "allgather"}, {operation::alltoall, "alltoall"}};
+inline constexpr enum_name<algorithm> algorithm_names[] = {
+    {algorithm::automatic, "auto"},     {algorithm::dissemination, "dissemination"},
+    {algorithm::binomial, "binomial"},  {algorithm::scatter_allgather, "scatter_allgather"},
+    {algorithm::chain, "chain"},        {algorithm::recursive_doubling, "recursive_doubling"},
+    {algorithm::ring, "ring"},          {algorithm::hierarchical, "hierarchical"},
+    {algorithm::bruck, "bruck"},        {algorithm::pairwise, "pairwise"},
+    {algorithm::send_recv, "send_recv"}};
+/// GAEA_COLL_ENERGY's choices.
+inline constexpr enum_name<energy_mode> energy_mode_names[] = {
+    {energy_mode::automatic, "auto"}, {energy_mode::on, "on"}, {energy_mode::off, "off"}};
+constexpr enum_names<operation> enum_names_of(operation) noexcept {
+  return {"collective operation", operation_names};
+}
+constexpr enum_names<algorithm> enum_names_of(algorithm) noexcept {
+  return {"collective algorithm", algorithm_names};
+}
+constexpr enum_names<energy_mode> enum_names_of(energy_mode) noexcept {
+  return {"collective energy mode", energy_mode_names};
+}
+
 /// "bruck", "send_recv", ... and back; parse returns nullopt for an unknown name.
-std::string_view to_string(algorithm a) noexcept;
-std::optional<algorithm> parse_algorithm(std::string_view s) noexcept;
-std::string_view to_string(operation o) noexcept;
-std::optional<operation> parse_operation(std::string_view s) noexcept;
-std::string_view to_string(energy_mode m) noexcept;
+constexpr std::string_view to_string(algorithm a) noexcept {
+  return gaea::to_string<algorithm>(a);
+}
+constexpr std::optional<algorithm> parse_algorithm(std::string_view s) noexcept {
+  return gaea::try_parse<algorithm>(s);
+}
+constexpr std::string_view to_string(operation o) noexcept {
+  return gaea::to_string<operation>(o);
+}
+constexpr std::optional<operation> parse_operation(std::string_view s) noexcept {
+  return gaea::try_parse<operation>(s);
+}
+constexpr std::string_view to_string(energy_mode m) noexcept {
+  return gaea::to_string<energy_mode>(m);
+}
 /// True when `a` implements `op` (automatic implements all).
 bool implements(algorithm a, operation op) noexcept;
 

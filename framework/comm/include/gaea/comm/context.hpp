@@ -55,7 +55,9 @@ class context {
   service_worker& service();
 
   /// Registers `h` for `id` on this rank. Register on every rank before any peer sends to `id`
-  /// (e.g. before the collective that creates the object the handler serves).
+  /// (e.g. before the collective that creates the object the handler serves). Each id is
+  /// registered at most once per context: gaea/comm/handler_ids.hpp assigns the ids, and a second
+  /// registration throws gaea::error naming the id and its holder (nothing is replaced).
   void register_handler(handler_id id, am_handler h);
 
   /// Closes every origin worker (forced: call after a barrier that follows the last operation).

@@ -7,17 +7,31 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string_view>
+
+#include "gaea/base/enum_names.hpp"
 
 namespace gaea::comm {
 
 /// Kinds of origin-side operations.
 enum class op_kind : std::uint8_t { put, get, atomic, active_message, flush };
-inline constexpr std::size_t op_kinds = 5;
+inline constexpr enum_name<op_kind> op_kind_names[] = {{op_kind::put, "put"},
+                                                       {op_kind::get, "get"},
+                                                       {op_kind::atomic, "atomic"},
+                                                       {op_kind::active_message, "active_message"},
+                                                       {op_kind::flush, "flush"}};
+constexpr enum_names<op_kind> enum_names_of(op_kind) noexcept {
+  return {"operation kind", op_kind_names};
+}
+static_assert(in_value_order<op_kind>(), "op_stats index their counts by op_kind");
+inline constexpr std::size_t op_kinds = std::size(op_kind_names);
 /// Size buckets: bucket b holds sizes in [2^(b-1), 2^b) bytes; bucket 0 holds size 0.
 inline constexpr std::size_t op_size_buckets = 48;
 
-std::string_view to_string(op_kind k) noexcept;
+constexpr std::string_view to_string(op_kind k) noexcept {
+  return gaea::to_string<op_kind>(k);
+}
 
 /// A plain copy of op_stats, summable over workers and ranks.
 struct op_totals {

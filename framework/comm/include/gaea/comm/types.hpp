@@ -16,8 +16,8 @@ struct ucp_mem;
 
 namespace gaea::comm {
 
-/// Identifies an active-message handler; a module picks ids from its own range
-/// (comm reserves 0-15, ga 16-31, counters 32-47, coll 48-63, applications 128-255).
+/// Identifies an active-message handler; the ranges and the ids in use are listed in
+/// gaea/comm/handler_ids.hpp (applications: handler_ids::user_first..user_last).
 using handler_id = std::uint8_t;
 inline constexpr handler_id max_handlers = 255;
 

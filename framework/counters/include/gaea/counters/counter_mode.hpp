@@ -5,6 +5,8 @@
 #include <optional>
 #include <string_view>
 
+#include "gaea/base/enum_names.hpp"
+
 namespace gaea::counters {
 
 /// Who executes a counter operation on the owner rank.
@@ -17,10 +19,22 @@ enum class counter_mode {
              ///< barrier, gaea::poll()): the baseline without asynchronous progress
 };
 
+/// The names of the modes (GAEA_COUNTER's choices).
+inline constexpr enum_name<counter_mode> counter_mode_names[] = {
+    {counter_mode::atomic, "atomic"},
+    {counter_mode::progress, "progress"},
+    {counter_mode::owner, "owner"}};
+constexpr enum_names<counter_mode> enum_names_of(counter_mode) noexcept {
+  return {"counter mode", counter_mode_names};
+}
 /// "atomic", "progress" or "owner".
-std::string_view to_string(counter_mode m) noexcept;
+constexpr std::string_view to_string(counter_mode m) noexcept {
+  return gaea::to_string<counter_mode>(m);
+}
 /// Parses "atomic|progress|owner"; nullopt otherwise.
-std::optional<counter_mode> parse_counter_mode(std::string_view text) noexcept;
+constexpr std::optional<counter_mode> parse_counter_mode(std::string_view text) noexcept {
+  return gaea::try_parse<counter_mode>(text);
+}
 /// The mode named by GAEA_COUNTER (default atomic). Throws gaea::error for an unknown name.
 counter_mode default_counter_mode();
 

@@ -29,8 +29,20 @@ enum class dispense {
   hierarchical,  ///< a node counter in node shared memory, refilled from the global counter in
                  ///< guided chunks over nodes; ranks take guided sub-chunks with CPU atomics
 };
-std::string_view to_string(dispense d) noexcept;  ///< "single", "batched", "hierarchical"
-std::optional<dispense> parse_dispense(std::string_view text) noexcept;
+inline constexpr enum_name<dispense> dispense_names[] = {{dispense::single, "single"},
+                                                         {dispense::batched, "batched"},
+                                                         {dispense::hierarchical, "hierarchical"}};
+constexpr enum_names<dispense> enum_names_of(dispense) noexcept {
+  return {"task_counter variant", dispense_names};
+}
+/// "single", "batched", "hierarchical".
+constexpr std::string_view to_string(dispense d) noexcept {
+  return gaea::to_string<dispense>(d);
+}
+/// Parses "single|batched|hierarchical"; nullopt otherwise.
+constexpr std::optional<dispense> parse_dispense(std::string_view text) noexcept {
+  return gaea::try_parse<dispense>(text);
+}
 
 struct task_counter_options {
   /// Mode of the global counter (default: GAEA_COUNTER).

@@ -13,6 +13,7 @@
 /// a CPU at frequency f and level Tj draws P_dyn (f/f_max)^3 (8-j)/8. IA32_CLOCK_MODULATION
 /// belongs to the throttle alone; GAEA_DVFS=msr is still accepted but gives "none".
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -22,6 +23,10 @@
 #include <vector>
 
 namespace gaea::energy {
+
+/// The kinds actuator_config::kind accepts: GAEA_DVFS's choices.
+inline constexpr std::array<std::string_view, 5> actuator_kinds{"auto", "cpufreq", "msr",
+                                                                "simulated", "off"};
 
 /// One frequency change of one CPU, as the actuator performed (or simulated) it.
 struct transition {

@@ -4,6 +4,7 @@
 /// only after it proves itself (readable, and its count grows under load): some machines expose a
 /// RAPL perf event that always reads 0 J, which must lose to the model.
 
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -16,6 +17,9 @@
 #include "gaea/energy/model.hpp"
 
 namespace gaea::energy {
+
+/// The kinds select_meter() accepts: GAEA_ENERGY_METER's choices.
+inline constexpr std::array<std::string_view, 4> meter_kinds{"auto", "rapl", "perf", "model"};
 
 /// Thread safety: joules() may be called from any thread, one at a time.
 class meter {

@@ -31,6 +31,9 @@
 
 namespace gaea::energy {
 
+/// The kinds throttle_config::kind accepts: GAEA_THROTTLE's choices.
+inline constexpr std::array<std::string_view, 4> throttle_kinds{"auto", "msr", "simulated", "off"};
+
 /// Number of throttle levels, T0..T7; level j idles j of every `throttle_levels` clock periods.
 inline constexpr int throttle_levels = 8;
 

@@ -34,8 +34,18 @@ struct op_state;
 
 /// Element types a global array may hold.
 enum class elem_type : std::uint8_t { f64, f32, i64, i32, c64 };
+inline constexpr enum_name<elem_type> elem_type_names[] = {{elem_type::f64, "double"},
+                                                           {elem_type::f32, "float"},
+                                                           {elem_type::i64, "int64"},
+                                                           {elem_type::i32, "int32"},
+                                                           {elem_type::c64, "complex<double>"}};
+constexpr enum_names<elem_type> enum_names_of(elem_type) noexcept {
+  return {"element type", elem_type_names};
+}
 /// "double", "float", "int64", "int32", "complex<double>"
-const char* to_string(elem_type t) noexcept;
+constexpr std::string_view to_string(elem_type t) noexcept {
+  return gaea::to_string<elem_type>(t);
+}
 
 /// Per-type kernels (the template instantiates them; the core stays type-erased).
 struct type_ops {

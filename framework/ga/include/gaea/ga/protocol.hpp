@@ -7,7 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string_view>
 #include <type_traits>
+
+#include "gaea/base/enum_names.hpp"
 
 namespace gaea::ga {
 
@@ -26,8 +29,25 @@ enum class strided_protocol : std::uint8_t { automatic, zero_copy, packed };
 ///                  accumulates are atomic with respect to each other, not to target-driven ones.
 enum class acc_protocol : std::uint8_t { target_driven, source_driven };
 
-const char* to_string(strided_protocol p) noexcept;
-const char* to_string(acc_protocol p) noexcept;
+/// The names of the protocols (GAEA_STRIDED's and GAEA_ACC's choices).
+inline constexpr enum_name<strided_protocol> strided_protocol_names[] = {
+    {strided_protocol::automatic, "auto"},
+    {strided_protocol::zero_copy, "zero_copy"},
+    {strided_protocol::packed, "packed"}};
+inline constexpr enum_name<acc_protocol> acc_protocol_names[] = {
+    {acc_protocol::target_driven, "target"}, {acc_protocol::source_driven, "source"}};
+constexpr enum_names<strided_protocol> enum_names_of(strided_protocol) noexcept {
+  return {"strided protocol", strided_protocol_names};
+}
+constexpr enum_names<acc_protocol> enum_names_of(acc_protocol) noexcept {
+  return {"accumulate protocol", acc_protocol_names};
+}
+constexpr std::string_view to_string(strided_protocol p) noexcept {
+  return gaea::to_string<strided_protocol>(p);
+}
+constexpr std::string_view to_string(acc_protocol p) noexcept {
+  return gaea::to_string<acc_protocol>(p);
+}
 
 /// Process-wide settings, initialised from GAEA_STRIDED (auto|zero_copy|packed) and GAEA_ACC
 /// (target|source). Thread-safe; an operation uses the setting current when it is issued.

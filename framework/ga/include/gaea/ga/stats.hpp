@@ -5,7 +5,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <string_view>
+
+#include "gaea/base/enum_names.hpp"
 
 namespace gaea::ga {
 
@@ -20,9 +24,20 @@ enum class op : std::uint8_t {
   read_inc,
   update_ghosts,
 };
-inline constexpr std::size_t op_count = 8;
+inline constexpr enum_name<op> op_names[] = {
+    {op::get, "get"},           {op::put, "put"},
+    {op::acc, "acc"},           {op::gather, "gather"},
+    {op::scatter, "scatter"},   {op::scatter_acc, "scatter_acc"},
+    {op::read_inc, "read_inc"}, {op::update_ghosts, "update_ghosts"}};
+inline constexpr std::size_t op_count = std::size(op_names);
+constexpr enum_names<op> enum_names_of(op) noexcept {
+  return {"global-array operation", op_names};
+}
+static_assert(in_value_order<op>(), "stats index their figures by op");
 /// "get", "put", ...
-const char* to_string(op o) noexcept;
+constexpr std::string_view to_string(op o) noexcept {
+  return gaea::to_string<op>(o);
+}
 
 /// Calls, bytes and time of one kind of operation (time from issue to completion as seen by
 /// the caller: the call itself when blocking, issue to wait()/test() when non-blocking).

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "gaea/base/enum_names.hpp"
 #include "gaea/comm/completion.hpp"
 #include "gaea/comm/service.hpp"
 #include "gaea/comm/worker.hpp"
@@ -35,9 +36,22 @@ enum class mode {
   interrupt,  ///< drain, arm, block in epoll on the event fd
   automatic,  ///< `auto`: spin / micro-sleep / block by calibrated thresholds (auto_policy)
 };
-std::string_view to_string(mode m) noexcept;  ///< "auto" for automatic
+/// The names of the modes (GAEA_PROGRESS's choices): "auto" for automatic.
+inline constexpr enum_name<mode> mode_names[] = {{mode::off, "off"},
+                                                 {mode::spin, "spin"},
+                                                 {mode::adaptive, "adaptive"},
+                                                 {mode::interrupt, "interrupt"},
+                                                 {mode::automatic, "auto"}};
+constexpr enum_names<mode> enum_names_of(mode) noexcept {
+  return {"progress mode", mode_names};
+}
+constexpr std::string_view to_string(mode m) noexcept {
+  return gaea::to_string<mode>(m);
+}
 /// Parses "off|spin|adaptive|interrupt|auto"; nullopt otherwise.
-std::optional<mode> parse_mode(std::string_view text) noexcept;
+constexpr std::optional<mode> parse_mode(std::string_view text) noexcept {
+  return gaea::try_parse<mode>(text);
+}
 
 /// Counters of the progress thread (relaxed; approximate while running).
 struct stats {

@@ -7,10 +7,13 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "gaea/base/enum_names.hpp"
 
 namespace gaea::progress {
 
@@ -21,8 +24,18 @@ enum class wait_state : std::uint8_t {
   sleep,  ///< in clock_nanosleep (micro-sleep)
   block,  ///< blocked in epoll_wait on an event fd
 };
-inline constexpr std::size_t wait_states = 4;
-std::string_view to_string(wait_state s) noexcept;
+inline constexpr enum_name<wait_state> wait_state_names[] = {{wait_state::run, "run"},
+                                                             {wait_state::spin, "spin"},
+                                                             {wait_state::sleep, "sleep"},
+                                                             {wait_state::block, "block"}};
+constexpr enum_names<wait_state> enum_names_of(wait_state) noexcept {
+  return {"wait state", wait_state_names};
+}
+static_assert(in_value_order<wait_state>(), "telemetry indexes its times by wait_state");
+inline constexpr std::size_t wait_states = std::size(wait_state_names);
+constexpr std::string_view to_string(wait_state s) noexcept {
+  return gaea::to_string<wait_state>(s);
+}
 
 /// One point of the time series: from `t_ns` on, the thread was in `state` at `khz` (0 = the
 /// actuator's high level / unknown).
