@@ -4,6 +4,10 @@
 #   <p>/lib/cmake/Gaea/GaeaConfig.cmake         find_package(Gaea) entry point
 #   <p>/lib/cmake/Gaea/GaeaConfigVersion.cmake  SameMajorVersion compatibility
 #   <p>/lib/cmake/Gaea/GaeaTargets*.cmake       imported targets gaea::base, ..., gaea::gaea
+#   <p>/lib/pkgconfig/gaea.pc                   pkg-config --cflags --libs gaea
+#   <p>/bin/gaea-config                         --cflags --libs --version --config
+# all in the install component "library" (`cmake --install <build> --component library`); the
+# programs of apps/ are the component "apps". Every path is relative to <p>: a copied prefix works.
 # Consumers: find_package(Gaea REQUIRED) then target_link_libraries(app PRIVATE gaea::gaea).
 include(CMakePackageConfigHelpers)
 
@@ -11,27 +15,23 @@ set(GAEA_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/Gaea"
     CACHE STRING "Where to install GaeaConfig.cmake and the exported targets (relative to prefix)")
 mark_as_advanced(GAEA_INSTALL_CMAKEDIR)
 
-# Every library target that exists in this tree goes into the one export set. A target that is
-# linked by an exported target must itself be exported (or be an imported target recreated by
-# GaeaConfig.cmake), otherwise install(EXPORT) fails at generate time.
-set(_gaea_install_targets)
-foreach(_t IN ITEMS gaea_base gaea_energy gaea_comm gaea_progress gaea_runtime gaea_coll gaea_ga gaea_counters gaea)
-  if(TARGET ${_t})
-    list(APPEND _gaea_install_targets ${_t})
-  endif()
-endforeach()
+# Every module registered by gaea_add_module() (and the umbrella target) goes into the one
+# export set. A target linked by an exported target must itself be exported or be an imported
+# target that GaeaConfig.cmake recreates (find_dependency), otherwise install(EXPORT) fails.
+get_property(_gaea_install_targets GLOBAL PROPERTY GAEA_MODULES)
 
 install(TARGETS ${_gaea_install_targets}
         EXPORT GaeaTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT library
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT library
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT library
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 install(EXPORT GaeaTargets
         NAMESPACE gaea::
         FILE GaeaTargets.cmake
-        DESTINATION ${GAEA_INSTALL_CMAKEDIR})
+        DESTINATION ${GAEA_INSTALL_CMAKEDIR}
+        COMPONENT library)
 
 # Values substituted into GaeaConfig.cmake: the dependency versions required at build time and
 # the pkg-config directories UCX/HWLOC were found in (a fallback for the consumer when its own
@@ -62,7 +62,10 @@ write_basic_package_version_file(
 
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/GaeaConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/GaeaConfigVersion.cmake
-        DESTINATION ${GAEA_INSTALL_CMAKEDIR})
+        DESTINATION ${GAEA_INSTALL_CMAKEDIR}
+        COMPONENT library)
+
+include(GaeaPkgConfig)
 
 unset(_gaea_install_targets)
 unset(_t)

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Package test (ctest: package.find_package): installs a built Gaea tree into a temporary prefix,
-# configures and builds tests/package/consumer against it with find_package(Gaea), and runs the
-# consumer on 2 ranks.
+# Package test (ctest: package.find_package): installs the "library" component of a built Gaea
+# tree into a temporary prefix and moves it elsewhere (the package must be relocatable), then
+#  1. builds tests/package/consumer against the moved prefix with find_package(Gaea) (HDF5, MPI,
+#     UCX, TBB, hwloc found by find_dependency) and runs it on 2 ranks;
+#  2. builds the README's first program with a Makefile and `pkg-config --cflags --libs gaea`,
+#     and with `gaea-config --cflags --libs`, and runs each on 2 ranks;
+#  3. checks that no installed header is internal-only, that the library component installs no
+#     program, and that the CMake package names no absolute library path.
 #   usage: run_consumer.sh <gaea-build-dir> <gaea-source-dir>
 # Set GAEA_KEEP_PACKAGE_TMP=1 to keep the temporary directory for inspection.
 set -euo pipefail
@@ -41,8 +46,10 @@ build_type=$(cache_get CMAKE_BUILD_TYPE)
 mpiexec=$(cache_get MPIEXEC_EXECUTABLE)
 if [[ -z "$mpiexec" || "$mpiexec" == *NOTFOUND ]]; then mpiexec=mpirun; fi
 
-echo "== install $build_dir -> $prefix"
-cmake --install "$build_dir" --prefix "$prefix" ${build_type:+--config "$build_type"}
+echo "== install $build_dir (component library) -> $work/staging, then moved to $prefix"
+cmake --install "$build_dir" --prefix "$work/staging" --component library \
+  ${build_type:+--config "$build_type"}
+mv "$work/staging" "$prefix"
 
 config=$(find "$prefix" -name GaeaConfig.cmake -print -quit)
 [[ -n "$config" ]] || { echo "error: GaeaConfig.cmake was not installed under $prefix" >&2; exit 1; }
@@ -70,4 +77,49 @@ timeout --kill-after=10 240 "$mpiexec" "${mpi_args[@]}" "$exe" 2>&1 | tee "$out"
 for r in 0 1; do
   grep -q "rank $r of 2" "$out" || { echo "error: no output from rank $r" >&2; exit 1; }
 done
+echo "== the README's first program, built by a Makefile with pkg-config and with gaea-config"
+mk="$work/makefile-project"
+mkdir -p "$mk"
+awk '/^```cpp/ {f = 1; next} /^```/ {if (f) exit} f' "$source_dir/README.md" >"$mk/first.cpp"
+grep -q "gaea::run_main" "$mk/first.cpp" || { echo "error: no first program in README.md" >&2; exit 1; }
+# The README's program prints nothing: one line per rank proves that it ran to the end.
+sed -i 's|^    return 0;$|    std::printf("first program done\\n");\n    return 0;|' "$mk/first.cpp"
+sed -i '1i #include <cstdio>' "$mk/first.cpp"
+grep -q "first program done" "$mk/first.cpp" || { echo "error: README program changed shape" >&2; exit 1; }
+cxx=$(cache_get CMAKE_CXX_COMPILER)
+printf 'first: first.cpp\n\t$(CXX) -O1 -o $@ $< $(shell pkg-config --cflags --libs gaea)\n' \
+  >"$mk/Makefile"
+printf 'first2: first.cpp\n\t$(CXX) -O1 -o $@ $< $(shell %s --cflags --libs)\n' \
+  "$prefix/bin/gaea-config" >"$mk/Makefile.config"
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+  make -C "$mk" CXX="${cxx:-c++}"
+make -C "$mk" -f Makefile.config CXX="${cxx:-c++}"
+for exe in "$mk/first" "$mk/first2"; do
+  timeout --kill-after=10 120 "$mpiexec" "${mpi_args[@]}" "$exe" >"$out" 2>&1 ||
+    { cat "$out"; echo "error: $exe failed" >&2; exit 1; }
+  [[ $(grep -c "first program done" "$out") -eq 2 ]] ||
+    { cat "$out"; echo "error: $exe did not finish on both ranks" >&2; exit 1; }
+done
+version=$("$prefix/bin/gaea-config" --version)
+[[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "error: gaea-config --version: '$version'" >&2; exit 1; }
+"$prefix/bin/gaea-config" --config | grep -q "^Gaea $version" || { echo "error: gaea-config --config" >&2; exit 1; }
+
+echo "== installed headers are the API; the library component installs no program"
+internal=$(grep -rlE "users do not need|--- internal ---|Internal \(not API\)" \
+             "$prefix/include/gaea" --include='*.hpp' | grep -v '/detail/' || true)
+if [[ -n "$internal" ]]; then
+  echo "error: internal-only headers installed outside detail/:" >&2
+  echo "$internal" >&2
+  exit 1
+fi
+extra=$(ls "$prefix/bin" | grep -v '^gaea-config$' || true)
+if [[ -n "$extra" ]]; then
+  echo "error: the library component installed programs: $extra" >&2
+  exit 1
+fi
+if grep -rqE "/usr/lib[^\"]*\.(so|a)\b" "$prefix/lib/cmake/Gaea"; then
+  echo "error: an absolute library path in the CMake package:" >&2
+  grep -rnE "/usr/lib[^\"]*\.(so|a)\b" "$prefix/lib/cmake/Gaea" >&2
+  exit 1
+fi
 echo "== package.find_package: OK"

@@ -1,0 +1,87 @@
+# gaea.pc and gaea-config for projects that do not use CMake:
+#   c++ prog.cpp $(pkg-config --cflags --libs gaea)        (PKG_CONFIG_PATH=<prefix>/lib/pkgconfig)
+#   c++ prog.cpp $(gaea-config --cflags --libs)            (finds its own gaea.pc)
+# Both are relocatable: gaea.pc derives its prefix from ${pcfiledir}, gaea-config from its own
+# path. The dependencies are named as pkg-config modules (whichever name this system's MPI and
+# HDF5 packages use), so their flags come from the consumer's system, not from this build.
+include_guard(GLOBAL)
+
+# The first of `candidates` that pkg-config knows, into `out` (empty when none), its version
+# into `out`_VERSION.
+function(_gaea_pc_module out)
+  set(${out} "" PARENT_SCOPE)
+  set(${out}_VERSION "" PARENT_SCOPE)
+  foreach(_m IN LISTS ARGN)
+    string(MAKE_C_IDENTIFIER "_gaea_probe_${_m}" _var)
+    pkg_check_modules(${_var} QUIET ${_m})
+    if(${_var}_FOUND)
+      set(${out} ${_m} PARENT_SCOPE)
+      set(${out}_VERSION "${${_var}_VERSION}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+endfunction()
+
+_gaea_pc_module(_gaea_pc_mpi ompi-c mpich mpi-c mpi)
+_gaea_pc_module(_gaea_pc_hdf5 hdf5-openmpi hdf5-mpich hdf5-mpi hdf5)
+set(GAEA_PC_REQUIRES "ucx >= 1.12, hwloc >= 2.0, tbb")
+set(GAEA_PC_EXTRA_LIBS "")
+set(GAEA_PC_EXTRA_CFLAGS "")
+if(_gaea_pc_mpi)
+  string(APPEND GAEA_PC_REQUIRES ", ${_gaea_pc_mpi}")
+else()  # no pkg-config file for MPI: the flags FindMPI found (not relocatable, but correct)
+  foreach(_d IN LISTS MPI_C_INCLUDE_DIRS)
+    string(APPEND GAEA_PC_EXTRA_CFLAGS " -I${_d}")
+  endforeach()
+  foreach(_l IN LISTS MPI_C_LIBRARIES)
+    string(APPEND GAEA_PC_EXTRA_LIBS " ${_l}")
+  endforeach()
+endif()
+if(_gaea_pc_hdf5)
+  string(APPEND GAEA_PC_REQUIRES ", ${_gaea_pc_hdf5}")
+else()
+  foreach(_l IN LISTS HDF5_C_LIBRARIES)
+    string(APPEND GAEA_PC_EXTRA_LIBS " ${_l}")
+  endforeach()
+endif()
+
+# -l flags in link order: a module before the modules it depends on (the reverse of the order
+# gaea_add_module registered them in).
+get_property(_gaea_modules GLOBAL PROPERTY GAEA_MODULES)
+set(GAEA_PC_LIBS "")
+foreach(_t IN LISTS _gaea_modules)
+  get_target_property(_type ${_t} TYPE)
+  if(NOT _type STREQUAL "INTERFACE_LIBRARY")
+    set(GAEA_PC_LIBS "-l${_t} ${GAEA_PC_LIBS}")
+  endif()
+endforeach()
+string(STRIP "${GAEA_PC_LIBS}" GAEA_PC_LIBS)
+
+# The install directories relative to the prefix (gaea.pc lives in <libdir>/pkgconfig).
+file(RELATIVE_PATH GAEA_PC_PREFIX_FROM_PCDIR "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+file(RELATIVE_PATH GAEA_PREFIX_FROM_BINDIR "/p/${CMAKE_INSTALL_BINDIR}" "/p")
+string(REGEX REPLACE "/$" "" GAEA_PC_PREFIX_FROM_PCDIR "${GAEA_PC_PREFIX_FROM_PCDIR}")
+string(REGEX REPLACE "/$" "" GAEA_PREFIX_FROM_BINDIR "${GAEA_PREFIX_FROM_BINDIR}")
+
+# What `gaea-config --config` prints: the build and the versions it was built against.
+set(GAEA_CONFIG_SUMMARY
+"Gaea ${PROJECT_VERSION}
+build type       ${CMAKE_BUILD_TYPE}
+C++ compiler     ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION} (${CMAKE_CXX_COMPILER})
+C++ standard     20
+options          GAEA_BUILD_APPS=${GAEA_BUILD_APPS} GAEA_BUILD_BENCH=${GAEA_BUILD_BENCH} GAEA_BUILD_TESTS=${GAEA_BUILD_TESTS} GAEA_WARNINGS_AS_ERRORS=${GAEA_WARNINGS_AS_ERRORS}
+libraries        ${GAEA_PC_LIBS}
+MPI              ${_gaea_pc_mpi} ${_gaea_pc_mpi_VERSION} (MPI standard ${MPI_C_VERSION})
+UCX              ${UCX_VERSION}
+hwloc            ${HWLOC_VERSION}
+oneTBB           ${TBB_VERSION}
+HDF5             ${HDF5_VERSION} (pkg-config ${_gaea_pc_hdf5})
+Eigen            ${Eigen3_VERSION}
+nlohmann-json    ${nlohmann_json_VERSION}")
+
+configure_file(${CMAKE_CURRENT_LIST_DIR}/gaea.pc.in ${PROJECT_BINARY_DIR}/gaea.pc @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/gaea-config.in ${PROJECT_BINARY_DIR}/gaea-config @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/gaea.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+        COMPONENT library)
+install(PROGRAMS ${PROJECT_BINARY_DIR}/gaea-config DESTINATION ${CMAKE_INSTALL_BINDIR}
+        COMPONENT library)
