@@ -4,14 +4,14 @@
 #include <cstring>
 #include <iostream>
 
-#include "capacity.hpp"
+#include "detail/capacity.hpp"
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
+#include "detail/stats_counters.hpp"
+#include "detail/tracker.hpp"
 #include "gaea/base/copy.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "stats_counters.hpp"
-#include "tracker.hpp"
 
 namespace gaea::ga::detail {
 

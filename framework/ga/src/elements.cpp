@@ -6,14 +6,14 @@
 
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
+#include "detail/stats_counters.hpp"
+#include "detail/tracker.hpp"
 #include "detail/wire.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/ga/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "stats_counters.hpp"
-#include "tracker.hpp"
 
 namespace gaea::ga::detail {
 

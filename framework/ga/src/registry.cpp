@@ -5,12 +5,12 @@
 #include <vector>
 
 #include "detail/registry.hpp"
+#include "detail/stats_counters.hpp"
 #include "detail/wire.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/ga/array_core.hpp"
 #include "gaea/ga/stats.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "stats_counters.hpp"
 
 namespace gaea::ga {
 

@@ -3,10 +3,10 @@
 #include <iostream>
 
 #include "detail/op_state.hpp"
+#include "detail/stats_counters.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "stats_counters.hpp"
 
 namespace gaea::ga {
 
@@ -22,8 +22,8 @@ op_state::op_state(runtime& r, op k)
 void op_state::check_thread(const char* what) const {
   if (std::this_thread::get_id() != owner)
     throw Error(std::string("gaea::ga::request: ") + what +
-                " called from a thread other than the one that issued the " +
-                to_string(kind) + " (its transport worker carries the operation)");
+                " called from a thread other than the one that issued the " + to_string(kind) +
+                " (its transport worker carries the operation)");
 }
 
 void op_state::wait() {
@@ -71,8 +71,7 @@ request::~request() {
   try {
     st_->wait();
   } catch (const std::exception& e) {
-    std::cerr << "gaea: an unfinished request was destroyed and failed: " << e.what()
-              << std::endl;
+    std::cerr << "gaea: an unfinished request was destroyed and failed: " << e.what() << std::endl;
   }
 }
 

@@ -2,7 +2,7 @@
 // gathered to rank 0, which prints a summary, writes it as JSON, and writes the time series to
 // HDF5. Files are written through gaea::output_file (a temporary beside the target, renamed
 // once complete); their paths are checked at start-up (check_report_paths()).
-#include "report.hpp"
+#include "detail/report.hpp"
 
 #include <hdf5.h>
 

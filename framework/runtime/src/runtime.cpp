@@ -14,12 +14,12 @@
 #include <thread>
 #include <vector>
 
+#include "detail/report.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/comm/bootstrap.hpp"
 #include "gaea/energy/sysfs.hpp"
 #include "gaea/progress/clock.hpp"
-#include "report.hpp"
 
 namespace gaea {
 
