@@ -7,7 +7,7 @@
 #include <mutex>
 #include <numeric>
 
-#include "gaea/comm/bootstrap.hpp"
+#include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/progress/engine.hpp"
 #include "test_support.hpp"
@@ -174,7 +174,8 @@ TEST_CASE("comm: active-message replies carry data back, eager and rendezvous", 
     bool ok = true;
     for (int t = 0; t < n; ++t)
       for (std::int64_t i = 0; i < count; ++i)
-        ok = ok && got[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)] == me * 1000 + i + t;
+        ok = ok &&
+             got[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)] == me * 1000 + i + t;
     CHECK(ok);
   }
   // A reply larger than the buffer fails the handler, and the origin learns it.
@@ -234,8 +235,8 @@ TEST_CASE("comm: allgatherv beyond the single-call limit goes in chunks (issue 3
   std::vector<std::int64_t> mine(static_cast<std::size_t>(1000 + 37 * me));
   std::iota(mine.begin(), mine.end(), std::int64_t{me} * 100000);
   auto wait = [](MPI_Request& r) { rt().comm().wait_mpi(r); };
-  const auto small = comm::allgatherv(rt().comm().mpi_comm(), mine, wait, 1024);
-  const auto whole = comm::allgatherv(rt().comm().mpi_comm(), mine, wait);
+  const auto small = comm::detail::allgatherv(rt().comm().mpi_comm(), mine, wait, 1024);
+  const auto whole = comm::detail::allgatherv(rt().comm().mpi_comm(), mine, wait);
   REQUIRE(small.size() == static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) {
     const auto& v = small[static_cast<std::size_t>(r)];

@@ -13,7 +13,7 @@
 
 #include "detail/ucx.hpp"
 #include "gaea/base/env.hpp"
-#include "gaea/comm/bootstrap.hpp"
+#include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/comm/segment.hpp"
 
 namespace gaea::comm {
@@ -328,8 +328,8 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   int leader = rank_;
   MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, node);
   MPI_Comm_free(&node);
-  node_of_ = allgather_value(comm_, leader);
-  for (const auto& h : allgatherv(comm_, host_name()))
+  node_of_ = detail::allgather_value(comm_, leader);
+  for (const auto& h : detail::allgatherv(comm_, host_name()))
     hosts_.emplace_back(h.begin(), h.end());
   // UCX 1.13's tcp transport can crash when one process drives several tcp devices to itself
   // (openucx/ucx#7547, #8836). A single-node job gains nothing from a second device: use only
@@ -348,7 +348,7 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   detail::check(st, "ucp_init (is UCX_TLS valid for this machine?)");
 
   service_ = std::make_unique<service_impl>(*this);
-  service_addresses_ = allgatherv(comm_, service_->address());
+  service_addresses_ = detail::allgatherv(comm_, service_->address());
   // The thread that creates the context gets its worker now, so that endpoint wire-up happens
   // while all ranks are in this collective.
   worker& w = this_thread_worker();

@@ -3,8 +3,8 @@
 #include <cstring>
 
 #include "detail/ucx.hpp"
-#include "gaea/comm/bootstrap.hpp"
 #include "gaea/comm/context.hpp"
+#include "gaea/comm/detail/bootstrap.hpp"
 
 namespace gaea::comm {
 
@@ -22,7 +22,7 @@ segment::segment(context& ctx, std::size_t local_bytes, std::string name)
   // Every rank must learn whether every other rank succeeded, or the survivors would hang.
   const int ok = st == UCS_OK ? 1 : 0;
   int all_ok = 0;
-  const mpi_wait wait = [&ctx](MPI_Request& r) { ctx.wait_mpi(r); };
+  const detail::mpi_wait wait = [&ctx](MPI_Request& r) { ctx.wait_mpi(r); };
   MPI_Request req;
   MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx.mpi_comm(), &req);
   wait(req);
@@ -46,10 +46,10 @@ segment::segment(context& ctx, std::size_t local_bytes, std::string name)
   std::memcpy(mine.data(), packed, packed_len);
   ucp_rkey_buffer_release(packed);
 
-  rkeys_ = allgatherv(ctx.mpi_comm(), mine, wait);
-  sizes_ = allgather_value<std::size_t>(ctx.mpi_comm(), local_bytes, wait);
-  bases_ = allgather_value<std::uint64_t>(ctx.mpi_comm(),
-                                          reinterpret_cast<std::uint64_t>(local_base_), wait);
+  rkeys_ = detail::allgatherv(ctx.mpi_comm(), mine, wait);
+  sizes_ = detail::allgather_value<std::size_t>(ctx.mpi_comm(), local_bytes, wait);
+  bases_ = detail::allgather_value<std::uint64_t>(
+      ctx.mpi_comm(), reinterpret_cast<std::uint64_t>(local_base_), wait);
   ctx.add_segment(this);
 }
 

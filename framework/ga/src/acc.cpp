@@ -3,7 +3,7 @@
 // so the caller's buffer is free on return. Source-driven: see acc_source.cpp.
 #include "detail/op_state.hpp"
 #include "detail/wire.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga::detail {

@@ -7,7 +7,7 @@
 #include "detail/op_state.hpp"
 #include "detail/tracker.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga::detail {

@@ -1,4 +1,4 @@
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 
 #include <cstdint>
 #include <cstring>

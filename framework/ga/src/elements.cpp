@@ -12,7 +12,7 @@
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga::detail {

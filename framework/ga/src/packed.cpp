@@ -13,7 +13,7 @@
 #include "gaea/base/copy.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga::detail {

@@ -15,7 +15,7 @@
 #include "gaea/base/copy.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 

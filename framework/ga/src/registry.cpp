@@ -8,7 +8,7 @@
 #include "detail/stats_counters.hpp"
 #include "detail/wire.hpp"
 #include "gaea/comm/context.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/ga/stats.hpp"
 #include "gaea/runtime/runtime.hpp"
 

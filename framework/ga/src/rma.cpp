@@ -6,7 +6,7 @@
 #include "detail/tracker.hpp"
 #include "detail/wire.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga::detail {

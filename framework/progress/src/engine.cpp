@@ -81,11 +81,11 @@ struct engine::thread_state {
   }
   comm::worker* worker;
   thread_telemetry tel;
-  waiter wt;
-  spin_strategy spin;
-  backoff_strategy adaptive;
-  interrupt_strategy intr;
-  auto_strategy autos;
+  detail::waiter wt;
+  detail::spin_strategy spin;
+  detail::backoff_strategy adaptive;
+  detail::interrupt_strategy intr;
+  detail::auto_strategy autos;
 };
 
 engine::engine(comm::service_worker& service, engine_options opt)
@@ -97,7 +97,7 @@ engine::engine(comm::service_worker& service, engine_options opt)
       start_ns_(monotonic_ns()),
       mode_(pack(opt_.initial, opt_.dvfs)),
       progress_tel_(std::make_unique<thread_telemetry>(0, opt_.trace_capacity)),
-      park_(std::make_unique<blocker>(nullptr)) {
+      park_(std::make_unique<detail::blocker>(nullptr)) {
   progress_tel_->enable_trace(opt_.trace);
   thread_ = std::thread([this] { run(); });
   // Deferred replies posted by the main thread (owner-served counters) must not wait for the
@@ -131,7 +131,7 @@ void engine::wake_progress_thread() noexcept {
   {
     // The waiter lives on the progress thread's stack: signal it only while it exists.
     std::lock_guard lock(waiter_mutex_);
-    if (waiter* w = progress_waiter_.load(std::memory_order_acquire)) w->signal();
+    if (detail::waiter* w = progress_waiter_.load(std::memory_order_acquire)) w->signal();
   }
   service_.signal();
 }
@@ -147,14 +147,14 @@ void engine::run() {
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
   }
   if (opt_.governor) opt_.governor->thread_started(sched_getcpu());
-  waiter pw(&service_, *progress_tel_, opt_.governor);
+  detail::waiter pw(&service_, *progress_tel_, opt_.governor);
   if (opt_.share_core) pw.set_yield_interval(opt_.yield_interval_ns);
-  spin_strategy spin(pw);
+  detail::spin_strategy spin(pw);
   // Idle, adaptive backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of
   // CPU (bench/idle_cost), so shorter steps burn a visible share of a core.
-  backoff_strategy adaptive(pw, 50000, 1000, 1000000);
-  interrupt_strategy intr(pw, progress_block_timeout_ns);
-  auto_strategy autos(pw, auto_progress_, progress_block_timeout_ns);
+  detail::backoff_strategy adaptive(pw, 50000, 1000, 1000000);
+  detail::interrupt_strategy intr(pw, progress_block_timeout_ns);
+  detail::auto_strategy autos(pw, auto_progress_, progress_block_timeout_ns);
   progress_waiter_.store(&pw, std::memory_order_release);
 
   std::unique_lock service_lock(service_mutex_, std::defer_lock);
@@ -301,7 +301,7 @@ void engine::wait_scope::select() {
   const bool may_spin = !e_.opt_.share_core;
   if (!notified_ || m == mode::off || m == mode::spin || !ts_.wt.can_block())
     strategy_ = (m == mode::spin || m == mode::off) && may_spin
-                    ? static_cast<wait_strategy*>(&ts_.spin)
+                    ? static_cast<detail::wait_strategy*>(&ts_.spin)
                     : &ts_.adaptive;
   else if (m == mode::adaptive)
     strategy_ = &ts_.adaptive;

@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "gaea/base/error.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/ga/distribution.hpp"
 #include "gaea/ga/patch.hpp"
 #include "gaea/ga/request.hpp"

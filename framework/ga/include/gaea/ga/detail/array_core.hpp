@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// Type-erased implementation shared by every gaea::global_array<T>. Users do not need this
-/// header directly; it is public only because the template wraps it.
+/// Internal (not API): the type-erased implementation shared by every gaea::global_array<T>,
+/// installed only because the template wraps it.
 
 #include <atomic>
 #include <cstddef>
