@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "detail/access.hpp"
 #include "detail/ucx.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
@@ -55,7 +56,8 @@ class context::service_impl final : public service_worker {
     ucp_worker_params_t wp{};
     wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
     wp.thread_mode = UCS_THREAD_MODE_SERIALIZED;  // progress thread, or the app thread when off
-    detail::check(ucp_worker_create(ctx.handle(), &wp, &worker_), "ucp_worker_create(service)");
+    detail::check(ucp_worker_create(detail::access::handle(ctx), &wp, &worker_),
+                  "ucp_worker_create(service)");
     ucp_am_handler_param_t hp{};
     hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
                     UCP_AM_HANDLER_PARAM_FIELD_ARG;
@@ -407,7 +409,7 @@ context::~context() {
       std::cerr << "gaea: rank " << rank_ << ": " << s->name()
                 << " is still alive at finalize; destroy Gaea objects before the runtime"
                 << std::endl;
-      s->orphan();
+      detail::access::orphan(*s);
     }
     if (!live_segments_.empty()) {
       live_segments_.clear();

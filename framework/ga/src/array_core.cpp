@@ -124,10 +124,6 @@ std::unique_ptr<op_state> array_core::start(op kind) const {
   return std::make_unique<op_state>(rt_, kind);
 }
 
-request array_core::start_request(op kind) const {
-  return request(start(kind));
-}
-
 request array_core::get(const patch& p, user_buffer buf) {
   auto st = start(op::get);
   get(p, buf, *st);
