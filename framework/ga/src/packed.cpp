@@ -71,21 +71,11 @@ void on_get_packed(const comm::am_message& m) {
   bump(counters().packed_served);
 }
 
-// A round trip through the owner's progress thread, for the cost model: the header asks for a
-// reply of that many bytes (at most the reply buffer).
-void on_ping(const comm::am_message& m) {
-  std::uint64_t want = 0;
-  if (m.header.size() == sizeof want) std::memcpy(&want, m.header.data(), sizeof want);
-  std::vector<std::byte> reply(std::min<std::size_t>(want, m.reply_capacity));
-  m.reply(reply);
-}
-
 }  // namespace
 
 void install_packed_handlers(runtime& rt) {
   rt.comm().register_handler(put_packed_handler, on_put_packed);
   rt.comm().register_handler(get_packed_handler, on_get_packed);
-  rt.comm().register_handler(ping_handler, on_ping);
 }
 
 bool array_core::use_packed(int target, const patch& piece) {
