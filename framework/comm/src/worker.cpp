@@ -8,7 +8,7 @@
 
 #include "detail/access.hpp"
 #include "detail/ucx.hpp"
-#include "gaea/base/copy.hpp"
+#include "gaea/base/detail/copy.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
 
@@ -53,7 +53,7 @@ ucs_status_t on_reply(void* arg, const void* header, size_t header_length, void*
         on_reply_data(nullptr, UCS_PTR_STATUS(req), length, rr);
       return UCS_OK;
     }
-    copy_bytes(dst, data, length);
+    gaea::detail::copy_bytes(dst, data, length);
   }
   c->finish(r.status);
   detail::access::ack_received(*self);
@@ -307,9 +307,9 @@ void worker::strided(int target, const segment& seg, std::uint64_t offset,
       std::byte* remote = k.direct + offset + r * remote_stride;
       local_ptr<Dir> mine = local + r * local_stride;
       if constexpr (Dir == direction::put)
-        copy_bytes(remote, mine, row_bytes);
+        gaea::detail::copy_bytes(remote, mine, row_bytes);
       else
-        copy_bytes(mine, remote, row_bytes);
+        gaea::detail::copy_bytes(mine, remote, row_bytes);
     }
     return;
   }

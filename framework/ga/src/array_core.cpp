@@ -9,7 +9,7 @@
 #include "detail/registry.hpp"
 #include "detail/stats_counters.hpp"
 #include "detail/tracker.hpp"
-#include "gaea/base/copy.hpp"
+#include "gaea/base/detail/copy.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -239,7 +239,7 @@ void array_core::unpack_local(const patch& piece, const std::byte* packed) {
   auto* base = static_cast<std::byte*>(seg_->local_base());
   for_each_local_row(dist_, piece, ops_.size,
                      [&](std::size_t off, std::size_t at, std::size_t row) {
-                       copy_bytes(base + off, packed + at, row);
+                       gaea::detail::copy_bytes(base + off, packed + at, row);
                      });
 }
 
@@ -247,7 +247,7 @@ void array_core::pack_local(const patch& piece, std::byte* packed) const {
   const auto* base = static_cast<const std::byte*>(seg_->local_base());
   for_each_local_row(dist_, piece, ops_.size,
                      [&](std::size_t off, std::size_t at, std::size_t row) {
-                       copy_bytes(packed + at, base + off, row);
+                       gaea::detail::copy_bytes(packed + at, base + off, row);
                      });
 }
 

@@ -9,7 +9,7 @@
 
 #include "detail/registry.hpp"
 #include "detail/wire.hpp"
-#include "gaea/base/copy.hpp"
+#include "gaea/base/detail/copy.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/ga/detail/array_core.hpp"
@@ -43,7 +43,7 @@ double copy_cost_per_byte() {
     std::vector<double> t;
     for (int i = 0; i < 7; ++i) {
       const std::int64_t t0 = progress::monotonic_ns();
-      copy_bytes(b.data(), a.data(), n);
+      gaea::detail::copy_bytes(b.data(), a.data(), n);
       t.push_back(static_cast<double>(progress::monotonic_ns() - t0) * 1e-9 / n);
       a[static_cast<std::size_t>(i)] = b[n - 1];  // keep the copies observable
     }

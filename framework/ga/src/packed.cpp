@@ -10,7 +10,7 @@
 #include "detail/stats_counters.hpp"
 #include "detail/tracker.hpp"
 #include "detail/wire.hpp"
-#include "gaea/base/copy.hpp"
+#include "gaea/base/detail/copy.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/ga/detail/array_core.hpp"
@@ -113,14 +113,14 @@ void for_each_packed_row(const patch& q, const index& lo, const index& bs, std::
 void array_core::pack_user(const patch& q, const index& lo, const index& bs, const std::byte* in,
                            std::byte* packed) const {
   for_each_packed_row(q, lo, bs, ops_.size, [&](std::size_t off, std::size_t at, std::size_t row) {
-    copy_bytes(packed + at, in + off, row);
+    gaea::detail::copy_bytes(packed + at, in + off, row);
   });
 }
 
 void array_core::unpack_user(const patch& q, const index& lo, const index& bs,
                              const std::byte* packed, std::byte* out) const {
   for_each_packed_row(q, lo, bs, ops_.size, [&](std::size_t off, std::size_t at, std::size_t row) {
-    copy_bytes(out + off, packed + at, row);
+    gaea::detail::copy_bytes(out + off, packed + at, row);
   });
 }
 

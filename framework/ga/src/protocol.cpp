@@ -12,7 +12,6 @@
 
 #include "detail/registry.hpp"
 #include "detail/wire.hpp"
-#include "gaea/base/copy.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/ga/detail/array_core.hpp"
