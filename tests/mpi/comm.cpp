@@ -217,7 +217,7 @@ TEST_CASE("comm: deferred active-message replies are answered later by the main 
   {
     std::lock_guard lock(m);
     for (const auto& t : tokens) {
-      const std::int64_t v = t.source * 100 + me;
+      const std::int64_t v = t.source() * 100 + me;
       rt().comm().send_deferred_reply(t, std::as_bytes(std::span(&v, 1)));
     }
   }

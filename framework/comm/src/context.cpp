@@ -219,10 +219,11 @@ deferred_reply am_message::defer() const {
 
 void context::send_deferred_reply(const deferred_reply& token, std::span<const std::byte> bytes,
                                   int status) {
-  if (bytes.size() > token.reply_capacity)
+  if (bytes.size() > detail::access::reply_capacity(token))
     throw Error("gaea::comm: deferred reply of " + std::to_string(bytes.size()) +
-                " bytes exceeds the reply buffer of " + std::to_string(token.reply_capacity) +
-                " bytes that rank " + std::to_string(token.source) + " provided");
+                " bytes exceeds the reply buffer of " +
+                std::to_string(detail::access::reply_capacity(token)) + " bytes that rank " +
+                std::to_string(token.source()) + " provided");
   service_->post_deferred(token, bytes, status);
 }
 

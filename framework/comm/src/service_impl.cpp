@@ -65,11 +65,12 @@ void context::service_impl::run_handler(const detail::am_wire_header& wire,
   std::int32_t status = 0;
   detail::reply_sink sink;
   sink.requested = (wire.flags & 1u) != 0;
-  sink.token =
-      deferred_reply{reply_ep, wire.cookie, wire.reply_addr, wire.reply_capacity, wire.source};
+  sink.token = detail::access::token(reply_ep, wire.cookie, wire.reply_addr, wire.reply_capacity,
+                                     wire.source);
   try {
-    ctx_.dispatch(wire.handler, am_message{wire.source, header, data,
-                                           static_cast<std::size_t>(wire.reply_capacity), &sink});
+    ctx_.dispatch(wire.handler,
+                  detail::access::message(wire.source, header, data,
+                                          static_cast<std::size_t>(wire.reply_capacity), &sink));
   } catch (const std::exception& e) {
     status = completion::handler_failed;
     ctx_.handler_errors_.fetch_add(1);
@@ -102,9 +103,10 @@ void context::service_impl::post_deferred(const deferred_reply& t, std::span<con
                                           int status) {
   {
     std::lock_guard lock(deferred_mutex_);
-    deferred_.push_back(pending_ack{t.ep,
-                                    {t.cookie, status, 0, t.reply_addr},
-                                    std::vector<std::byte>(bytes.begin(), bytes.end())});
+    deferred_.push_back(
+        pending_ack{detail::access::ep(t),
+                    {detail::access::cookie(t), status, 0, detail::access::reply_addr(t)},
+                    std::vector<std::byte>(bytes.begin(), bytes.end())});
     has_deferred_.store(true, std::memory_order_release);
   }
   std::lock_guard lock(waker_mutex_);

@@ -5,7 +5,9 @@
 
 #include <ucp/api/ucp.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "gaea/comm/context.hpp"
@@ -40,6 +42,35 @@ struct access {
   /// Reports the lost peer behind `ep` and ends the process (UCX error callback).
   [[noreturn]] static void peer_lost(const worker& w, const ucp_ep* ep, const char* why) {
     w.peer_lost(ep, why);
+  }
+
+  // active messages
+  static am_message message(int source, std::span<const std::byte> header,
+                            std::span<const std::byte> data, std::size_t reply_capacity,
+                            reply_sink* sink) noexcept {
+    am_message m;
+    m.source = source;
+    m.header = header;
+    m.data = data;
+    m.reply_capacity = reply_capacity;
+    m.sink = sink;
+    return m;
+  }
+  static deferred_reply token(ucp_ep* ep, std::uint64_t cookie, std::uint64_t reply_addr,
+                              std::uint64_t reply_capacity, int source) noexcept {
+    deferred_reply t;
+    t.ep_ = ep;
+    t.cookie_ = cookie;
+    t.reply_addr_ = reply_addr;
+    t.reply_capacity_ = reply_capacity;
+    t.source_ = source;
+    return t;
+  }
+  static ucp_ep* ep(const deferred_reply& t) noexcept { return t.ep_; }
+  static std::uint64_t cookie(const deferred_reply& t) noexcept { return t.cookie_; }
+  static std::uint64_t reply_addr(const deferred_reply& t) noexcept { return t.reply_addr_; }
+  static std::uint64_t reply_capacity(const deferred_reply& t) noexcept {
+    return t.reply_capacity_;
   }
 
   // segment
