@@ -150,7 +150,7 @@ inline bool write_json(const std::string& path, const nlohmann::json& j) {
     out.write(j.dump(2) + "\n");
     out.commit();
     return true;
-  } catch (const gaea::Error& e) {
+  } catch (const gaea::error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return false;
   }

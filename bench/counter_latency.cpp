@@ -52,7 +52,7 @@ struct latency_result {
 
 // One run on `c` (reset to K × (P−1) ids first). Idle rank 0 waits in the closing barrier, a
 // notified Gaea wait; computing rank 0 polls once between kernels until every rank is done.
-latency_result measure_latency(gaea::runtime& rt, gaea::task_counter& c, bool compute,
+latency_result measure_latency(gaea::runtime& rt, gaea::counters::task_counter& c, bool compute,
                                double compute_us, std::int64_t per_rank, int owner_node) {
   const int p = rt.size();
   c.reset(per_rank * (p - 1));
@@ -70,7 +70,7 @@ latency_result measure_latency(gaea::runtime& rt, gaea::task_counter& c, bool co
     if (compute) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // rank 0 is busy
     for (;;) {
       const std::int64_t t0 = monotonic_ns();
-      const gaea::task_range r = c.next();
+      const gaea::counters::task_range r = c.next();
       const double ns = static_cast<double>(monotonic_ns() - t0);
       if (r.empty()) break;
       sum_ns += ns;
@@ -106,19 +106,20 @@ struct pool_result {
   std::int64_t tasks = 0;
 };
 
-pool_result measure_pool(gaea::runtime& rt, gaea::counter_mode m, gaea::dispense d, double task_us,
-                         double seconds, int threads) {
-  gaea::task_pool_options o;
+pool_result measure_pool(gaea::runtime& rt, gaea::counters::counter_mode m,
+                         gaea::counters::dispense d, double task_us, double seconds, int threads) {
+  gaea::counters::task_pool_options o;
   o.counter.mode = m;
   o.counter.variant = d;
   o.threads = threads;
-  gaea::task_pool pool("throughput", o);
+  gaea::counters::task_pool pool("throughput", o);
   const double slots = static_cast<double>(rt.size()) * pool.threads();
   const auto n = static_cast<std::int64_t>(std::max(20.0 * slots, seconds * slots * 1e6 / task_us));
-  const gaea::task_stats s = gaea::for_each_task(pool, n, [task_us](std::int64_t) {
-    volatile double x = kernel(task_us);
-    (void)x;
-  });
+  const gaea::counters::task_stats s =
+      gaea::counters::for_each_task(pool, n, [task_us](std::int64_t) {
+        volatile double x = kernel(task_us);
+        (void)x;
+      });
   const double wall = gaea_bench::max_over_ranks(s.wall_s);
   pool_result r;
   r.tasks = n;
@@ -162,12 +163,14 @@ int main(int argc, char** argv) {
   app.add_flag("--no-latency", no_latency, "skip the latency part");
   app.add_option("--json", json_path, "write all results to this JSON file");
   CLI11_PARSE(app, argc, argv);
-  std::vector<gaea::counter_mode> modes;
-  std::vector<gaea::dispense> variants;
+  std::vector<gaea::counters::counter_mode> modes;
+  std::vector<gaea::counters::dispense> variants;
   std::vector<double> lengths;
   try {
-    modes = parse_list<gaea::counter_mode>(modes_text, gaea::parse_counter_mode, "--modes");
-    variants = parse_list<gaea::dispense>(variants_text, gaea::parse_dispense, "--variants");
+    modes = parse_list<gaea::counters::counter_mode>(modes_text, gaea::counters::parse_counter_mode,
+                                                     "--modes");
+    variants = parse_list<gaea::counters::dispense>(variants_text, gaea::counters::parse_dispense,
+                                                    "--variants");
     for (const std::string& s : gaea_bench::split_list(lengths_text))
       lengths.push_back(std::stod(s));
   } catch (const std::exception& e) {
@@ -212,13 +215,13 @@ int main(int argc, char** argv) {
                       rt.size() - 1 - on_node_ranks);
         std::printf("\n");
       }
-      for (gaea::counter_mode m : modes)
-        for (gaea::dispense d : variants) {
-          gaea::task_counter_options o;
+      for (gaea::counters::counter_mode m : modes)
+        for (gaea::counters::dispense d : variants) {
+          gaea::counters::task_counter_options o;
           o.mode = m;
           o.variant = d;
           o.owner = 0;
-          gaea::task_counter c("fig10", 0, o);
+          gaea::counters::task_counter c("fig10", 0, o);
           for (bool compute : {false, true}) {
             std::vector<double> avg, mx, per, calls, on_avg, on_max, off_avg, off_max;
             // warm-up (keys, endpoints)
@@ -284,8 +287,8 @@ int main(int argc, char** argv) {
             "%8s\n",
             rt.size(), threads, out["ucx_tls"].get<std::string>().c_str(), "mode", "variant",
             "task us", "tasks/s", "eff", "wait");
-      for (gaea::counter_mode m : modes)
-        for (gaea::dispense d : variants)
+      for (gaea::counters::counter_mode m : modes)
+        for (gaea::counters::dispense d : variants)
           for (double len : lengths) {
             std::vector<double> tps, eff, wf;
             for (int r = 0; r < reps; ++r) {

@@ -1,4 +1,4 @@
-// lu_gemm_peak: Gflop/s of the LU mini-app's GEMM kernel (gaea::lu::subtract_product, Eigen,
+// lu_gemm_peak: Gflop/s of the LU mini-app's GEMM kernel (lu::subtract_product, Eigen,
 // built with the same flags as gaea-lu) on one thread: the practical ceiling of gaea-lu per core.
 //   lu_gemm_peak [seconds-per-shape]
 // Shapes: square tiles (the trailing update of gaea-lu is one such product per tile) and one
@@ -12,7 +12,7 @@
 #include "kernels.hpp"
 #include "timings.hpp"
 
-using namespace gaea::lu;
+using namespace lu;
 
 namespace {
 

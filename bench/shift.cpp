@@ -115,7 +115,7 @@ class shift_arrays {
         const bool ok = x == prim::strided_put ? b.extent(0) == rows && b.extent(1) * rows >= n
                                                : b.extent(0) >= n;
         if (!ok)
-          throw gaea::Error("shift: array " + a->name() + " gives rank " + std::to_string(r) +
+          throw gaea::error("shift: array " + a->name() + " gives rank " + std::to_string(r) +
                             " the block " + b.str() + ", smaller than the largest message");
       }
     }

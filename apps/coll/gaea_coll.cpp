@@ -19,9 +19,9 @@ namespace coll = gaea::coll;
 
 namespace {
 
-coll::operation parse_op(const std::string& s) {
-  if (auto op = coll::parse_operation(s)) return *op;
-  throw gaea::Error("gaea-coll: unknown operation '" + s +
+gaea::coll::operation parse_op(const std::string& s) {
+  if (auto op = gaea::coll::parse_operation(s)) return *op;
+  throw gaea::error("gaea-coll: unknown operation '" + s +
                     "' (barrier|broadcast|reduce|allreduce|allgather|alltoall)");
 }
 
@@ -29,7 +29,7 @@ coll::operation parse_op(const std::string& s) {
 
 int main(int argc, char** argv) {
   CLI::App app{"gaea-coll: the collectives' time and energy estimator"};
-  gaea::app::conventions(app, "gaea-coll");
+  apps::conventions(app, "gaea-coll");
   app.require_subcommand(1);
   std::string out, calibration, op_name = "broadcast", json_out;
   int reps = 20, ranks = 4, nodes = 1;
@@ -54,18 +54,18 @@ int main(int argc, char** argv) {
   val->add_option("--calibration", calibration, "calibration file")->required();
   val->add_option("--reps", reps, "calls per timed batch")->check(CLI::Range(1, 100000));
   val->add_option("--json", json_out, "write the table as JSON");
-  if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   try {
     if (*pred) {
-      const coll::estimator e =
-          calibration.empty() ? coll::estimator{} : coll::estimator::load(calibration);
-      const coll::operation op = parse_op(op_name);
+      const gaea::coll::estimator e =
+          calibration.empty() ? gaea::coll::estimator{} : gaea::coll::estimator::load(calibration);
+      const gaea::coll::operation op = parse_op(op_name);
       std::printf("# %s, %zu bytes, %d ranks on %d nodes (%s), estimator: %s\n", op_name.c_str(),
                   bytes, ranks, nodes, cyclic ? "cyclic" : "block", e.source().c_str());
       std::printf("%-20s %14s %14s\n", "algorithm", "time_us", "energy_mJ");
-      const coll::algorithm pick = e.choose(op, bytes, ranks, nodes, !cyclic);
+      const gaea::coll::algorithm pick = e.choose(op, bytes, ranks, nodes, !cyclic);
       for (const auto& p : e.predict(op, bytes, ranks, nodes, !cyclic))
-        std::printf("%-20s %14.2f %14.4f%s\n", std::string(coll::to_string(p.algo)).c_str(),
+        std::printf("%-20s %14.2f %14.4f%s\n", std::string(gaea::coll::to_string(p.algo)).c_str(),
                     p.seconds * 1e6, p.joules * 1e3, p.algo == pick ? "  <- chosen" : "");
       return 0;
     }
@@ -76,40 +76,41 @@ int main(int argc, char** argv) {
     return gaea::run_main(
         "gaea-coll", &argc, &argv,
         [&](gaea::runtime& rt) {
-          const coll::group& w = coll::world();
+          const gaea::coll::group& w = gaea::coll::world();
           if (*cal) {
-            const coll::estimator e = coll::estimator::calibrate(w, reps);
+            const gaea::coll::estimator e = gaea::coll::estimator::calibrate(w, reps);
             if (w.rank() == 0) {
               e.save(out);
               std::printf("gaea-coll: wrote %s (%s)\n", out.c_str(), e.source().c_str());
             }
-            coll::barrier(w);
+            gaea::coll::barrier(w);
             return 0;
           }
           // validate
-          const coll::estimator e = coll::estimator::load(calibration);
+          const gaea::coll::estimator e = gaea::coll::estimator::load(calibration);
           nlohmann::json rows = nlohmann::json::array();
           if (w.rank() == 0)
             std::printf("%-10s %-18s %9s %12s %12s %8s %12s %12s %8s %s\n", "op", "algorithm",
                         "bytes", "pred_us", "meas_us", "err_%", "pred_mJ", "meas_mJ", "err_%",
                         "pick");
-          for (coll::operation op : {coll::operation::broadcast, coll::operation::allreduce,
-                                     coll::operation::alltoall, coll::operation::allgather}) {
+          for (gaea::coll::operation op :
+               {gaea::coll::operation::broadcast, gaea::coll::operation::allreduce,
+                gaea::coll::operation::alltoall, gaea::coll::operation::allgather}) {
             // Sizes between the calibration's (8, 256, 4K, 32K, 256K, 1M): predictions, not fits.
             for (std::size_t b : {std::size_t{64}, std::size_t{2048}, std::size_t{16384},
                                   std::size_t{131072}, std::size_t{524288}}) {
-              if (op == coll::operation::alltoall && b > 16384) continue;
+              if (op == gaea::coll::operation::alltoall && b > 16384) continue;
               const auto preds = e.predict(op, b, w.size(), w.nodes(), w.block_placement());
-              const coll::algorithm pick =
+              const gaea::coll::algorithm pick =
                   e.choose(op, b, w.size(), w.nodes(), w.block_placement());
               double best_j = 1e300, best_t = 1e300;
               std::vector<std::pair<double, double>> meas;
               for (const auto& p : preds) {
-                const coll::measurement m = coll::measure(w, op, p.algo, b, reps);
+                const gaea::coll::measurement m = gaea::coll::measure(w, op, p.algo, b, reps);
                 meas.emplace_back(m.seconds, m.joules);
                 best_t = std::min(best_t, meas.back().first);
               }
-              coll::algorithm measured_best = preds.front().algo;
+              gaea::coll::algorithm measured_best = preds.front().algo;
               for (std::size_t i = 0; i < preds.size(); ++i)
                 if (meas[i].first <= best_t * 1.02 && meas[i].second < best_j) {
                   best_j = meas[i].second;
@@ -123,14 +124,14 @@ int main(int argc, char** argv) {
                 const bool chosen = preds[i].algo == pick;
                 if (w.rank() == 0)
                   std::printf("%-10s %-18s %9zu %12.2f %12.2f %8.1f %12.4f %12.4f %8.1f %s\n",
-                              std::string(coll::to_string(op)).c_str(),
-                              std::string(coll::to_string(preds[i].algo)).c_str(), b,
+                              std::string(gaea::coll::to_string(op)).c_str(),
+                              std::string(gaea::coll::to_string(preds[i].algo)).c_str(), b,
                               preds[i].seconds * 1e6, meas[i].first * 1e6, et,
                               preds[i].joules * 1e3, meas[i].second * 1e3, ee,
                               chosen ? (preds[i].algo == measured_best ? "chosen=best" : "chosen")
                                      : (preds[i].algo == measured_best ? "best" : ""));
-                rows.push_back({{"op", coll::to_string(op)},
-                                {"algorithm", coll::to_string(preds[i].algo)},
+                rows.push_back({{"op", gaea::coll::to_string(op)},
+                                {"algorithm", gaea::coll::to_string(preds[i].algo)},
                                 {"bytes", b},
                                 {"pred_s", preds[i].seconds},
                                 {"meas_s", meas[i].first},

@@ -8,7 +8,7 @@
 #include "gaea/base/launcher.hpp"
 #include "gaea/base/version.hpp"
 
-namespace gaea::app {
+namespace apps {
 
 void conventions(CLI::App& app, const std::string& program) {
   app.name(program);
@@ -23,7 +23,7 @@ int usage_error(const CLI::App& app, const std::string& what) {
                            " --help' for the options.\n";
   std::fputs(text.c_str(), stderr);
   std::fflush(stderr);
-  launcher::grace_before_exit();  // so that every rank prints it under mpirun
+  gaea::launcher::grace_before_exit();  // so that every rank prints it under mpirun
   return bad_command_line;
 }
 }  // namespace
@@ -35,7 +35,7 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() != 0) return usage_error(app, e.what());
     // --help or --version: the output of one rank is enough.
-    if (launcher::rank() == 0) {
+    if (gaea::launcher::rank() == 0) {
       std::ostringstream out, err;
       app.exit(e, out, err);
       std::fputs(out.str().c_str(), stdout);
@@ -43,9 +43,9 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
       std::fflush(stdout);
     }
     return 0;
-  } catch (const Error& e) {
+  } catch (const gaea::error& e) {
     return usage_error(app, e.what());
   }
 }
 
-}  // namespace gaea::app
+}  // namespace apps

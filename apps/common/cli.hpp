@@ -16,7 +16,7 @@
 #include <optional>
 #include <string>
 
-namespace gaea::app {
+namespace apps {
 
 /// Exit status of a bad command line, for every program.
 inline constexpr int bad_command_line = 2;
@@ -27,8 +27,8 @@ void conventions(CLI::App& app, const std::string& program);
 
 /// Parses argv by the convention above. Returns nullopt when the program should run, otherwise
 /// the exit status to return from main (0 after --help/--version, 2 after a bad command line),
-/// the output already printed. A gaea::Error thrown by a callback of `app` (a cross-option
+/// the output already printed. A gaea::error thrown by a callback of `app` (a cross-option
 /// check) is a bad command line too. Not collective; call it before constructing the runtime.
 std::optional<int> parse(CLI::App& app, int argc, char** argv);
 
-}  // namespace gaea::app
+}  // namespace apps

@@ -11,7 +11,7 @@
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 
-namespace gaea::apps {
+namespace apps {
 
 namespace {
 std::string g(double v) {
@@ -51,10 +51,10 @@ int cap_threads(int requested, std::string_view app, bool warn) {
 }
 
 void agree(const std::string& problem) {
-  const int rank = runtime::current().rank();
-  coll::agree(coll::world(), problem.empty() || rank == 0
-                                 ? problem
-                                 : "rank " + std::to_string(rank) + ": " + problem);
+  const int rank = gaea::runtime::current().rank();
+  gaea::coll::agree(gaea::coll::world(), problem.empty() || rank == 0
+                                             ? problem
+                                             : "rank " + std::to_string(rank) + ": " + problem);
 }
 
 void on_every_rank(const std::function<void()>& read) {
@@ -69,13 +69,13 @@ void on_every_rank(const std::function<void()>& read) {
 }
 
 void same_on_every_rank(const std::string& what, const std::string& mine) {
-  const int rank = runtime::current().rank();
-  const std::string root = coll::broadcast(coll::world(), mine, 0);
+  const int rank = gaea::runtime::current().rank();
+  const std::string root = gaea::coll::broadcast(gaea::coll::world(), mine, 0);
   std::string problem;
   if (mine != root)
     problem = what + " differ between ranks: rank 0 has " + root + ", rank " +
               std::to_string(rank) + " has " + mine;
-  coll::agree(coll::world(), problem);
+  gaea::coll::agree(gaea::coll::world(), problem);
 }
 
 std::uint64_t fnv1a(const void* bytes, std::size_t n, std::uint64_t h) {
@@ -93,4 +93,4 @@ std::string hex(std::uint64_t h) {
   return buf;
 }
 
-}  // namespace gaea::apps
+}  // namespace apps

@@ -12,7 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
-namespace gaea::apps {
+namespace apps {
 
 /// CLI11 validator: the option's value is a finite number in [lo, hi] (in (lo, hi] when
 /// `lo_open`). NaN, infinities and out-of-range values are a command-line error naming the
@@ -28,7 +28,7 @@ CLI::Validator finite_in(double lo, double hi, bool lo_open = false);
 int cap_threads(int requested, std::string_view app, bool warn);
 
 /// Collective over the world group: `problem` is this rank's error (empty when fine). When any
-/// rank has one, every rank throws gaea::Error with the lowest such rank's message, prefixed
+/// rank has one, every rank throws gaea::error with the lowest such rank's message, prefixed
 /// with "rank R: " when R is not 0 (so a file bad on one node only is named with its rank).
 void agree(const std::string& problem);
 
@@ -49,4 +49,4 @@ std::uint64_t fnv1a(const void* bytes, std::size_t n, std::uint64_t h = 14695981
 /// `h` as 16 hexadecimal digits.
 std::string hex(std::uint64_t h);
 
-}  // namespace gaea::apps
+}  // namespace apps

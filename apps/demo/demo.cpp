@@ -41,11 +41,11 @@ int main(int argc, char** argv) {
   CLI::App app{
       "gaea-demo: a load-balanced y = A x on global arrays (tiles handed out by a shared "
       "counter), checked against the closed form"};
-  gaea::app::conventions(app, "gaea-demo");
+  apps::conventions(app, "gaea-demo");
   index_t n = 2048, tile = 128;
   app.add_option("n", n, "matrix order")->capture_default_str();
   app.add_option("tile", tile, "tile size")->capture_default_str();
-  if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   try {
     // An error on any rank ends the job with its message on every rank (exit 1).
     return gaea::run_main(
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
         [&](gaea::runtime& rt) {
           const gaea::coll::group& world = gaea::coll::world();  // collective on first use
           if (n <= 0 || tile <= 0 || tile > n)
-            throw gaea::Error("gaea-demo: need 0 < tile <= n (got n=" + std::to_string(n) +
+            throw gaea::error("gaea-demo: need 0 < tile <= n (got n=" + std::to_string(n) +
                               ", tile=" + std::to_string(tile) + ")");
           gaea::global_array<double> a("A", {n, n}), x("x", {n}), y("y", {n});
           // Owners fill their blocks in place (zero copy).
@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
 
           const index_t tiles_per_dim = (n + tile - 1) / tile;
           const std::int64_t ntasks = tiles_per_dim * tiles_per_dim;
-          gaea::shared_counter next("tasks");
+          gaea::counters::shared_counter next("tasks");
           std::vector<double> ablk(static_cast<std::size_t>(tile * tile)),
               xblk(static_cast<std::size_t>(tile)), yblk(static_cast<std::size_t>(tile));
           std::int64_t mine = 0;
@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
           return ok ? 0 : 1;
         },
         1);
-  } catch (const gaea::Error& e) {
+  } catch (const gaea::error& e) {
     std::fprintf(stderr, "gaea-demo: %s\n", e.what());
     return 2;
   }

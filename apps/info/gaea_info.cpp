@@ -70,10 +70,10 @@ int main(int argc, char** argv) {
   CLI::App app{
       "gaea-info: what a Gaea job sees (version, ranks and nodes, topology, UCX transports, "
       "progress threads); run under mpirun with the application's environment"};
-  gaea::app::conventions(app, "gaea-info");
+  apps::conventions(app, "gaea-info");
   bool env = false;
   app.add_flag("--env", env, "print the GAEA_* environment variables, defaults and meanings");
-  if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   if (env) {
     print_env();
     return 0;

@@ -6,7 +6,7 @@
 #include "gaea/base/error.hpp"
 #include "mask.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 // Ghia et al. 1982, Table I and Table II, Re = 100 (values as published).
 const ghia_line ghia_u_re100 = {
@@ -30,13 +30,14 @@ std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 
 
 // Viscosity from whichever of re / tau was given (tau wins when both are NaN: default_tau).
 double pick_tau(const case_params& p, double u, double length, double default_tau) {
-  if (!std::isnan(p.re) && !std::isnan(p.tau)) throw Error("lbm: give --re or --tau, not both");
+  if (!std::isnan(p.re) && !std::isnan(p.tau))
+    throw gaea::error("lbm: give --re or --tau, not both");
   if (!std::isnan(p.re)) {
-    if (!(p.re > 0)) throw Error("lbm: --re " + std::to_string(p.re) + " must be > 0");
+    if (!(p.re > 0)) throw gaea::error("lbm: --re " + std::to_string(p.re) + " must be > 0");
     return 3.0 * u * length / p.re + 0.5;
   }
   const double tau = std::isnan(p.tau) ? default_tau : p.tau;
-  if (!(tau > 0.5)) throw Error("lbm: --tau " + std::to_string(tau) + " must be > 0.5");
+  if (!(tau > 0.5)) throw gaea::error("lbm: --tau " + std::to_string(tau) + " must be > 0.5");
   return tau;
 }
 
@@ -44,7 +45,8 @@ double pick_u(const case_params& p, double def) {
   const double u = std::isnan(p.u) ? def : p.u;
   // Beyond ~0.3 the second-order equilibrium's compressibility error dominates.
   if (!(u > 0) || u > 0.4)
-    throw Error("lbm: velocity " + std::to_string(u) + " must be in (0, 0.4] (lattice units)");
+    throw gaea::error("lbm: velocity " + std::to_string(u) +
+                      " must be in (0, 0.4] (lattice units)");
   return u;
 }
 
@@ -84,8 +86,8 @@ std::pair<std::vector<double>, std::vector<double>> with_walls(const std::vector
 
 flow_case make_case(const case_params& p) {
   if (p.nx < 0 || p.ny < 0)
-    throw Error("lbm: grid " + std::to_string(p.nx) + " x " + std::to_string(p.ny) +
-                " must be positive");
+    throw gaea::error("lbm: grid " + std::to_string(p.nx) + " x " + std::to_string(p.ny) +
+                      " must be positive");
   flow_case c;
   config& g = c.cfg;
   g.name = p.name;
@@ -110,11 +112,12 @@ flow_case make_case(const case_params& p) {
     g.tau = pick_tau(q2, c.u, c.length, 0.8);
     g.sides[top] = {side_kind::velocity, c.u, 0.0, 1.0};
   } else if (p.name == "mask") {
-    if (p.mask_file.empty()) throw Error("lbm: --case mask needs --mask FILE");
+    if (p.mask_file.empty()) throw gaea::error("lbm: --case mask needs --mask FILE");
     mask m = read_mask(p.mask_file);
     if ((p.nx && p.nx != m.nx) || (p.ny && p.ny != m.ny))
-      throw Error("lbm: --nx/--ny " + std::to_string(p.nx) + " x " + std::to_string(p.ny) +
-                  " differ from the mask's " + std::to_string(m.nx) + " x " + std::to_string(m.ny));
+      throw gaea::error("lbm: --nx/--ny " + std::to_string(p.nx) + " x " + std::to_string(p.ny) +
+                        " differ from the mask's " + std::to_string(m.nx) + " x " +
+                        std::to_string(m.ny));
     g.nx = m.nx;
     g.ny = m.ny;
     g.solid = std::move(m.solid);
@@ -126,14 +129,15 @@ flow_case make_case(const case_params& p) {
       g.sides[right] = {side_kind::pressure, 0.0, 0.0, 1.0};
     } else if (p.flow == "force") {
       if (!(std::abs(p.force) < 0.01))
-        throw Error("lbm: --force " + std::to_string(p.force) + " must be below 0.01 in size");
+        throw gaea::error("lbm: --force " + std::to_string(p.force) +
+                          " must be below 0.01 in size");
       g.fx = p.force;
       g.sides[left].kind = g.sides[right].kind = side_kind::periodic;
     } else {
-      throw Error("lbm: --flow '" + p.flow + "' must be inlet or force");
+      throw gaea::error("lbm: --flow '" + p.flow + "' must be inlet or force");
     }
   } else {
-    throw Error("lbm: --case '" + p.name + "' must be poiseuille, cavity or mask");
+    throw gaea::error("lbm: --case '" + p.name + "' must be poiseuille, cavity or mask");
   }
   c.re = c.u * c.length / g.nu();
   g.validate();
@@ -171,7 +175,7 @@ check_result check_poiseuille(solver& s, double tolerance) {
 check_result check_cavity(solver& s, double lid, double tolerance) {
   const config& g = s.problem();
   if (g.nx != g.ny || g.sides[top].kind != side_kind::velocity)
-    throw Error("lbm: the Ghia check needs a square lid-driven cavity");
+    throw gaea::error("lbm: the Ghia check needs a square lid-driven cavity");
   const index_t n = g.nx;
   // The centre line x = 0.5 lies at cell index n/2 - 1/2: one column (odd n) or the mean of two.
   const index_t j0 = (n - 1) / 2, j1 = n / 2;
@@ -202,4 +206,4 @@ check_result check_cavity(solver& s, double lid, double tolerance) {
   return r;
 }
 
-}  // namespace gaea::lbm
+}  // namespace lbm

@@ -10,7 +10,7 @@
 #include "geometry.hpp"
 #include "solver.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 /// What the command line chose. NaN / 0 mean "the case's default".
 struct case_params {
@@ -34,7 +34,7 @@ struct flow_case {
 
 /// Builds the case. Defaults: poiseuille 16 x 32, u_max 0.05, tau 0.8, body-force driven,
 /// periodic in x, walls at y; cavity 128 x 128, lid speed 0.1, Re 100; mask: the image's size,
-/// inlet speed 0.05, tau 0.8, walls at the top and bottom. Throws gaea::Error for bad values.
+/// inlet speed 0.05, tau 0.8, walls at the top and bottom. Throws gaea::error for bad values.
 flow_case make_case(const case_params& p);
 
 /// Outcome of a built-in check.
@@ -50,7 +50,7 @@ struct check_result {
 check_result check_poiseuille(solver& s, double tolerance = 0.01);
 
 /// Cavity: the centre-line velocities against Ghia, Ghia & Shin (1982) at Re = 100; error =
-/// largest |u/U - u_ref| over the interior reference points of both lines. Throws gaea::Error
+/// largest |u/U - u_ref| over the interior reference points of both lines. Throws gaea::error
 /// unless the case is a square cavity.
 check_result check_cavity(solver& s, double lid_speed, double tolerance = 0.02);
 
@@ -68,4 +68,4 @@ struct ghia_line {
 extern const ghia_line ghia_u_re100;  ///< (y, u/U)
 extern const ghia_line ghia_v_re100;  ///< (x, v/U)
 
-}  // namespace gaea::lbm
+}  // namespace lbm

@@ -2,24 +2,25 @@
 
 #include "gaea/base/error.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 void config::validate() const {
   if (nx < 1 || ny < 1)
-    throw Error("lbm: grid " + std::to_string(nx) + " x " + std::to_string(ny) +
-                ": both extents must be at least 1");
+    throw gaea::error("lbm: grid " + std::to_string(nx) + " x " + std::to_string(ny) +
+                      ": both extents must be at least 1");
   if (!(tau > 0.5) || !(tau < 1e6))
-    throw Error("lbm: tau = " + std::to_string(tau) + " must be > 0.5 (viscosity > 0)");
+    throw gaea::error("lbm: tau = " + std::to_string(tau) + " must be > 0.5 (viscosity > 0)");
   if ((sides[left].kind == side_kind::periodic) != (sides[right].kind == side_kind::periodic))
-    throw Error("lbm: left and right sides must both be periodic or neither");
+    throw gaea::error("lbm: left and right sides must both be periodic or neither");
   if ((sides[bottom].kind == side_kind::periodic) != (sides[top].kind == side_kind::periodic))
-    throw Error("lbm: bottom and top sides must both be periodic or neither");
+    throw gaea::error("lbm: bottom and top sides must both be periodic or neither");
   for (const side& s : sides)
     if (s.kind == side_kind::pressure && !(s.rho > 0))
-      throw Error("lbm: pressure side with density " + std::to_string(s.rho) + " (must be > 0)");
+      throw gaea::error("lbm: pressure side with density " + std::to_string(s.rho) +
+                        " (must be > 0)");
   if (!solid.empty() && static_cast<index_t>(solid.size()) != nx * ny)
-    throw Error("lbm: solid mask has " + std::to_string(solid.size()) + " cells, the grid " +
-                std::to_string(nx * ny));
+    throw gaea::error("lbm: solid mask has " + std::to_string(solid.size()) + " cells, the grid " +
+                      std::to_string(nx * ny));
 }
 
 std::uint8_t config::flag(index_t x, index_t y) const {
@@ -36,4 +37,4 @@ std::uint8_t config::flag(index_t x, index_t y) const {
   return solid[static_cast<std::size_t>(y * nx + x)] != 0 ? cell_flag::solid : fluid;
 }
 
-}  // namespace gaea::lbm
+}  // namespace lbm

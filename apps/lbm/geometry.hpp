@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace gaea::lbm {
+namespace lbm {
 
 using index_t = std::int64_t;
 
@@ -43,7 +43,7 @@ struct config {
   std::vector<std::uint8_t> solid;  ///< ny*nx, row-major from the bottom row; empty: no obstacles
   std::string name = "custom";      ///< case name, stored in snapshots
 
-  /// Throws gaea::Error for bad sizes, tau, unpaired periodic sides or a mask of the wrong size.
+  /// Throws gaea::error for bad sizes, tau, unpaired periodic sides or a mask of the wrong size.
   void validate() const;
   bool periodic_x() const { return sides[left].kind == side_kind::periodic; }
   bool periodic_y() const { return sides[bottom].kind == side_kind::periodic; }
@@ -55,4 +55,4 @@ struct config {
   double nu() const { return (tau - 0.5) / 3.0; }
 };
 
-}  // namespace gaea::lbm
+}  // namespace lbm

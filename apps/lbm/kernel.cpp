@@ -6,7 +6,7 @@
 
 #include "lattice.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 namespace {
 
@@ -94,4 +94,4 @@ void sweep_rows(const kernel_args& a, std::int64_t r0, std::int64_t r1) {
     rows<false>(a, r0, r1);
 }
 
-}  // namespace gaea::lbm
+}  // namespace lbm

@@ -6,7 +6,7 @@
 
 #include "geometry.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 /// A cell of a row that is not updated by the vectorised fluid loop.
 struct special_cell {
@@ -35,4 +35,4 @@ struct kernel_args {
 /// writes `dst`. Rows are independent, so ranges may run concurrently.
 void sweep_rows(const kernel_args& a, std::int64_t r0, std::int64_t r1);
 
-}  // namespace gaea::lbm
+}  // namespace lbm

@@ -6,7 +6,7 @@
 #include <array>
 #include <cstdint>
 
-namespace gaea::lbm {
+namespace lbm {
 
 /// Number of discrete velocities.
 inline constexpr int q = 9;
@@ -71,4 +71,4 @@ inline void collide(const double* f, double* out, double omega, double fx, doubl
     out[i] = o[i];
 }
 
-}  // namespace gaea::lbm
+}  // namespace lbm

@@ -21,7 +21,7 @@
 
 namespace {
 
-using namespace gaea::lbm;
+using namespace lbm;
 
 struct options {
   case_params p;
@@ -40,7 +40,7 @@ std::vector<int> parse_grid(const std::string& s) {
   char x = 0, extra = 0;
   std::istringstream in(s);
   if (!(in >> py >> x >> px) || x != 'x' || in >> extra || py < 1 || px < 1)
-    throw gaea::Error("lbm: --grid '" + s + "' must look like 2x2 (rows x columns of ranks)");
+    throw gaea::error("lbm: --grid '" + s + "' must look like 2x2 (rows x columns of ranks)");
   return {py, px};
 }
 
@@ -73,7 +73,7 @@ std::string describe_run(const options& o, const config& cfg) {
                 static_cast<long long>(o.every), static_cast<long long>(o.check), o.tol,
                 o.grid.c_str(), o.restart.c_str(), o.output.c_str());
   return std::string(buf) + " mask fingerprint " +
-         gaea::apps::hex(gaea::apps::fnv1a(cfg.solid.data(), cfg.solid.size()));
+         apps::hex(apps::fnv1a(cfg.solid.data(), cfg.solid.size()));
 }
 
 int run(gaea::runtime& rt, const options& o) {
@@ -82,14 +82,14 @@ int run(gaea::runtime& rt, const options& o) {
   // some ranks only fails every rank with that rank's message, and different options or masks
   // on different ranks are refused before any array exists.
   flow_case fc;
-  gaea::apps::on_every_rank([&] { fc = make_case(o.p); });
+  apps::on_every_rank([&] { fc = make_case(o.p); });
   const config& cfg = fc.cfg;
-  gaea::apps::same_on_every_rank("options", describe_run(o, cfg));
+  apps::same_on_every_rank("options", describe_run(o, cfg));
   const bool validating = !o.no_check && (cfg.name == "poiseuille" || cfg.name == "cavity");
   std::int64_t steps = o.steps;
   if (steps < 0) steps = cfg.name == "cavity" ? 60000 : cfg.name == "poiseuille" ? 20000 : 1000;
   const std::int64_t check = o.check > 0 ? o.check : 200;
-  int threads = gaea::apps::cap_threads(o.threads, "gaea-lbm", root);
+  int threads = apps::cap_threads(o.threads, "gaea-lbm", root);
   if (threads == 0)
     threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / rt.node_size());
   solver s(cfg, parse_grid(o.grid), threads);
@@ -115,7 +115,7 @@ int run(gaea::runtime& rt, const options& o) {
     if (root) {
       try {
         write_xdmf(o.output, cfg, snaps);
-      } catch (const gaea::Error& e) {
+      } catch (const gaea::error& e) {
         problem = e.what();
       }
     }
@@ -138,7 +138,7 @@ int run(gaea::runtime& rt, const options& o) {
       std::vector<double> m = monitor(s);
       for (double v : m)
         if (!std::isfinite(v))
-          throw gaea::Error("lbm: the flow diverged (non-finite velocity) by step " +
+          throw gaea::error("lbm: the flow diverged (non-finite velocity) by step " +
                             std::to_string(s.steps_done()) + "; lower --u or raise --tau");
       if (mon.monitor_step >= 0 && mon.monitor.size() == m.size()) {
         double d = 0;
@@ -205,7 +205,7 @@ int run(gaea::runtime& rt, const options& o) {
 int main(int argc, char** argv) {
   options o;
   CLI::App app{"gaea-lbm: D2Q9 lattice Boltzmann on Gaea global arrays"};
-  gaea::app::conventions(app, "gaea-lbm");
+  apps::conventions(app, "gaea-lbm");
   app.add_option("--case", o.p.name, "poiseuille | cavity | mask")
       ->check(CLI::IsMember({"poiseuille", "cavity", "mask"}));
   app.add_option("--nx", o.p.nx, "cells along x (default: per case)")
@@ -217,13 +217,13 @@ int main(int argc, char** argv) {
   // NaN means "the case's default" inside case_params, so a NaN given on the command line must
   // be refused here (it used to be silently replaced by the default).
   auto* re = app.add_option("--re", o.p.re, "Reynolds number U L / nu (cavity default 100)")
-                 ->check(gaea::apps::finite_in(0, 1e9, true));
+                 ->check(apps::finite_in(0, 1e9, true));
   app.add_option("--tau", o.p.tau, "BGK relaxation time, in (0.5, 100] (stability)")
-      ->check(gaea::apps::finite_in(0.5, 100, true))
+      ->check(apps::finite_in(0.5, 100, true))
       ->excludes(re);
   app.add_option("--u", o.p.u,
                  "characteristic velocity: lid, centre-line or inlet (lattice units, (0, 0.4])")
-      ->check(gaea::apps::finite_in(0, 0.4, true));
+      ->check(apps::finite_in(0, 0.4, true));
   app.add_option("--mask", o.p.mask_file,
                  "obstacle mask: PBM/PGM image or HDF5 with dataset 'solid'")
       ->check(CLI::ExistingFile);
@@ -231,7 +231,7 @@ int main(int argc, char** argv) {
                  "case mask: inlet (velocity in, pressure out) | force (periodic)")
       ->check(CLI::IsMember({"inlet", "force"}));
   app.add_option("--force", o.p.force, "case mask, flow force: body-force density along x")
-      ->check(gaea::apps::finite_in(-0.1, 0.1));
+      ->check(apps::finite_in(-0.1, 0.1));
   app.add_option("--output", o.output, "directory for HDF5 snapshots and the XDMF series");
   app.add_option("--every", o.every, "snapshot every k steps (0: only at the end)")
       ->check(CLI::NonNegativeNumber);
@@ -243,13 +243,13 @@ int main(int argc, char** argv) {
   app.add_option("--check", o.check, "steadiness test every k steps (default 200)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--tol", o.tol, "steady when max |du| / U per step < tol (0: run all steps)")
-      ->check(gaea::apps::finite_in(0, 1));
+      ->check(apps::finite_in(0, 1));
   app.add_flag("--no-check", o.no_check, "skip the validation of the poiseuille/cavity cases");
   app.callback([&o] {
     if (o.every > 0 && o.output.empty())
-      throw gaea::Error("--every " + std::to_string(o.every) + " needs --output DIR");
+      throw gaea::error("--every " + std::to_string(o.every) + " needs --output DIR");
   });
-  if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   // An error on any rank ends the job with its message on every rank (exit 2).
   return gaea::run_main(
       "gaea-lbm", &argc, &argv,

@@ -9,7 +9,7 @@
 
 #include "gaea/base/error.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 namespace {
 
@@ -27,7 +27,7 @@ index_t header_int(std::istream& in, const std::string& what, const char* field)
   }
   index_t v = -1;
   if (!(in >> v) || v < 1)
-    throw Error("mask '" + what + "': bad or missing " + field + " in the Netpbm header");
+    throw gaea::error("mask '" + what + "': bad or missing " + field + " in the Netpbm header");
   return v;
 }
 
@@ -37,23 +37,23 @@ mask read_netpbm(std::istream& in, const std::string& what) {
   char p = 0, kind = 0;
   if (!in.get(p) || !in.get(kind) || p != 'P' ||
       (kind != '1' && kind != '2' && kind != '4' && kind != '5'))
-    throw Error("mask '" + what + "': not a PBM/PGM image (magic must be P1, P2, P4 or P5)");
+    throw gaea::error("mask '" + what + "': not a PBM/PGM image (magic must be P1, P2, P4 or P5)");
   mask m;
   m.nx = header_int(in, what, "width");
   m.ny = header_int(in, what, "height");
   if (m.nx > (1 << 20) || m.ny > (1 << 20))
-    throw Error("mask '" + what + "': " + std::to_string(m.nx) + " x " + std::to_string(m.ny) +
-                " is larger than 2^20 per side");
+    throw gaea::error("mask '" + what + "': " + std::to_string(m.nx) + " x " +
+                      std::to_string(m.ny) + " is larger than 2^20 per side");
   const bool bitmap = kind == '1' || kind == '4';
   const index_t maxval = bitmap ? 1 : header_int(in, what, "maxval");
   if (maxval > 65535)
-    throw Error("mask '" + what + "': maxval " + std::to_string(maxval) + " > 65535");
+    throw gaea::error("mask '" + what + "': maxval " + std::to_string(maxval) + " > 65535");
   const bool binary = kind == '4' || kind == '5';
   if (binary) in.get();  // the single white-space character before the raster
   m.solid.assign(static_cast<std::size_t>(m.nx * m.ny), 0);
   auto truncated = [&](index_t row) {
-    return Error("mask '" + what + "': raster ends in row " + std::to_string(row) + " of " +
-                 std::to_string(m.ny));
+    return gaea::error("mask '" + what + "': raster ends in row " + std::to_string(row) + " of " +
+                       std::to_string(m.ny));
   };
   for (index_t row = 0; row < m.ny; ++row) {
     std::uint8_t* out = m.solid.data() + (m.ny - 1 - row) * m.nx;  // first row is the top
@@ -74,7 +74,8 @@ mask read_netpbm(std::istream& in, const std::string& what) {
           if (!in.get(c)) throw truncated(row);
         } while (std::isspace(static_cast<unsigned char>(c)));
         if (c != '0' && c != '1')
-          throw Error("mask '" + what + "': PBM pixel '" + std::string(1, c) + "' is not 0 or 1");
+          throw gaea::error("mask '" + what + "': PBM pixel '" + std::string(1, c) +
+                            "' is not 0 or 1");
         v = c - '0';
       } else if (kind == '2') {
         if (!(in >> v) || v < 0 || v > maxval) throw truncated(row);
@@ -100,11 +101,11 @@ mask read_mask(const std::string& path) {
     // "solid" of any integer type (uint8 from h5py or older snapshots, int32 from ours), which
     // HDF5's conversion handles and ga::read (exact element types only) does not.
     const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0) throw Error("mask '" + path + "': cannot open as HDF5");
+    if (f < 0) throw gaea::error("mask '" + path + "': cannot open as HDF5");
     const hid_t d = H5Dopen2(f, "solid", H5P_DEFAULT);
     if (d < 0) {
       H5Fclose(f);
-      throw Error("mask '" + path + "': no dataset 'solid'");
+      throw gaea::error("mask '" + path + "': no dataset 'solid'");
     }
     const hid_t s = H5Dget_space(d);
     const hid_t type = H5Dget_type(d);
@@ -130,23 +131,24 @@ mask read_mask(const std::string& path) {
     H5Dclose(d);
     H5Fclose(f);
     if (!read)
-      throw Error("mask '" + path +
-                  "': dataset 'solid' is not a readable 2-D integer array of at most 2^20 per "
-                  "side");
+      throw gaea::error(
+          "mask '" + path +
+          "': dataset 'solid' is not a readable 2-D integer array of at most 2^20 per "
+          "side");
     m.solid.resize(raw.size());
     for (std::size_t k = 0; k < raw.size(); ++k) {
       if (raw[k] != 0 && raw[k] != 1)
-        throw Error("mask '" + path + "': dataset 'solid' holds " + std::to_string(raw[k]) +
-                    " at (x " + std::to_string(static_cast<index_t>(k) % m.nx) + ", y " +
-                    std::to_string(static_cast<index_t>(k) / m.nx) +
-                    "); only 0 (fluid) and 1 (solid) are valid");
+        throw gaea::error("mask '" + path + "': dataset 'solid' holds " + std::to_string(raw[k]) +
+                          " at (x " + std::to_string(static_cast<index_t>(k) % m.nx) + ", y " +
+                          std::to_string(static_cast<index_t>(k) / m.nx) +
+                          "); only 0 (fluid) and 1 (solid) are valid");
       m.solid[k] = static_cast<std::uint8_t>(raw[k]);
     }
     return m;
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("mask '" + path + "': cannot open");
+  if (!in) throw gaea::error("mask '" + path + "': cannot open");
   return read_netpbm(in, path);
 }
 
-}  // namespace gaea::lbm
+}  // namespace lbm

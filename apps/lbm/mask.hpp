@@ -9,7 +9,7 @@
 
 #include "geometry.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 struct mask {
   index_t nx = 0, ny = 0;
@@ -17,13 +17,13 @@ struct mask {
 };
 
 /// Netpbm image: PBM (P1, P4: a set bit is solid) or PGM (P2, P5: a value below half of maxval,
-/// i.e. dark, is solid). The image's first row is the top of the domain. Throws gaea::Error
+/// i.e. dark, is solid). The image's first row is the top of the domain. Throws gaea::error
 /// naming `what` for a malformed or truncated image.
 mask read_netpbm(std::istream& in, const std::string& what);
 
 /// Reads a mask file: `.h5`/`.hdf5` — the 2-D integer dataset "solid" (1 solid, 0 fluid, any
 /// other value is refused; row 0 is y = 0, as written in snapshots); anything else — a Netpbm
-/// image. Throws gaea::Error naming the file (and the cell and value for a bad one).
+/// image. Throws gaea::error naming the file (and the cell and value for a bad one).
 mask read_mask(const std::string& path);
 
-}  // namespace gaea::lbm
+}  // namespace lbm

@@ -10,7 +10,7 @@
 #include "input_checks.hpp"
 #include "lattice.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 namespace {
 
@@ -34,27 +34,27 @@ bool same(double a, double b) {
 
 restart_header read_restart_header(const std::string& file, const config& g) {
   const std::string who = "lbm: restart file '" + file + "'";
-  if (!std::filesystem::exists(file)) throw Error(who + " not found");
+  if (!std::filesystem::exists(file)) throw gaea::error(who + " not found");
   const auto i64 = [&](const char* name) {
-    return ga::read_attribute_as<std::int64_t>(file, name);
+    return gaea::ga::read_attribute_as<std::int64_t>(file, name);
   };
   const auto f64 = [&](const char* name) {
-    const double v = ga::read_attribute_as<double>(file, name);
+    const double v = gaea::ga::read_attribute_as<double>(file, name);
     if (!std::isfinite(v))
-      throw Error(who + ": attribute " + name + " = " + g17(v) + " is not finite");
+      throw gaea::error(who + ": attribute " + name + " = " + g17(v) + " is not finite");
     return v;
   };
   restart_header h;
   h.nx = i64("nx");
   h.ny = i64("ny");
   if (h.nx != g.nx || h.ny != g.ny)
-    throw Error(who + " holds a " + std::to_string(h.nx) + " x " + std::to_string(h.ny) +
-                " grid, the run is " + std::to_string(g.nx) + " x " + std::to_string(g.ny));
+    throw gaea::error(who + " holds a " + std::to_string(h.nx) + " x " + std::to_string(h.ny) +
+                      " grid, the run is " + std::to_string(g.nx) + " x " + std::to_string(g.ny));
   h.step = i64("step");
-  if (h.step < 0) throw Error(who + ": step " + std::to_string(h.step) + " is negative");
-  h.case_name = ga::read_attribute_as<std::string>(file, "case");
+  if (h.step < 0) throw gaea::error(who + ": step " + std::to_string(h.step) + " is negative");
+  h.case_name = gaea::ga::read_attribute_as<std::string>(file, "case");
   if (h.case_name != g.name)
-    throw Error(who + " is of case '" + h.case_name + "', the run is '" + g.name + "'");
+    throw gaea::error(who + " is of case '" + h.case_name + "', the run is '" + g.name + "'");
   // The stored tau and force define the flow the populations belong to: continuing them with
   // other values would silently mix two flows.
   h.tau = f64("tau");
@@ -62,31 +62,31 @@ restart_header read_restart_header(const std::string& file, const config& g) {
   h.fy = f64("fy");
   const auto match = [&](const char* name, double stored, double run, const char* option) {
     if (!same(stored, run))
-      throw Error(who + " was written with " + name + " = " + g17(stored) + ", the run has " +
-                  g17(run) + " (" + option + "; a restart must continue the same flow)");
+      throw gaea::error(who + " was written with " + name + " = " + g17(stored) + ", the run has " +
+                        g17(run) + " (" + option + "; a restart must continue the same flow)");
   };
   match("tau", h.tau, g.tau, "--tau/--re/--u");
   match("fx", h.fx, g.fx, "--force or the case's forcing");
   match("fy", h.fy, g.fy, "the case's forcing");
   h.monitor_step = i64("monitor_step");
   if (h.monitor_step < -1 || h.monitor_step > h.step)
-    throw Error(who + ": monitor_step " + std::to_string(h.monitor_step) + " is not in [-1, step " +
-                std::to_string(h.step) + "]");
+    throw gaea::error(who + ": monitor_step " + std::to_string(h.monitor_step) +
+                      " is not in [-1, step " + std::to_string(h.step) + "]");
   h.monitor_length = i64("monitor_length");
   if (h.monitor_length < 0 || h.monitor_length > g.ny)
-    throw Error(who + ": monitor_length " + std::to_string(h.monitor_length) +
-                " is not in [0, ny = " + std::to_string(g.ny) + "]");
+    throw gaea::error(who + ": monitor_length " + std::to_string(h.monitor_length) +
+                      " is not in [0, ny = " + std::to_string(g.ny) + "]");
   return h;
 }
 
 restart_header load_restart_header(const std::string& file, const config& g) {
   restart_header h;
-  gaea::apps::on_every_rank([&] { h = read_restart_header(file, g); });
-  gaea::apps::same_on_every_rank(
-      "restart files", "'" + file + "' at step " + std::to_string(h.step) + " (monitor step " +
-                           std::to_string(h.monitor_step) + ", " +
-                           std::to_string(h.monitor_length) + " monitor values, " +
-                           std::to_string(std::filesystem::file_size(file)) + " bytes)");
+  apps::on_every_rank([&] { h = read_restart_header(file, g); });
+  apps::same_on_every_rank("restart files",
+                           "'" + file + "' at step " + std::to_string(h.step) + " (monitor step " +
+                               std::to_string(h.monitor_step) + ", " +
+                               std::to_string(h.monitor_length) + " monitor values, " +
+                               std::to_string(std::filesystem::file_size(file)) + " bytes)");
   return h;
 }
 
@@ -131,7 +131,7 @@ void check_restart_state(solver& s, const std::string& file, const std::vector<d
                     " (lattice units)";
       }
   }
-  gaea::apps::agree(problem);
+  apps::agree(problem);
 }
 
-}  // namespace gaea::lbm
+}  // namespace lbm

@@ -4,14 +4,14 @@
 /// attributes must describe this run (grid, tau, force, case) and a sane state (step >= 0,
 /// monitor), and every population must be finite and physical (non-negative within rounding,
 /// density and velocity of each cell in the ranges below). Bad files fail every rank with a
-/// gaea::Error naming the file, the attribute or the cell, and the values.
+/// gaea::error naming the file, the attribute or the cell, and the values.
 
 #include <cstdint>
 #include <string>
 
 #include "solver.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 /// Physical range of a restart's state (lattice units). A D2Q9 BGK run at |u| <= 0.4 keeps the
 /// density within a few percent of 1; these bounds only refuse states no run can produce.
@@ -31,7 +31,7 @@ struct restart_header {
 
 /// Not collective (every rank on its own): reads the header of `file` and checks it against the
 /// run `g`: same grid, case, tau, fx and fy (to 1e-12 relative), step >= 0, monitor_step in
-/// [-1, step], monitor_length in [0, ny]. Throws gaea::Error naming the file, the attribute and
+/// [-1, step], monitor_length in [0, ny]. Throws gaea::error naming the file, the attribute and
 /// both values.
 restart_header read_restart_header(const std::string& file, const config& g);
 
@@ -45,4 +45,4 @@ restart_header load_restart_header(const std::string& file, const config& g);
 /// the file, the cell (x, y), the population or moment and its value.
 void check_restart_state(solver& s, const std::string& file, const std::vector<double>& monitor);
 
-}  // namespace gaea::lbm
+}  // namespace lbm

@@ -15,7 +15,7 @@
 #include "lattice.hpp"
 #include "restart_check.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 namespace {
 
@@ -26,15 +26,16 @@ std::string snapshot_name(std::int64_t step) {
 }
 
 // Tile starts of dimension `d` of a distribution (its boundaries without the final extent).
-std::vector<index_t> starts_of(const ga::distribution& dist, int d) {
+std::vector<index_t> starts_of(const gaea::ga::distribution& dist, int d) {
   std::vector<index_t> b = dist.boundaries(d);
   b.pop_back();
   return b;
 }
 
 // A 1-D array holding `v` (replicated on every rank): each rank fills its own block.
-global_array<double> replicated_to_array(const std::vector<double>& v, const std::string& name) {
-  global_array<double> a(name, {static_cast<index_t>(v.size())});
+gaea::global_array<double> replicated_to_array(const std::vector<double>& v,
+                                               const std::string& name) {
+  gaea::global_array<double> a(name, {static_cast<index_t>(v.size())});
   for (const auto& t : a.local_tiles())
     for (index_t i = t.box.lo[0]; i <= t.box.hi[0]; ++i)
       t.origin[(i - t.box.lo[0]) * t.strides[0]] = v[static_cast<std::size_t>(i)];
@@ -44,7 +45,7 @@ global_array<double> replicated_to_array(const std::vector<double>& v, const std
 }  // namespace
 
 std::string write_snapshot(solver& s, const std::string& dir, const snapshot_extra& extra) {
-  runtime& rt = runtime::current();
+  gaea::runtime& rt = gaea::runtime::current();
   const config& g = s.problem();
   if (rt.rank() == 0) {
     std::error_code ec;  // a failure shows as the writer's "cannot create the temporary file"
@@ -56,10 +57,12 @@ std::string write_snapshot(solver& s, const std::string& dir, const snapshot_ext
   f.sync();
   // Derived fields on the populations' (y, x) tiles, so that every rank fills its own cells.
   const std::vector<index_t> ys = starts_of(f.layout(), 1), xs = starts_of(f.layout(), 2);
-  global_array<double> rho("lbm_density", {g.ny, g.nx}, ga::layout_spec::irregular({ys, xs}));
-  global_array<double> vel("lbm_velocity", {g.ny, g.nx, 3},
-                           ga::layout_spec::irregular({ys, xs, {0}}));
-  global_array<std::int32_t> solid("lbm_solid", {g.ny, g.nx}, ga::layout_spec::irregular({ys, xs}));
+  gaea::global_array<double> rho("lbm_density", {g.ny, g.nx},
+                                 gaea::ga::layout_spec::irregular({ys, xs}));
+  gaea::global_array<double> vel("lbm_velocity", {g.ny, g.nx, 3},
+                                 gaea::ga::layout_spec::irregular({ys, xs, {0}}));
+  gaea::global_array<std::int32_t> solid("lbm_solid", {g.ny, g.nx},
+                                         gaea::ga::layout_spec::irregular({ys, xs}));
   const auto tiles = f.local_tiles();
   if (!tiles.empty()) {
     const auto& t = tiles[0];
@@ -82,7 +85,7 @@ std::string write_snapshot(solver& s, const std::string& dir, const snapshot_ext
         ts.origin[r * ts.strides[0] + c] = is_solid ? 1 : 0;
       }
   }
-  ga::h5_writer out(path);
+  gaea::ga::h5_writer out(path);
   out.write(f, "populations");
   out.write(rho, "density");
   out.write(vel, "velocity");
@@ -134,7 +137,7 @@ void write_xdmf(const std::string& dir, const config& cfg,
   }
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
   const auto path = std::filesystem::path(dir) / "lbm.xmf";
-  output_file out(path, "lbm: time series");
+  gaea::output_file out(path, "lbm: time series");
   out.write(x.str());
   out.commit();
 }
@@ -148,16 +151,16 @@ snapshot_extra read_snapshot(solver& s, const std::string& file) {
   snapshot_extra extra;
   extra.monitor_step = h.monitor_step;
   const std::int64_t len = h.monitor_length;
-  ga::read(s.populations(), file, "populations");
+  gaea::ga::read(s.populations(), file, "populations");
   if (len > 0) {
-    global_array<double> mon("lbm_monitor", {len});
-    ga::read(mon, file, "monitor");
+    gaea::global_array<double> mon("lbm_monitor", {len});
+    gaea::ga::read(mon, file, "monitor");
     extra.monitor.assign(static_cast<std::size_t>(len), 0.0);
-    mon.get(ga::patch{{0}, {len - 1}}, extra.monitor);
+    mon.get(gaea::ga::patch{{0}, {len - 1}}, extra.monitor);
   }
   check_restart_state(s, file, extra.monitor);
   s.set_steps_done(step);
   return extra;
 }
 
-}  // namespace gaea::lbm
+}  // namespace lbm

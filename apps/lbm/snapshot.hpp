@@ -21,7 +21,7 @@
 
 #include "solver.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 /// State besides the populations that a bit-identical restart needs.
 struct snapshot_extra {
@@ -30,7 +30,7 @@ struct snapshot_extra {
 };
 
 /// Collective: writes `dir`/lbm_<step>.h5 for the solver's current step and returns its path.
-/// Throws gaea::Error (on every rank) if the file cannot be written.
+/// Throws gaea::error (on every rank) if the file cannot be written.
 std::string write_snapshot(solver& s, const std::string& dir, const snapshot_extra& extra);
 
 /// Rank 0 only (not collective): writes `dir`/lbm.xmf, a temporal collection of the given
@@ -39,8 +39,8 @@ void write_xdmf(const std::string& dir, const config& cfg,
                 const std::vector<std::pair<std::int64_t, std::string>>& snapshots);
 
 /// Collective: loads the populations, step and monitor of a snapshot into `s` (whose grid must
-/// match; any decomposition and rank count). Throws gaea::Error (every rank) for a missing
+/// match; any decomposition and rank count). Throws gaea::error (every rank) for a missing
 /// file, a different grid, or a file without the datasets and attributes above.
 snapshot_extra read_snapshot(solver& s, const std::string& file);
 
-}  // namespace gaea::lbm
+}  // namespace lbm

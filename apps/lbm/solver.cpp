@@ -15,10 +15,10 @@
 #include "kernel.hpp"
 #include "lattice.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
-using ga::index;
-using ga::patch;
+using gaea::ga::index;
+using gaea::ga::patch;
 
 // The local tile's cell classes (with its ghost layer) and where each row leaves the fast loop.
 struct solver::plan {
@@ -43,7 +43,7 @@ report_totals& totals() {
   static report_totals t;
   return t;
 }
-void register_report(runtime& rt) {
+void register_report(gaea::runtime& rt) {
   static std::uint64_t registered = std::numeric_limits<std::uint64_t>::max();
   if (registered == rt.instance()) return;
   registered = rt.instance();
@@ -80,38 +80,38 @@ std::vector<int> default_grid(int ranks, index_t ny, index_t nx) {
     if (cost < best_cost - 1e-9) best_cost = cost, best = {py, px};
   }
   if (best.empty())
-    throw Error("lbm: cannot cut a " + std::to_string(nx) + " x " + std::to_string(ny) +
-                " grid into " + std::to_string(ranks) + " tiles of at least one cell");
+    throw gaea::error("lbm: cannot cut a " + std::to_string(nx) + " x " + std::to_string(ny) +
+                      " grid into " + std::to_string(ranks) + " tiles of at least one cell");
   return best;
 }
 
 solver::solver(config cfg, std::vector<int> grid, int threads) : cfg_(std::move(cfg)) {
   cfg_.validate();
-  runtime& rt = runtime::current();
+  gaea::runtime& rt = gaea::runtime::current();
   register_report(rt);
   if (grid.empty()) grid = default_grid(rt.size(), cfg_.ny, cfg_.nx);
   if (grid.size() != 2 || grid[0] < 1 || grid[1] < 1 ||
       static_cast<std::int64_t>(grid[0]) * grid[1] > rt.size() || grid[0] > cfg_.ny ||
       grid[1] > cfg_.nx)
-    throw Error("lbm: process grid must be {py, px} with py*px <= " + std::to_string(rt.size()) +
-                " ranks, py <= ny = " + std::to_string(cfg_.ny) +
-                " and px <= nx = " + std::to_string(cfg_.nx));
+    throw gaea::error("lbm: process grid must be {py, px} with py*px <= " +
+                      std::to_string(rt.size()) + " ranks, py <= ny = " + std::to_string(cfg_.ny) +
+                      " and px <= nx = " + std::to_string(cfg_.nx));
   grid_ = grid;
-  if (threads < 0) throw Error("lbm: threads = " + std::to_string(threads) + " must be >= 0");
+  if (threads < 0) throw gaea::error("lbm: threads = " + std::to_string(threads) + " must be >= 0");
   arena_ = threads > 0 ? std::make_unique<tbb::task_arena>(threads)
                        : std::make_unique<tbb::task_arena>();
   periodic_ = cfg_.periodic_x() || cfg_.periodic_y();
   // Populations never cross tiles along dimension 0: a tile holds all nine of its cells.
   const auto spec =
-      ga::layout_spec::irregular({{0}, starts(cfg_.ny, grid[0]), starts(cfg_.nx, grid[1])})
+      gaea::ga::layout_spec::irregular({{0}, starts(cfg_.ny, grid[0]), starts(cfg_.nx, grid[1])})
           .with_ghosts({0, 1, 1});
-  a_ = std::make_unique<global_array<double>>("lbm_f_a", index{q, cfg_.ny, cfg_.nx}, spec);
-  b_ = std::make_unique<global_array<double>>("lbm_f_b", index{q, cfg_.ny, cfg_.nx}, spec);
+  a_ = std::make_unique<gaea::global_array<double>>("lbm_f_a", index{q, cfg_.ny, cfg_.nx}, spec);
+  b_ = std::make_unique<gaea::global_array<double>>("lbm_f_b", index{q, cfg_.ny, cfg_.nx}, spec);
   cur_ = a_.get();
   next_ = b_.get();
   build_plan();
   // Equilibrium at rest, density 1, in both arrays (solid cells keep it for good).
-  for (global_array<double>* arr : {a_.get(), b_.get()}) {
+  for (gaea::global_array<double>* arr : {a_.get(), b_.get()}) {
     arr->sync();
     for (const auto& t : arr->local_tiles())
       for (int i = 0; i < q; ++i) {
@@ -228,14 +228,15 @@ profile solver::line(const patch& p, std::int64_t n) {
 
 profile solver::column(index_t x) {
   if (x < 0 || x >= cfg_.nx)
-    throw Error("lbm: column " + std::to_string(x) + " outside [0, " + std::to_string(cfg_.nx) +
-                ")");
+    throw gaea::error("lbm: column " + std::to_string(x) + " outside [0, " +
+                      std::to_string(cfg_.nx) + ")");
   return line({{0, 0, x}, {q - 1, cfg_.ny - 1, x}}, cfg_.ny);
 }
 
 profile solver::row(index_t y) {
   if (y < 0 || y >= cfg_.ny)
-    throw Error("lbm: row " + std::to_string(y) + " outside [0, " + std::to_string(cfg_.ny) + ")");
+    throw gaea::error("lbm: row " + std::to_string(y) + " outside [0, " + std::to_string(cfg_.ny) +
+                      ")");
   return line({{0, y, 0}, {q - 1, y, cfg_.nx - 1}}, cfg_.nx);
 }
 
@@ -250,7 +251,7 @@ std::uint64_t solver::checksum() {
           h += mix(std::bit_cast<std::uint64_t>(row[x - t.box.lo[2]]) ^
                    mix(pos0 + static_cast<std::uint64_t>(x) + 1));
       }
-  return coll::allreduce(coll::world(), h, coll::reduce_op::sum);
+  return gaea::coll::allreduce(gaea::coll::world(), h, gaea::coll::reduce_op::sum);
 }
 
-}  // namespace gaea::lbm
+}  // namespace lbm

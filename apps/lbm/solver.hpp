@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// gaea::lbm::solver — D2Q9 BGK on a 2-D decomposed global array with one ghost layer.
+/// lbm::solver — D2Q9 BGK on a 2-D decomposed global array with one ghost layer.
 ///
 /// Storage: the post-collision populations of the whole grid are one global_array<double> of
 /// shape {9, ny, nx} (structure of arrays: population-major, then rows, x contiguous), cut only
@@ -18,7 +18,7 @@
 #include "gaea/ga/global_array.hpp"
 #include "geometry.hpp"
 
-namespace gaea::lbm {
+namespace lbm {
 
 /// Density and velocity along a line of cells.
 struct profile {
@@ -37,7 +37,7 @@ class solver {
   /// `grid`: process grid {py, px} (product at most the rank count; ranks beyond it own nothing);
   /// empty: the squarest grid of all ranks with tiles as square as the domain allows.
   /// `threads`: oneTBB threads for the kernel (0: oneTBB's default).
-  /// Throws gaea::Error for a bad config or grid (on every rank).
+  /// Throws gaea::error for a bad config or grid (on every rank).
   solver(config cfg, std::vector<int> grid = {}, int threads = 0);
   ~solver();
   solver(const solver&) = delete;
@@ -51,7 +51,7 @@ class solver {
 
   const config& problem() const noexcept { return cfg_; }
   /// The current post-collision populations {9, ny, nx}. Interiors are valid; ghosts are not.
-  global_array<double>& populations() noexcept { return *cur_; }
+  gaea::global_array<double>& populations() noexcept { return *cur_; }
   /// Process grid {py, px} actually used.
   const std::vector<int>& grid() const noexcept { return grid_; }
   const timers& time() const noexcept { return time_; }
@@ -77,13 +77,13 @@ class solver {
   struct plan;
   void build_plan();
   void sweep();
-  profile line(const ga::patch& p, std::int64_t n);
+  profile line(const gaea::ga::patch& p, std::int64_t n);
 
   config cfg_;
   std::vector<int> grid_;
-  std::unique_ptr<global_array<double>> a_, b_;
-  global_array<double>* cur_ = nullptr;
-  global_array<double>* next_ = nullptr;
+  std::unique_ptr<gaea::global_array<double>> a_, b_;
+  gaea::global_array<double>* cur_ = nullptr;
+  gaea::global_array<double>* next_ = nullptr;
   std::unique_ptr<plan> plan_;
   std::unique_ptr<tbb::task_arena> arena_;
   bool owns_ = false;
@@ -96,4 +96,4 @@ class solver {
 /// have the smallest perimeter (least ghost traffic).
 std::vector<int> default_grid(int ranks, index_t ny, index_t nx);
 
-}  // namespace gaea::lbm
+}  // namespace lbm

@@ -4,7 +4,7 @@
 
 #include "gaea/ga/io.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 namespace {
 
@@ -16,8 +16,8 @@ std::string where(const std::string& path, const std::string& dataset) {
 /// arrays have the same distribution, so their local storage matches element for element.
 template <class T>
 void read_converted(const std::string& path, const std::string& dataset, tiled_matrix& m) {
-  global_array<T> scratch("lu_input", m.array().dims(), m.array().layout().spec());
-  ga::read(scratch, path, dataset);
+  gaea::global_array<T> scratch("lu_input", m.array().dims(), m.array().layout().spec());
+  gaea::ga::read(scratch, path, dataset);
   const auto src = scratch.access();
   const auto dst = m.array().access();
   for (std::size_t k = 0; k < src.size(); ++k)
@@ -28,27 +28,27 @@ void read_converted(const std::string& path, const std::string& dataset, tiled_m
 }  // namespace
 
 index_t h5_matrix_extent(const std::string& path, const std::string& dataset) {
-  ga::dataset_shape s;
+  gaea::ga::dataset_shape s;
   try {
-    s = ga::inspect(path, dataset);
-  } catch (const Error& e) {
-    throw Error(std::string("--input: ") + e.what());
+    s = gaea::ga::inspect(path, dataset);
+  } catch (const gaea::error& e) {
+    throw gaea::error(std::string("--input: ") + e.what());
   }
   const std::string w = where(path, dataset);
   if (s.dims.size() != 2)
-    throw Error(w + " has " + std::to_string(s.dims.size()) + " dimensions, not 2");
+    throw gaea::error(w + " has " + std::to_string(s.dims.size()) + " dimensions, not 2");
   if (s.dims[0] != s.dims[1] || s.dims[0] <= 0)
-    throw Error(w + " is " + std::to_string(s.dims[0]) + "x" + std::to_string(s.dims[1]) +
-                ", not square");
+    throw gaea::error(w + " is " + std::to_string(s.dims[0]) + "x" + std::to_string(s.dims[1]) +
+                      ", not square");
   if (s.element_type != "double" && s.element_type != "float" && s.element_type != "int64" &&
       s.element_type != "int32")
-    throw Error(w + " holds " + s.element_type + ", not double, float, int64 or int32");
+    throw gaea::error(w + " holds " + s.element_type + ", not double, float, int64 or int32");
   return s.dims[0];
 }
 
 void h5_read_matrix(const std::string& path, const std::string& dataset, tiled_matrix& m) {
   // Every rank saw the same file in h5_matrix_extent, so they all take the same branch.
-  const std::string type = ga::inspect(path, dataset).element_type;
+  const std::string type = gaea::ga::inspect(path, dataset).element_type;
   if (type == "float")
     read_converted<float>(path, dataset, m);
   else if (type == "int64")
@@ -56,18 +56,18 @@ void h5_read_matrix(const std::string& path, const std::string& dataset, tiled_m
   else if (type == "int32")
     read_converted<std::int32_t>(path, dataset, m);
   else
-    ga::read(m.array(), path, dataset);
+    gaea::ga::read(m.array(), path, dataset);
 }
 
 void h5_write_factors(const std::string& path, const tiled_matrix& m,
                       std::span<const index_t> pivots) {
-  ga::h5_writer w(path);
+  gaea::ga::h5_writer w(path);
   w.write(m.array(), "LU");
   w.attribute("n", m.n(), "LU");
   w.attribute("block", m.nb(), "LU");
   if (!pivots.empty()) {
     // The pivots are replicated: each rank fills its own block of a 1-D array, no messages.
-    global_array<std::int64_t> piv("lu_pivots", {static_cast<index_t>(pivots.size())});
+    gaea::global_array<std::int64_t> piv("lu_pivots", {static_cast<index_t>(pivots.size())});
     for (const auto& t : piv.local_tiles())
       for (index_t i = t.box.lo[0]; i <= t.box.hi[0]; ++i)
         t.origin[(i - t.box.lo[0]) * t.strides[0]] = pivots[static_cast<std::size_t>(i)];
@@ -76,4 +76,4 @@ void h5_write_factors(const std::string& path, const tiled_matrix& m,
   w.commit();
 }
 
-}  // namespace gaea::lu
+}  // namespace lu

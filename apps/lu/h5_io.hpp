@@ -8,16 +8,16 @@
 
 #include "tiled_matrix.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 /// Rows of the square 2-D dataset `dataset` in `path` (not collective: each rank looks itself).
-/// Throws gaea::Error naming the file and dataset if either is missing, or if the dataset is
+/// Throws gaea::error naming the file and dataset if either is missing, or if the dataset is
 /// not a square 2-D array of double, float, int64 or int32.
 index_t h5_matrix_extent(const std::string& path, const std::string& dataset);
 
 /// Collective. Reads `dataset` into `m` (converted to double: a double dataset goes straight
 /// into m's tiles; the other types through a scratch array of that type with m's layout).
-/// Throws gaea::Error (every rank) naming the file on failure.
+/// Throws gaea::error (every rank) naming the file on failure.
 void h5_read_matrix(const std::string& path, const std::string& dataset, tiled_matrix& m);
 
 /// Collective. Writes the factors in `m` as dataset "LU" (L below the diagonal, unit diagonal
@@ -27,4 +27,4 @@ void h5_read_matrix(const std::string& path, const std::string& dataset, tiled_m
 void h5_write_factors(const std::string& path, const tiled_matrix& m,
                       std::span<const index_t> pivots);
 
-}  // namespace gaea::lu
+}  // namespace lu

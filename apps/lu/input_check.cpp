@@ -5,7 +5,7 @@
 
 #include "input_checks.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 void check_input_finite(const tiled_matrix& m, const std::string& path,
                         const std::string& dataset) {
@@ -24,7 +24,7 @@ void check_input_finite(const tiled_matrix& m, const std::string& path,
       }
     if (!problem.empty()) break;
   }
-  gaea::apps::agree(problem);
+  apps::agree(problem);
 }
 
-}  // namespace gaea::lu
+}  // namespace lu

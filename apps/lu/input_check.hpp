@@ -7,11 +7,11 @@
 
 #include "tiled_matrix.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 /// Collective: checks the elements this rank holds of `m`; when any rank finds a non-finite
-/// one, every rank throws gaea::Error naming `path`, `dataset`, the element (row, column) and
+/// one, every rank throws gaea::error naming `path`, `dataset`, the element (row, column) and
 /// its value (the lowest such rank's first one).
 void check_input_finite(const tiled_matrix& m, const std::string& path, const std::string& dataset);
 
-}  // namespace gaea::lu
+}  // namespace lu

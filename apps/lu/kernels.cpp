@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace gaea::lu {
+namespace lu {
 
 namespace {
 
@@ -72,4 +72,4 @@ void apply_row_swaps(block_map a, std::span<const index_t> pivots) {
   }
 }
 
-}  // namespace gaea::lu
+}  // namespace lu

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-namespace gaea::lu {
+namespace lu {
 
 using index_t = std::int64_t;
 using row_matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -41,4 +41,4 @@ void subtract_product(block_map c, const_block_map a, const_block_map b);
 /// Swaps rows i and pivots[i] of `a`, for i = 0..pivots.size()-1 in order (row indices local).
 void apply_row_swaps(block_map a, std::span<const index_t> pivots);
 
-}  // namespace gaea::lu
+}  // namespace lu

@@ -7,27 +7,28 @@
 
 #include "gaea/coll/collectives.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 namespace {
 
 using vec_map = Eigen::Map<Eigen::VectorXd>;
 using const_vec_map = Eigen::Map<const Eigen::VectorXd>;
 
-ga::patch segment(const tiled_matrix& m, index_t t) {
+gaea::ga::patch segment(const tiled_matrix& m, index_t t) {
   return {{m.start(t)}, {m.start(t) + m.extent(t) - 1}};
 }
 
 /// One block substitution sweep. `forward`: L (unit lower) from the first block down;
 /// otherwise U (upper) from the last block up. `x` holds the right-hand side on entry (in the
 /// distributed vector `xg`) and the solution on exit.
-void sweep(tiled_matrix& m, global_array<double>& xg, global_array<double>& partial, bool forward) {
+void sweep(tiled_matrix& m, gaea::global_array<double>& xg, gaea::global_array<double>& partial,
+           bool forward) {
   const index_t nt = m.tiles();
   std::vector<double> piece, rhs, prod;
   partial.zero();
   for (index_t s = 0; s < nt; ++s) {
     const index_t k = forward ? s : nt - 1 - s, w = m.extent(k);
-    const ga::patch seg = segment(m, k);
+    const gaea::ga::patch seg = segment(m, k);
     if (m.mine(k, k)) {
       rhs.resize(static_cast<std::size_t>(w));
       piece.resize(rhs.size());
@@ -64,12 +65,12 @@ void sweep(tiled_matrix& m, global_array<double>& xg, global_array<double>& part
 std::vector<double> solve(tiled_matrix& m, std::span<const index_t> pivots,
                           std::span<const double> b) {
   const index_t n = m.n();
-  global_array<double> xg("lu_x", {n}), partial("lu_partial", {n});
+  gaea::global_array<double> xg("lu_x", {n}), partial("lu_partial", {n});
   std::vector<double> x(b.begin(), b.end());
   for (std::size_t r = 0; r < pivots.size(); ++r)
     std::swap(x[r], x[static_cast<std::size_t>(pivots[r])]);
   // Every rank holds P·b; the owners of the vector's blocks publish it.
-  const ga::patch mine = xg.local_block();
+  const gaea::ga::patch mine = xg.local_block();
   if (!mine.empty())
     xg.put(mine, std::span(x).subspan(static_cast<std::size_t>(mine.lo[0]),
                                       static_cast<std::size_t>(mine.extent(0))));
@@ -126,7 +127,7 @@ check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_
     }
     sums[2 * un + 1] += (at - lsel * u.middleCols(j0, lt.cols)).squaredNorm();
   }
-  coll::allreduce(coll::world(), std::span<double>(sums), coll::reduce_op::sum);
+  gaea::coll::allreduce(gaea::coll::world(), std::span<double>(sums), gaea::coll::reduce_op::sum);
   double r_inf = 0, a_inf = 0, x_inf = 0;
   for (std::size_t i = 0; i < un; ++i) {
     r_inf = std::max(r_inf, std::abs(sums[i] - b[i]));
@@ -152,4 +153,4 @@ check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_
   return rep;
 }
 
-}  // namespace gaea::lu
+}  // namespace lu

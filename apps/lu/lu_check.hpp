@@ -8,7 +8,7 @@
 
 #include "tiled_matrix.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 /// Fills `out` (rows×cols, row-major) with tile (ti, tj) of the *original* matrix A.
 /// Called for this rank's tiles only; must be thread-safe for distinct tiles.
@@ -48,4 +48,4 @@ std::vector<double> solve(tiled_matrix& m, std::span<const index_t> pivots,
 check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_source& a,
                    std::span<const double> b, std::span<const double> x, bool with_factor);
 
-}  // namespace gaea::lu
+}  // namespace lu

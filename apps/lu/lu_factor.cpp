@@ -8,12 +8,12 @@
 #include <unordered_map>
 #include <utility>
 
-namespace gaea::lu {
+namespace lu {
 
 namespace {
 
-using ga::nonblocking;
-using ga::request;
+using gaea::ga::nonblocking;
+using gaea::ga::request;
 
 /// Copies of the panel tiles one rank needs for the trailing update of step k: L tiles (i, k)
 /// of its process row and U tiles (k, j) of its process column. Tiles the rank owns are used in
@@ -218,11 +218,11 @@ class step_flags {
   }
 
  private:
-  static ga::layout_spec layout(const tiled_matrix& m) {
+  static gaea::ga::layout_spec layout(const tiled_matrix& m) {
     std::vector<index_t> rows;
     for (int r = 0; r < m.prow() * m.pcol(); ++r)
       rows.push_back(r);
-    return ga::layout_spec::irregular({rows, {0}});  // one row of counters per rank
+    return gaea::ga::layout_spec::irregular({rows, {0}});  // one row of counters per rank
   }
   static std::size_t idx(index_t k) { return static_cast<std::size_t>(k); }
   /// Is there a tile index t > k with t % stride == pos?
@@ -256,13 +256,13 @@ class step_flags {
   void wait(Pred&& ready, lu_timings& t) {
     if (ready()) return;
     scoped_timer s(t.sync);
-    runtime& rt = runtime::current();
+    gaea::runtime& rt = gaea::runtime::current();
     rt.progress().wait_until(rt.worker(), ready);
     std::atomic_thread_fence(std::memory_order_seq_cst);
   }
 
   tiled_matrix& m_;
-  mutable global_array<std::int64_t> flags_;
+  mutable gaea::global_array<std::int64_t> flags_;
   std::vector<std::int64_t> diag_target_, panel_target_;
 };
 
@@ -317,7 +317,7 @@ void factor_lookahead(tiled_matrix& m, bool overlap, step_flags& flags, task_run
       if (issued[(k + 1) % 2])
         next.poll();
       else  // let the notices in (the progress thread does it too, unless it is off)
-        runtime::current().progress().poll(runtime::current().worker());
+        gaea::runtime::current().progress().poll(gaea::runtime::current().worker());
     };
     progress();
     update_tiles(m, cur, rest, tasks, chunk, t, progress);
@@ -362,7 +362,7 @@ void swap_rows(tiled_matrix& m, index_t k, index_t j, const std::vector<index_t>
 /// Partial pivoting: the owner of the diagonal tile fetches the whole column panel, factors it
 /// with row swaps and writes it back with the pivots; the owners of tile row k apply the swaps
 /// to the other columns and solve their U blocks; then the trailing update.
-void factor_pivoted(tiled_matrix& m, global_array<std::int64_t>& piv, task_runner& tasks,
+void factor_pivoted(tiled_matrix& m, gaea::global_array<std::int64_t>& piv, task_runner& tasks,
                     factor_result& res) {
   lu_timings& t = res.times;
   const index_t n = m.n(), nt = m.tiles();
@@ -372,7 +372,7 @@ void factor_pivoted(tiled_matrix& m, global_array<std::int64_t>& piv, task_runne
   panel p(m);
   for (index_t k = 0; k < nt; ++k) {
     const index_t kb = m.start(k), w = m.extent(k), rows = n - kb;
-    const ga::patch column{{kb, kb}, {n - 1, kb + w - 1}};
+    const gaea::ga::patch column{{kb, kb}, {n - 1, kb + w - 1}};
     sync(m, t);
     if (m.mine(k, k)) {
       pbuf.resize(static_cast<std::size_t>(rows * w));
@@ -426,10 +426,10 @@ void factor_pivoted(tiled_matrix& m, global_array<std::int64_t>& piv, task_runne
 factor_result factor(tiled_matrix& m, const factor_options& opt, task_runner& tasks) {
   factor_result res;
   // The small arrays each variant needs are created (collectively) before the clock starts.
-  std::optional<global_array<std::int64_t>> piv;
+  std::optional<gaea::global_array<std::int64_t>> piv;
   std::optional<step_flags> flags;
   if (opt.pivot)
-    piv.emplace("lu_pivots", ga::index{m.n()});
+    piv.emplace("lu_pivots", gaea::ga::index{m.n()});
   else
     flags.emplace(m);
   m.array().sync();
@@ -442,4 +442,4 @@ factor_result factor(tiled_matrix& m, const factor_options& opt, task_runner& ta
   return res;
 }
 
-}  // namespace gaea::lu
+}  // namespace lu

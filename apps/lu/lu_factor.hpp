@@ -10,7 +10,7 @@
 #include "tiled_matrix.hpp"
 #include "timings.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 struct factor_options {
   /// Prefetch the next panel with non-blocking gets while the trailing update runs (lookahead
@@ -33,4 +33,4 @@ struct factor_result {
 /// Collective. Factors `m` in place. Tile kernels run in `tasks`.
 factor_result factor(tiled_matrix& m, const factor_options& opt, task_runner& tasks);
 
-}  // namespace gaea::lu
+}  // namespace lu

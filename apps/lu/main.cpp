@@ -26,7 +26,7 @@
 
 namespace {
 
-using namespace gaea::lu;
+using namespace lu;
 
 /// Reduced over ranks: max and mean of each timing.
 struct reduced_times {
@@ -103,12 +103,12 @@ int run(gaea::runtime& rt, options o) {
   // Bad input: every rank checks the options and the input's shape itself and they agree, so
   // that a file bad or missing on one rank, or options different per rank, fail every rank
   // with the same message (thrown to main, which prints it and exits 2).
-  o.threads = gaea::apps::cap_threads(o.threads, "gaea-lu", root);
-  gaea::apps::on_every_rank([&] {
+  o.threads = apps::cap_threads(o.threads, "gaea-lu", root);
+  apps::on_every_rank([&] {
     if (!o.input.empty()) o.n = h5_matrix_extent(o.input, o.dataset);
     resolve_options(o, rt.size(), rt.node_size());
   });
-  gaea::apps::same_on_every_rank("options", describe(o));
+  apps::same_on_every_rank("options", describe(o));
   // Every rank, before the run: an output that cannot be written is known now, not after it.
   if (!o.output.empty()) gaea::check_output_path(o.output, "--output");
   std::optional<gaea::progress::scoped_mode> mode;

@@ -1,6 +1,6 @@
 #include "matrix_gen.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 namespace {
 
@@ -32,4 +32,4 @@ double rhs_element(std::uint64_t seed, std::int64_t i) noexcept {
   return uniform(mix(mix(seed ^ 0x5bd1e995ULL) + static_cast<std::uint64_t>(i)));
 }
 
-}  // namespace gaea::lu
+}  // namespace lu

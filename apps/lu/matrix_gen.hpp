@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace gaea::lu {
+namespace lu {
 
 /// Kind of generated matrix.
 enum class matrix_kind {
@@ -20,4 +20,4 @@ double matrix_element(matrix_kind kind, std::uint64_t seed, std::int64_t n, std:
 /// Element i of the right-hand side b from `seed`, uniform in [-0.5, 0.5). Pure.
 double rhs_element(std::uint64_t seed, std::int64_t i) noexcept;
 
-}  // namespace gaea::lu
+}  // namespace lu

@@ -10,7 +10,7 @@
 #include "cli.hpp"
 #include "gaea/base/error.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 std::optional<int> parse_options(int argc, char** argv, options& o) {
   CLI::App app{
@@ -49,17 +49,17 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
     o.overlap = overlap == "on";
     o.kind = matrix == "general" ? matrix_kind::general : matrix_kind::diag_dominant;
     o.factor_check = fcheck == "auto" ? -1 : fcheck == "on" ? 1 : 0;
-    if (!progress.empty()) o.progress = progress::parse_mode(progress);
+    if (!progress.empty()) o.progress = gaea::progress::parse_mode(progress);
     if (!grid.empty()) {
       static const std::regex re(R"(\s*(\d+)\s*[xX]\s*(\d+)\s*)");
       std::smatch mm;
       if (!std::regex_match(grid, mm, re))
-        throw Error("--grid '" + grid + "' is not of the form PxQ (e.g. 2x2)");
+        throw gaea::error("--grid '" + grid + "' is not of the form PxQ (e.g. 2x2)");
       try {
         o.prow = std::stoi(mm[1].str());
         o.pcol = std::stoi(mm[2].str());
       } catch (const std::out_of_range&) {
-        throw Error("--grid '" + grid + "': a dimension is out of range");
+        throw gaea::error("--grid '" + grid + "': a dimension is out of range");
       }
     }
   });
@@ -69,13 +69,13 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
 void resolve_options(options& o, int ranks, int ranks_on_node) {
   // 2^26 is far beyond any matrix this code can hold (36 PB), and keeps every n*n*8 below 2^63.
   if (o.n <= 0 || o.n > max_order)
-    throw Error("--n " + std::to_string(o.n) + " must be in [1, " + std::to_string(max_order) +
-                "]");
+    throw gaea::error("--n " + std::to_string(o.n) + " must be in [1, " +
+                      std::to_string(max_order) + "]");
   if (o.prow != 0 || o.pcol != 0) {
     if (o.prow <= 0 || o.pcol <= 0 || static_cast<long>(o.prow) * o.pcol != ranks)
-      throw Error("--grid " + std::to_string(o.prow) + "x" + std::to_string(o.pcol) +
-                  " does not match the " + std::to_string(ranks) +
-                  " ranks (P*Q must equal the rank count)");
+      throw gaea::error("--grid " + std::to_string(o.prow) + "x" + std::to_string(o.pcol) +
+                        " does not match the " + std::to_string(ranks) +
+                        " ranks (P*Q must equal the rank count)");
   } else {
     int p = static_cast<int>(std::sqrt(static_cast<double>(ranks)));
     while (p > 1 && ranks % p != 0)
@@ -84,8 +84,8 @@ void resolve_options(options& o, int ranks, int ranks_on_node) {
     o.pcol = ranks / o.prow;
   }
   if (o.block < 0 || o.block > o.n)
-    throw Error("--block " + std::to_string(o.block) +
-                " must be between 1 and N=" + std::to_string(o.n));
+    throw gaea::error("--block " + std::to_string(o.block) +
+                      " must be between 1 and N=" + std::to_string(o.n));
   if (o.block == 0) {
     // Enough tiles per process row/column for balance (N / (8 max(P,Q))), as a power of two in
     // [32, 256] where Eigen's GEMM is efficient; never above N.
@@ -95,7 +95,8 @@ void resolve_options(options& o, int ranks, int ranks_on_node) {
       b *= 2;
     o.block = std::min(b, o.n);
   }
-  if (o.threads < 0) throw Error("--threads " + std::to_string(o.threads) + " must be positive");
+  if (o.threads < 0)
+    throw gaea::error("--threads " + std::to_string(o.threads) + " must be positive");
   if (o.threads == 0) {
     // The CPUs this process may run on: mpirun binds ranks to cores by default (then one
     // thread), otherwise the node's cores are shared among its ranks.
@@ -108,4 +109,4 @@ void resolve_options(options& o, int ranks, int ranks_on_node) {
   }
 }
 
-}  // namespace gaea::lu
+}  // namespace lu

@@ -10,7 +10,7 @@
 #include "gaea/progress/engine.hpp"
 #include "matrix_gen.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 struct options {
   std::int64_t n = 2048;   ///< matrix order (from the file with --input)
@@ -20,10 +20,10 @@ struct options {
   bool overlap = true;     ///< prefetch the next panel during the update
   matrix_kind kind = matrix_kind::diag_dominant;
   std::uint64_t seed = 42;
-  std::string input, dataset = "A";        ///< HDF5 input file and dataset
-  std::string output;                      ///< HDF5 output file for the factors
-  std::optional<progress::mode> progress;  ///< for the run (unset: GAEA_PROGRESS)
-  int threads = 0;                         ///< threads per rank; 0: automatic
+  std::string input, dataset = "A";              ///< HDF5 input file and dataset
+  std::string output;                            ///< HDF5 output file for the factors
+  std::optional<gaea::progress::mode> progress;  ///< for the run (unset: GAEA_PROGRESS)
+  int threads = 0;                               ///< threads per rank; 0: automatic
   int factor_check = -1;          ///< ‖A − LU‖ check: -1 auto (n <= 1024), 0 off, 1 on
   bool json = false;              ///< one JSON line with every figure
   bool corrupt_for_test = false;  ///< hidden: perturb a factor to prove the checks fail
@@ -38,8 +38,8 @@ std::optional<int> parse_options(int argc, char** argv, options& opt);
 inline constexpr std::int64_t max_order = std::int64_t{1} << 26;
 
 /// Fills the automatic choices and checks the values against `ranks` and the matrix order
-/// (already set in opt.n). Throws gaea::Error with a message naming the bad value; the same on
+/// (already set in opt.n). Throws gaea::error with a message naming the bad value; the same on
 /// every rank.
 void resolve_options(options& opt, int ranks, int ranks_on_node);
 
-}  // namespace gaea::lu
+}  // namespace lu

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <memory>
 
-namespace gaea::lu {
+namespace lu {
 
 class task_runner {
  public:
@@ -41,4 +41,4 @@ class task_runner {
   std::unique_ptr<tbb::task_arena> arena_;
 };
 
-}  // namespace gaea::lu
+}  // namespace lu

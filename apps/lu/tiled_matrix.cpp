@@ -2,7 +2,7 @@
 
 #include "gaea/runtime/runtime.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 tiled_matrix::tiled_matrix(std::string name, index_t n, index_t nb, int p, int q)
     : n_(n),
@@ -10,10 +10,10 @@ tiled_matrix::tiled_matrix(std::string name, index_t n, index_t nb, int p, int q
       nt_((n + nb - 1) / nb),
       p_(p),
       q_(q),
-      me_(runtime::current().rank()),
+      me_(gaea::runtime::current().rank()),
       myr_(me_ / q),
       myc_(me_ % q),
-      a_(std::move(name), {n, n}, ga::layout_spec::block_cyclic({nb, nb}, {p, q})) {
+      a_(std::move(name), {n, n}, gaea::ga::layout_spec::block_cyclic({nb, nb}, {p, q})) {
   // Tiles this rank owns per tile row: columns myc_, myc_ + q, ... below nt_.
   local_cols_ = myc_ < nt_ ? (nt_ - myc_ + q - 1) / q : 0;
   const index_t local_rows = myr_ < nt_ ? (nt_ - myr_ + p - 1) / p : 0;
@@ -26,9 +26,9 @@ tiled_matrix::tiled_matrix(std::string name, index_t n, index_t nb, int p, int q
     t.cols = v.box.extent(1);
     t.data = v.origin;
     if (v.strides[0] != t.cols)
-      throw Error("tiled_matrix '" + a_.name() + "': unexpected tile storage stride");
+      throw gaea::error("tiled_matrix '" + a_.name() + "': unexpected tile storage stride");
     local_.at(static_cast<std::size_t>((t.ti / p) * local_cols_ + t.tj / q)) = t;
   }
 }
 
-}  // namespace gaea::lu
+}  // namespace lu

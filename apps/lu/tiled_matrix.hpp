@@ -10,7 +10,7 @@
 #include "gaea/ga/global_array.hpp"
 #include "kernels.hpp"
 
-namespace gaea::lu {
+namespace lu {
 
 /// A tile of the matrix held by this rank (zero-copy into the global array's storage).
 struct local_tile {
@@ -48,18 +48,18 @@ class tiled_matrix {
   /// All tiles of this rank.
   const std::vector<local_tile>& local_tiles() const noexcept { return local_; }
   /// The patch of tile (ti, tj).
-  ga::patch tile_patch(index_t ti, index_t tj) const {
+  gaea::ga::patch tile_patch(index_t ti, index_t tj) const {
     return {{start(ti), start(tj)}, {start(ti) + extent(ti) - 1, start(tj) + extent(tj) - 1}};
   }
-  global_array<double>& array() noexcept { return a_; }
-  const global_array<double>& array() const noexcept { return a_; }
+  gaea::global_array<double>& array() noexcept { return a_; }
+  const gaea::global_array<double>& array() const noexcept { return a_; }
 
  private:
   index_t n_, nb_, nt_;
   int p_, q_, me_, myr_, myc_;
   index_t local_cols_ = 0;
-  global_array<double> a_;
+  gaea::global_array<double> a_;
   std::vector<local_tile> local_;
 };
 
-}  // namespace gaea::lu
+}  // namespace lu

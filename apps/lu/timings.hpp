@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdint>
 
-namespace gaea::lu {
+namespace lu {
 
 /// Seconds of one rank, all wall-clock time of the main thread.
 struct lu_timings {
@@ -38,4 +38,4 @@ class scoped_timer {
   double t0_;
 };
 
-}  // namespace gaea::lu
+}  // namespace lu

@@ -1,4 +1,4 @@
-// Bad calls: a clear gaea::Error on every member that takes part, never a hang.
+// Bad calls: a clear gaea::error on every member that takes part, never a hang.
 #include <catch2/catch.hpp>
 #include <vector>
 

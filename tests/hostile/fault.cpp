@@ -20,9 +20,9 @@ namespace {
 constexpr const char* usage =
     "usage: gaea-fault <scenario> [rank]\n"
     "scenarios (the fault happens on <rank>, default 1; the other ranks are in a collective):\n"
-    "  throw            a gaea::Error, caught at the top and passed to runtime::fail (exit 3)\n"
+    "  throw            a gaea::error, caught at the top and passed to runtime::fail (exit 3)\n"
     "  throw-in-coll    the same while the others wait in an allreduce\n"
-    "  unguarded        a gaea::Error that unwinds through the runtime's destructor\n"
+    "  unguarded        a gaea::error that unwinds through the runtime's destructor\n"
     "  terminate        an exception thrown through a noexcept function\n"
     "  skip-barrier     the rank leaves out one barrier the others call\n"
     "  stop             the rank stops itself (SIGSTOP)\n"
@@ -30,7 +30,7 @@ constexpr const char* usage =
     "  array-after-runtime  (every rank) a global array destroyed after the runtime (exit 0)\n";
 
 [[noreturn]] void throw_fault(int rank) {
-  throw gaea::Error("injected fault on rank " + std::to_string(rank) + " (through noexcept)");
+  throw gaea::error("injected fault on rank " + std::to_string(rank) + " (through noexcept)");
 }
 // The call goes through a pointer, so the compiler cannot see (and warn) that it terminates.
 void (*volatile g_thrower)(int) = throw_fault;
@@ -43,10 +43,10 @@ int run(gaea::runtime& rt, const std::string& scenario, int on) {
   gaea::ga::global_array<double> a("fault_array", {64});
   gaea::coll::barrier(gaea::coll::world());
   if (scenario == "throw") {
-    if (me) throw gaea::Error("injected fault on rank " + std::to_string(on));
+    if (me) throw gaea::error("injected fault on rank " + std::to_string(on));
     rt.barrier();
   } else if (scenario == "throw-in-coll") {
-    if (me) throw gaea::Error("injected fault on rank " + std::to_string(on));
+    if (me) throw gaea::error("injected fault on rank " + std::to_string(on));
     (void)gaea::coll::allreduce(gaea::coll::world(), 1.0, gaea::coll::reduce_op::sum);
   } else if (scenario == "terminate") {
     if (me) throw_through_noexcept(on);
@@ -60,7 +60,7 @@ int run(gaea::runtime& rt, const std::string& scenario, int on) {
     if (me) ::raise(SIGSTOP);
     rt.barrier();
   } else {
-    throw gaea::Error("gaea-fault: unknown scenario '" + scenario + "'");
+    throw gaea::error("gaea-fault: unknown scenario '" + scenario + "'");
   }
   return 0;
 }
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     try {
       gaea::runtime rt(&argc, &argv);
       gaea::ga::global_array<double> a("fault_array", {64});
-      if (rt.rank() == on) throw gaea::Error("injected fault on rank " + std::to_string(on));
+      if (rt.rank() == on) throw gaea::error("injected fault on rank " + std::to_string(on));
       rt.barrier();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "gaea-fault: caught after the runtime: %s\n", e.what());

@@ -50,7 +50,7 @@ TEST_CASE("comm: contiguous and strided put/get reach every rank", "[comm]") {
   rt().barrier();
 }
 
-TEST_CASE("comm: out-of-range transfers throw gaea::Error naming the segment", "[comm][errors]") {
+TEST_CASE("comm: out-of-range transfers throw gaea::error naming the segment", "[comm][errors]") {
   comm::segment seg(rt().comm(), 64, "tiny");
   auto& w = rt().worker();
   comm::completion c;
@@ -186,7 +186,7 @@ TEST_CASE("comm: active-message replies carry data back, eager and rendezvous", 
     w.am_send((me + 1) % n, 201, std::as_bytes(std::span(&count, 1)), {}, local, &remote,
               std::as_writable_bytes(std::span(&small, 1)));
     rt().wait(local);
-    CHECK_THROWS_AS(rt().wait(remote), gaea::Error);  // wait() reports the handler's failure
+    CHECK_THROWS_AS(rt().wait(remote), gaea::error);  // wait() reports the handler's failure
   }
   rt().barrier();
 }

@@ -236,19 +236,19 @@ TEST_CASE("task_pool: every task runs once, on oneTBB and on std::threads, in ev
       }
 }
 
-TEST_CASE("counters: bad input and use after destroy throw gaea::Error", "[counter][errors]") {
+TEST_CASE("counters: bad input and use after destroy throw gaea::error", "[counter][errors]") {
   const int n = rt().size();
-  CHECK_THROWS_AS(shared_counter("bad", n), gaea::Error);
-  CHECK_THROWS_AS(shared_counter("bad", -1), gaea::Error);
+  CHECK_THROWS_AS(shared_counter("bad", n), gaea::error);
+  CHECK_THROWS_AS(shared_counter("bad", -1), gaea::error);
   shared_counter c("c", 0, 0, counter_mode::progress);
   CHECK_THROWS_WITH(c.fetch_add(-1),
                     Catch::Matchers::Contains("'c'") && Catch::Matchers::Contains("fetch_add(-1)"));
   shared_counter moved(std::move(c));
-  CHECK_THROWS_AS(c.fetch_add(1), gaea::Error);  // NOLINT(bugprone-use-after-move): on purpose
+  CHECK_THROWS_AS(c.fetch_add(1), gaea::error);  // NOLINT(bugprone-use-after-move): on purpose
   CHECK_FALSE(c.valid());
   moved.destroy();
   CHECK_THROWS_WITH(moved.read(), Catch::Matchers::Contains("destroyed"));
-  CHECK_THROWS_AS(moved.reset(), gaea::Error);
+  CHECK_THROWS_AS(moved.reset(), gaea::error);
 
   CHECK_THROWS_WITH(task_counter("neg", -5), Catch::Matchers::Contains("negative size"));
   CHECK_THROWS_WITH(task_counter("huge", task_range{-1, i64max}),
@@ -258,29 +258,29 @@ TEST_CASE("counters: bad input and use after destroy throw gaea::Error", "[count
   CHECK_THROWS_WITH(task_counter("k", 10, o), Catch::Matchers::Contains("guided_k"));
   o = {};
   o.owner = n;
-  CHECK_THROWS_AS(task_counter("owner", 10, o), gaea::Error);
+  CHECK_THROWS_AS(task_counter("owner", 10, o), gaea::error);
   o = {};
   o.min_chunk = 4;
   o.max_chunk = 2;
-  CHECK_THROWS_AS(task_counter("chunks", 10, o), gaea::Error);
+  CHECK_THROWS_AS(task_counter("chunks", 10, o), gaea::error);
   task_counter tc("t", 10);
   tc.destroy();
-  CHECK_THROWS_AS(tc.next(), gaea::Error);
-  CHECK_THROWS_AS(tc.reset(5), gaea::Error);
+  CHECK_THROWS_AS(tc.next(), gaea::error);
+  CHECK_THROWS_AS(tc.reset(5), gaea::error);
 
   task_pool_options po;
   po.threads = -1;
-  CHECK_THROWS_AS(task_pool("p", po), gaea::Error);
+  CHECK_THROWS_AS(task_pool("p", po), gaea::error);
   task_pool pool("p");
-  CHECK_THROWS_AS(pool.run(-1, [](std::int64_t) {}), gaea::Error);
+  CHECK_THROWS_AS(pool.run(-1, [](std::int64_t) {}), gaea::error);
   // A task that throws: the exception comes back on the rank that threw, after the collective.
   const int me = rt().rank();
   bool threw = false;
   try {
     pool.run(20, [me](std::int64_t t) {
-      if (me == 0 && t >= 0) throw gaea::Error("task failed on purpose");
+      if (me == 0 && t >= 0) throw gaea::error("task failed on purpose");
     });
-  } catch (const gaea::Error&) {
+  } catch (const gaea::error&) {
     threw = true;
   }
   // Rank 0 throws if it ran any task; other ranks never throw.

@@ -1,4 +1,4 @@
-// Bad input on one rank gives a clear gaea::Error there, and the other ranks do not hang.
+// Bad input on one rank gives a clear gaea::error there, and the other ranks do not hang.
 #include <catch2/catch.hpp>
 
 #include "gaea/counters/shared_counter.hpp"
@@ -10,7 +10,7 @@ using Catch::Matchers::Contains;
 using gaea::ga::patch;
 using gaea::test::rt;
 
-TEST_CASE("global_array: bad patches and buffers throw gaea::Error on the faulty rank only",
+TEST_CASE("global_array: bad patches and buffers throw gaea::error on the faulty rank only",
           "[ga][errors]") {
   global_array<double> a("M", {10, 8});
   a.zero();

@@ -99,7 +99,7 @@ TEST_CASE("issue 4: thousands of non-blocking gets and puts outstanding at once"
     std::thread t([&] {
       try {
         r.wait();
-      } catch (const gaea::Error& e) {
+      } catch (const gaea::error& e) {
         threw = std::string(e.what()).find("thread") != std::string::npos;
       }
     });
@@ -292,7 +292,7 @@ TEST_CASE("issue 4: an array too large for the node fails on every rank with a c
   std::string msg;
   try {
     global_array<double> huge("huge", {index_t{1} << 20, index_t{1} << 20});
-  } catch (const gaea::Error& e) {
+  } catch (const gaea::error& e) {
     threw = true;
     msg = e.what();
   }

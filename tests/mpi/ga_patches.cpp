@@ -138,8 +138,7 @@ void run_random_ops(const index& dims, std::uint64_t seed,
     const T alpha = static_cast<T>(2);
     a.acc(q, inc, alpha);
     ref.each(q, [&](index_t off, index_t k) {
-      ref.v[static_cast<std::size_t>(off)] +=
-          2.0 * n * (1 + static_cast<int>(k % 5));
+      ref.v[static_cast<std::size_t>(off)] += 2.0 * n * (1 + static_cast<int>(k % 5));
     });
     a.sync();
 
@@ -150,7 +149,8 @@ void run_random_ops(const index& dims, std::uint64_t seed,
       a.get(r, got);
       bool same = true;
       ref.each(r, [&](index_t off, index_t i) {
-        same = same && equals(got[static_cast<std::size_t>(i)], ref.v[static_cast<std::size_t>(off)]);
+        same =
+            same && equals(got[static_cast<std::size_t>(i)], ref.v[static_cast<std::size_t>(off)]);
       });
       INFO("rank " << me << " round " << round << " get " << r.str() << " (put " << p.str()
                    << ", acc " << q.str() << ")");

@@ -131,7 +131,7 @@ TEST_CASE("issue 4: the automatic choice follows the calibrated model at the cro
     CHECK((after.zero_copy_transfers - before.zero_copy_transfers == 1) == !expect_packed);
     CHECK(buf[0] == 0.0);
   }
-  CHECK_THROWS_AS(a.cost_model(n), Error);
+  CHECK_THROWS_AS(a.cost_model(n), error);
   a.sync();
 }
 

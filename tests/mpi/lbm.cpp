@@ -18,7 +18,7 @@
 #include "test_support.hpp"
 
 using namespace gaea;
-using namespace gaea::lbm;
+using namespace lbm;
 using Catch::Matchers::Contains;
 using gaea::test::rt;
 

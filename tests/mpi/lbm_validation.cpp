@@ -8,7 +8,7 @@
 #include "cases.hpp"
 #include "solver.hpp"
 
-using namespace gaea::lbm;
+using namespace lbm;
 
 TEST_CASE("issue 8: Poiseuille flow converges to the parabola within 1 %", "[lbm][validation]") {
   case_params p;

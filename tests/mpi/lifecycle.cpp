@@ -14,7 +14,7 @@ TEST_CASE("issue2: finalize refuses while Gaea objects are alive, then succeeds"
   CHECK_THROWS_WITH(gaea::init(), Contains("already initialized"));
   {
     gaea::global_array<double> a("kept", {8, 8});
-    gaea::shared_counter c("kept counter");
+    gaea::counters::shared_counter c("kept counter");
     CHECK_THROWS_WITH(gaea::finalize(),
                       Contains("2 Gaea object(s) still alive") && Contains("'kept'"));
   }

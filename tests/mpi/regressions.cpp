@@ -63,7 +63,7 @@ TEST_CASE("issue2: a handler throwing a non-standard exception is reported, not 
   CHECK(rt().comm().handler_errors() >= 1);
 }
 
-TEST_CASE("issue2: strided extents that overflow 64 bits give gaea::Error (was a segfault)",
+TEST_CASE("issue2: strided extents that overflow 64 bits give gaea::error (was a segfault)",
           "[regression][comm][errors]") {
   comm::segment s(rt().comm(), 64, "small");
   comm::completion c;
@@ -82,7 +82,7 @@ TEST_CASE("issue2: collectives from a thread other than the runtime's are refuse
   std::thread t([&] {
     try {
       rt().barrier();
-    } catch (const gaea::Error& e) {
+    } catch (const gaea::error& e) {
       message = e.what();
     }
   });

@@ -25,15 +25,15 @@ struct command_line {
 
 std::optional<int> run(std::vector<std::string> words, int* n = nullptr, bool* checked = nullptr) {
   CLI::App app{"test program"};
-  gaea::app::conventions(app, "gaea-test");
+  apps::conventions(app, "gaea-test");
   static int sink = 0;
   app.add_option("--n", n ? *n : sink, "a number");
   app.callback([&] {
     if (checked) *checked = true;
-    if ((n ? *n : sink) < 0) throw gaea::Error("--n must not be negative");
+    if ((n ? *n : sink) < 0) throw gaea::error("--n must not be negative");
   });
   command_line c(std::move(words));
-  return gaea::app::parse(app, c.argc(), c.argv.data());
+  return apps::parse(app, c.argc(), c.argv.data());
 }
 
 }  // namespace
@@ -49,11 +49,11 @@ TEST_CASE("app cli: the convention's exit statuses", "[app_cli]") {
   CHECK(checked);
   CHECK(run({"gaea-test", "--help"}) == 0);
   CHECK(run({"gaea-test", "--version"}) == 0);
-  CHECK(run({"gaea-test", "--no-such-flag"}) == gaea::app::bad_command_line);
+  CHECK(run({"gaea-test", "--no-such-flag"}) == apps::bad_command_line);
   CHECK(run({"gaea-test", "extra"}) == 2);
   CHECK(run({"gaea-test", "--n"}) == 2);
   CHECK(run({"gaea-test", "--n", "abc"}) == 2);
-  // A gaea::Error from a cross-option check is a bad command line too.
+  // A gaea::error from a cross-option check is a bad command line too.
   CHECK(run({"gaea-test", "--n", "-1"}) == 2);
   CHECK(gaea::launcher::rank() == 0);
   setenv("OMPI_COMM_WORLD_RANK", "3", 1);

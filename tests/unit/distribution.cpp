@@ -61,7 +61,7 @@ TEST_CASE("distribution: locate splits a patch among its owners", "[distribution
   CHECK(d.locate(patch{{0, 0}, {0, 0}}).size() == 1);
 }
 
-TEST_CASE("distribution: bad shapes and patches give gaea::Error naming the array",
+TEST_CASE("distribution: bad shapes and patches give gaea::error naming the array",
           "[distribution][errors]") {
   using Catch::Matchers::Contains;
   CHECK_THROWS_WITH(distribution("Z", {4, 0}, 2), Contains("'Z'") && Contains("dims[1]=0"));
@@ -76,6 +76,6 @@ TEST_CASE("distribution: bad shapes and patches give gaea::Error naming the arra
                     Contains("outside") && Contains("0..9"));
   CHECK_THROWS_WITH(d.validate(patch{{-1, 0}, {1, 2}}, "acc"), Contains("outside"));
   CHECK_THROWS_WITH(d.validate(patch{{0}, {1}}, "get"), Contains("2-D array"));
-  CHECK_THROWS_AS(d.validate(patch{{0, 0}, {9, 6}}, "get"), gaea::Error);
+  CHECK_THROWS_AS(d.validate(patch{{0, 0}, {9, 6}}, "get"), gaea::error);
   CHECK_NOTHROW(d.validate(patch{{0, 0}, {9, 5}}, "get"));
 }

@@ -225,7 +225,7 @@ TEST_CASE("an unknown actuator kind is an error naming GAEA_DVFS", "[energy][act
   try {
     make_actuator(config_for(t, "turbo", {0}));
     FAIL("no exception");
-  } catch (const gaea::Error& e) {
+  } catch (const gaea::error& e) {
     const std::string what = e.what();
     CHECK(what.find("GAEA_DVFS") != std::string::npos);
     CHECK(what.find("auto|cpufreq|msr|simulated|off") != std::string::npos);

@@ -257,7 +257,7 @@ TEST_CASE("select_meter: model on request, unknown kind names GAEA_ENERGY_METER"
   try {
     select_meter("joulemeter", t.root(), model_params{}, {}, short_burn);
     FAIL("no exception");
-  } catch (const gaea::Error& e) {
+  } catch (const gaea::error& e) {
     CHECK(std::string(e.what()).find("GAEA_ENERGY_METER") != std::string::npos);
   }
 }

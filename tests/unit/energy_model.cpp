@@ -23,11 +23,11 @@ std::filesystem::path write_json(const fake_root& t, const std::string& text) {
   return p;
 }
 
-// Runs load(file) and returns the gaea::Error message ("" when it did not throw).
+// Runs load(file) and returns the gaea::error message ("" when it did not throw).
 std::string load_error(const std::filesystem::path& file) {
   try {
     model_params::load(file);
-  } catch (const gaea::Error& e) {
+  } catch (const gaea::error& e) {
     return e.what();
   }
   return "";
@@ -106,14 +106,14 @@ TEST_CASE("node power at (frequency, T-state) reproduces [A2A-Energy] eq. 8", "[
   std::string e;
   try {
     node_power_w(p, cores, p.f_min_khz, 8);
-  } catch (const gaea::Error& err) {
+  } catch (const gaea::error& err) {
     e = err.what();
   }
   CHECK(e.find("level = 8") != std::string::npos);
   e.clear();
   try {
     node_power_w(p, 0, p.f_min_khz, 5);
-  } catch (const gaea::Error& err) {
+  } catch (const gaea::error& err) {
     e = err.what();
   }
   CHECK(e.find("cores = 0") != std::string::npos);

@@ -40,12 +40,12 @@ throttle_config config_for(const fake_root& t, std::string kind, std::vector<int
   return cfg;
 }
 
-// The gaea::Error message of fn() ("" when it did not throw).
+// The gaea::error message of fn() ("" when it did not throw).
 template <class F>
 std::string error_of(F&& fn) {
   try {
     fn();
-  } catch (const gaea::Error& e) {
+  } catch (const gaea::error& e) {
     return e.what();
   }
   return "";
@@ -162,7 +162,7 @@ TEST_CASE("simulated throttle: levels, transitions logged with their cost, resto
   CHECK(th.level(0) == 1);
 }
 
-TEST_CASE("throttle: an out-of-range level is a gaea::Error naming the value",
+TEST_CASE("throttle: an out-of-range level is a gaea::error naming the value",
           "[energy][throttle]") {
   fake_root t;
   auto choice = make_throttle(config_for(t, "simulated", {0}));
@@ -328,7 +328,7 @@ TEST_CASE("make_throttle: without MSR access auto and msr give none, naming the 
   CHECK(half.reason.find("/dev/cpu/1/msr") != std::string::npos);
 }
 
-TEST_CASE("an unknown GAEA_THROTTLE kind is a gaea::Error naming it", "[energy][throttle]") {
+TEST_CASE("an unknown GAEA_THROTTLE kind is a gaea::error naming it", "[energy][throttle]") {
   fake_root t;
   std::string e = error_of([&] { make_throttle(config_for(t, "turbo", {0})); });
   CHECK(e.find("GAEA_THROTTLE='turbo'") != std::string::npos);

@@ -14,7 +14,7 @@ TEST_CASE("env: documented variables parse with defaults and suffixes", "[env]")
   CHECK_THROWS_WITH(gaea::env::get_int("GAEA_MAX_TRANSFER"),
                     Catch::Matchers::Contains("GAEA_MAX_TRANSFER='12x'"));
   setenv("GAEA_MAX_TRANSFER", "lots", 1);
-  CHECK_THROWS_AS(gaea::env::get_int("GAEA_MAX_TRANSFER"), gaea::Error);
+  CHECK_THROWS_AS(gaea::env::get_int("GAEA_MAX_TRANSFER"), gaea::error);
   unsetenv("GAEA_MAX_TRANSFER");
   setenv("GAEA_PROGRESS", "fast", 1);
   CHECK_THROWS_WITH(
@@ -115,7 +115,7 @@ TEST_CASE("env: check_all rejects invalid values and names all of them", "[env]"
   try {
     gaea::env::check_all();
     FAIL("check_all accepted GAEA_COUNTER=xyz");
-  } catch (const gaea::Error& e) {
+  } catch (const gaea::error& e) {
     const std::string what = e.what();
     CHECK_THAT(
         what, Catch::Matchers::Contains("GAEA_COUNTER='xyz' must be one of atomic|progress|owner"));

@@ -8,7 +8,7 @@
 #include "kernels.hpp"
 #include "matrix_gen.hpp"
 
-using namespace gaea::lu;
+using namespace lu;
 
 namespace {
 

@@ -4,11 +4,11 @@
 #include "gaea/ga/global_array.hpp"
 #include "gaea/runtime/runtime.hpp"
 
-TEST_CASE("use before init gives gaea::Error, not a crash", "[errors]") {
+TEST_CASE("use before init gives gaea::error, not a crash", "[errors]") {
   using Catch::Matchers::Contains;
   CHECK_FALSE(gaea::runtime::initialized());
   CHECK_THROWS_WITH(gaea::global_array<double>("early", {4, 4}), Contains("not initialized"));
-  CHECK_THROWS_WITH(gaea::shared_counter("early"), Contains("not initialized"));
-  CHECK_THROWS_AS(gaea::runtime::current(), gaea::Error);
+  CHECK_THROWS_WITH(gaea::counters::shared_counter("early"), Contains("not initialized"));
+  CHECK_THROWS_AS(gaea::runtime::current(), gaea::error);
   CHECK_THROWS_WITH(gaea::finalize(), Contains("init was not called"));
 }

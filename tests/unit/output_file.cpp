@@ -108,7 +108,7 @@ TEST_CASE("a failed commit leaves the target and no temporary", "[output_file]")
   gaea::output_file f(target, "test");
   f.write("bad");
   fs::remove(f.temporary());  // as if removed on a failure path: the rename must fail
-  CHECK_THROWS_AS(f.commit(), gaea::Error);
+  CHECK_THROWS_AS(f.commit(), gaea::error);
   CHECK_FALSE(f.committed());
   CHECK(s.read(target) == "good");
   CHECK(s.entries() == 1);
@@ -120,7 +120,7 @@ TEST_CASE("remove_temporaries unlinks the live temporaries", "[output_file]") {
   CHECK(s.entries() == 2);
   gaea::remove_temporaries();
   CHECK(s.entries() == 0);
-  CHECK_THROWS_AS(a.commit(), gaea::Error);
+  CHECK_THROWS_AS(a.commit(), gaea::error);
 }
 
 TEST_CASE("SIGTERM removes the temporaries and still ends the process", "[output_file]") {

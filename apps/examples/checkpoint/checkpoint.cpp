@@ -59,7 +59,7 @@ void add_options(CLI::App& app, options& o) {
       ->capture_default_str();
   app.callback([&o] {
     if (o.n < 3 || o.steps < 1 || o.every < 1 || o.crash_at < o.every || o.crash_at >= o.steps)
-      throw gaea::Error("need n >= 3, steps >= 1, every <= crash-at < steps");
+      throw gaea::error("need n >= 3, steps >= 1, every <= crash-at < steps");
   });
 }
 
@@ -68,8 +68,9 @@ double initial(index_t i, index_t j, index_t n) {
   return (i > n / 4 && i < n / 2 && j > n / 3 && j < 2 * n / 3) ? 100.0 : 0.0;
 }
 
-global_array<double> make_field(const std::string& name, index_t n, const layout_spec& layout) {
-  global_array<double> u(name, {n, n}, layout);
+gaea::global_array<double> make_field(const std::string& name, index_t n,
+                                      const layout_spec& layout) {
+  gaea::global_array<double> u(name, {n, n}, layout);
   u.zero();
   for (const auto& t : u.local_tiles())
     for (index_t i = t.box.lo[0]; i <= t.box.hi[0]; ++i)
@@ -80,7 +81,7 @@ global_array<double> make_field(const std::string& name, index_t n, const layout
 }
 
 // One explicit step v = u + c * laplacian(u) on the periodic grid; then u and v swap.
-void step(global_array<double>& u, global_array<double>& v) {
+void step(gaea::global_array<double>& u, gaea::global_array<double>& v) {
   constexpr double c = 0.2;
   u.update_ghosts(true);
   const auto tu = u.local_tiles(), tv = v.local_tiles();
@@ -98,9 +99,9 @@ void step(global_array<double>& u, global_array<double>& v) {
 
 // Runs steps from+1 .. to; checkpoints after every step that is a multiple of `every` (when a
 // file is given).
-void advance(global_array<double>& u, global_array<double>& v, index_t from, index_t to,
+void advance(gaea::global_array<double>& u, gaea::global_array<double>& v, index_t from, index_t to,
              const options& o, bool checkpoint) {
-  global_array<std::int64_t> counter("step", {1});
+  gaea::global_array<std::int64_t> counter("step", {1});
   for (index_t s = from + 1; s <= to; ++s) {
     step(u, v);
     if (!checkpoint || s % o.every != 0) continue;
@@ -126,7 +127,7 @@ layout_spec restart_layout(index_t n, int ranks) {
 }
 
 // Elements where a and b (same dims) differ, NaN counting as a difference; collective.
-std::int64_t count_unequal(const global_array<double>& a, global_array<double>& b) {
+std::int64_t count_unequal(const gaea::global_array<double>& a, gaea::global_array<double>& b) {
   std::int64_t mine = 0;
   for (const auto& t : a.local_tiles()) {
     const index_t rows = t.box.extent(0), cols = t.box.extent(1);
@@ -144,7 +145,7 @@ std::int64_t count_unequal(const global_array<double>& a, global_array<double>& 
 // A checkpoint is validated before the run continues from it: its step must be one this run
 // writes (a multiple of --every in [--every, --steps)) and every value finite (a heat field
 // cannot hold a NaN or an infinity). Collective: every rank fails with the same message.
-void check_checkpoint(const global_array<double>& u, std::int64_t step, const options& o) {
+void check_checkpoint(const gaea::global_array<double>& u, std::int64_t step, const options& o) {
   std::string problem;
   if (step < o.every || step >= o.steps || step % o.every != 0)
     problem = "checkpoint '" + o.file + "': step " + std::to_string(step) +
@@ -159,17 +160,17 @@ void check_checkpoint(const global_array<double>& u, std::int64_t step, const op
                     "; the field must be finite";
           break;
         }
-  gaea::apps::agree(problem);
+  apps::agree(problem);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"gaea-checkpoint: checkpoint/restart of heat diffusion on a global array (HDF5)"};
-  gaea::app::conventions(app, "gaea-checkpoint");
+  apps::conventions(app, "gaea-checkpoint");
   options o;
   add_options(app, o);
-  if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   // An error on any rank ends the job with its message on every rank (exit 2).
   return gaea::run_main(
       "gaea-checkpoint", &argc, &argv,
@@ -193,8 +194,8 @@ int main(int argc, char** argv) {
         // Restart: the checkpoint says its shape and the writer's layout; read it into another one.
         const auto info = gaea::ga::describe(o.file, "u");
         const layout_spec layout = restart_layout(info.dims[0], rt.size());
-        global_array<double> u("u", info.dims, layout), v("v", info.dims, layout);
-        global_array<std::int64_t> counter("step", {1});
+        gaea::global_array<double> u("u", info.dims, layout), v("v", info.dims, layout);
+        gaea::global_array<std::int64_t> counter("step", {1});
         gaea::ga::read(u, o.file, "u");
         gaea::ga::read(counter, o.file, "step");
         std::vector<std::int64_t> s(1);
@@ -209,7 +210,7 @@ int main(int argc, char** argv) {
         // Compare: the stencil does the same arithmetic whatever the distribution, so the results
         // must be identical, not merely close. The count of unequal elements decides: a NaN is
         // unequal to everything (the infinity norm of the difference skipped it: "identical").
-        global_array<double> diff("diff", info.dims);
+        gaea::global_array<double> diff("diff", info.dims);
         gaea::ga::add(1.0, u, -1.0, ref, diff);
         const double err = gaea::ga::norm(diff, gaea::ga::norm_kind::inf);
         const double total = gaea::ga::norm(u);

@@ -13,7 +13,7 @@
 
 #include "gaea/base/error.hpp"
 
-namespace gaea::scf {
+namespace scf {
 
 namespace {
 
@@ -51,8 +51,8 @@ double number(std::string tok, const std::string& where) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != tok.size()) throw Error(where + ": '" + tok + "' is not a number");
-  if (!std::isfinite(v)) throw Error(where + ": '" + tok + "' is not a finite number");
+  if (used != tok.size()) throw gaea::error(where + ": '" + tok + "' is not a number");
+  if (!std::isfinite(v)) throw gaea::error(where + ": '" + tok + "' is not a finite number");
   return v;
 }
 
@@ -61,14 +61,14 @@ double number(std::string tok, const std::string& where) {
 void check_primitive(const std::vector<double>& cols, const std::string& where,
                      const std::string& shell) {
   if (!(cols[0] > 0))
-    throw Error(where + ": " + shell + ": exponent " + std::to_string(cols[0]) +
-                " must be positive");
+    throw gaea::error(where + ": " + shell + ": exponent " + std::to_string(cols[0]) +
+                      " must be positive");
 }
 
 /// Reads every element block of an NWChem-format basis library file we need.
 raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted) {
   std::ifstream in(path);
-  if (!in) throw Error("basis file '" + path + "': cannot open it");
+  if (!in) throw gaea::error("basis file '" + path + "': cannot open it");
   raw_library lib;
   std::string line;
   std::size_t lineno = 0;
@@ -81,7 +81,7 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
   std::size_t block_line = 0;           // line of the current block's "basis" line
   auto flush = [&] {
     if (!pending.empty() && pending[0].exponents.empty())
-      throw Error(shell_where + ": " + shell_name + " has no primitives (a truncated file?)");
+      throw gaea::error(shell_where + ": " + shell_name + " has no primitives (a truncated file?)");
     for (std::size_t c = 0; c < pending.size(); ++c) {
       raw_shell& s = pending[c];
       // Drop primitives with zero coefficient (general contractions list them as 0).
@@ -92,8 +92,8 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
           t.coefficients.push_back(s.coefficients[k]);
         }
       if (t.exponents.empty())
-        throw Error(shell_where + ": " + shell_name + ": contraction " + std::to_string(c + 1) +
-                    " has only zero coefficients");
+        throw gaea::error(shell_where + ": " + shell_name + ": contraction " +
+                          std::to_string(c + 1) + " has only zero coefficients");
       lib.shells[current].push_back(std::move(t));
     }
     pending.clear();
@@ -139,12 +139,12 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
     if (std::isalpha(static_cast<unsigned char>(first[0]))) {  // "O  SP" starts a shell
       flush();
       std::string type;
-      if (!(is >> type)) throw Error(where + ": expected '<element> <shell type>'");
+      if (!(is >> type)) throw gaea::error(where + ": expected '<element> <shell type>'");
       // A shell of another element inside this block: a damaged or spliced file.
       if (atomic_number(first) != current)
-        throw Error(where + ": shell of '" + first + "' inside the block of element " +
-                    std::string(element_symbol(current)) + " (line " + std::to_string(block_line) +
-                    ")");
+        throw gaea::error(where + ": shell of '" + first + "' inside the block of element " +
+                          std::string(element_symbol(current)) + " (line " +
+                          std::to_string(block_line) + ")");
       shell_where = where;
       shell_name = "element " + std::string(element_symbol(current)) + " shell " + type;
       type = lower(type);
@@ -154,11 +154,11 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
       } else if (type.size() == 1 && l_of(type[0]) >= 0) {
         pending = {raw_shell{l_of(type[0]), false, {}, {}}};
       } else {
-        throw Error(where + ": unknown shell type '" + type + "'");
+        throw gaea::error(where + ": unknown shell type '" + type + "'");
       }
       continue;
     }
-    if (pending.empty()) throw Error(where + ": numbers before any shell line");
+    if (pending.empty()) throw gaea::error(where + ": numbers before any shell line");
     std::vector<double> cols{number(first, where)};
     for (std::string tok; is >> tok;)
       cols.push_back(number(tok, where));
@@ -168,8 +168,8 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
       pending.assign(cols.size() - 1, proto);
     }
     if (cols.size() != pending.size() + 1)
-      throw Error(where + ": expected " + std::to_string(pending.size() + 1) + " columns, got " +
-                  std::to_string(cols.size()));
+      throw gaea::error(where + ": expected " + std::to_string(pending.size() + 1) +
+                        " columns, got " + std::to_string(cols.size()));
     check_primitive(cols, where, shell_name);
     for (std::size_t c = 0; c < pending.size(); ++c) {
       pending[c].exponents.push_back(cols[0]);
@@ -178,10 +178,10 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
   }
   // A block without its "end": the file was cut inside it, and its last shells are missing.
   if (in_block && current)
-    throw Error("basis file '" + path + "': the block of element " +
-                std::string(element_symbol(current)) + " starting at line " +
-                std::to_string(block_line) + " has no 'end' (the file ends at line " +
-                std::to_string(lineno) + "; truncated?)");
+    throw gaea::error("basis file '" + path + "': the block of element " +
+                      std::string(element_symbol(current)) + " starting at line " +
+                      std::to_string(block_line) + " has no 'end' (the file ends at line " +
+                      std::to_string(lineno) + "; truncated?)");
   return lib;
 }
 
@@ -191,7 +191,7 @@ raw_library read_nwchem(const std::string& path, const std::vector<int>& wanted)
 /// a positive finite exponent and finite coefficients, every element block closed by "****".
 void check_g94(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw Error("basis file '" + path + "': cannot open it");
+  if (!in) throw gaea::error("basis file '" + path + "': cannot open it");
   std::string line, element, shell;
   std::size_t lineno = 0, block_line = 0, shell_line = 0;
   bool open = false;        // inside an element block
@@ -205,9 +205,10 @@ void check_g94(const std::string& path) {
     if (!(is >> first) || first[0] == '!') continue;
     if (first.rfind("****", 0) == 0) {
       if (remaining > 0)
-        throw Error(where() + ": shell " + shell + " of element " + element + " (line " +
-                    std::to_string(shell_line) + ") has " + std::to_string(nprim - remaining) +
-                    " of its " + std::to_string(nprim) + " primitives");
+        throw gaea::error(where() + ": shell " + shell + " of element " + element + " (line " +
+                          std::to_string(shell_line) + ") has " +
+                          std::to_string(nprim - remaining) + " of its " + std::to_string(nprim) +
+                          " primitives");
       open = false;
       continue;
     }
@@ -216,7 +217,7 @@ void check_g94(const std::string& path) {
       for (std::string tok; is >> tok;)
         cols.push_back(number(tok, where()));
       if (cols.size() < 2)
-        throw Error(where() + ": expected an exponent and coefficients, got '" + line + "'");
+        throw gaea::error(where() + ": expected an exponent and coefficients, got '" + line + "'");
       check_primitive(cols, where(), "element " + element + " shell " + shell);
       --remaining;
       continue;
@@ -231,19 +232,19 @@ void check_g94(const std::string& path) {
     shell = first;
     shell_line = lineno;
     if (!(is >> count) || (nprim = std::atoll(count.c_str())) <= 0)
-      throw Error(where() + ": expected '<shell type> <number of primitives> <scale>', got '" +
-                  line + "'");
+      throw gaea::error(
+          where() + ": expected '<shell type> <number of primitives> <scale>', got '" + line + "'");
     remaining = nprim;
   }
   if (remaining > 0)
-    throw Error("basis file '" + path + "': the file ends inside shell " + shell + " of element " +
-                element + " (line " + std::to_string(shell_line) + "), " +
-                std::to_string(remaining) + " of its " + std::to_string(nprim) +
-                " primitives missing (truncated?)");
+    throw gaea::error("basis file '" + path + "': the file ends inside shell " + shell +
+                      " of element " + element + " (line " + std::to_string(shell_line) + "), " +
+                      std::to_string(remaining) + " of its " + std::to_string(nprim) +
+                      " primitives missing (truncated?)");
   if (open)
-    throw Error("basis file '" + path + "': the block of element " + element +
-                " starting at line " + std::to_string(block_line) +
-                " has no closing '****' (truncated?)");
+    throw gaea::error("basis file '" + path + "': the block of element " + element +
+                      " starting at line " + std::to_string(block_line) +
+                      " has no closing '****' (truncated?)");
 }
 
 raw_library read_g94(const std::string& path, const std::vector<int>& wanted) {
@@ -252,7 +253,7 @@ raw_library read_g94(const std::string& path, const std::vector<int>& wanted) {
   try {
     all = libint2::BasisSet::read_g94_basis_library(path, false, false);
   } catch (const std::exception& e) {
-    throw Error("basis file '" + path + "' (Gaussian-94): " + e.what());
+    throw gaea::error("basis file '" + path + "' (Gaussian-94): " + e.what());
   }
   raw_library lib;
   for (int z : wanted) {
@@ -270,12 +271,13 @@ raw_library read_g94(const std::string& path, const std::vector<int>& wanted) {
           // libint2's reader takes any number; a bad one used to crash the integrals later.
           if (!(std::isfinite(s.alpha[k]) && s.alpha[k] > 0) ||
               !std::isfinite(s.coeff_normalized(c, k)))
-            throw Error("basis file '" + path + "' (Gaussian-94): element " +
-                        std::string(element_symbol(z)) + ", shell " + std::to_string(c + 1) +
-                        " of l = " + std::to_string(s.contr[c].l) + ": primitive " +
-                        std::to_string(k + 1) + " has exponent " + std::to_string(s.alpha[k]) +
-                        " and coefficient " + std::to_string(s.contr[c].coeff[k]) +
-                        " (the exponent must be positive, both finite)");
+            throw gaea::error("basis file '" + path + "' (Gaussian-94): element " +
+                              std::string(element_symbol(z)) + ", shell " + std::to_string(c + 1) +
+                              " of l = " + std::to_string(s.contr[c].l) + ": primitive " +
+                              std::to_string(k + 1) + " has exponent " +
+                              std::to_string(s.alpha[k]) + " and coefficient " +
+                              std::to_string(s.contr[c].coeff[k]) +
+                              " (the exponent must be positive, both finite)");
           r.coefficients.push_back(s.coeff_normalized(c, k));
         }
         out.push_back(std::move(r));
@@ -324,19 +326,19 @@ int basis_set::max_l() const {
 
 basis_set load_basis(const basis_request& req, const molecule& mol) {
   namespace fs = std::filesystem;
-  if (req.name.empty()) throw Error("basis: no basis set given");
+  if (req.name.empty()) throw gaea::error("basis: no basis set given");
   std::string path = req.name;
   if (!fs::is_regular_file(path)) {
     path = (fs::path(req.library_dir) / library_file_name(req.name)).string();
     if (!fs::is_regular_file(path))
-      throw Error("basis '" + req.name + "': unknown basis set (neither a file nor " + path +
-                  " in the library " + req.library_dir + ")");
+      throw gaea::error("basis '" + req.name + "': unknown basis set (neither a file nor " + path +
+                        " in the library " + req.library_dir + ")");
   }
   std::string format = req.format;
   if (format == "auto") format = is_g94(path) ? "g94" : "nwchem";
   if (format != "nwchem" && format != "g94")
-    throw Error("basis '" + req.name + "': unknown format '" + req.format +
-                "' (auto, nwchem, g94)");
+    throw gaea::error("basis '" + req.name + "': unknown format '" + req.format +
+                      "' (auto, nwchem, g94)");
   std::vector<int> wanted;
   for (const atom& a : mol.atoms)
     if (std::find(wanted.begin(), wanted.end(), a.z) == wanted.end()) wanted.push_back(a.z);
@@ -350,8 +352,8 @@ basis_set load_basis(const basis_request& req, const molecule& mol) {
     const atom& a = mol.atoms[ia];
     const auto it = lib.shells.find(a.z);
     if (it == lib.shells.end() || it->second.empty())
-      throw Error("basis '" + req.name + "' (" + path + "): no functions for element " +
-                  std::string(element_symbol(a.z)));
+      throw gaea::error("basis '" + req.name + "' (" + path + "): no functions for element " +
+                        std::string(element_symbol(a.z)));
     bool pure = false;
     switch (req.form) {
       case shell_form::cartesian:
@@ -390,4 +392,4 @@ basis_set load_basis(const basis_request& req, const molecule& mol) {
   return b;
 }
 
-}  // namespace gaea::scf
+}  // namespace scf

@@ -12,7 +12,7 @@
 
 #include "molecule.hpp"
 
-namespace gaea::scf {
+namespace scf {
 
 /// How the angular part of shells with l >= 2 is represented.
 enum class shell_form {
@@ -50,7 +50,7 @@ struct basis_set {
 /// "6-31G*" -> "6-31gs", "cc-pVDZ" -> "cc-pvdz", "6-311G(2df,2pd)" -> "6-311g2df_2pd".
 std::string library_file_name(const std::string& name);
 
-/// Loads the basis for every atom of `mol`. Throws gaea::Error naming the file (and the line,
+/// Loads the basis for every atom of `mol`. Throws gaea::error naming the file (and the line,
 /// element and value where there is one) for an unknown basis (no such file), an element the
 /// file does not cover, or a malformed file: an element block without its "end" (a truncated
 /// file), a shell without primitives or of another element than its block, an unknown shell
@@ -58,4 +58,4 @@ std::string library_file_name(const std::string& name);
 /// coefficients. Not collective: every rank may call it on its own.
 basis_set load_basis(const basis_request& req, const molecule& mol);
 
-}  // namespace gaea::scf
+}  // namespace scf

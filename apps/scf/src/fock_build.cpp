@@ -11,15 +11,15 @@
 
 #include "gaea/runtime/runtime.hpp"
 
-namespace gaea::scf {
+namespace scf {
 
 namespace {
 using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
-using ga::index_t;
-using ga::patch;
+using gaea::ga::index_t;
+using gaea::ga::patch;
 }  // namespace
 
 fock_times& fock_times::operator+=(const fock_times& o) {
@@ -48,7 +48,7 @@ struct fock_builder::impl {
   /// Primitive-pair data of every shell pair s1 >= s2 (index s1 (s1 + 1) / 2 + s2), computed
   /// once and shared read-only by the workers, so an engine call does not rebuild it.
   std::vector<libint2::ShellPair> shell_pairs;
-  gaea::task_pool pool;
+  gaea::counters::task_pool pool;
 
   /// Per worker thread: its libint2 engine, the density blocks it already holds this build, and
   /// its figures.
@@ -159,7 +159,8 @@ struct fock_builder::impl {
     return a >= b ? matrix(m) : matrix(m.transpose());
   }
 
-  void run_task(std::int64_t t, worker& w, global_array<double>& d, global_array<double>& g) {
+  void run_task(std::int64_t t, worker& w, gaea::global_array<double>& d,
+                gaea::global_array<double>& g) {
     const auto [p, r] = tasks[static_cast<std::size_t>(t)];
     const auto [bi, bj] = pairs[static_cast<std::size_t>(p)];
     const auto [bk, bl] = pairs[static_cast<std::size_t>(r)];
@@ -169,7 +170,7 @@ struct fock_builder::impl {
     auto t0 = clock_type::now();
     const std::array<std::pair<std::int64_t, std::int64_t>, 6> need = {
         {{bi, bj}, {bk, bl}, {bi, bk}, {bi, bl}, {bj, bk}, {bj, bl}}};
-    std::vector<ga::request> pending;
+    std::vector<gaea::ga::request> pending;
     for (auto [a, b] : need) {
       const std::int64_t hi = std::max(a, b), lo = std::min(a, b);
       auto [it, fresh] = w.dcache.try_emplace(hi * nb + lo);
@@ -178,7 +179,8 @@ struct fock_builder::impl {
         continue;
       }
       it->second.resize(static_cast<std::size_t>(nbf_of(hi) * nbf_of(lo)));
-      pending.push_back(d.get(block_patch(hi, lo), std::span<double>(it->second), ga::nonblocking));
+      pending.push_back(
+          d.get(block_patch(hi, lo), std::span<double>(it->second), gaea::ga::nonblocking));
       ++w.t.gets;
     }
     for (auto& req : pending)
@@ -282,12 +284,12 @@ struct fock_builder::impl {
     add(bi, bl, gil);
     add(bj, bk, gjk);
     add(bj, bl, gjl);
-    std::vector<ga::request> accs;
+    std::vector<gaea::ga::request> accs;
     for (const piece& pc : out) {
       accs.push_back(
           g.acc(block_patch(pc.a, pc.b),
                 std::span<const double>(pc.m.data(), static_cast<std::size_t>(pc.m.size())),
-                ga::nonblocking));
+                gaea::ga::nonblocking));
       ++w.t.accs;
     }
     for (auto& req : accs)
@@ -301,7 +303,7 @@ fock_builder::fock_builder(const basis_set& b, const matrix& q, fock_options opt
     : impl_(std::make_unique<impl>(b, q, opt)) {}
 fock_builder::~fock_builder() = default;
 
-fock_times fock_builder::build(global_array<double>& d, global_array<double>& g) {
+fock_times fock_builder::build(gaea::global_array<double>& d, gaea::global_array<double>& g) {
   impl& m = *impl_;
   const auto t0 = clock_type::now();
   g.zero();
@@ -309,7 +311,7 @@ fock_times fock_builder::build(global_array<double>& d, global_array<double>& g)
     w.dcache.clear();
     w.t = {};
   }
-  const task_stats st =
+  const gaea::counters::task_stats st =
       m.pool.run(static_cast<std::int64_t>(m.tasks.size()), [&](std::int64_t t, int wi) {
         m.run_task(t, m.workers[static_cast<std::size_t>(wi)], d, g);
       });
@@ -342,4 +344,4 @@ std::string fock_builder::counter_description() const {
          " on rank " + std::to_string(c.owner());
 }
 
-}  // namespace gaea::scf
+}  // namespace scf

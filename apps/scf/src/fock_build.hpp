@@ -2,10 +2,10 @@
 /// \file
 /// Parallel two-electron Fock build (direct): the density D and the two-electron matrix G live in
 /// global arrays; tasks are pairs of shell-block pairs (bra (I,J), ket (K,L)) that survive Schwarz
-/// screening, handed out by a gaea::task_pool over a shared counter. A task gets the six density
-/// blocks it needs with non-blocking gets (kept per worker for the rest of the build), computes
-/// its unique shell quartets (8-fold permutational symmetry) with libint2, and accumulates its six
-/// G blocks target-driven.
+/// screening, handed out by a gaea::counters::task_pool over a shared counter. A task gets the six
+/// density blocks it needs with non-blocking gets (kept per worker for the rest of the build),
+/// computes its unique shell quartets (8-fold permutational symmetry) with libint2, and accumulates
+/// its six G blocks target-driven.
 
 #include <cstdint>
 #include <memory>
@@ -16,12 +16,12 @@
 #include "gaea/ga/global_array.hpp"
 #include "integrals.hpp"
 
-namespace gaea::scf {
+namespace scf {
 
 struct fock_options {
-  task_pool_options pool;            ///< counter mode/variant and worker threads per rank
-  double schwarz_threshold = 1e-12;  ///< quartets with Q12 Q34 below it are skipped
-  std::int64_t block_bf = 0;         ///< basis functions per shell block; 0: automatic
+  gaea::counters::task_pool_options pool;  ///< counter mode/variant and worker threads per rank
+  double schwarz_threshold = 1e-12;        ///< quartets with Q12 Q34 below it are skipped
+  std::int64_t block_bf = 0;               ///< basis functions per shell block; 0: automatic
 };
 
 /// One rank's figures of one build (seconds summed over its worker threads).
@@ -47,7 +47,7 @@ class fock_builder {
   /// for the density `d` (D = C_occ C_occ^T, symmetric nbf x nbf): after symmetrisation,
   /// F = H + (G + G^T) / 2. Contributions are stored in the lower block triangle (block row >=
   /// block column). Complete on every rank on return.
-  fock_times build(global_array<double>& d, global_array<double>& g);
+  fock_times build(gaea::global_array<double>& d, gaea::global_array<double>& g);
 
   std::int64_t blocks() const noexcept;
   std::int64_t tasks() const noexcept;           ///< after screening
@@ -60,4 +60,4 @@ class fock_builder {
   std::unique_ptr<impl> impl_;
 };
 
-}  // namespace gaea::scf
+}  // namespace scf

@@ -7,7 +7,7 @@
 
 #include <libint2.hpp>
 
-namespace gaea::scf {
+namespace scf {
 
 void ensure_libint() {
   static std::once_flag once;
@@ -76,4 +76,4 @@ matrix schwarz_bounds(const basis_set& b) {
   return q;
 }
 
-}  // namespace gaea::scf
+}  // namespace scf

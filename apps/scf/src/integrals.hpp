@@ -8,7 +8,7 @@
 #include "basis.hpp"
 #include "molecule.hpp"
 
-namespace gaea::scf {
+namespace scf {
 
 using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
@@ -24,4 +24,4 @@ matrix nuclear_attraction(const basis_set& b, const molecule& mol);
 /// |(s1 s2|s3 s4)| <= Q(s1, s2) Q(s3, s4).
 matrix schwarz_bounds(const basis_set& b);
 
-}  // namespace gaea::scf
+}  // namespace scf

@@ -23,7 +23,7 @@
 
 namespace {
 
-using namespace gaea::scf;
+using namespace scf;
 
 struct cli_options {
   std::string xyz, basis, basis_dir = "/usr/share/nwchem/libraries", basis_format = "auto";
@@ -102,7 +102,7 @@ void print_summary(std::FILE* out, const scf_result& r, const molecule& mol) {
 /// What must be the same on every rank: the molecule and basis (fingerprints of their numbers)
 /// and the options that shape the computation.
 std::string describe_inputs(const cli_options& o, const molecule& mol, const basis_set& basis) {
-  using gaea::apps::fnv1a;
+  using apps::fnv1a;
   std::uint64_t hm = fnv1a(&mol.charge, sizeof mol.charge);
   for (const atom& a : mol.atoms) {
     hm = fnv1a(&a.z, sizeof a.z, hm);
@@ -125,9 +125,9 @@ std::string describe_inputs(const cli_options& o, const molecule& mol, const bas
                 o.scf.lindep, o.scf.diis_size, static_cast<long long>(o.block_bf),
                 o.counter.c_str(), o.dispense.c_str());
   return "molecule " + mol.source + " (" + std::to_string(mol.atoms.size()) + " atoms, charge " +
-         std::to_string(mol.charge) + ", fingerprint " + gaea::apps::hex(hm) + "), basis " +
-         basis.file + " (" + std::to_string(basis.nbf) + " functions, fingerprint " +
-         gaea::apps::hex(hb) + "), " + opts;
+         std::to_string(mol.charge) + ", fingerprint " + apps::hex(hm) + "), basis " + basis.file +
+         " (" + std::to_string(basis.nbf) + " functions, fingerprint " + apps::hex(hb) + "), " +
+         opts;
 }
 
 int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
@@ -135,7 +135,7 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
   std::FILE* out = root && !o.quiet ? stdout : nullptr;
   const auto constant = parse_bohr_constant(o.bohr);
   if (!constant)
-    throw gaea::Error("--bohr: unknown constant '" + o.bohr + "' (nwchem, codata2018)");
+    throw gaea::error("--bohr: unknown constant '" + o.bohr + "' (nwchem, codata2018)");
   // Every rank, before the run: an output that cannot be written is known now, not after it.
   if (!o.output.empty()) gaea::check_output_path(o.output, "--output");
   // Every rank reads and validates the molecule and the basis itself; a file bad or missing on
@@ -143,7 +143,7 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
   // on different ranks are refused before any work.
   molecule mol;
   basis_set basis;
-  gaea::apps::on_every_rank([&] {
+  apps::on_every_rank([&] {
     mol = read_xyz(o.xyz, *constant, o.charge);
     basis_request br;
     br.name = o.basis;
@@ -154,23 +154,23 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
                             : shell_form::as_declared;
     basis = load_basis(br, mol);
   });
-  gaea::apps::same_on_every_rank("inputs", describe_inputs(o, mol, basis));
+  apps::same_on_every_rank("inputs", describe_inputs(o, mol, basis));
 
   fock_options fo;
   if (!o.counter.empty()) {
-    const auto m = gaea::parse_counter_mode(o.counter);
+    const auto m = gaea::counters::parse_counter_mode(o.counter);
     if (!m)
-      throw gaea::Error("--counter: unknown mode '" + o.counter + "' (atomic, progress, owner)");
+      throw gaea::error("--counter: unknown mode '" + o.counter + "' (atomic, progress, owner)");
     fo.pool.counter.mode = *m;
   }
-  const auto v = gaea::parse_dispense(o.dispense);
+  const auto v = gaea::counters::parse_dispense(o.dispense);
   if (!v)
-    throw gaea::Error("--dispense: unknown variant '" + o.dispense +
+    throw gaea::error("--dispense: unknown variant '" + o.dispense +
                       "' (single, batched, hierarchical)");
   fo.pool.counter.variant = *v;
-  fo.pool.threads = gaea::apps::cap_threads(o.threads, "gaea-scf", root);
-  fo.pool.executor =
-      o.executor == "threads" ? gaea::pool_executor::threads : gaea::pool_executor::tbb;
+  fo.pool.threads = apps::cap_threads(o.threads, "gaea-scf", root);
+  fo.pool.executor = o.executor == "threads" ? gaea::counters::pool_executor::threads
+                                             : gaea::counters::pool_executor::tbb;
   fo.block_bf = o.block_bf;
   fo.schwarz_threshold = o.schwarz;
 
@@ -228,7 +228,7 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
       try {
         write_results(o.output, r, mol, basis, *constant);
         if (out) std::fprintf(out, "\nwrote %s\n", o.output.c_str());
-      } catch (const gaea::Error& e) {
+      } catch (const gaea::error& e) {
         problem = e.what();
       }
     }
@@ -245,7 +245,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "gaea-scf: restricted closed-shell Hartree-Fock on Gaea (direct SCF; the Fock "
       "build is load-balanced across ranks by a shared counter)"};
-  gaea::app::conventions(app, "gaea-scf");
+  apps::conventions(app, "gaea-scf");
   app.add_option("xyz", o.xyz, "molecule, .xyz file in Angstrom")->required();
   app.add_option("-b,--basis", o.basis,
                  "basis set: a name in the NWChem library (sto-3g, 6-31G*, cc-pVDZ, ...) or a file")
@@ -266,15 +266,15 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   app.add_option("--energy-tol", o.scf.energy_tol, "convergence: |dE| (Eh)")
-      ->check(gaea::apps::finite_in(0, 1, true))
+      ->check(apps::finite_in(0, 1, true))
       ->capture_default_str();
   app.add_option("--density-tol", o.scf.density_tol, "convergence: rms change of the density")
-      ->check(gaea::apps::finite_in(0, 1, true))
+      ->check(apps::finite_in(0, 1, true))
       ->capture_default_str();
   app.add_option("--ortho", o.scf.ortho, "orthogonalisation: symmetric or canonical")
       ->capture_default_str();
   app.add_option("--lindep", o.scf.lindep, "drop overlap eigenvalues below this (canonical)")
-      ->check(gaea::apps::finite_in(0, 0.01))
+      ->check(apps::finite_in(0, 0.01))
       ->capture_default_str();
   app.add_option("--diis", o.scf.diis_size, "DIIS subspace size (0: off)")
       ->check(CLI::Range(0, 100))
@@ -297,17 +297,17 @@ int main(int argc, char** argv) {
   // Above ~1e-6 screening drops integrals that change the energy beyond chemical accuracy;
   // 1e300 screened everything and "converged" to a meaningless energy.
   app.add_option("--schwarz", o.schwarz, "Schwarz screening threshold, in [0, 1e-6]")
-      ->check(gaea::apps::finite_in(0, 1e-6))
+      ->check(apps::finite_in(0, 1e-6))
       ->capture_default_str();
   app.add_option("-o,--output", o.output, "HDF5 results file (written only on success)");
   app.add_option("--expect-energy", o.expect,
                  "exit with status 4 unless the total energy is within --tolerance of this")
-      ->check(gaea::apps::finite_in(-1e9, 1e9));
+      ->check(apps::finite_in(-1e9, 1e9));
   app.add_option("--tolerance", o.tolerance, "for --expect-energy (Eh)")
-      ->check(gaea::apps::finite_in(0, 1, true))
+      ->check(apps::finite_in(0, 1, true))
       ->capture_default_str();
   app.add_flag("-q,--quiet", o.quiet, "print only errors and the energy check");
-  if (const auto rc = gaea::app::parse(app, argc, argv)) return *rc;
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
 
   report_figures rep;
   // An error on any rank ends the job with its message on every rank (exit 1).

@@ -9,7 +9,7 @@
 
 #include "gaea/base/error.hpp"
 
-namespace gaea::scf {
+namespace scf {
 
 namespace {
 constexpr std::array<std::string_view, 119> symbols = {
@@ -78,8 +78,8 @@ double molecule::nuclear_repulsion() const {
                    dz = atoms[i].r[2] - atoms[j].r[2];
       const double r = std::sqrt(dx * dx + dy * dy + dz * dz);
       if (r < 1e-8)
-        throw Error("molecule '" + source + "': atoms " + std::to_string(j + 1) + " and " +
-                    std::to_string(i + 1) + " are at the same position");
+        throw gaea::error("molecule '" + source + "': atoms " + std::to_string(j + 1) + " and " +
+                          std::to_string(i + 1) + " are at the same position");
       e += atoms[i].z * atoms[j].z / r;
     }
   return e;
@@ -87,12 +87,12 @@ double molecule::nuclear_repulsion() const {
 
 molecule read_xyz(const std::string& path, bohr_constant constant, int charge) {
   std::ifstream in(path);
-  if (!in) throw Error("xyz file '" + path + "': cannot open it");
+  if (!in) throw gaea::error("xyz file '" + path + "': cannot open it");
   auto where = [&](std::size_t line) {
     return "xyz file '" + path + "' line " + std::to_string(line);
   };
   std::string line;
-  if (!std::getline(in, line)) throw Error("xyz file '" + path + "': empty file");
+  if (!std::getline(in, line)) throw gaea::error("xyz file '" + path + "': empty file");
   std::int64_t count = -1;
   {
     std::istringstream is(line);
@@ -100,10 +100,10 @@ molecule read_xyz(const std::string& path, bohr_constant constant, int charge) {
     is >> tok;
     const auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), count);
     if (ec != std::errc() || p != tok.data() + tok.size() || count <= 0 || (is >> extra))
-      throw Error(where(1) + ": expected the number of atoms (a positive integer), got '" + line +
-                  "'");
+      throw gaea::error(where(1) + ": expected the number of atoms (a positive integer), got '" +
+                        line + "'");
   }
-  if (!std::getline(in, line)) throw Error(where(2) + ": missing comment line");
+  if (!std::getline(in, line)) throw gaea::error(where(2) + ": missing comment line");
   molecule m;
   m.charge = charge;
   m.source = path;
@@ -116,27 +116,28 @@ molecule read_xyz(const std::string& path, bohr_constant constant, int charge) {
     std::string sym, xs, ys, zs;
     if (!(is >> sym)) continue;  // blank lines (trailing ones are common)
     if (static_cast<std::int64_t>(m.atoms.size()) == count)
-      throw Error(where(lineno) + ": more atom lines than the count " + std::to_string(count));
+      throw gaea::error(where(lineno) + ": more atom lines than the count " +
+                        std::to_string(count));
     if (!(is >> xs >> ys >> zs))
-      throw Error(where(lineno) + ": expected 'Symbol x y z', got '" + line + "'");
+      throw gaea::error(where(lineno) + ": expected 'Symbol x y z', got '" + line + "'");
     const int z = atomic_number(sym);
-    if (z == 0) throw Error(where(lineno) + ": unknown element '" + sym + "'");
+    if (z == 0) throw gaea::error(where(lineno) + ": unknown element '" + sym + "'");
     const auto x = to_double(xs), y = to_double(ys), zz = to_double(zs);
     if (!x || !y || !zz)
-      throw Error(where(lineno) + ": coordinates are not finite numbers: '" + line + "'");
+      throw gaea::error(where(lineno) + ": coordinates are not finite numbers: '" + line + "'");
     for (double c : {*x, *y, *zz})
       if (std::abs(c) > max_coordinate_angstrom) {
         char buf[96];
         std::snprintf(buf, sizeof buf, "%g of atom %zu (%s) is beyond +-%g", c, m.atoms.size() + 1,
                       sym.c_str(), max_coordinate_angstrom);
-        throw Error(where(lineno) + ": coordinate " + buf + " Angstrom");
+        throw gaea::error(where(lineno) + ": coordinate " + buf + " Angstrom");
       }
     m.atoms.push_back({z, {*x * f, *y * f, *zz * f}});
     lines.push_back(lineno);
   }
   if (static_cast<std::int64_t>(m.atoms.size()) != count)
-    throw Error("xyz file '" + path + "': the count says " + std::to_string(count) + " atoms but " +
-                std::to_string(m.atoms.size()) + " were found");
+    throw gaea::error("xyz file '" + path + "': the count says " + std::to_string(count) +
+                      " atoms but " + std::to_string(m.atoms.size()) + " were found");
   // Closer than any chemical bond: a duplicated line, a typo or wrong units; the energy would be
   // meaningless (1e-8 A apart gives E = +5e7 Eh), so refuse it.
   const double min_bohr = min_distance_angstrom * f;
@@ -149,14 +150,14 @@ molecule read_xyz(const std::string& path, bohr_constant constant, int charge) {
         char buf[128];
         std::snprintf(buf, sizeof buf, "%.3g Angstrom apart, closer than the minimum %.3g", r / f,
                       min_distance_angstrom);
-        throw Error("xyz file '" + path + "': atoms " + std::to_string(j + 1) + " (" +
-                    std::string(element_symbol(m.atoms[j].z)) + ", line " +
-                    std::to_string(lines[j]) + ") and " + std::to_string(i + 1) + " (" +
-                    std::string(element_symbol(m.atoms[i].z)) + ", line " +
-                    std::to_string(lines[i]) + ") are " + buf + " Angstrom");
+        throw gaea::error("xyz file '" + path + "': atoms " + std::to_string(j + 1) + " (" +
+                          std::string(element_symbol(m.atoms[j].z)) + ", line " +
+                          std::to_string(lines[j]) + ") and " + std::to_string(i + 1) + " (" +
+                          std::string(element_symbol(m.atoms[i].z)) + ", line " +
+                          std::to_string(lines[i]) + ") are " + buf + " Angstrom");
       }
     }
   return m;
 }
 
-}  // namespace gaea::scf
+}  // namespace scf

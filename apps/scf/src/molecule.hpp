@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace gaea::scf {
+namespace scf {
 
 /// Which Ångström-to-Bohr factor converts the .xyz coordinates.
 enum class bohr_constant {
@@ -40,7 +40,7 @@ struct molecule {
   std::string source;  ///< file it was read from
   /// Number of electrons: sum of Z minus the charge.
   std::int64_t electrons() const noexcept;
-  /// Sum over atom pairs of Z_a Z_b / r_ab (Hartree). Throws gaea::Error if two atoms coincide.
+  /// Sum over atom pairs of Z_a Z_b / r_ab (Hartree). Throws gaea::error if two atoms coincide.
   double nuclear_repulsion() const;
 };
 
@@ -50,10 +50,10 @@ inline constexpr double min_distance_angstrom = 0.2;
 inline constexpr double max_coordinate_angstrom = 1e5;
 
 /// Reads an .xyz file: a count line, a comment line, then `count` lines "Symbol x y z" in
-/// Ångström (extra columns are ignored). Throws gaea::Error naming the file and line for a
+/// Ångström (extra columns are ignored). Throws gaea::error naming the file and line for a
 /// missing file, a bad count, an unknown element, unparsable, non-finite or huge coordinates
 /// (max_coordinate_angstrom), fewer/more atom lines than the count, or two atoms closer than
 /// min_distance_angstrom (naming both atoms, their lines and the distance). Not collective.
 molecule read_xyz(const std::string& path, bohr_constant constant, int charge);
 
-}  // namespace gaea::scf
+}  // namespace scf

@@ -8,7 +8,7 @@
 #include "gaea/base/error.hpp"
 #include "gaea/base/output_file.hpp"
 
-namespace gaea::scf {
+namespace scf {
 
 namespace {
 /// Closes an HDF5 handle at scope exit.
@@ -20,7 +20,7 @@ struct h5_handle {
   }
 };
 
-/// Silences HDF5's error dump while in scope: the gaea::Error thrown says what failed.
+/// Silences HDF5's error dump while in scope: the gaea::error thrown says what failed.
 struct quiet_hdf5 {
   H5E_auto2_t print = nullptr;
   void* data = nullptr;
@@ -34,7 +34,7 @@ struct quiet_hdf5 {
 };
 
 void check(bool ok, const std::string& file, const std::string& what) {
-  if (!ok) throw Error("output file '" + file + "': HDF5 failed to write " + what);
+  if (!ok) throw gaea::error("output file '" + file + "': HDF5 failed to write " + what);
 }
 
 void write_doubles(hid_t file, const std::string& path, const char* name, const double* data,
@@ -66,7 +66,7 @@ void write_attr(hid_t obj, const std::string& path, const char* name, double val
 
 void write_results(const std::string& path, const scf_result& r, const molecule& mol,
                    const basis_set& b, bohr_constant constant) {
-  output_file out(path, "output file");
+  gaea::output_file out(path, "output file");
   // A full disk shows here, before HDF5 starts (a failed create or close leaves it in a state
   // that breaks its clean-up at exit): the datasets plus room for HDF5's metadata.
   const auto doubles =
@@ -109,4 +109,4 @@ void write_results(const std::string& path, const scf_result& r, const molecule&
   out.commit();
 }
 
-}  // namespace gaea::scf
+}  // namespace scf

@@ -10,15 +10,15 @@
 #include "molecule.hpp"
 #include "scf.hpp"
 
-namespace gaea::scf {
+namespace scf {
 
 /// Writes (rank 0 only) /energies (total, nuclear_repulsion, electronic), /orbital_energies,
 /// /orbitals (nbf x norb, columns are MOs), /density (total density P, nbf x nbf), /atoms
 /// (Z and positions in Bohr) and attributes (basis, shells, Bohr constant, iterations).
-/// Throws gaea::Error naming the file if the target is not a regular file or a new name in a
+/// Throws gaea::error naming the file if the target is not a regular file or a new name in a
 /// writable directory, or if HDF5 or the disk fails (the temporary file is removed and a
 /// previous file of that name is left as it was).
 void write_results(const std::string& path, const scf_result& r, const molecule& mol,
                    const basis_set& b, bohr_constant constant);
 
-}  // namespace gaea::scf
+}  // namespace scf

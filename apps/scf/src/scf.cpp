@@ -11,7 +11,7 @@
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 
-namespace gaea::scf {
+namespace scf {
 
 namespace {
 using clock_type = std::chrono::steady_clock;
@@ -37,8 +37,8 @@ orthogonaliser make_orthogonaliser(const matrix& s, const scf_options& opt) {
   while (first < ev.size() && ev(first) < opt.lindep)
     ++first;
   if (first == ev.size())
-    throw Error("scf: the overlap matrix has no eigenvalue above --lindep " +
-                std::to_string(opt.lindep));
+    throw gaea::error("scf: the overlap matrix has no eigenvalue above --lindep " +
+                      std::to_string(opt.lindep));
   o.dropped = first;
   const Eigen::Index keep = ev.size() - first;
   const Eigen::VectorXd inv_sqrt = ev.tail(keep).array().rsqrt();
@@ -147,20 +147,21 @@ fock_times unpack(const double* v) {
 scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_options& opt,
                    const fock_options& fopt, std::FILE* out) {
   auto& rt = gaea::runtime::current();
-  const coll::group& world = coll::world();
+  const gaea::coll::group& world = gaea::coll::world();
   const bool root = rt.rank() == 0;
   const bool print = root && opt.print && out != nullptr;
-  if (opt.max_iter < 1) throw Error("scf: --max-iter must be >= 1");
+  if (opt.max_iter < 1) throw gaea::error("scf: --max-iter must be >= 1");
   if (opt.ortho != "symmetric" && opt.ortho != "canonical")
-    throw Error("scf: unknown orthogonalisation '" + opt.ortho + "' (symmetric, canonical)");
+    throw gaea::error("scf: unknown orthogonalisation '" + opt.ortho + "' (symmetric, canonical)");
   const std::int64_t ne = mol.electrons();
   if (ne <= 0)
-    throw Error("scf: molecule '" + mol.source + "' with charge " + std::to_string(mol.charge) +
-                " has " + std::to_string(ne) + " electrons");
+    throw gaea::error("scf: molecule '" + mol.source + "' with charge " +
+                      std::to_string(mol.charge) + " has " + std::to_string(ne) + " electrons");
   if (ne % 2 != 0)
-    throw Error("scf: molecule '" + mol.source + "' with charge " + std::to_string(mol.charge) +
-                " has an odd number of electrons (" + std::to_string(ne) +
-                "); restricted closed-shell Hartree-Fock needs an even number");
+    throw gaea::error("scf: molecule '" + mol.source + "' with charge " +
+                      std::to_string(mol.charge) + " has an odd number of electrons (" +
+                      std::to_string(ne) +
+                      "); restricted closed-shell Hartree-Fock needs an even number");
 
   scf_result res;
   res.occupied = ne / 2;
@@ -175,8 +176,8 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
   res.min_overlap_eigenvalue = xo.min_eigenvalue;
   res.ortho_used = xo.used;
   if (res.occupied > res.orbitals)
-    throw Error("scf: " + std::to_string(res.occupied) + " occupied orbitals but only " +
-                std::to_string(res.orbitals) + " linearly independent basis functions");
+    throw gaea::error("scf: " + std::to_string(res.occupied) + " occupied orbitals but only " +
+                      std::to_string(res.orbitals) + " linearly independent basis functions");
 
   gaea::global_array<double> d("scf-density", {n, n}), g("scf-twoel", {n, n});
   fock_builder fock(basis, q, fopt);
@@ -220,8 +221,8 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
     // Mean of the Fock figures over ranks, for the table.
     const auto mine = pack(ft);
     std::array<double, n_fields> sum{};
-    coll::reduce(world, std::span<const double>(mine), std::span<double>(sum), coll::reduce_op::sum,
-                 0);
+    gaea::coll::reduce(world, std::span<const double>(mine), std::span<double>(sum),
+                       gaea::coll::reduce_op::sum, 0);
     iteration_record rec;
     rec.iter = it;
     const auto t_diag = clock_type::now();
@@ -254,7 +255,7 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
       }
     }
     d.sync();
-    coll::broadcast(world, std::span<int>(&status, 1), 0);
+    gaea::coll::broadcast(world, std::span<int>(&status, 1), 0);
     rec.diag = since(t_diag);
     rec.wall = since(t_iter);
     res.diag_total += rec.diag;
@@ -268,14 +269,14 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
     res.history.push_back(rec);
   }
   res.converged = status == 1;
-  coll::broadcast(world, std::span<double>(&res.energy, 1), 0);
+  gaea::coll::broadcast(world, std::span<double>(&res.energy, 1), 0);
 
   // Every rank's totals, for the per-rank table.
   res.mine = mine_total;
   const auto mine = pack(mine_total);
   // Rank 0 needs them (coll has no gather: every rank gets them).
   std::vector<double> all(static_cast<std::size_t>(n_fields * rt.size()));
-  coll::allgather(world, std::span<const double>(mine), std::span<double>(all));
+  gaea::coll::allgather(world, std::span<const double>(mine), std::span<double>(all));
   if (root) {
     for (int r = 0; r < rt.size(); ++r)
       res.per_rank.push_back(unpack(&all[static_cast<std::size_t>(r * n_fields)]));
@@ -289,4 +290,4 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
   return res;
 }
 
-}  // namespace gaea::scf
+}  // namespace scf

@@ -15,7 +15,7 @@
 #include "integrals.hpp"
 #include "molecule.hpp"
 
-namespace gaea::scf {
+namespace scf {
 
 struct scf_options {
   int max_iter = 50;
@@ -55,9 +55,9 @@ struct scf_result {
   double diag_total = 0;
 };
 
-/// Collective: runs the SCF. Throws gaea::Error on every rank for an odd electron count or bad
+/// Collective: runs the SCF. Throws gaea::error on every rank for an odd electron count or bad
 /// options; returns with converged == false (on every rank) after max_iter iterations.
 scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_options& opt,
                    const fock_options& fopt, std::FILE* out);
 
-}  // namespace gaea::scf
+}  // namespace scf

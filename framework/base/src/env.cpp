@@ -153,7 +153,7 @@ const variable* find(std::string_view name) {
 
 const variable& lookup(std::string_view name) {
   if (const variable* v = find(name)) return *v;
-  throw Error("gaea::env: variable '" + std::string(name) +
+  throw error("gaea::env: variable '" + std::string(name) +
               "' is not documented in the environment table (framework/base/src/env.cpp)");
 }
 
@@ -330,7 +330,7 @@ void check_all() {
                  near ? "did you mean " : "gaea-info --env lists the known ones",
                  near ? (std::string(*near) + "?").c_str() : "");
   }
-  if (!errors.empty()) throw Error(errors);
+  if (!errors.empty()) throw error(errors);
 }
 
 std::optional<std::string> raw(std::string_view name) {
@@ -349,7 +349,7 @@ std::int64_t get_int(std::string_view name) {
   const std::string text = get_string(name);
   const size_parse p = parse_size(text);
   if (p.error)
-    throw Error("environment variable " + std::string(name) + "='" + text + "' " + *p.error);
+    throw error("environment variable " + std::string(name) + "='" + text + "' " + *p.error);
   return p.value;
 }
 
@@ -359,7 +359,7 @@ std::string get_choice(std::string_view name, const std::vector<std::string_view
   std::sort(mine.begin(), mine.end());
   std::sort(theirs.begin(), theirs.end());
   if (v.kind != value_kind::choice || mine != theirs)
-    throw Error("gaea::env: the choices read for " + std::string(name) +
+    throw error("gaea::env: the choices read for " + std::string(name) +
                 " differ from the environment table's (framework/base/src/env.cpp): a bug");
   const std::string text = get_string(name);
   for (auto c : choices)
@@ -367,7 +367,7 @@ std::string get_choice(std::string_view name, const std::vector<std::string_view
   std::string list;
   for (auto c : choices)
     list += (list.empty() ? "" : "|") + std::string(c);
-  throw Error("environment variable " + std::string(name) + "='" + text + "' must be one of " +
+  throw error("environment variable " + std::string(name) + "='" + text + "' must be one of " +
               list);
 }
 

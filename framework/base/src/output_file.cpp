@@ -142,24 +142,24 @@ std::string temporary_name(const std::filesystem::path& target) {
 
 void check_output_path(const std::filesystem::path& target, std::string_view what) {
   const std::string who = std::string(what) + " '" + target.string() + "': ";
-  if (target.empty()) throw Error(std::string(what) + ": the file name is empty");
-  if (!target.has_filename()) throw Error(who + "names a directory (ends with '/'), not a file");
+  if (target.empty()) throw error(std::string(what) + ": the file name is empty");
+  if (!target.has_filename()) throw error(who + "names a directory (ends with '/'), not a file");
   struct stat st {};
   if (::stat(target.c_str(), &st) == 0) {
     if (!S_ISREG(st.st_mode))
-      throw Error(who + "is " + file_kind(st.st_mode) +
+      throw error(who + "is " + file_kind(st.st_mode) +
                   "; only a regular file can be replaced (give a file name)");
   } else if (errno != ENOENT && errno != ENOTDIR) {
-    throw Error(who + "cannot be examined: " + reason(errno));
+    throw error(who + "cannot be examined: " + reason(errno));
   }
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
   if (::stat(dir.c_str(), &st) != 0)
-    throw Error(
+    throw error(
         who + "its directory '" + dir.string() + "' " +
         (errno == ENOENT ? std::string("does not exist") : "cannot be examined: " + reason(errno)));
-  if (!S_ISDIR(st.st_mode)) throw Error(who + "'" + dir.string() + "' is not a directory");
+  if (!S_ISDIR(st.st_mode)) throw error(who + "'" + dir.string() + "' is not a directory");
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    throw Error(who + "its directory '" + dir.string() + "' is not writable: " + reason(errno));
+    throw error(who + "its directory '" + dir.string() + "' is not writable: " + reason(errno));
 }
 
 output_file::output_file(std::filesystem::path target, std::string what)
@@ -175,11 +175,11 @@ output_file::output_file(std::filesystem::path target, std::string what)
     const int err = errno;
     release(slot_);
     if (err != EEXIST)
-      throw Error(what_ + " '" + target_.string() + "': cannot create the temporary '" +
+      throw error(what_ + " '" + target_.string() + "': cannot create the temporary '" +
                   tmp_.string() + "': " + reason(err));
   }
   if (fd_ < 0)
-    throw Error(what_ + " '" + target_.string() + "': cannot find a free temporary name");
+    throw error(what_ + " '" + target_.string() + "': cannot find a free temporary name");
 }
 
 output_file::~output_file() {
@@ -188,14 +188,14 @@ output_file::~output_file() {
 
 void output_file::write(std::span<const std::byte> bytes) {
   if (fd_ < 0 || committed_)
-    throw Error(what_ + " '" + target_.string() + "': write after close or commit");
+    throw error(what_ + " '" + target_.string() + "': write after close or commit");
   const std::byte* p = bytes.data();
   std::size_t left = bytes.size();
   while (left > 0) {
     const ssize_t n = ::write(fd_, p, left);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
-      throw Error(what_ + " '" + target_.string() + "': cannot write the temporary '" +
+      throw error(what_ + " '" + target_.string() + "': cannot write the temporary '" +
                   tmp_.string() + "': " + reason(n < 0 ? errno : ENOSPC));
     p += n;
     left -= static_cast<std::size_t>(n);
@@ -203,16 +203,16 @@ void output_file::write(std::span<const std::byte> bytes) {
 }
 
 void output_file::reserve(std::uint64_t bytes) {
-  if (committed_) throw Error(what_ + " '" + target_.string() + "': reserve after commit");
+  if (committed_) throw error(what_ + " '" + target_.string() + "': reserve after commit");
   const int fd = fd_ >= 0 ? fd_ : ::open(tmp_.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0)
-    throw Error(what_ + " '" + target_.string() + "': cannot open the temporary '" + tmp_.string() +
+    throw error(what_ + " '" + target_.string() + "': cannot open the temporary '" + tmp_.string() +
                 "': " + reason(errno));
   const int rc = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(bytes));
   const int err = errno;
   if (fd != fd_) ::close(fd);
   if (rc != 0 && err != EOPNOTSUPP && err != ENOSYS)
-    throw Error(what_ + " '" + target_.string() + "': cannot reserve " + std::to_string(bytes) +
+    throw error(what_ + " '" + target_.string() + "': cannot reserve " + std::to_string(bytes) +
                 " bytes for the temporary '" + tmp_.string() + "': " + reason(err));
 }
 
@@ -223,7 +223,7 @@ void output_file::close_for_name() noexcept {
 
 void output_file::commit() {
   const std::string who = what_ + " '" + target_.string() + "': ";
-  if (committed_) throw Error(who + "already committed");
+  if (committed_) throw error(who + "already committed");
   std::string problem;
   int fd = fd_;
   fd_ = -1;
@@ -242,7 +242,7 @@ void output_file::commit() {
     problem = "cannot rename the temporary '" + tmp_.string() + "' to it: " + reason(errno);
   if (!problem.empty()) {
     discard();
-    throw Error(who + problem);
+    throw error(who + problem);
   }
   committed_ = true;
   release(slot_);

@@ -37,19 +37,19 @@ namespace {
 std::shared_ptr<group_state> member_state(const group& g, operation op) {
   const auto& st = group_access::state(g);
   if (!st || st->me < 0)
-    throw Error("gaea::coll: " + std::string(to_string(op)) + " on group '" + g.name() +
+    throw error("gaea::coll: " + std::string(to_string(op)) + " on group '" + g.name() +
                 "' by rank " +
                 std::to_string(runtime::initialized() ? runtime::current().rank() : -1) +
                 ", which is not a member");
   if (!runtime::initialized() || &runtime::current() != st->rt ||
       st->rt->instance() != st->svc->instance())
-    throw Error("gaea::coll: group '" + g.name() + "' belongs to a runtime that has ended");
+    throw error("gaea::coll: group '" + g.name() + "' belongs to a runtime that has ended");
   return st;
 }
 
 void check_root(const group_state& g, operation op, int root) {
   if (root < 0 || root >= g.size())
-    throw Error("gaea::coll: " + std::string(to_string(op)) + " on group '" + g.name + "': root " +
+    throw error("gaea::coll: " + std::string(to_string(op)) + " on group '" + g.name + "': root " +
                 std::to_string(root) + " out of range [0, " + std::to_string(g.size()) + ")");
 }
 
@@ -61,7 +61,7 @@ request finish(const std::shared_ptr<group_state>& g, call_signature sig, schedu
 }
 
 std::size_t checked_product(std::size_t a, std::size_t b, const char* what) {
-  if (a != 0 && b > SIZE_MAX / a) throw Error(std::string("gaea::coll: ") + what + " overflows");
+  if (a != 0 && b > SIZE_MAX / a) throw error(std::string("gaea::coll: ") + what + " overflows");
   return a * b;
 }
 
@@ -156,7 +156,7 @@ request start_reduce(const group& grp, const std::byte* in, std::byte* out, std:
       allreduce_recursive_doubling(s, t, acc, count, r, phase_a);
   } else {
     if (g->me == root && out == nullptr && count > 0)
-      throw Error("gaea::coll: reduce on group '" + g->name + "': the root needs an output");
+      throw error("gaea::coll: reduce on group '" + g->name + "': the root needs an output");
     if (a == algorithm::hierarchical)
       reduce_hierarchical(s, *g, g->me, root, in, out, count, r);
     else
@@ -179,24 +179,24 @@ request start_allgather(const group& grp, const std::byte* mine, std::size_t min
   std::vector<std::size_t> sizes(n), offsets(n);
   const bool uniform = counts.empty();
   if (!uniform && counts.size() != n)
-    throw Error("gaea::coll: allgatherv on group '" + g->name + "': " +
+    throw error("gaea::coll: allgatherv on group '" + g->name + "': " +
                 std::to_string(counts.size()) + " counts for " + std::to_string(n) + " members");
   std::size_t total = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::int64_t c = uniform ? static_cast<std::int64_t>(mine_count) : counts[i];
     if (c < 0)
-      throw Error("gaea::coll: allgatherv on group '" + g->name + "': count[" + std::to_string(i) +
+      throw error("gaea::coll: allgatherv on group '" + g->name + "': count[" + std::to_string(i) +
                   "] = " + std::to_string(c) + " is negative");
     sizes[i] = checked_product(static_cast<std::size_t>(c), elem_size, "allgather size");
     offsets[i] = total;
     total += sizes[i];
   }
   if (!uniform && static_cast<std::size_t>(counts[static_cast<std::size_t>(g->me)]) != mine_count)
-    throw Error("gaea::coll: allgatherv on group '" + g->name + "': this member gives " +
+    throw error("gaea::coll: allgatherv on group '" + g->name + "': this member gives " +
                 std::to_string(mine_count) + " elements but counts[" + std::to_string(g->me) +
                 "] = " + std::to_string(counts[static_cast<std::size_t>(g->me)]));
   if (total != all_count * elem_size)
-    throw Error("gaea::coll: allgather on group '" + g->name + "': the output holds " +
+    throw error("gaea::coll: allgather on group '" + g->name + "': the output holds " +
                 std::to_string(all_count) + " elements, the members give " +
                 std::to_string(total / (elem_size ? elem_size : 1)));
   const algorithm a =
@@ -232,7 +232,7 @@ request start_alltoall(const group& grp, const std::byte* send, std::size_t send
                            " on group '" + g->name + "'";
   if (uniform) {
     if (send_count != recv_count || send_count % n != 0)
-      throw Error(what + ": send holds " + std::to_string(send_count) + " and recv " +
+      throw error(what + ": send holds " + std::to_string(send_count) + " and recv " +
                   std::to_string(recv_count) + " elements; both must be equal and a multiple of " +
                   std::to_string(n) + " members");
     for (std::size_t i = 0; i < n; ++i) {
@@ -244,13 +244,13 @@ request start_alltoall(const group& grp, const std::byte* send, std::size_t send
                       std::size_t have, const char* side, std::vector<std::size_t>& off,
                       std::vector<std::size_t>& len) {
       if (c.size() != n || d.size() != n)
-        throw Error(what + ": " + side + " counts/displacements have " + std::to_string(c.size()) +
+        throw error(what + ": " + side + " counts/displacements have " + std::to_string(c.size()) +
                     "/" + std::to_string(d.size()) + " entries for " + std::to_string(n) +
                     " members");
       for (std::size_t i = 0; i < n; ++i) {
         if (c[i] < 0 || d[i] < 0 || static_cast<std::size_t>(c[i]) > have ||
             static_cast<std::size_t>(d[i]) > have - static_cast<std::size_t>(c[i]))
-          throw Error(what + ": " + side + " block " + std::to_string(i) + " (count " +
+          throw error(what + ": " + side + " block " + std::to_string(i) + " (count " +
                       std::to_string(c[i]) + ", displacement " + std::to_string(d[i]) +
                       ") outside the " + std::to_string(have) + "-element buffer");
         off[i] = static_cast<std::size_t>(d[i]) * elem_size;
@@ -261,7 +261,7 @@ request start_alltoall(const group& grp, const std::byte* send, std::size_t send
     layout(recv_counts, recv_displs, recv_count, "recv", l.recv_off, l.recv_len);
     const auto me = static_cast<std::size_t>(g->me);
     if (l.send_len[me] != l.recv_len[me])
-      throw Error(what + ": this member sends itself " + std::to_string(send_counts[me]) +
+      throw error(what + ": this member sends itself " + std::to_string(send_counts[me]) +
                   " elements but expects " + std::to_string(recv_counts[me]));
   }
   const algorithm a =
@@ -297,7 +297,7 @@ std::string broadcast(const group& g, std::string s, int root) {
 void agree(const group& g, const std::string& problem) {
   const int first = allreduce(g, problem.empty() ? g.size() : g.rank(), reduce_op::min);
   if (first == g.size()) return;
-  throw Error(broadcast(g, problem, first));
+  throw error(broadcast(g, problem, first));
 }
 
 }  // namespace gaea::coll

@@ -217,33 +217,33 @@ void estimator::save(const std::filesystem::path& file) const {
 
 estimator estimator::load(const std::filesystem::path& file) {
   std::ifstream in(file);
-  if (!in) throw Error("gaea::coll: cannot read the calibration file " + file.string());
+  if (!in) throw error("gaea::coll: cannot read the calibration file " + file.string());
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
   } catch (const std::exception& e) {
-    throw Error("gaea::coll: calibration file " + file.string() + " is not JSON: " + e.what());
+    throw error("gaea::coll: calibration file " + file.string() + " is not JSON: " + e.what());
   }
   auto need = [&](const nlohmann::json& o, const std::string& key) -> double {
     if (!o.contains(key) || !o[key].is_number() || o[key].get<double>() < 0 ||
         !std::isfinite(o[key].get<double>()))
-      throw Error("gaea::coll: calibration file " + file.string() + ": '" + key +
+      throw error("gaea::coll: calibration file " + file.string() + ": '" + key +
                   "' missing, not a number or negative");
     return o[key].get<double>();
   };
   if (j.value("kind", "") != "gaea-coll-calibration" || j.value("version", 0) != file_version)
-    throw Error("gaea::coll: " + file.string() + " is not a version-" +
+    throw error("gaea::coll: " + file.string() + " is not a version-" +
                 std::to_string(file_version) + " gaea-coll-calibration file");
   estimator e;
   if (!j.contains("power_w") || !j["power_w"].is_array() || j["power_w"].size() != 2)
-    throw Error("gaea::coll: calibration file " + file.string() +
+    throw error("gaea::coll: calibration file " + file.string() +
                 ": 'power_w' must be [intra, inter]");
   e.power_w[0] = j["power_w"][0].get<double>();
   e.power_w[1] = j["power_w"][1].get<double>();
   for (std::size_t o = 0; o < e.ops.size(); ++o) {
     const std::string op_name(to_string(static_cast<operation>(o)));
     if (!j.contains("operations") || !j["operations"].contains(op_name))
-      throw Error("gaea::coll: calibration file " + file.string() + ": operations." + op_name +
+      throw error("gaea::coll: calibration file " + file.string() + ": operations." + op_name +
                   " missing");
     const nlohmann::json& jo = j["operations"][op_name];
     op_params& p = e.ops[o];
@@ -255,7 +255,7 @@ estimator estimator::load(const std::filesystem::path& file) {
         const char* cls = c == 0 ? "intra" : "inter";
         if (!jo.contains("steps") || !jo["steps"].contains(name) ||
             !jo["steps"][name].contains(cls))
-          throw Error("gaea::coll: calibration file " + file.string() + ": operations." + op_name +
+          throw error("gaea::coll: calibration file " + file.string() + ": operations." + op_name +
                       ".steps." + name + "." + cls + " missing");
         const auto& x = jo["steps"][name][cls];
         p.steps[k][static_cast<std::size_t>(c)] = {need(x, "start_s"), need(x, "per_byte_s"),

@@ -87,13 +87,13 @@ void execution::fail(const std::string& what) {
   }
   cleanup();
   done_ = true;
-  throw Error(msg);
+  throw error(msg);
 }
 
 bool execution::advance(bool block) {
   if (done_) return true;
   if (std::this_thread::get_id() != owner_)
-    throw Error("gaea::coll: a collective on group '" + g_->name +
+    throw error("gaea::coll: a collective on group '" + g_->name +
                 "' must be tested or waited for by the thread that started it");
   runtime& rt = *g_->rt;
   comm::worker& w = rt.worker();

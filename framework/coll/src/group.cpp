@@ -77,7 +77,7 @@ service& service_of(runtime& rt) {
   world_holder& h = holder();
   std::lock_guard lock(h.mutex);
   if (!h.svc || h.instance != rt.instance())
-    throw Error("gaea::coll: call coll::world() on every rank before the first collective");
+    throw error("gaea::coll: call coll::world() on every rank before the first collective");
   return *h.svc;
 }
 
@@ -114,7 +114,7 @@ int group::size() const noexcept {
 
 int group::world_rank(int i) const {
   if (!st_ || i < 0 || i >= st_->size())
-    throw Error("gaea::coll: member " + std::to_string(i) + " out of range [0, " +
+    throw error("gaea::coll: member " + std::to_string(i) + " out of range [0, " +
                 std::to_string(size()) + ") of group '" + name() + "'");
   return st_->ranks[static_cast<std::size_t>(i)];
 }
@@ -154,7 +154,7 @@ group empty_group(detail::group_state& parent, std::uint64_t id, std::string nam
 
 group group::split(int color, int key, std::string name) const {
   if (!st_ || st_->me < 0)
-    throw Error("gaea::coll: group::split on group '" + this->name() +
+    throw error("gaea::coll: group::split on group '" + this->name() +
                 "' by a rank that is not a member");
   struct entry {
     std::int32_t color, key;
@@ -180,7 +180,7 @@ group group::split(int color, int key, std::string name) const {
 
 group group::subset(std::span<const int> members, std::string name) const {
   if (!st_ || st_->me < 0)
-    throw Error("gaea::coll: group::subset on group '" + this->name() +
+    throw error("gaea::coll: group::subset on group '" + this->name() +
                 "' by a rank that is not a member");
   std::string problem;
   std::unordered_set<int> seen;

@@ -77,7 +77,7 @@ reducer for_type(reduce_op op, elem e) {
       break;
   }
   if (!r.fn)
-    throw Error(std::string("gaea::coll: reduction ") + std::string(to_string(op)) +
+    throw error(std::string("gaea::coll: reduction ") + std::string(to_string(op)) +
                 " is not defined on element type " + to_string(e));
   return r;
 }
@@ -121,7 +121,7 @@ reducer make_reducer(elem e, reduce_op op) {
     case elem::bool8:
       return for_type<bool>(op, e);
   }
-  throw Error("gaea::coll: unknown element type " + std::to_string(static_cast<int>(e)));
+  throw error("gaea::coll: unknown element type " + std::to_string(static_cast<int>(e)));
 }
 
 }  // namespace gaea::coll::detail

@@ -65,7 +65,7 @@ algorithm choose(const group_state& g, const call_shape& c, algorithm requested,
     return default_rule(g, c);
   }
   auto bad = [&](const std::string& why) {
-    throw Error("gaea::coll: " + std::string(from) + " = " + std::string(to_string(a)) + " for " +
+    throw error("gaea::coll: " + std::string(from) + " = " + std::string(to_string(a)) + " for " +
                 std::string(to_string(c.op)) + " on group '" + g.name + "' (" +
                 std::to_string(g.size()) + " members): " + why);
   };

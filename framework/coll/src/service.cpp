@@ -102,7 +102,7 @@ void service::on_message(int source_rank, std::span<const std::byte> header,
                          std::span<const std::byte> data) {
   wire_header h;
   if (header.size() != sizeof h)
-    throw Error("gaea::coll: malformed message from rank " + std::to_string(source_rank));
+    throw error("gaea::coll: malformed message from rank " + std::to_string(source_rank));
   std::memcpy(&h, header.data(), sizeof h);
   if (h.k == kind::failure) {
     std::lock_guard lock(mutex_);

@@ -29,7 +29,7 @@ settings settings::from_env() {
       const auto algo = eq == std::string_view::npos ? std::optional<algorithm>{}
                                                      : parse_algorithm(trim(item.substr(eq + 1)));
       if (!op || !algo || !implements(*algo, *op))
-        throw Error("GAEA_COLL_ALGO='" + *v + "': '" + std::string(item) +
+        throw error("GAEA_COLL_ALGO='" + *v + "': '" + std::string(item) +
                     "' is not operation=algorithm with an algorithm of that operation "
                     "(e.g. alltoall=bruck,broadcast=chain; see framework/coll/README.md)");
       s.algo[static_cast<std::size_t>(*op)] = *algo;
@@ -37,7 +37,7 @@ settings settings::from_env() {
   }
   const std::int64_t chunk = env::get_int("GAEA_COLL_CHUNK");
   if (chunk <= 0)
-    throw Error("GAEA_COLL_CHUNK=" + std::to_string(chunk) + ": the chunk must be positive");
+    throw error("GAEA_COLL_CHUNK=" + std::to_string(chunk) + ": the chunk must be positive");
   s.chunk = static_cast<std::size_t>(chunk);
   const std::string e = env::get_choice("GAEA_COLL_ENERGY", {"auto", "on", "off"});
   s.energy = e == "on" ? energy_mode::on : e == "off" ? energy_mode::off : energy_mode::automatic;

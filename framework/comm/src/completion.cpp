@@ -14,7 +14,7 @@ void completion::check() {
                      : st == receive_failed ? "the target could not receive the data"
                      : st == send_failed    ? "the message could not be sent"
                                             : ucs_status_string(static_cast<ucs_status_t>(st));
-  throw Error(std::string("gaea::comm: ") + what_ +
+  throw error(std::string("gaea::comm: ") + what_ +
               (target_ >= 0 ? " to rank " + std::to_string(target_) : std::string()) +
               " failed: " + text);
 }

@@ -24,7 +24,7 @@ config config::from_env() {
   config c;
   const std::int64_t max = env::get_int("GAEA_MAX_TRANSFER");
   if (max < 8)
-    throw Error("GAEA_MAX_TRANSFER=" + std::to_string(max) + " must be at least 8 bytes");
+    throw error("GAEA_MAX_TRANSFER=" + std::to_string(max) + " must be at least 8 bytes");
   c.max_transfer = static_cast<std::size_t>(max);
   c.use_rkey_ptr = env::get_int("GAEA_RKEY_PTR") != 0;
   return c;
@@ -127,7 +127,7 @@ void context::check_off_node_transports(worker& w) {
   if (bad == std::numeric_limits<std::int64_t>::max()) return;
   const int from = static_cast<int>(bad / size_), to = static_cast<int>(bad % size_);
   if (rank_ != from) tls = "shared memory";
-  throw Error("gaea::comm: UCX chose " + tls + " from rank " + std::to_string(from) + " (host '" +
+  throw error("gaea::comm: UCX chose " + tls + " from rank " + std::to_string(from) + " (host '" +
               host(from) + "') to rank " + std::to_string(to) + " (host '" + host(to) +
               "'), which MPI places on another node. The hosts share one kernel boot id "
               "(containers or network namespaces on one machine), so UCX takes them for one "
@@ -192,7 +192,7 @@ service_worker& context::service() {
 }
 
 void context::register_handler(handler_id id, am_handler h) {
-  if (!h) throw Error("gaea::comm: handler " + std::to_string(id) + " is empty");
+  if (!h) throw error("gaea::comm: handler " + std::to_string(id) + " is empty");
   std::lock_guard lock(handlers_mutex_);
   handler_storage_.push_back(std::make_unique<am_handler>(std::move(h)));
   handlers_[id].store(handler_storage_.back().get(), std::memory_order_release);
@@ -200,10 +200,10 @@ void context::register_handler(handler_id id, am_handler h) {
 
 void am_message::reply(std::span<const std::byte> bytes) const {
   if (!sink || !sink->requested)
-    throw Error("gaea::comm: reply to an active message from rank " + std::to_string(source) +
+    throw error("gaea::comm: reply to an active message from rank " + std::to_string(source) +
                 " that asked for no remote completion");
   if (bytes.size() > reply_capacity)
-    throw Error("gaea::comm: reply of " + std::to_string(bytes.size()) +
+    throw error("gaea::comm: reply of " + std::to_string(bytes.size()) +
                 " bytes exceeds the reply buffer of " + std::to_string(reply_capacity) +
                 " bytes that rank " + std::to_string(source) + " provided");
   sink->bytes.assign(bytes.begin(), bytes.end());
@@ -211,7 +211,7 @@ void am_message::reply(std::span<const std::byte> bytes) const {
 
 deferred_reply am_message::defer() const {
   if (!sink || !sink->requested)
-    throw Error("gaea::comm: cannot defer an active message from rank " + std::to_string(source) +
+    throw error("gaea::comm: cannot defer an active message from rank " + std::to_string(source) +
                 " that asked for no remote completion");
   sink->deferred = true;
   return sink->token;
@@ -220,7 +220,7 @@ deferred_reply am_message::defer() const {
 void context::send_deferred_reply(const deferred_reply& token, std::span<const std::byte> bytes,
                                   int status) {
   if (bytes.size() > detail::access::reply_capacity(token))
-    throw Error("gaea::comm: deferred reply of " + std::to_string(bytes.size()) +
+    throw error("gaea::comm: deferred reply of " + std::to_string(bytes.size()) +
                 " bytes exceeds the reply buffer of " +
                 std::to_string(detail::access::reply_capacity(token)) + " bytes that rank " +
                 std::to_string(token.source()) + " provided");
@@ -230,7 +230,7 @@ void context::send_deferred_reply(const deferred_reply& token, std::span<const s
 void context::dispatch(handler_id id, const am_message& msg) {
   am_handler* h = handlers_[id].load(std::memory_order_acquire);
   if (!h)
-    throw Error("gaea::comm: no handler registered for id " + std::to_string(id) + " on rank " +
+    throw error("gaea::comm: no handler registered for id " + std::to_string(id) + " on rank " +
                 std::to_string(rank_));
   (*h)(msg);
 }

@@ -32,7 +32,7 @@ segment::segment(context& ctx, std::size_t local_bytes, std::string name)
   wait(req);
   if (!all_ok) {
     if (st == UCS_OK) ucp_mem_unmap(detail::access::handle(ctx), memh_);
-    throw Error("gaea::comm: allocating segment '" + name_ + "' (" + std::to_string(local_bytes) +
+    throw error("gaea::comm: allocating segment '" + name_ + "' (" + std::to_string(local_bytes) +
                 " bytes on rank " + std::to_string(rank_) + ") failed" +
                 (st == UCS_OK ? std::string(" on another rank")
                               : std::string(": ") + ucs_status_string(st)));

@@ -203,7 +203,7 @@ std::size_t worker::strided_extent(const segment& seg, std::size_t rows, std::si
   std::size_t span = 0;
   if (__builtin_mul_overflow(rows - 1, stride, &span) ||
       __builtin_add_overflow(span, row_bytes, &span))
-    throw Error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() +
+    throw error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() +
                 "': " + std::to_string(rows) + " rows of " + std::to_string(row_bytes) +
                 " bytes, " + std::to_string(stride) + " bytes apart, overflow 64-bit offsets");
   return span;
@@ -212,11 +212,11 @@ std::size_t worker::strided_extent(const segment& seg, std::size_t rows, std::si
 void worker::check_range(int target, const segment& seg, std::uint64_t offset, std::size_t bytes,
                          const char* op) const {
   if (target < 0 || target >= ctx_.size())
-    throw Error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() + "': rank " +
+    throw error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() + "': rank " +
                 std::to_string(target) + " out of range [0, " + std::to_string(ctx_.size()) + ")");
   const std::size_t sz = seg.size(target);
   if (offset > sz || bytes > sz - offset)
-    throw Error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() + "': bytes [" +
+    throw error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() + "': bytes [" +
                 std::to_string(offset) + ", " + std::to_string(offset + bytes) + ") outside rank " +
                 std::to_string(target) + "'s " + std::to_string(sz) + " bytes");
 }
@@ -251,7 +251,7 @@ const worker::remote_key& worker::atomic_key(int target, const segment& seg, std
                                              const char* op) {
   check_range(target, seg, offset, sizeof(std::int64_t), op);
   if (offset % 8 != 0)
-    throw Error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() + "': offset " +
+    throw error(std::string("gaea::comm: ") + op + " on segment '" + seg.name() + "': offset " +
                 std::to_string(offset) + " is not 8-byte aligned");
   return key(target, seg);
 }
@@ -370,12 +370,12 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
                      std::span<const std::byte> data, completion& local, completion* remote,
                      std::span<std::byte> reply) {
   if (!reply.empty() && !remote)
-    throw Error("gaea::comm: am_send with a reply buffer needs a remote completion");
+    throw error("gaea::comm: am_send with a reply buffer needs a remote completion");
   if (target < 0 || target >= ctx_.size())
-    throw Error("gaea::comm: am_send to rank " + std::to_string(target) + " out of range [0, " +
+    throw error("gaea::comm: am_send to rank " + std::to_string(target) + " out of range [0, " +
                 std::to_string(ctx_.size()) + ")");
   if (data.size() > ctx_.cfg().max_transfer)
-    throw Error("gaea::comm: active message of " + std::to_string(data.size()) +
+    throw error("gaea::comm: active message of " + std::to_string(data.size()) +
                 " bytes exceeds the transfer limit of " + std::to_string(ctx_.cfg().max_transfer));
   stats_.record(op_kind::active_message, header.size() + data.size());
   auto* b = new am_block{&local, remote, this,

@@ -4,7 +4,7 @@
 
 #include "gaea/base/env.hpp"
 
-namespace gaea {
+namespace gaea::counters {
 
 std::string_view to_string(counter_mode m) noexcept {
   switch (m) {
@@ -28,4 +28,4 @@ counter_mode default_counter_mode() {
   return *parse_counter_mode(env::get_choice("GAEA_COUNTER", {"atomic", "progress", "owner"}));
 }
 
-}  // namespace gaea
+}  // namespace gaea::counters

@@ -35,13 +35,13 @@ std::int64_t* find_value(std::uint64_t id) {
 request parse(const comm::am_message& m) {
   request r{};
   if (m.header.size() != sizeof r)
-    throw Error("shared_counter request from rank " + std::to_string(m.source) + ": " +
+    throw error("shared_counter request from rank " + std::to_string(m.source) + ": " +
                 std::to_string(m.header.size()) + "-byte header, expected " +
                 std::to_string(sizeof r));
   std::memcpy(&r, m.header.data(), sizeof r);
   if (r.kind != static_cast<std::uint32_t>(op_kind::fetch_add) &&
       r.kind != static_cast<std::uint32_t>(op_kind::compare_swap))
-    throw Error("shared_counter request from rank " + std::to_string(m.source) +
+    throw error("shared_counter request from rank " + std::to_string(m.source) +
                 ": unknown operation " + std::to_string(r.kind));
   return r;
 }
@@ -50,7 +50,7 @@ void on_progress_request(const comm::am_message& m) {
   const request r = parse(m);
   std::int64_t* v = find_value(r.counter_id);
   if (!v)
-    throw Error("shared_counter request from rank " + std::to_string(m.source) +
+    throw error("shared_counter request from rank " + std::to_string(m.source) +
                 ": no counter with id " + std::to_string(r.counter_id) + " on this rank");
   const std::int64_t old = apply(v, r);
   m.reply(std::as_bytes(std::span(&old, 1)));
@@ -95,7 +95,7 @@ unsigned serve_owner_queue(runtime& rt) {
   }
   for (const queued& q : batch) {
     std::int64_t* v = find_value(q.req.counter_id);
-    if (!v) {  // the origin's wait throws gaea::Error
+    if (!v) {  // the origin's wait throws gaea::error
       rt.comm().send_deferred_reply(q.token, {}, comm::completion::handler_failed);
       continue;
     }

@@ -9,7 +9,7 @@
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
-namespace gaea {
+namespace gaea::counters {
 
 using counters::detail::op_kind;
 using counters::detail::request;
@@ -68,7 +68,7 @@ shared_counter::shared_counter(std::string name, int owner, std::int64_t initial
   runtime& rt = runtime::current();
   const counter_mode m = mode ? *mode : default_counter_mode();
   if (owner < 0 || owner >= rt.size())
-    throw Error("shared_counter '" + name + "': owner rank " + std::to_string(owner) +
+    throw error("shared_counter '" + name + "': owner rank " + std::to_string(owner) +
                 " is not in [0, " + std::to_string(rt.size()) + ")");
   rt.require_owner_thread("shared_counter construction");
   counters::detail::install(rt);
@@ -126,7 +126,7 @@ shared_counter& shared_counter::operator=(shared_counter&& o) {
 
 shared_counter::impl& shared_counter::live(const char* op) const {
   if (!impl_)
-    throw Error(std::string("shared_counter: ") + op +
+    throw error(std::string("shared_counter: ") + op +
                 " on a counter that was destroyed or moved from");
   return *impl_;
 }
@@ -144,7 +144,7 @@ counter_mode shared_counter::mode() const {
 std::int64_t shared_counter::fetch_add(std::int64_t n) {
   impl& p = live("fetch_add");
   if (n < 0)
-    throw Error("shared_counter '" + p.name + "': fetch_add(" + std::to_string(n) +
+    throw error("shared_counter '" + p.name + "': fetch_add(" + std::to_string(n) +
                 ") — the increment must be >= 0");
   return p.run({p.id, static_cast<std::uint32_t>(op_kind::fetch_add), 0, n, 0});
 }
@@ -176,4 +176,4 @@ void shared_counter::reset(std::int64_t value) {
   p.rt->barrier();
 }
 
-}  // namespace gaea
+}  // namespace gaea::counters

@@ -11,7 +11,7 @@
 #include "gaea/counters/shared_counter.hpp"
 #include "gaea/runtime/runtime.hpp"
 
-namespace gaea {
+namespace gaea::counters {
 
 std::string_view to_string(dispense d) noexcept {
   switch (d) {
@@ -164,11 +164,11 @@ struct task_counter::impl {
 
   void set_range(task_range all) {
     if (all.end < all.begin)
-      throw Error("task_counter '" + name + "': range [" + std::to_string(all.begin) + ", " +
+      throw error("task_counter '" + name + "': range [" + std::to_string(all.begin) + ", " +
                   std::to_string(all.end) + ") has a negative size");
     const u64 count = static_cast<u64>(all.end) - static_cast<u64>(all.begin);
     if (count > static_cast<u64>(std::numeric_limits<std::int64_t>::max()))
-      throw Error("task_counter '" + name + "': range [" + std::to_string(all.begin) + ", " +
+      throw error("task_counter '" + name + "': range [" + std::to_string(all.begin) + ", " +
                   std::to_string(all.end) + ") holds more than 2^63 - 1 ids");
     begin = all.begin;
     n = count;
@@ -189,7 +189,7 @@ struct task_counter::impl {
 namespace {
 void check_options(const std::string& name, const task_counter_options& o, const runtime& rt) {
   auto bad = [&name](const std::string& what) {
-    throw Error("task_counter '" + name + "': " + what);
+    throw error("task_counter '" + name + "': " + what);
   };
   if (o.guided_k < 1) bad("guided_k = " + std::to_string(o.guided_k) + " must be >= 1");
   if (o.min_chunk < 1) bad("min_chunk = " + std::to_string(o.min_chunk) + " must be >= 1");
@@ -278,7 +278,7 @@ void task_counter::destroy() {
 
 task_counter::impl& task_counter::live(const char* op) const {
   if (!impl_)
-    throw Error(std::string("task_counter: ") + op +
+    throw error(std::string("task_counter: ") + op +
                 " on a counter that was destroyed or moved from");
   return *impl_;
 }
@@ -319,4 +319,4 @@ std::int64_t task_counter::global_fetches() const {
   return live("global_fetches()").fetches.load(std::memory_order_relaxed);
 }
 
-}  // namespace gaea
+}  // namespace gaea::counters

@@ -18,7 +18,7 @@
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
-namespace gaea {
+namespace gaea::counters {
 
 namespace {
 // Persistent std::threads (so that each keeps its transport worker across runs). Worker w in
@@ -105,7 +105,7 @@ task_pool::task_pool(std::string name, task_pool_options opt) {
   runtime& rt = runtime::current();
   rt.require_owner_thread("task_pool construction");
   if (opt.threads < 0)
-    throw Error("task_pool '" + name + "': threads = " + std::to_string(opt.threads) +
+    throw error("task_pool '" + name + "': threads = " + std::to_string(opt.threads) +
                 " must be >= 0 (0 = oneTBB's default)");
   const int n = opt.threads > 0 ? opt.threads : std::max(1, tbb::info::default_concurrency());
   impl_ = std::make_unique<impl>(std::move(name), opt, rt, n);
@@ -117,7 +117,7 @@ task_pool::~task_pool() = default;  // the counter's destructor is the collectiv
 task_pool::task_pool(task_pool&&) noexcept = default;
 
 task_pool::impl& task_pool::live(const char* op) const {
-  if (!impl_) throw Error(std::string("task_pool: ") + op + " on a pool that was moved from");
+  if (!impl_) throw error(std::string("task_pool: ") + op + " on a pool that was moved from");
   return *impl_;
 }
 
@@ -143,7 +143,7 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
   runtime& rt = *p.rt;
   rt.require_owner_thread("task_pool::run");
   if (n_tasks < 0)
-    throw Error("task_pool '" + p.name + "': run(" + std::to_string(n_tasks) +
+    throw error("task_pool '" + p.name + "': run(" + std::to_string(n_tasks) +
                 ") — the number of tasks must be >= 0");
   p.counter.reset(n_tasks);  // collective
 
@@ -234,4 +234,4 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
   return s;
 }
 
-}  // namespace gaea
+}  // namespace gaea::counters

@@ -38,7 +38,7 @@ actuator_choice make_actuator(const actuator_config& cfg) {
   for (auto k : kinds)
     known = known || k == cfg.kind;
   if (!known)
-    throw Error("GAEA_DVFS='" + cfg.kind +
+    throw error("GAEA_DVFS='" + cfg.kind +
                 "' is not an actuator kind; accepted: auto|cpufreq|msr|simulated|off");
   if (cfg.kind == "off") return {make_none(), "GAEA_DVFS=off" + std::string(sleep_only)};
   // Clock modulation changes the duty, not the frequency: it belongs to the throttle, which owns

@@ -73,7 +73,7 @@ meter_choice select_meter(std::string_view kind, const std::filesystem::path& ro
                           model_params params, usage_source usage,
                           const std::function<void()>& load) {
   if (kind != "auto" && kind != "rapl" && kind != "perf" && kind != "model")
-    throw Error("GAEA_ENERGY_METER='" + std::string(kind) +
+    throw error("GAEA_ENERGY_METER='" + std::string(kind) +
                 "' is not a meter kind; accepted: auto|rapl|perf|model");
   meter_choice choice;
   // Each hardware meter must be present and prove itself; the first that does wins.

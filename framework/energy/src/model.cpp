@@ -45,7 +45,7 @@ std::string accepted_keys() {
 
 [[noreturn]] void bad_key(const std::filesystem::path& file, const std::string& key,
                           const std::string& problem) {
-  throw Error("energy model file '" + file.string() + "': key '" + key + "' " + problem);
+  throw error("energy model file '" + file.string() + "': key '" + key + "' " + problem);
 }
 
 void set_field(model_params& p, const field& f, const nlohmann::json& v,
@@ -74,16 +74,16 @@ void set_field(model_params& p, const field& f, const nlohmann::json& v,
 model_params model_params::load(const std::filesystem::path& file) {
   std::ifstream in(file);
   if (!in)
-    throw Error("energy model file '" + file.string() + "': cannot open (" +
+    throw error("energy model file '" + file.string() + "': cannot open (" +
                 detail::error_text(errno) + ")");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
-    throw Error("energy model file '" + file.string() + "': not valid JSON (" + e.what() + ")");
+    throw error("energy model file '" + file.string() + "': not valid JSON (" + e.what() + ")");
   }
   if (!j.is_object())
-    throw Error("energy model file '" + file.string() + "': expected a JSON object with keys " +
+    throw error("energy model file '" + file.string() + "': expected a JSON object with keys " +
                 accepted_keys());
   model_params p;
   for (const auto& [key, value] : j.items()) {
@@ -154,9 +154,9 @@ double model_power_w(const model_params& p, double u, std::int64_t khz, double d
 
 double node_power_w(const model_params& p, int cores, std::int64_t khz, int level) {
   if (cores < 1)
-    throw Error("node_power_w: cores = " + std::to_string(cores) + ", expected at least 1");
+    throw error("node_power_w: cores = " + std::to_string(cores) + ", expected at least 1");
   if (level < 0 || level >= throttle_levels)
-    throw Error("node_power_w: level = " + std::to_string(level) + ", expected 0..7 (T0..T7)");
+    throw error("node_power_w: level = " + std::to_string(level) + ", expected 0..7 (T0..T7)");
   // [A2A-Energy] eq. 1 as written: n = 8 periods per modulation cycle, j of them idle. At an idle
   // period only P_s + P_d remain; at the others the node draws P_i0.
   const double c = cores;

@@ -44,7 +44,7 @@ constexpr std::string_view no_throttling = ": no throttling";
 
 void check_kind(const std::string& kind) {
   if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-    throw Error("GAEA_THROTTLE='" + kind +
+    throw error("GAEA_THROTTLE='" + kind +
                 "' is not a throttle kind; accepted: auto|msr|simulated|off");
 }
 
@@ -56,7 +56,7 @@ throttle_choice none(std::string reason) {
 
 double throttle_duty(int level) {
   if (level < 0 || level >= throttle_levels)
-    throw Error("throttle level " + std::to_string(level) + " is outside 0..7 (T0..T7)");
+    throw error("throttle level " + std::to_string(level) + " is outside 0..7 (T0..T7)");
   return static_cast<double>(throttle_levels - level) / throttle_levels;
 }
 

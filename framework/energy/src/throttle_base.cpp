@@ -10,7 +10,7 @@ void check_level(std::string_view who, int cpu, int level) {
   const std::string call =
       cpu < 0 ? "set_all(level " + std::to_string(level)
               : "set_level(cpu " + std::to_string(cpu) + ", level " + std::to_string(level);
-  throw Error("throttle '" + std::string(who) + "': " + call +
+  throw error("throttle '" + std::string(who) + "': " + call +
               "): the level must be 0..7 (T0..T7)");
 }
 

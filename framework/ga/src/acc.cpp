@@ -18,7 +18,7 @@ void on_acc(const comm::am_message& m) {
   const patch piece = read_patch_header(m.header, h);
   array_core& a = find_array(h.array_id, m.source);
   if (m.data.size() != static_cast<std::size_t>(piece.elements()) * a.elem_size())
-    throw Error("global_array '" + a.name() + "': accumulate of " + piece.str() + " carries " +
+    throw error("global_array '" + a.name() + "': accumulate of " + piece.str() + " carries " +
                 std::to_string(m.data.size()) + " bytes");
   a.apply_acc(piece, m.data.data(), h.alpha);
   bump(counters().accs_served);

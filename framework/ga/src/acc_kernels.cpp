@@ -17,7 +17,6 @@ template void acc_kernel_for<double>(void*, const void*, std::size_t, const void
 template void acc_kernel_for<float>(void*, const void*, std::size_t, const void*);
 template void acc_kernel_for<std::int64_t>(void*, const void*, std::size_t, const void*);
 template void acc_kernel_for<std::int32_t>(void*, const void*, std::size_t, const void*);
-template void acc_kernel_for<std::complex<double>>(void*, const void*, std::size_t,
-                                                   const void*);
+template void acc_kernel_for<std::complex<double>>(void*, const void*, std::size_t, const void*);
 
 }  // namespace gaea::ga::detail

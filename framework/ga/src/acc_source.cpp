@@ -58,7 +58,7 @@ void array_core::acc_source_driven(const tile& t, const patch& piece, const patc
     rt_.wait(flushed);
   }
   if (const std::int64_t held = swap(me, 0); held != me)
-    throw Error("global_array '" + name_ + "': source-driven accumulate found rank " +
+    throw error("global_array '" + name_ + "': source-driven accumulate found rank " +
                 std::to_string(t.rank) + "'s lock held by " + std::to_string(held - 1));
 }
 

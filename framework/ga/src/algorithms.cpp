@@ -54,7 +54,7 @@ using dot_acc = std::conditional_t<std::is_integral_v<T>, std::int64_t,
 
 void require_2d(const char* what, const std::string& name, int ndim) {
   if (ndim != 2)
-    throw Error(std::string("ga::") + what + ": '" + name + "' has " + std::to_string(ndim) +
+    throw error(std::string("ga::") + what + ": '" + name + "' has " + std::to_string(ndim) +
                 " dimensions; 2 are needed");
 }
 
@@ -184,9 +184,9 @@ void transpose(const global_array<T>& a, global_array<T>& b) {
   require_2d("transpose", a.name(), a.ndim());
   require_2d("transpose", b.name(), b.ndim());
   if (same_array(a, b))
-    throw Error("ga::transpose: '" + a.name() + "' cannot be transposed onto itself");
+    throw error("ga::transpose: '" + a.name() + "' cannot be transposed onto itself");
   if (!(b.dims() == index{a.dims()[1], a.dims()[0]}))
-    throw Error("ga::transpose: shapes do not fit: " + detail::shape_of(a) + ", so " + "'" +
+    throw error("ga::transpose: shapes do not fit: " + detail::shape_of(a) + ", so " + "'" +
                 b.name() + "' must be " + format_index(index{a.dims()[1], a.dims()[0]}) +
                 ", but it is " + format_index(b.dims()));
   detail::begin_collective(a, b);

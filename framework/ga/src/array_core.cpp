@@ -35,7 +35,7 @@ namespace {
 std::size_t storage_bytes(const distribution& d, int rank, std::size_t elem, const std::string& n) {
   std::size_t bytes = 0;
   if (__builtin_mul_overflow(static_cast<std::size_t>(d.storage_elements(rank)), elem, &bytes))
-    throw Error("global_array '" + n + "': the part of rank " + std::to_string(rank) +
+    throw error("global_array '" + n + "': the part of rank " + std::to_string(rank) +
                 " does not fit in 64 bits of bytes");
   return bytes;
 }
@@ -53,7 +53,7 @@ const std::string& precheck(const std::string& name, const index& dims, std::siz
   for (const index_t d : dims) {
     if (d <= 0) return name;  // the distribution reports bad extents
     if (__builtin_mul_overflow(total, static_cast<std::uint64_t>(d), &total))
-      throw Error("global_array '" + name + "': dims " + format_index(dims) + " of " +
+      throw error("global_array '" + name + "': dims " + format_index(dims) + " of " +
                   std::to_string(elem) +
                   "-byte elements need more than 2^64 bytes (nothing was allocated)");
   }
@@ -80,7 +80,7 @@ array_core::array_core(std::string name, const index& dims, const layout_spec& s
   // The storage, then (8-byte aligned) the rank's lock word for source-driven accumulates.
   std::size_t with_lock = 0;
   if (bytes > SIZE_MAX - 16)
-    throw Error(what + ": the part of rank " + std::to_string(rank_) + " needs " +
+    throw error(what + ": the part of rank " + std::to_string(rank_) + " needs " +
                 std::to_string(bytes) + " bytes, more than 64 bits can address");
   with_lock = (bytes + 7) / 8 * 8 + sizeof(std::int64_t);
   check_capacity(rt_, with_lock, what);
@@ -146,14 +146,14 @@ index array_core::buffer_strides(const patch& p, const user_buffer& buf, const c
   const auto& ld = buf.ld;
   auto who = [&] { return "global_array '" + name_ + "': " + op + " " + p.str() + ": "; };
   if (!ld.empty() && ld.size() != static_cast<std::size_t>(n - 1))
-    throw Error(who() + "ld has " + std::to_string(ld.size()) + " entries; a " + std::to_string(n) +
+    throw error(who() + "ld has " + std::to_string(ld.size()) + " entries; a " + std::to_string(n) +
                 "-D patch needs " + std::to_string(n - 1));
   index s(static_cast<std::size_t>(n), 1);
   for (int d = n - 2; d >= 0; --d) {
     const index_t ext = p.extent(d + 1);
     const index_t l = ld.empty() ? ext : ld[static_cast<std::size_t>(d)];
     if (l < ext)
-      throw Error(who() + "ld[" + std::to_string(d) + "]=" + std::to_string(l) +
+      throw error(who() + "ld[" + std::to_string(d) + "]=" + std::to_string(l) +
                   " is smaller than the patch extent " + std::to_string(ext) + " of dimension " +
                   std::to_string(d + 1));
     s[static_cast<std::size_t>(d)] = s[static_cast<std::size_t>(d) + 1] * l;
@@ -162,7 +162,7 @@ index array_core::buffer_strides(const patch& p, const user_buffer& buf, const c
   for (int d = 0; d < n; ++d)
     need += (p.extent(d) - 1) * s[static_cast<std::size_t>(d)];
   if (buf.elems < static_cast<std::size_t>(need))
-    throw Error(who() + "buffer has " + std::to_string(buf.elems) + " elements; the patch needs " +
+    throw error(who() + "buffer has " + std::to_string(buf.elems) + " elements; the patch needs " +
                 std::to_string(need));
   return s;
 }

@@ -68,7 +68,7 @@ model_cache& cache() {
 
 strided_model array_core::model_for(int target) {
   if (target < 0 || target >= rt_.size())
-    throw Error("global_array '" + name_ + "': cost model for rank " + std::to_string(target) +
+    throw error("global_array '" + name_ + "': cost model for rank " + std::to_string(target) +
                 ", which is not in [0, " + std::to_string(rt_.size()) + ")");
   std::atomic<const strided_model*>& mine = models_[static_cast<std::size_t>(target)];
   if (const strided_model* m = mine.load(std::memory_order_acquire)) return *m;

@@ -24,24 +24,24 @@ distribution::distribution(const std::string& name, const index& dims, int nproc
     : name_(name), dims_(dims), nprocs_(nprocs), spec_(spec) {
   const std::string who = "global_array '" + name + "'";
   if (dims.empty() || dims.size() > static_cast<std::size_t>(max_dims))
-    throw Error(who + ": " + std::to_string(dims.size()) + " dimensions; 1 to " +
+    throw error(who + ": " + std::to_string(dims.size()) + " dimensions; 1 to " +
                 std::to_string(max_dims) + " are supported");
   for (std::size_t d = 0; d < dims.size(); ++d)
     if (dims[d] <= 0)
-      throw Error(who + ": dims[" + std::to_string(d) + "]=" + std::to_string(dims[d]) +
+      throw error(who + ": dims[" + std::to_string(d) + "]=" + std::to_string(dims[d]) +
                   " must be positive (dims = " + format_index(dims) + ")");
-  if (nprocs < 1) throw Error(who + ": " + std::to_string(nprocs) + " processes");
+  if (nprocs < 1) throw error(who + ": " + std::to_string(nprocs) + " processes");
   const std::size_t n = dims.size();
   ghosts_ = index(n, 0);
   if (!spec.ghosts.empty()) {
     if (spec.ghosts.size() != n)
-      throw Error(who + ": ghost widths have " + std::to_string(spec.ghosts.size()) +
+      throw error(who + ": ghost widths have " + std::to_string(spec.ghosts.size()) +
                   " entries for " + std::to_string(n) + " dimensions");
     if (spec.type == layout_spec::kind::block_cyclic)
-      throw Error(who + ": ghost cells need a block or irregular distribution, not block-cyclic");
+      throw error(who + ": ghost cells need a block or irregular distribution, not block-cyclic");
     for (std::size_t k = 0; k < n; ++k)
       if (spec.ghosts[k] < 0 || spec.ghosts[k] > dims[k])
-        throw Error(who + ": ghost width " + std::to_string(spec.ghosts[k]) + " of dimension " +
+        throw error(who + ": ghost width " + std::to_string(spec.ghosts[k]) + " of dimension " +
                     std::to_string(k) + " must be in [0, " + std::to_string(dims[k]) + "]");
     ghosts_ = spec.ghosts;
   }
@@ -83,11 +83,11 @@ void distribution::build_block(const index& chunk) {
   const index& dims = dims_;
   const int nprocs = nprocs_;
   if (!chunk.empty() && chunk.size() != dims.size())
-    throw Error(who + ": chunk hint has " + std::to_string(chunk.size()) + " entries for " +
+    throw error(who + ": chunk hint has " + std::to_string(chunk.size()) + " entries for " +
                 std::to_string(dims.size()) + " dimensions");
   for (std::size_t d = 0; d < chunk.size(); ++d)
     if (chunk[d] < 0 || chunk[d] > dims[d])
-      throw Error(who + ": chunk[" + std::to_string(d) + "]=" + std::to_string(chunk[d]) +
+      throw error(who + ": chunk[" + std::to_string(d) + "]=" + std::to_string(chunk[d]) +
                   " must be in [0, " + std::to_string(dims[d]) + "]");
 
   // Process grid: two greedy candidates, keep the one that employs more ranks.
@@ -142,7 +142,7 @@ void distribution::build_irregular() {
   const std::string who = "global_array '" + name_ + "'";
   const std::size_t n = dims_.size();
   if (spec_.starts.size() != n)
-    throw Error(who + ": irregular distribution has block starts for " +
+    throw error(who + ": irregular distribution has block starts for " +
                 std::to_string(spec_.starts.size()) + " dimensions; the array has " +
                 std::to_string(n));
   starts_.resize(n);
@@ -151,10 +151,10 @@ void distribution::build_irregular() {
   for (std::size_t d = 0; d < n; ++d) {
     const auto& s = spec_.starts[d];
     if (s.empty() || s[0] != 0)
-      throw Error(who + ": block starts of dimension " + std::to_string(d) + " must begin with 0");
+      throw error(who + ": block starts of dimension " + std::to_string(d) + " must begin with 0");
     for (std::size_t i = 1; i < s.size(); ++i)
       if (s[i] <= s[i - 1] || s[i] >= dims_[d])
-        throw Error(who + ": block start " + std::to_string(s[i]) + " of dimension " +
+        throw error(who + ": block start " + std::to_string(s[i]) + " of dimension " +
                     std::to_string(d) + " must be increasing and below " +
                     std::to_string(dims_[d]));
     starts_[d] = s;
@@ -163,7 +163,7 @@ void distribution::build_irregular() {
     tiles *= static_cast<index_t>(s.size());
   }
   if (tiles > nprocs_)
-    throw Error(who + ": irregular distribution has " + std::to_string(tiles) + " blocks for " +
+    throw error(who + ": irregular distribution has " + std::to_string(tiles) + " blocks for " +
                 std::to_string(nprocs_) + " ranks");
   pgrid_ = tgrid_;
 }
@@ -171,10 +171,10 @@ void distribution::build_irregular() {
 void distribution::build_cyclic() {
   const std::string who = "global_array '" + name_ + "'";
   if (dims_.size() != 2)
-    throw Error(who + ": block-cyclic distributions are 2-D; this array has " +
+    throw error(who + ": block-cyclic distributions are 2-D; this array has " +
                 std::to_string(dims_.size()) + " dimensions");
   if (spec_.tile.size() != 2)
-    throw Error(who + ": block-cyclic tile has " + std::to_string(spec_.tile.size()) +
+    throw error(who + ": block-cyclic tile has " + std::to_string(spec_.tile.size()) +
                 " extents; 2 are needed");
   std::vector<int> g = spec_.grid;
   if (g.empty()) {  // squarest grid with rows <= cols
@@ -184,7 +184,7 @@ void distribution::build_cyclic() {
     g = {r, nprocs_ / r};
   }
   if (g.size() != 2 || g[0] < 1 || g[1] < 1 || static_cast<index_t>(g[0]) * g[1] > nprocs_)
-    throw Error(who + ": process grid must be 2 positive numbers whose product is at most " +
+    throw error(who + ": process grid must be 2 positive numbers whose product is at most " +
                 std::to_string(nprocs_));
   pgrid_ = g;
   starts_.resize(2);
@@ -192,12 +192,12 @@ void distribution::build_cyclic() {
   for (std::size_t d = 0; d < 2; ++d) {
     const index_t t = spec_.tile[d];
     if (t < 1 || t > dims_[d])
-      throw Error(who + ": block-cyclic tile extent " + std::to_string(t) + " of dimension " +
+      throw error(who + ": block-cyclic tile extent " + std::to_string(t) + " of dimension " +
                   std::to_string(d) + " must be in [1, " + std::to_string(dims_[d]) + "]");
     // The tile grid is an int per dimension (and its tables grow with it): refuse more tiles.
     const index_t count = dims_[d] / t + (dims_[d] % t != 0 ? 1 : 0);
     if (count > std::numeric_limits<int>::max())
-      throw Error(who + ": " + std::to_string(count) + " block-cyclic tiles along dimension " +
+      throw error(who + ": " + std::to_string(count) + " block-cyclic tiles along dimension " +
                   std::to_string(d) + " (extent " + std::to_string(dims_[d]) + ", tile " +
                   std::to_string(t) + "); at most " +
                   std::to_string(std::numeric_limits<int>::max()));
@@ -238,7 +238,7 @@ tile distribution::make_tile(const index& c) const {
 
 patch distribution::block(int rank) const {
   if (spec_.type == layout_spec::kind::block_cyclic)
-    throw Error("global_array '" + name_ +
+    throw error("global_array '" + name_ +
                 "': block-cyclic ranks own many tiles; ask for tiles(rank)");
   const std::size_t n = dims_.size();
   std::size_t procs = tile_offset_.size();
@@ -310,15 +310,15 @@ void distribution::validate(const patch& p, const char* op) const {
   // Messages are built only on failure: this runs on every get/put/acc.
   auto who = [&] { return "global_array '" + name_ + "': " + op + ": "; };
   if (p.lo.size() != dims_.size() || p.hi.size() != dims_.size())
-    throw Error(who() + "patch has " + std::to_string(p.lo.size()) + "/" +
+    throw error(who() + "patch has " + std::to_string(p.lo.size()) + "/" +
                 std::to_string(p.hi.size()) + " lo/hi indices for a " +
                 std::to_string(dims_.size()) + "-D array");
   for (std::size_t d = 0; d < dims_.size(); ++d) {
     if (p.lo[d] > p.hi[d])
-      throw Error(who() + "patch lo[" + std::to_string(d) + "]=" + std::to_string(p.lo[d]) +
+      throw error(who() + "patch lo[" + std::to_string(d) + "]=" + std::to_string(p.lo[d]) +
                   " > hi[" + std::to_string(d) + "]=" + std::to_string(p.hi[d]));
     if (p.lo[d] < 0 || p.hi[d] >= dims_[d])
-      throw Error(who() + "patch " + p.str() + " is outside the array: dimension " +
+      throw error(who() + "patch " + p.str() + " is outside the array: dimension " +
                   std::to_string(d) + " has indices 0.." + std::to_string(dims_[d] - 1) +
                   " (dims = " + format_index(dims_) + ")");
   }

@@ -74,19 +74,19 @@ void array_core::serve_list(op o, const index_t* subs, std::size_t count, const 
 namespace {
 void on_list(const comm::am_message& m) {
   list_header h{};
-  if (m.header.size() != sizeof h) throw Error("global_array element list: malformed header");
+  if (m.header.size() != sizeof h) throw error("global_array element list: malformed header");
   std::memcpy(&h, m.header.data(), sizeof h);
   array_core& a = find_array(h.array_id, m.source);
   const std::size_t n = h.count, es = a.elem_size();
   const std::size_t sub_bytes = n * h.ndim * sizeof(index_t);
   const auto k = static_cast<op>(h.kind);
   if (!is_list_op(k))
-    throw Error("global_array '" + a.name() + "': element list from rank " +
+    throw error("global_array '" + a.name() + "': element list from rank " +
                 std::to_string(m.source) + " names operation " + std::to_string(h.kind) +
                 ", not gather, scatter, scatter_acc or read_inc");
   const bool carries_values = k != op::gather;
   if (h.ndim != a.dist().ndim() || m.data.size() != sub_bytes + (carries_values ? n * es : 0))
-    throw Error("global_array '" + a.name() + "': element list from rank " +
+    throw error("global_array '" + a.name() + "': element list from rank " +
                 std::to_string(m.source) + " carries " + std::to_string(m.data.size()) +
                 " bytes for " + std::to_string(n) + " elements");
   // Subscripts may be unaligned in the message: copy them out.
@@ -105,7 +105,7 @@ void install_element_handlers(runtime& rt) {
 void array_core::element_list(op k, std::span<const index> subs, const std::byte* values,
                               std::byte* out, const void* alpha) {
   if (!is_list_op(k))
-    throw Error("global_array '" + name_ + "': element_list called with operation " + to_string(k) +
+    throw error("global_array '" + name_ + "': element_list called with operation " + to_string(k) +
                 ", not gather, scatter, scatter_acc or read_inc");
   const char* what = to_string(k);
   std::unique_ptr<op_state> owned = start(k);
@@ -118,7 +118,7 @@ void array_core::element_list(op k, std::span<const index> subs, const std::byte
   for (std::size_t i = 0; i < subs.size(); ++i) {
     const index& e = subs[i];
     if (e.size() != static_cast<std::size_t>(n))
-      throw Error("global_array '" + name_ + "': " + what + ": subscript " + std::to_string(i) +
+      throw error("global_array '" + name_ + "': " + what + ": subscript " + std::to_string(i) +
                   " has " + std::to_string(e.size()) + " indices for a " + std::to_string(n) +
                   "-D array");
     dist_.validate(patch{e, e}, what);

@@ -65,17 +65,17 @@ void gemm(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const glo
           T beta, global_array<T>& c) {
   for (const global_array<T>* x : {&a, &b, static_cast<const global_array<T>*>(&c)})
     if (x->ndim() != 2)
-      throw Error("ga::gemm: '" + x->name() + "' has " + std::to_string(x->ndim()) +
+      throw error("ga::gemm: '" + x->name() + "' has " + std::to_string(x->ndim()) +
                   " dimensions; 2 are needed");
   if (&c.core() == &a.core() || &c.core() == &b.core())
-    throw Error("ga::gemm: the result '" + c.name() + "' must not be an input ('" + a.name() +
+    throw error("ga::gemm: the result '" + c.name() + "' must not be an input ('" + a.name() +
                 "', '" + b.name() + "')");
   const auto dim = [](const global_array<T>& x, mat_op op, int d) {
     return x.dims()[static_cast<std::size_t>(op == mat_op::none ? d : 1 - d)];
   };
   const index_t m = dim(a, op_a, 0), k = dim(a, op_a, 1), n = dim(b, op_b, 1);
   if (dim(b, op_b, 0) != k || c.dims()[0] != m || c.dims()[1] != n)
-    throw Error("ga::gemm: shapes do not fit C = op(A) op(B): 'A'" + std::string(op_name(op_a)) +
+    throw error("ga::gemm: shapes do not fit C = op(A) op(B): 'A'" + std::string(op_name(op_a)) +
                 " ('" + a.name() + "' " + format_index(a.dims()) + ") is " +
                 format_index(index{m, k}) + ", 'B'" + op_name(op_b) + " ('" + b.name() + "' " +
                 format_index(b.dims()) + ") is " + format_index(index{dim(b, op_b, 0), n}) +

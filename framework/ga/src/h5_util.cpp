@@ -68,7 +68,7 @@ void write_attr(hid_t obj, const char* name, const std::vector<std::int64_t>& v)
   h5_handle a(H5Acreate2(obj, name, H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
               H5Aclose);
   if (!a.ok() || H5Awrite(a.get(), H5T_NATIVE_INT64, v.data()) < 0)
-    throw Error(std::string("cannot write attribute '") + name + "'");
+    throw error(std::string("cannot write attribute '") + name + "'");
 }
 
 void write_attr(hid_t obj, const char* name, const std::string& s) {
@@ -77,31 +77,31 @@ void write_attr(hid_t obj, const char* name, const std::string& s) {
   h5_handle space(H5Screate(H5S_SCALAR), H5Sclose);
   h5_handle a(H5Acreate2(obj, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
   if (!a.ok() || H5Awrite(a.get(), type.get(), s.c_str()) < 0)
-    throw Error(std::string("cannot write attribute '") + name + "'");
+    throw error(std::string("cannot write attribute '") + name + "'");
 }
 
 std::vector<std::int64_t> read_attr_ints(hid_t obj, const char* name, const std::string& what) {
   if (H5Aexists(obj, name) <= 0)
-    throw Error(what + " has no attribute '" + name + "' (not written by Gaea?)");
+    throw error(what + " has no attribute '" + name + "' (not written by Gaea?)");
   h5_handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
   h5_handle space(H5Aget_space(a.get()), H5Sclose);
   const hssize_t n = H5Sget_simple_extent_npoints(space.get());
   std::vector<std::int64_t> v(static_cast<std::size_t>(n > 0 ? n : 0));
   if (n < 0 || H5Aread(a.get(), H5T_NATIVE_INT64, v.data()) < 0)
-    throw Error(what + ": attribute '" + name + "' is not a list of integers");
+    throw error(what + ": attribute '" + name + "' is not a list of integers");
   return v;
 }
 
 std::string read_attr_string(hid_t obj, const char* name, const std::string& what) {
   if (H5Aexists(obj, name) <= 0)
-    throw Error(what + " has no attribute '" + name + "' (not written by Gaea?)");
+    throw error(what + " has no attribute '" + name + "' (not written by Gaea?)");
   h5_handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
   h5_handle type(H5Aget_type(a.get()), H5Tclose);
   if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) > 0)
-    throw Error(what + ": attribute '" + name + "' is not a fixed-length string");
+    throw error(what + ": attribute '" + name + "' is not a fixed-length string");
   std::string s(H5Tget_size(type.get()), '\0');
   if (H5Aread(a.get(), type.get(), s.data()) < 0)
-    throw Error(what + ": cannot read attribute '" + name + "'");
+    throw error(what + ": cannot read attribute '" + name + "'");
   s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
   return s;
 }

@@ -174,7 +174,7 @@ std::string reserve_allocated(hid_t h5, hid_t set, output_file& tmp) {
   if (offset != HADDR_UNDEF) size = std::max<hsize_t>(size, offset + H5Dget_storage_size(set));
   try {
     tmp.reserve(size + 4096);
-  } catch (const Error& e) {
+  } catch (const error& e) {
     return e.what();
   }
   return {};
@@ -200,7 +200,7 @@ h5_writer::h5_writer(std::string file, write_mode mode) : file_(std::move(file))
       tmp_file_ = std::make_unique<output_file>(file_, "ga::write");
       tmp_ = tmp_file_->temporary().string();
       tmp_file_->close_for_name();
-    } catch (const Error& e) {
+    } catch (const error& e) {
       problem = e.what();
     }
     std::error_code ec;
@@ -219,7 +219,7 @@ h5_writer::h5_writer(std::string file, write_mode mode) : file_(std::move(file))
       const auto held = copied == "1" ? std::filesystem::file_size(tmp_, size_ec) : 0;
       try {
         tmp_file_->reserve(held + create_reserve);
-      } catch (const Error& e) {
+      } catch (const error& e) {
         problem = e.what();
       }
     }
@@ -290,7 +290,7 @@ void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
   const std::string who =
       "ga::write of '" + a.name() + "' to '" + file_ + "', dataset '" + dataset + "': ";
   if (failed_ || committed_ || h5_ < 0)
-    throw Error(who + (committed_ ? "the writer is already committed" : "an earlier write failed"));
+    throw error(who + (committed_ ? "the writer is already committed" : "an earlier write failed"));
   const patch p = given ? *given : whole(a.dist());
   a.dist().validate(p, "write");  // the same verdict on every rank
   a.sync();                       // every rank's puts and accumulates are in
@@ -316,7 +316,7 @@ void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
   coll::agree(coll::world(), problem);
   try {
     write_layout(set.get(), a, p, rt.size());
-  } catch (const Error& e) {
+  } catch (const error& e) {
     problem = who + e.what();
   }
   coll::agree(coll::world(), problem);
@@ -353,7 +353,7 @@ void h5_writer::commit() {
   rt.require_owner_thread("ga::h5_writer::commit");
   const std::string who = "ga::write '" + file_ + "': ";
   if (failed_ || committed_ || h5_ < 0)
-    throw Error(who + (committed_ ? "already committed" : "cannot commit after a failed write"));
+    throw error(who + (committed_ ? "already committed" : "cannot commit after a failed write"));
   std::string problem;
   {
     detail::h5_quiet quiet;
@@ -364,7 +364,7 @@ void h5_writer::commit() {
   if (rt.rank() == 0) {
     try {
       tmp_file_->commit();  // fsync, then rename: the data is on disk before the name points to it
-    } catch (const Error& e) {
+    } catch (const error& e) {
       problem = e.what();
     }
   }
@@ -468,13 +468,13 @@ dataset_info describe(const std::string& file, const std::string& dataset) {
   const std::string who = "ga::describe '" + file + "', dataset '" + dataset + "'";
   detail::h5_quiet quiet;
   std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) throw Error(who + ": no such file");
-  if (H5Fis_hdf5(file.c_str()) <= 0) throw Error(who + ": not an HDF5 file");
+  if (!std::filesystem::exists(file, ec)) throw error(who + ": no such file");
+  if (H5Fis_hdf5(file.c_str()) <= 0) throw error(who + ": not an HDF5 file");
   h5_handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!f.ok()) throw Error(who + ": cannot open the file");
-  if (!detail::h5_path_exists(f.get(), dataset)) throw Error(who + ": no such dataset");
+  if (!f.ok()) throw error(who + ": cannot open the file");
+  if (!detail::h5_path_exists(f.get(), dataset)) throw error(who + ": no such dataset");
   h5_handle set(H5Dopen2(f.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose);
-  if (!set.ok()) throw Error(who + ": not a dataset");
+  if (!set.ok()) throw error(who + ": not a dataset");
   dataset_info info;
   h5_handle type(H5Dget_type(set.get()), H5Tclose);
   info.element_type = detail::element_name(type.get());

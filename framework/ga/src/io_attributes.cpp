@@ -17,13 +17,13 @@ namespace {
 
 using detail::h5_handle;
 
-// Opens `file` read-only (serial); throws gaea::Error prefixed by `who` when it cannot.
+// Opens `file` read-only (serial); throws gaea::error prefixed by `who` when it cannot.
 hid_t open_for_reading(const std::string& file, const std::string& who) {
   std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) throw Error(who + ": no such file");
-  if (H5Fis_hdf5(file.c_str()) <= 0) throw Error(who + ": not an HDF5 file");
+  if (!std::filesystem::exists(file, ec)) throw error(who + ": no such file");
+  if (H5Fis_hdf5(file.c_str()) <= 0) throw error(who + ": not an HDF5 file");
   const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (f < 0) throw Error(who + ": cannot open the file");
+  if (f < 0) throw error(who + ": cannot open the file");
   return f;
 }
 
@@ -44,7 +44,7 @@ void h5_writer::attribute(const std::string& name, const attribute_value& value,
   const std::string who =
       "ga::write '" + file_ + "': attribute '" + name + "' of '" + object + "': ";
   if (failed_ || committed_ || h5_ < 0)
-    throw Error(who + (committed_ ? "the writer is already committed" : "an earlier write failed"));
+    throw error(who + (committed_ ? "the writer is already committed" : "an earlier write failed"));
   failed_ = true;  // until this attribute is written everywhere
   detail::h5_quiet quiet;
   std::string problem;
@@ -88,42 +88,42 @@ attribute_value read_attribute(const std::string& file, const std::string& name,
   detail::h5_quiet quiet;
   h5_handle f(open_for_reading(file, who), H5Fclose);
   const bool root = object.empty() || object == "/";
-  if (!root && !detail::h5_path_exists(f.get(), object)) throw Error(who + ": no such object");
+  if (!root && !detail::h5_path_exists(f.get(), object)) throw error(who + ": no such object");
   h5_handle obj(H5Oopen(f.get(), root ? "/" : object.c_str(), H5P_DEFAULT), H5Oclose);
-  if (!obj.ok()) throw Error(who + ": cannot open the object");
+  if (!obj.ok()) throw error(who + ": cannot open the object");
   if (name.empty() || H5Aexists(obj.get(), name.c_str()) <= 0)
-    throw Error(who + ": no such attribute");
+    throw error(who + ": no such attribute");
   h5_handle a(H5Aopen(obj.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
   h5_handle type(H5Aget_type(a.get()), H5Tclose);
   h5_handle space(H5Aget_space(a.get()), H5Sclose);
-  if (!a.ok() || !type.ok() || !space.ok()) throw Error(who + ": cannot open it");
-  if (H5Sget_simple_extent_npoints(space.get()) != 1) throw Error(who + ": not a scalar");
+  if (!a.ok() || !type.ok() || !space.ok()) throw error(who + ": cannot open it");
+  if (H5Sget_simple_extent_npoints(space.get()) != 1) throw error(who + ": not a scalar");
   switch (H5Tget_class(type.get())) {
     case H5T_INTEGER: {
       std::int64_t v = 0;
-      if (H5Aread(a.get(), H5T_NATIVE_INT64, &v) < 0) throw Error(who + ": cannot read it");
+      if (H5Aread(a.get(), H5T_NATIVE_INT64, &v) < 0) throw error(who + ": cannot read it");
       return v;
     }
     case H5T_FLOAT: {
       double v = 0;
-      if (H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v) < 0) throw Error(who + ": cannot read it");
+      if (H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v) < 0) throw error(who + ": cannot read it");
       return v;
     }
     case H5T_STRING: {
       if (H5Tis_variable_str(type.get()) > 0) {
         char* p = nullptr;
-        if (H5Aread(a.get(), type.get(), &p) < 0) throw Error(who + ": cannot read it");
+        if (H5Aread(a.get(), type.get(), &p) < 0) throw error(who + ": cannot read it");
         std::string s = p ? p : "";
         H5free_memory(p);
         return s;
       }
       std::string s(H5Tget_size(type.get()), '\0');
-      if (H5Aread(a.get(), type.get(), s.data()) < 0) throw Error(who + ": cannot read it");
+      if (H5Aread(a.get(), type.get(), s.data()) < 0) throw error(who + ": cannot read it");
       s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
       return s;
     }
     default:
-      throw Error(who + ": not an integer, float or string");
+      throw error(who + ": not an integer, float or string");
   }
 }
 
@@ -132,9 +132,9 @@ dataset_shape inspect(const std::string& file, const std::string& dataset) {
   detail::h5_quiet quiet;
   h5_handle f(open_for_reading(file, who), H5Fclose);
   if (dataset.empty() || !detail::h5_path_exists(f.get(), dataset))
-    throw Error(who + ": no such dataset");
+    throw error(who + ": no such dataset");
   h5_handle set(H5Dopen2(f.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose);
-  if (!set.ok()) throw Error(who + ": not a dataset");
+  if (!set.ok()) throw error(who + ": not a dataset");
   h5_handle type(H5Dget_type(set.get()), H5Tclose);
   h5_handle space(H5Dget_space(set.get()), H5Sclose);
   dataset_shape out;

@@ -46,7 +46,7 @@ namespace {
 void check_size(const array_core& a, const patch& piece, std::size_t bytes, const char* what,
                 int source) {
   if (bytes != static_cast<std::size_t>(piece.elements()) * a.elem_size())
-    throw Error("global_array '" + a.name() + "': " + what + " of " + piece.str() + " from rank " +
+    throw error("global_array '" + a.name() + "': " + what + " of " + piece.str() + " from rank " +
                 std::to_string(source) + " has room for " + std::to_string(bytes) + " bytes");
 }
 

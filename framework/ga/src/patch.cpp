@@ -8,7 +8,7 @@ namespace gaea::ga {
 
 void index::check_size(std::size_t n) {
   if (n > static_cast<std::size_t>(max_dims))
-    throw Error("gaea::ga::index: " + std::to_string(n) + " dimensions; 1 to " +
+    throw error("gaea::ga::index: " + std::to_string(n) + " dimensions; 1 to " +
                 std::to_string(max_dims) + " are supported");
 }
 

@@ -20,7 +20,7 @@ array_core& find_array(std::uint64_t id, int source) {
   std::lock_guard lock(g_mutex);
   auto it = g_arrays.find(id);
   if (it == g_arrays.end())
-    throw Error("global_array request from rank " + std::to_string(source) + ": no array with id " +
+    throw error("global_array request from rank " + std::to_string(source) + ": no array with id " +
                 std::to_string(id) + " on this rank");
   return *it->second;
 }

@@ -21,7 +21,7 @@ op_state::op_state(runtime& r, op k)
 
 void op_state::check_thread(const char* what) const {
   if (std::this_thread::get_id() != owner)
-    throw Error(std::string("gaea::ga::request: ") + what +
+    throw error(std::string("gaea::ga::request: ") + what +
                 " called from a thread other than the one that issued the " + to_string(kind) +
                 " (its transport worker carries the operation)");
 }

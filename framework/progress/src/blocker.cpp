@@ -19,7 +19,7 @@ void add_fd(int epoll_fd, int fd) {
   ev.events = EPOLLIN;
   ev.data.fd = fd;
   if (epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev) != 0)
-    throw Error(std::string("gaea::progress: epoll_ctl(ADD) failed: ") + std::strerror(errno));
+    throw error(std::string("gaea::progress: epoll_ctl(ADD) failed: ") + std::strerror(errno));
 }
 }  // namespace
 
@@ -30,7 +30,7 @@ blocker::blocker(comm::waitable* w) : worker_(w) {
     const int err = errno;
     if (epoll_fd_ >= 0) close(epoll_fd_);
     if (event_fd_ >= 0) close(event_fd_);
-    throw Error(std::string("gaea::progress: cannot create epoll/eventfd: ") + std::strerror(err));
+    throw error(std::string("gaea::progress: cannot create epoll/eventfd: ") + std::strerror(err));
   }
   add_fd(epoll_fd_, event_fd_);
   if (worker_) {

@@ -257,11 +257,11 @@ engine::wait_scope::wait_scope(engine& e, comm::worker& w, std::size_t bytes, bo
 void engine::wait_scope::check() {
   if (e_.failed_.load(std::memory_order_acquire)) {
     std::lock_guard lock(e_.failure_mutex_);
-    throw Error(e_.failure_);
+    throw error(e_.failure_);
   }
   if (hang_deadline_ns_ != 0 && coarse_monotonic_ns() > hang_deadline_ns_) {
     const std::string what = current_wait_label();
-    throw Error("waited more than " + format_seconds(e_.opt_.hang_timeout_ns) +
+    throw error("waited more than " + format_seconds(e_.opt_.hang_timeout_ns) +
                 " (GAEA_HANG_TIMEOUT) for " +
                 (what.empty() ? std::string("a remote operation to complete") : what) +
                 "; a rank has stopped, is far behind, or does not take part");

@@ -78,7 +78,7 @@ void write_column(hid_t group, const char* name, hid_t type, const std::vector<T
   if (set < 0 || (n > 0 && H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)) {
     if (set >= 0) H5Dclose(set);
     H5Sclose(space);
-    throw Error(std::string("GAEA_TRACE: cannot write dataset ") + name);
+    throw error(std::string("GAEA_TRACE: cannot write dataset ") + name);
   }
   H5Dclose(set);
   H5Sclose(space);
@@ -291,7 +291,7 @@ void runtime::write_report_and_trace() {
         out.reserve(26 * samples + 16384 + 4096 * static_cast<std::uint64_t>(size_));
         out.close_for_name();  // HDF5 writes it by name
         h5_file h5{H5Fcreate(out.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)};
-        if (h5.id < 0) throw Error("GAEA_TRACE: cannot create '" + out.temporary().string() + "'");
+        if (h5.id < 0) throw error("GAEA_TRACE: cannot create '" + out.temporary().string() + "'");
         const hid_t file = h5.id;
         write_string_attr(file, "power_source",
                           "estimated (model: P_dyn * u * (f/f_max)^3 per thread)");
@@ -313,7 +313,7 @@ void runtime::write_report_and_trace() {
           }
           const std::string name = "rank_" + std::to_string(r);
           const hid_t g = H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-          if (g < 0) throw Error("GAEA_TRACE '" + trace_ + "': cannot create group " + name);
+          if (g < 0) throw error("GAEA_TRACE '" + trace_ + "': cannot create group " + name);
           struct group_closer {
             hid_t g;
             ~group_closer() { H5Gclose(g); }
@@ -324,7 +324,7 @@ void runtime::write_report_and_trace() {
           write_column(g, "khz", H5T_NATIVE_INT64, khz);
           write_column(g, "power_w", H5T_NATIVE_DOUBLE, power);
         }
-        if (!h5.close()) throw Error("GAEA_TRACE '" + trace_ + "': HDF5 failed to write the file");
+        if (!h5.close()) throw error("GAEA_TRACE '" + trace_ + "': HDF5 failed to write the file");
         out.commit();
       } catch (const std::exception& ex) {
         problem += (problem.empty() ? "" : "; ") + std::string(ex.what());
@@ -334,7 +334,7 @@ void runtime::write_report_and_trace() {
   const std::vector<char> mine(problem.begin(), problem.end());
   const auto verdicts = comm::detail::allgatherv(MPI_COMM_WORLD, mine, wait_request);
   if (!verdicts[0].empty())
-    throw Error("rank 0 could not write its output: " +
+    throw error("rank 0 could not write its output: " +
                 std::string(verdicts[0].begin(), verdicts[0].end()));
 }
 

@@ -53,7 +53,7 @@ double parse_slowdown() {
   } catch (const std::exception&) {
   }
   if (!(v > 0 && v < 1))
-    throw Error("environment variable GAEA_MAX_SLOWDOWN='" + text +
+    throw error("environment variable GAEA_MAX_SLOWDOWN='" + text +
                 "' must be a fraction in (0, 1), e.g. 0.02 for 2%");
   return v;
 }
@@ -62,7 +62,7 @@ double parse_slowdown() {
 runtime::runtime(int* argc, char*** argv)
     : instance_(++g_instances), owner_(std::this_thread::get_id()) {
   if (g_current.load() != nullptr)
-    throw Error("gaea::runtime: a runtime already exists in this process (construct it once)");
+    throw error("gaea::runtime: a runtime already exists in this process (construct it once)");
   // Read and validate every setting before any collective, so a bad value fails on all ranks.
   env::check_all();  // every set GAEA_* variable: known name, valid value
   const std::string mode_text =
@@ -74,7 +74,7 @@ runtime::runtime(int* argc, char*** argv)
   env::get_choice("GAEA_ENERGY_METER", {"auto", "rapl", "perf", "model"});
   report_ = env::get_string("GAEA_REPORT");
   if (report_ != "0" && report_ != "1" && !report_.ends_with(".json"))
-    throw Error("environment variable GAEA_REPORT='" + report_ +
+    throw error("environment variable GAEA_REPORT='" + report_ +
                 "' must be 0, 1 or a file name ending in .json");
   trace_ = env::get_string("GAEA_TRACE");
   detail::check_report_paths(report_, trace_);
@@ -84,7 +84,7 @@ runtime::runtime(int* argc, char*** argv)
   const bool verbose = env::get_int("GAEA_VERBOSE") != 0;
   const std::int64_t hang_timeout_s = env::get_int("GAEA_HANG_TIMEOUT");
   if (hang_timeout_s < 0 || hang_timeout_s > 1'000'000'000)
-    throw Error("environment variable GAEA_HANG_TIMEOUT='" + env::get_string("GAEA_HANG_TIMEOUT") +
+    throw error("environment variable GAEA_HANG_TIMEOUT='" + env::get_string("GAEA_HANG_TIMEOUT") +
                 "' must be a number of seconds >= 0 (0 = off)");
   uncaught_at_start_ = std::uncaught_exceptions();
   const comm::config cfg = comm::config::from_env();
@@ -93,7 +93,7 @@ runtime::runtime(int* argc, char*** argv)
   MPI_Initialized(&inited);
   MPI_Finalized(&finalized);
   if (finalized)
-    throw Error("gaea::runtime: MPI was already finalized; create the runtime before MPI_Finalize");
+    throw error("gaea::runtime: MPI was already finalized; create the runtime before MPI_Finalize");
   if (!inited) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
@@ -185,9 +185,9 @@ runtime::runtime(int* argc, char*** argv)
   comm_->set_poll_hook([this] { progress_->poll_service(); });
   comm_->register_handler(barrier_handler, [this](const comm::am_message& msg) {
     barrier_header h;
-    if (msg.header.size() != sizeof h) throw Error("gaea::runtime: malformed barrier message");
+    if (msg.header.size() != sizeof h) throw error("gaea::runtime: malformed barrier message");
     std::memcpy(&h, msg.header.data(), sizeof h);
-    if (h.round >= 64) throw Error("gaea::runtime: barrier round out of range");
+    if (h.round >= 64) throw error("gaea::runtime: barrier round out of range");
     arrivals_[h.epoch & 1][h.round].fetch_add(1, std::memory_order_acq_rel);
     progress_->notify_waiters();
   });
@@ -271,9 +271,9 @@ runtime::~runtime() {
       MPI_Test(&req, &done, MPI_STATUS_IGNORE);
       if (done) break;
       progress_->poll_service();
-      if (const auto cause = progress_->failure()) throw Error(*cause);
+      if (const auto cause = progress_->failure()) throw error(*cause);
       if (hang_timeout_ns_ > 0 && progress::monotonic_ns() - started > hang_timeout_ns_)
-        throw Error("waited more than " + std::to_string(hang_timeout_ns_ / 1'000'000'000) +
+        throw error("waited more than " + std::to_string(hang_timeout_ns_ / 1'000'000'000) +
                     " s (GAEA_HANG_TIMEOUT) for the shut-down barrier; a rank has stopped, is far "
                     "behind, or has left out a collective call");
     }
@@ -300,7 +300,7 @@ runtime::~runtime() {
 runtime& runtime::current() {
   runtime* r = g_current.load();
   if (!r)
-    throw Error(
+    throw error(
         "gaea: the runtime is not initialized: construct a gaea::runtime (or call "
         "gaea::init) before using Gaea objects");
   return *r;
@@ -350,7 +350,7 @@ unsigned runtime::run_app_polls() {
 
 void runtime::require_owner_thread(const char* what) const {
   if (std::this_thread::get_id() != owner_)
-    throw Error(std::string("gaea: ") + what +
+    throw error(std::string("gaea: ") + what +
                 " is collective and must be called from the thread that created the runtime");
 }
 
@@ -535,7 +535,7 @@ std::string runtime::meter_reason() {
 }
 
 void init(int* argc, char*** argv) {
-  if (g_owned) throw Error("gaea::init: already initialized");
+  if (g_owned) throw error("gaea::init: already initialized");
   g_owned = std::make_unique<runtime>(argc, argv);
 }
 
@@ -545,12 +545,12 @@ unsigned poll() {
 
 void finalize() {
   if (!g_owned)
-    throw Error("gaea::finalize: gaea::init was not called (or finalize was called twice)");
+    throw error("gaea::finalize: gaea::init was not called (or finalize was called twice)");
   if (const auto live = g_owned->comm().live_segments(); !live.empty()) {
     std::string names;
     for (const auto& n : live)
       names += (names.empty() ? "" : ", ") + n;
-    throw Error("gaea::finalize: " + std::to_string(live.size()) + " Gaea object(s) still alive (" +
+    throw error("gaea::finalize: " + std::to_string(live.size()) + " Gaea object(s) still alive (" +
                 names + "); destroy them before finalize");
   }
   g_owned.reset();

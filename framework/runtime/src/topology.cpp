@@ -29,7 +29,7 @@ std::vector<int> to_vector(hwloc_const_bitmap_t set) {
 
 topology::topology() : impl_(std::make_unique<impl>()) {
   if (hwloc_topology_init(&impl_->topo) != 0 || hwloc_topology_load(impl_->topo) != 0)
-    throw Error("gaea::topology: hwloc could not load the machine topology");
+    throw error("gaea::topology: hwloc could not load the machine topology");
   hwloc_topology_t t = impl_->topo;
   packages_ = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
   cores_ = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);

@@ -33,9 +33,9 @@ class execution {
   execution(const execution&) = delete;
   execution& operator=(const execution&) = delete;
 
-  /// Advances without blocking; true when complete. Throws gaea::Error on failure.
+  /// Advances without blocking; true when complete. Throws gaea::error on failure.
   bool test();
-  /// Blocks until complete. Throws gaea::Error on failure.
+  /// Blocks until complete. Throws gaea::error on failure.
   void wait();
   bool done() const noexcept { return done_; }
 

@@ -6,7 +6,7 @@
 
 namespace gaea::coll::detail {
 
-/// The kernel for `op` on `e`; gaea::Error naming both when the pair is not defined.
+/// The kernel for `op` on `e`; gaea::error naming both when the pair is not defined.
 reducer make_reducer(elem e, reduce_op op);
 const char* to_string(elem e) noexcept;
 

@@ -19,7 +19,7 @@ struct call_shape {
 /// Empty when `a` can run on `size` members (with equal blocks or not), else why not.
 const char* cannot_run(algorithm a, int size, bool uniform) noexcept;
 
-/// gaea::Error when `requested` does not implement the operation or cannot run here (pairwise
+/// gaea::error when `requested` does not implement the operation or cannot run here (pairwise
 /// on a group whose size is not a power of two, Bruck on alltoallv).
 algorithm choose(const group_state& g, const call_shape& c, algorithm requested, const settings& s);
 

@@ -18,7 +18,7 @@ struct settings {
   energy_mode energy = energy_mode::automatic;    // GAEA_COLL_ENERGY
   bool check = false;                             // GAEA_COLL_CHECK
   std::string calibration;                        // GAEA_COLL_CALIBRATION
-  /// Throws gaea::Error naming the variable and the text for a bad value.
+  /// Throws gaea::error naming the variable and the text for a bad value.
   static settings from_env();
 };
 

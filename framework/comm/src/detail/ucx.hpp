@@ -22,7 +22,7 @@ struct am_wire_header {
   std::uint8_t flags;  // bit 0: reply requested
   std::uint16_t reserved;
   std::int32_t source;
-  std::uint64_t cookie;  // origin's completion* for the remote completion, or 0
+  std::uint64_t cookie;          // origin's completion* for the remote completion, or 0
   std::uint64_t reply_addr;      // origin's reply buffer (0: none)
   std::uint64_t reply_capacity;  // its size in bytes
 };
@@ -43,7 +43,7 @@ struct reply_sink {
 };
 
 inline void check(ucs_status_t st, const std::string& what) {
-  if (st != UCS_OK) throw Error("gaea::comm: " + what + " failed: " + ucs_status_string(st));
+  if (st != UCS_OK) throw error("gaea::comm: " + what + " failed: " + ucs_status_string(st));
 }
 
 // Send-style callback: user_data is a completion*.

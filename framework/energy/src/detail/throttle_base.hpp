@@ -18,7 +18,7 @@
 
 namespace gaea::energy::detail {
 
-/// Throws gaea::Error naming throttle `who`, `cpu` (negative: the call was set_all) and `level`
+/// Throws gaea::error naming throttle `who`, `cpu` (negative: the call was set_all) and `level`
 /// unless 0 <= level < 8.
 void check_level(std::string_view who, int cpu, int level);
 

@@ -13,7 +13,7 @@ namespace gaea::ga::detail {
 
 /// Collective. Checks that every node has room for its ranks' parts (`bytes` on this rank)
 /// in shared memory (/dev/shm), in available RAM, and under the locked-memory
-/// limit when that limit is finite and the transport registers memory. Throws gaea::Error on
+/// limit when that limit is finite and the transport registers memory. Throws gaea::error on
 /// every rank if any rank's node lacks room; `what` names the object.
 void check_capacity(runtime& rt, std::size_t bytes, const std::string& what);
 

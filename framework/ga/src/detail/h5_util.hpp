@@ -59,7 +59,7 @@ bool h5_path_exists(hid_t file, const std::string& path);
 
 void write_attr(hid_t obj, const char* name, const std::vector<std::int64_t>& v);
 void write_attr(hid_t obj, const char* name, const std::string& s);
-/// Reads an attribute; throws gaea::Error naming `what` when it is missing or of another kind.
+/// Reads an attribute; throws gaea::error naming `what` when it is missing or of another kind.
 std::vector<std::int64_t> read_attr_ints(hid_t obj, const char* name, const std::string& what);
 std::string read_attr_string(hid_t obj, const char* name, const std::string& what);
 

@@ -15,7 +15,7 @@ class array_core;
 
 void register_array(std::uint64_t id, array_core* a);
 void unregister_array(std::uint64_t id);
-/// The array with `id`; throws gaea::Error naming `source` if there is none.
+/// The array with `id`; throws gaea::error naming `source` if there is none.
 array_core& find_array(std::uint64_t id, int source);
 /// Installs the global-array active-message handlers on `rt` (once per runtime).
 void install_handlers(runtime& rt);
@@ -28,7 +28,7 @@ void install_cost_model_handlers(runtime& rt);
 /// Registers the "global arrays" section of the GAEA_REPORT summary (stats_report.cpp).
 void add_report_section(runtime& rt);
 /// Reads GAEA_STRIDED and GAEA_ACC unless the program set the protocols first (throws
-/// gaea::Error for a bad value).
+/// gaea::error for a bad value).
 void init_protocols_from_env();
 
 }  // namespace gaea::ga::detail

@@ -79,11 +79,11 @@ std::string shape_of(const global_array<T>& a) {
   return "'" + a.name() + "' is " + format_index(a.dims());
 }
 
-/// Throws gaea::Error naming both arrays unless their shapes are equal.
+/// Throws gaea::error naming both arrays unless their shapes are equal.
 template <class T>
 void require_same_shape(const char* what, const global_array<T>& a, const global_array<T>& b) {
   if (!(a.dims() == b.dims()))
-    throw Error(std::string("ga::") + what + ": shapes differ: " + shape_of(a) + ", " +
+    throw error(std::string("ga::") + what + ": shapes differ: " + shape_of(a) + ", " +
                 shape_of(b));
 }
 

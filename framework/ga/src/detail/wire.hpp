@@ -42,12 +42,12 @@ inline void write_patch_header(std::byte* out, std::uint64_t array_id, const pat
   std::memcpy(out + sizeof h + n, q.hi.data(), n);
 }
 
-/// Parses a header; throws gaea::Error if it is malformed.
+/// Parses a header; throws gaea::error if it is malformed.
 inline patch read_patch_header(std::span<const std::byte> in, patch_header_fixed& h) {
-  if (in.size() < sizeof h) throw Error("global_array message: truncated header");
+  if (in.size() < sizeof h) throw error("global_array message: truncated header");
   std::memcpy(&h, in.data(), sizeof h);
   if (h.ndim < 1 || h.ndim > max_dims || in.size() != patch_header_size(h.ndim))
-    throw Error("global_array message: header of " + std::to_string(in.size()) +
+    throw error("global_array message: header of " + std::to_string(in.size()) +
                 " bytes does not match ndim " + std::to_string(h.ndim));
   patch q{index(h.ndim), index(h.ndim)};
   const std::size_t n = h.ndim * sizeof(index_t);

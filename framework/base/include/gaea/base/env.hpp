@@ -2,7 +2,7 @@
 /// \file
 /// Every GAEA_* environment variable is declared in env.cpp's table, with its default, the values
 /// it accepts and its meaning; `gaea-info --env` prints that table. Reading a variable not in the
-/// table is a bug (gaea::Error), so the table stays the single place where they are documented.
+/// table is a bug (gaea::error), so the table stays the single place where they are documented.
 /// `check_all()` (called by the runtime's constructor) validates every set GAEA_* variable
 /// against the table before anything collective.
 
@@ -53,24 +53,24 @@ std::optional<std::string_view> closest(std::string_view name);
 /// a documented variable with an invalid value is an error; an unknown name gets a warning on
 /// stderr ("gaea: warning: unknown environment variable GAEA_PROGRES=spin (did you mean
 /// GAEA_PROGRESS?); it is ignored"). Local (not collective): every rank checks its own
-/// environment, so with the same environment every rank reports the same. Throws gaea::Error
+/// environment, so with the same environment every rank reports the same. Throws gaea::error
 /// naming every invalid variable, its value and what it accepts. Not thread-safe against
 /// concurrent setenv.
 void check_all();
 
 /// The raw value of a documented variable, or nullopt when unset/empty.
-/// Throws gaea::Error if `name` is not in table(). Thread-safe (reads environ only).
+/// Throws gaea::error if `name` is not in table(). Thread-safe (reads environ only).
 std::optional<std::string> raw(std::string_view name);
 
 /// The value, or the documented default when unset.
 std::string get_string(std::string_view name);
 
 /// Parses an integer with optional K/M/G suffix (powers of 1024).
-/// Throws gaea::Error naming the variable and the text when it does not parse.
+/// Throws gaea::error naming the variable and the text when it does not parse.
 std::int64_t get_int(std::string_view name);
 
-/// Accepts one of `choices` (case-sensitive); throws gaea::Error listing them otherwise. The
-/// choices must be those of the table (a mismatch is a bug, reported as gaea::Error), so that
+/// Accepts one of `choices` (case-sensitive); throws gaea::error listing them otherwise. The
+/// choices must be those of the table (a mismatch is a bug, reported as gaea::error), so that
 /// check_all() and the reader accept the same values.
 std::string get_choice(std::string_view name, const std::vector<std::string_view>& choices);
 

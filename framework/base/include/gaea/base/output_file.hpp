@@ -7,7 +7,7 @@
 /// rename cannot cross filesystems), created exclusively. commit() flushes it to the disk
 /// (fsync), checks that every step succeeded and only then renames it over the target; without
 /// a commit the destructor removes it. A full disk (ENOSPC), a short write, a failed fsync or
-/// close are gaea::Error, never a truncated file under the target's name.
+/// close are gaea::error, never a truncated file under the target's name.
 ///
 /// The target is checked before anything is written: it must be a regular file or not exist
 /// (a directory, a device such as /dev/full, a FIFO or a socket are refused, so that a rename
@@ -40,7 +40,7 @@ class output_file {
  public:
   /// Checks the target (check_output_path()) and creates the temporary (empty, mode 0666 minus
   /// the umask), registered for removal on signals. `what` names the file in messages, e.g.
-  /// "GAEA_REPORT" or "gaea-scf --output". Throws gaea::Error when the target or its directory
+  /// "GAEA_REPORT" or "gaea-scf --output". Throws gaea::error when the target or its directory
   /// is not acceptable or the temporary cannot be created.
   explicit output_file(std::filesystem::path target, std::string what = "output file");
   /// Removes the temporary unless committed. Never throws.
@@ -49,13 +49,13 @@ class output_file {
   output_file& operator=(const output_file&) = delete;
 
   /// Appends `bytes` to the temporary (the whole span: a short write or ENOSPC throws
-  /// gaea::Error naming the target, the temporary and the reason). Not after close_for_name().
+  /// gaea::error naming the target, the temporary and the reason). Not after close_for_name().
   void write(std::span<const std::byte> bytes);
   /// write() of text.
   void write(std::string_view text) { write(std::as_bytes(std::span(text.data(), text.size()))); }
 
   /// Reserves disk blocks for the first `bytes` of the temporary without changing its size
-  /// (fallocate with FALLOC_FL_KEEP_SIZE), so that a full disk shows here, as a gaea::Error
+  /// (fallocate with FALLOC_FL_KEEP_SIZE), so that a full disk shows here, as a gaea::error
   /// naming the target and the size, rather than in the middle of a library's writes (HDF5
   /// handles a failed create or close badly). Does nothing where the filesystem cannot reserve.
   void reserve(std::uint64_t bytes);
@@ -65,7 +65,7 @@ class output_file {
   void close_for_name() noexcept;
 
   /// Flushes the temporary to the disk (fsync), closes it, checks both, and renames it over the
-  /// target. Throws gaea::Error if any step fails; the temporary is then removed and the target
+  /// target. Throws gaea::error if any step fails; the temporary is then removed and the target
   /// is what it was before. Call it only once the data is complete and the run that produced it
   /// succeeded.
   void commit();
@@ -87,7 +87,7 @@ class output_file {
 
 /// Checks that `target` can be written through an output_file, without creating anything:
 /// `target` is not empty, is a regular file or does not exist, and its directory exists, is a
-/// directory and is writable. Throws gaea::Error starting with `what` and naming the path and
+/// directory and is writable. Throws gaea::error starting with `what` and naming the path and
 /// the reason otherwise. Use it at start-up for files written at the end of a run.
 void check_output_path(const std::filesystem::path& target, std::string_view what);
 

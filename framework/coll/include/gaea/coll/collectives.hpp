@@ -8,11 +8,11 @@
 /// Common contract of every function here:
 ///   - collective over `g`: every member calls it, in the same order relative to the group's
 ///     other collectives, with matching arguments (same root, counts, operation, algorithm);
-///   - mismatched arguments found by any member make the call throw gaea::Error on every member
+///   - mismatched arguments found by any member make the call throw gaea::error on every member
 ///     that takes part (the message names the group, the call and both values), never hang;
 ///   - the blocking form returns when this rank's part is complete (buffers usable); the
 ///     `nonblocking` form returns a request (see request.hpp);
-///   - called by a rank outside `g`, or with a bad root: gaea::Error on that rank;
+///   - called by a rank outside `g`, or with a bad root: gaea::error on that rank;
 ///   - sizes are 64-bit; messages larger than the transport's limit are split.
 
 #include <complex>
@@ -30,7 +30,7 @@
 namespace gaea::coll {
 
 /// Reduction operators. land/lor: integral and bool elements (non-zero is true, the result is
-/// 0 or 1); min/max: not on complex numbers. Other combinations throw gaea::Error.
+/// 0 or 1); min/max: not on complex numbers. Other combinations throw gaea::error.
 enum class reduce_op : std::uint8_t { sum, prod, min, max, land, lor };
 std::string_view to_string(reduce_op op) noexcept;
 
@@ -208,7 +208,7 @@ void alltoall(const group& g, std::span<const T> send, std::span<T> recv, const 
 }
 /// Member j receives send[send_displs[j] .. + send_counts[j]) into its recv[recv_displs[i] ..
 /// + recv_counts[i]) where i is this member; counts and displacements in elements, one per
-/// member, checked against the buffers (gaea::Error).
+/// member, checked against the buffers (gaea::error).
 template <transferable T>
 request alltoallv(const group& g, std::span<const T> send,
                   std::span<const std::int64_t> send_counts,
@@ -229,7 +229,7 @@ void alltoallv(const group& g, std::span<const T> send, std::span<const std::int
 }
 
 /// Collective verdict: `problem` is this rank's error (empty when fine). When any member has
-/// one, every member throws gaea::Error with the message of the lowest such member, so that no
+/// one, every member throws gaea::error with the message of the lowest such member, so that no
 /// member goes on into work that the others have abandoned.
 void agree(const group& g, const std::string& problem);
 

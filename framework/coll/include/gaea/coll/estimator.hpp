@@ -36,10 +36,10 @@ class estimator {
  public:
   /// Documented defaults (framework/coll/README.md): this machine's shared memory and tcp.
   estimator();
-  /// Reads a calibration file (JSON written by save()). gaea::Error naming the file and the key
+  /// Reads a calibration file (JSON written by save()). gaea::error naming the file and the key
   /// for an unreadable file, invalid JSON, another version or a missing/negative value.
   static estimator load(const std::filesystem::path& file);
-  /// Writes JSON to a temporary beside `file`, then renames it. gaea::Error when it cannot.
+  /// Writes JSON to a temporary beside `file`, then renames it. gaea::error when it cannot.
   void save(const std::filesystem::path& file) const;
   /// "defaults", "calibrated on <host> (...)", or "<file> (<the source it was saved with>)".
   const std::string& source() const noexcept { return source_; }

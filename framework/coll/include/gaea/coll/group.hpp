@@ -33,7 +33,7 @@ class group {
   /// The index of the calling rank in the group, or -1.
   int rank() const noexcept;
   int size() const noexcept;
-  /// Runtime rank of member `i` (gaea::Error when out of range).
+  /// Runtime rank of member `i` (gaea::error when out of range).
   int world_rank(int i) const;
   /// Node (0..nodes-1, as the runtime numbers them) of member `i`.
   int node_of(int i) const;
@@ -50,7 +50,7 @@ class group {
   /// (`key`, rank in this group). A negative color returns an empty group (rank() == -1, size 0).
   group split(int color, int key = 0, std::string name = {}) const;
   /// Collective over this group: the members listed (indices into this group, distinct, in the
-  /// new order). Ranks not listed get an empty group. gaea::Error on every rank for a bad list.
+  /// new order). Ranks not listed get an empty group. gaea::error on every rank for a bad list.
   group subset(std::span<const int> members, std::string name = {}) const;
 
  private:
@@ -62,7 +62,7 @@ class group {
 /// All ranks of the live runtime, in rank order. The first call in a runtime is collective over
 /// all ranks (it installs the collectives' message handler everywhere before any peer can send
 /// to it): call it on every rank, e.g. right after constructing the runtime. Later calls return
-/// the same group at once. gaea::Error when no runtime exists.
+/// the same group at once. gaea::error when no runtime exists.
 const group& world();
 
 }  // namespace gaea::coll

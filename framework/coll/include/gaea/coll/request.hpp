@@ -15,7 +15,7 @@ class execution;
 /// its starting thread is inside test(), wait() or another Gaea collective wait (as MPI's
 /// non-blocking collectives without an asynchronous engine); buffers passed to the call must
 /// stay untouched until it completes. Several may be outstanding, on one group or several.
-/// Thread safety: test()/wait() from the thread that started it (gaea::Error otherwise). Move-only.
+/// Thread safety: test()/wait() from the thread that started it (gaea::error otherwise). Move-only.
 class request {
  public:
   request() noexcept;  ///< empty (complete)
@@ -27,7 +27,7 @@ class request {
   ~request();
 
   /// Blocks (by the progress mode) until the collective completes on this rank. Throws
-  /// gaea::Error when it failed here or on a member that reported it (mismatched arguments,
+  /// gaea::error when it failed here or on a member that reported it (mismatched arguments,
   /// a member's error), with the message of the rank that found it.
   void wait();
   /// Advances without blocking; true when complete (then wait() returns at once).

@@ -26,7 +26,7 @@ class completion {
   bool done() const noexcept { return pending_.load(std::memory_order_acquire) == 0; }
   /// Number of operations still in flight.
   std::int64_t pending() const noexcept { return pending_.load(std::memory_order_acquire); }
-  /// Throws gaea::Error if an attached operation failed (call after done()); the failure is
+  /// Throws gaea::error if an attached operation failed (call after done()); the failure is
   /// cleared by the throw, so the completion can be reused.
   void check();
 

@@ -69,7 +69,7 @@ class context {
   op_totals operation_totals();
 
   /// Answers a request whose handler called am_message::defer(): sends `bytes` (at most the
-  /// origin's reply capacity, gaea::Error otherwise) and finishes the origin's remote completion
+  /// origin's reply capacity, gaea::error otherwise) and finishes the origin's remote completion
   /// with `status` (0 = success). Thread-safe; the service worker sends it on its next progress.
   void send_deferred_reply(const deferred_reply& token, std::span<const std::byte> bytes = {},
                            int status = 0);
@@ -102,7 +102,7 @@ class context {
   void retire_segment(segment* s);
   std::vector<std::uint64_t> retired_since(std::uint64_t since) const;
   void dispatch(handler_id id, const am_message& msg);
-  /// Throws gaea::Error on every rank when UCX reaches a rank of another node through shared
+  /// Throws gaea::error on every rank when UCX reaches a rank of another node through shared
   /// memory (collective).
   void check_off_node_transports(worker& w);
   MPI_Comm comm_ = MPI_COMM_NULL;

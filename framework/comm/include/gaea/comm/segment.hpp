@@ -26,7 +26,7 @@ class context;
 class segment {
  public:
   /// Allocates `local_bytes` (may be 0) on this rank and exchanges addresses and keys.
-  /// `name` appears in error messages. Throws gaea::Error if the allocation fails.
+  /// `name` appears in error messages. Throws gaea::error if the allocation fails.
   segment(context& ctx, std::size_t local_bytes, std::string name);
   ~segment();
   segment(const segment&) = delete;

@@ -53,12 +53,12 @@ struct am_message {
   std::size_t reply_capacity = 0;
 
   /// Sets the reply payload, delivered into the origin's reply buffer before its remote
-  /// completion finishes. Throws gaea::Error if more than reply_capacity bytes, or if the origin
+  /// completion finishes. Throws gaea::error if more than reply_capacity bytes, or if the origin
   /// asked for no remote completion. Handler thread only, during the handler call.
   void reply(std::span<const std::byte> bytes) const;
   /// Takes over the acknowledgement: the handler returns without answering, and the origin's
   /// remote completion stays pending until context::send_deferred_reply(token, ...) is called
-  /// (from any thread). Throws gaea::Error if the origin asked for no remote completion.
+  /// (from any thread). Throws gaea::error if the origin asked for no remote completion.
   deferred_reply defer() const;
 
  private:

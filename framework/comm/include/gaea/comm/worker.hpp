@@ -28,7 +28,7 @@ class segment;
 /// Owned by the context; obtained with context::this_thread_worker().
 /// Thread safety: only the thread that created it may use it.
 /// Offsets are in bytes from the start of the target's part of the segment; every operation
-/// checks `offset + bytes <= segment.size(target)` and throws gaea::Error naming the segment.
+/// checks `offset + bytes <= segment.size(target)` and throws gaea::error naming the segment.
 class worker final : public waitable {
  public:
   worker(context& ctx, int index);
@@ -73,7 +73,7 @@ class worker final : public waitable {
   /// reused; `remote` (optional) completes after the handler has run on the target (or, if it
   /// deferred, after context::send_deferred_reply). `reply` (optional, needs `remote`): buffer
   /// that receives the handler's am_message::reply() bytes before `remote` completes; it must
-  /// stay alive until then. Throws gaea::Error for a bad target or an oversized message.
+  /// stay alive until then. Throws gaea::error for a bad target or an oversized message.
   void am_send(int target, handler_id id, std::span<const std::byte> header,
                std::span<const std::byte> data, completion& local, completion* remote,
                std::span<std::byte> reply = {});

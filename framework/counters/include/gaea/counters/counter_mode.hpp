@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-namespace gaea {
+namespace gaea::counters {
 
 /// Who executes a counter operation on the owner rank.
 enum class counter_mode {
@@ -21,7 +21,7 @@ enum class counter_mode {
 std::string_view to_string(counter_mode m) noexcept;
 /// Parses "atomic|progress|owner"; nullopt otherwise.
 std::optional<counter_mode> parse_counter_mode(std::string_view text) noexcept;
-/// The mode named by GAEA_COUNTER (default atomic). Throws gaea::Error for an unknown name.
+/// The mode named by GAEA_COUNTER (default atomic). Throws gaea::error for an unknown name.
 counter_mode default_counter_mode();
 
-}  // namespace gaea
+}  // namespace gaea::counters

@@ -1,9 +1,9 @@
 #pragma once
 /// \file
-/// gaea::task_counter — hands out the task ids of a range [begin, end) across ranks and threads
-/// in chunks ("work dispenser"), each id exactly once, over a gaea::shared_counter of any mode.
-/// Variants: one id per fetch, guided self-scheduling batches, or a node-level counter in node
-/// shared memory refilled in chunks from the global one.
+/// gaea::counters::task_counter — hands out the task ids of a range [begin, end) across ranks and
+/// threads in chunks ("work dispenser"), each id exactly once, over a
+/// gaea::counters::shared_counter of any mode. Variants: one id per fetch, guided self-scheduling
+/// batches, or a node-level counter in node shared memory refilled in chunks from the global one.
 
 #include <cstdint>
 #include <memory>
@@ -12,7 +12,7 @@
 
 #include "gaea/counters/counter_mode.hpp"
 
-namespace gaea {
+namespace gaea::counters {
 
 /// Half-open range of task ids [begin, end).
 struct task_range {
@@ -58,7 +58,7 @@ struct task_counter_options {
 /// end cannot wrap).
 class task_counter {
  public:
-  /// Collective: hands out [all.begin, all.end). Throws gaea::Error for a negative-size range,
+  /// Collective: hands out [all.begin, all.end). Throws gaea::error for a negative-size range,
   /// more than 2^63 − 1 ids, bad options (k < 1, min_chunk < 1, max_chunk < 0, owner not a rank,
   /// threads_per_rank < 1), or no runtime.
   task_counter(std::string name, task_range all, task_counter_options opt = {});
@@ -69,12 +69,12 @@ class task_counter {
   task_counter& operator=(task_counter&&);  ///< collective when `*this` holds a counter
 
   /// The next range of ids for the calling thread; empty once all ids are handed out.
-  /// Thread-safe. Throws gaea::Error after destroy() or a move, or if the transport fails.
+  /// Thread-safe. Throws gaea::error after destroy() or a move, or if the transport fails.
   task_range next();
   /// Collective: starts over with the ids [all.begin, all.end) (same checks as construction).
   void reset(task_range all);
   void reset(std::int64_t n_tasks) { reset(task_range{0, n_tasks}); }
-  /// Collective: frees it now; later calls throw gaea::Error.
+  /// Collective: frees it now; later calls throw gaea::error.
   void destroy();
 
   bool valid() const noexcept { return impl_ != nullptr; }
@@ -92,4 +92,4 @@ class task_counter {
   std::unique_ptr<impl> impl_;
 };
 
-}  // namespace gaea
+}  // namespace gaea::counters

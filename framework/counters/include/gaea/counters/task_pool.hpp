@@ -1,12 +1,13 @@
 #pragma once
 /// \file
-/// gaea::task_pool — dynamic load balancing of numbered tasks: ids 0..n−1 are handed out across
-/// ranks by a gaea::task_counter (any mode and variant) and run inside each rank by several
-/// threads that pull ranges concurrently (a oneTBB arena, or a pool of std::threads).
+/// gaea::counters::task_pool — dynamic load balancing of numbered tasks: ids 0..n−1 are handed out
+/// across ranks by a gaea::counters::task_counter (any mode and variant) and run inside each rank
+/// by several threads that pull ranges concurrently (a oneTBB arena, or a pool of std::threads).
 ///
-///   gaea::task_pool pool("fock");
+///   gaea::counters::task_pool pool("fock");
 ///   std::vector<matrix> partial(pool.threads());           // one per worker
-///   gaea::for_each_task(pool, n_tasks, [&](std::int64_t t, int w) { work(t, partial[w]); });
+///   gaea::counters::for_each_task(pool, n_tasks, [&](std::int64_t t, int w) { work(t, partial[w]);
+///   });
 
 #include <cstdint>
 #include <functional>
@@ -16,7 +17,7 @@
 
 #include "gaea/counters/task_counter.hpp"
 
-namespace gaea {
+namespace gaea::counters {
 
 /// Figures of one rank (for one run, or summed over runs).
 struct task_stats {
@@ -46,7 +47,7 @@ struct task_pool_options {
 /// runtime's owner thread).
 class task_pool {
  public:
-  /// Collective. Throws gaea::Error for bad options (threads < 0, bad counter options).
+  /// Collective. Throws gaea::error for bad options (threads < 0, bad counter options).
   explicit task_pool(std::string name = "tasks", task_pool_options opt = {});
   ~task_pool();  ///< collective
   task_pool(task_pool&&) noexcept;
@@ -56,7 +57,7 @@ class task_pool {
   /// when every rank is done (it ends with a barrier). `fn(id)` or `fn(id, worker)`, where
   /// `worker` in [0, threads()) is unique among the threads running at the same time — index
   /// per-thread contexts with it. `fn` runs concurrently on several threads and must not make
-  /// collective Gaea calls; one-sided ones are fine. Throws gaea::Error if n_tasks < 0 or the
+  /// collective Gaea calls; one-sided ones are fine. Throws gaea::error if n_tasks < 0 or the
   /// pool was moved from. If `fn` throws on a rank, that rank stops taking tasks (the others
   /// take the rest; the ids left in the ranges that rank had taken are not run), and the first
   /// exception is rethrown there after the closing barrier.
@@ -87,4 +88,4 @@ task_stats for_each_task(task_pool& pool, std::int64_t n_tasks, Fn&& fn) {
   return pool.run(n_tasks, std::forward<Fn>(fn));
 }
 
-}  // namespace gaea
+}  // namespace gaea::counters

@@ -95,7 +95,7 @@ struct actuator_config {
 /// in cfg.cpus, else none (sleep-only). `msr` gives none with a reason pointing at the throttle
 /// (clock modulation is not a frequency). An explicit kind that cannot work falls back to none
 /// with a reason (it never throws for missing hardware or permission); an unknown kind throws
-/// gaea::Error naming GAEA_DVFS. Writability is probed by
+/// gaea::error naming GAEA_DVFS. Writability is probed by
 /// writing each file's current value back. Originals are saved before the first write and
 /// restored by restore(), the destructor, at exit, and after a fatal signal. Thread-safe.
 actuator_choice make_actuator(const actuator_config& cfg);

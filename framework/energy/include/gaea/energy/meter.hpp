@@ -84,7 +84,7 @@ struct meter_choice {
 };
 /// `kind`: auto|rapl|perf|model (GAEA_ENERGY_METER). auto tries RAPL, then perf, each proved with
 /// `load`, and falls back to the model; an explicit hardware kind that fails to prove itself also
-/// falls back to the model, saying so. Unknown kind: gaea::Error.
+/// falls back to the model, saying so. Unknown kind: gaea::error.
 meter_choice select_meter(std::string_view kind, const std::filesystem::path& root,
                           model_params params, usage_source usage,
                           const std::function<void()>& load);

@@ -39,14 +39,14 @@ struct model_params {
 
   /// Reads a JSON object with any of the keys above; missing keys keep their defaults. Unknown
   /// keys (so typos show), wrong types (the *_khz and *_ns keys are integers), non-positive
-  /// values (negative for p_dyn_other_w) and f_min_khz > f_max_khz throw gaea::Error naming the
+  /// values (negative for p_dyn_other_w) and f_min_khz > f_max_khz throw gaea::error naming the
   /// file and the key, as do an unreadable file and invalid JSON. source = the file path.
   static model_params load(const std::filesystem::path& file);
   /// GAEA_ENERGY_MODEL if set, else defaults (with f_max/f_min from cpufreq when readable under
   /// `root`).
   static model_params from_env(const std::filesystem::path& root);
   /// Writes the parameters as JSON (temporary name, then rename, so readers never see half a
-  /// file). Throws gaea::Error naming the file when it cannot be written.
+  /// file). Throws gaea::error naming the file when it cannot be written.
   void save(const std::filesystem::path& file) const;
 };
 
@@ -72,7 +72,7 @@ double cpu_dynamic_power_w(const model_params& p, double u, std::int64_t khz, do
 /// [A2A-Energy] eq. 1: P_ij = (j (P_s + P_d) + (n - j) P_i0) / n, with n = 8 clock periods per
 /// modulation cycle, P_i0 = c P_i + P_s + P_d, P_s = c p_static_w, P_d = c p_dyn_other_w and
 /// P_i = p_dyn_w (khz / f_max)^3. Equivalently c * model_power_w(p, 1, khz, (8 - j)/8). Throws
-/// gaea::Error naming the value when cores < 1 or level is outside 0..7.
+/// gaea::error naming the value when cores < 1 or level is outside 0..7.
 double node_power_w(const model_params& p, int cores, std::int64_t khz, int level);
 
 }  // namespace gaea::energy

@@ -34,7 +34,7 @@ namespace gaea::energy {
 /// Number of throttle levels, T0..T7; level j idles j of every `throttle_levels` clock periods.
 inline constexpr int throttle_levels = 8;
 
-/// Fraction of clock periods a CPU at level `level` runs: (8 - level) / 8. Throws gaea::Error
+/// Fraction of clock periods a CPU at level `level` runs: (8 - level) / 8. Throws gaea::error
 /// naming the value when `level` is outside 0..7.
 double throttle_duty(int level);
 
@@ -75,10 +75,10 @@ class throttle {
   /// Puts `cpu` at level `level` (Tlevel). Returns true when it is there; false when the write
   /// was refused, when `cpu` is not one of cpus(), for "none", and after a fatal signal restored
   /// the originals (the CPU then stays where it was). No-op (true, nothing written or counted)
-  /// when already there. Throws gaea::Error naming the value when `level` is outside 0..7.
+  /// when already there. Throws gaea::error naming the value when `level` is outside 0..7.
   virtual bool set_level(int cpu, int level) = 0;
   /// set_level(c, level) for every c in cpus(); true when all succeeded (false for "none").
-  /// Throws gaea::Error naming the value when `level` is outside 0..7.
+  /// Throws gaea::error naming the value when `level` is outside 0..7.
   bool set_all(int level);
   /// The level `cpu` is at now as far as the throttle knows (0 for a CPU it does not manage).
   virtual int level(int cpu) const noexcept = 0;
@@ -129,12 +129,12 @@ struct throttle_config {
 /// read-write and accepts a write of IA32_CLOCK_MODULATION for every CPU in cfg.cpus, else none
 /// (the DVFS convention: hardware or nothing). `simulated` is chosen explicitly only. An
 /// explicit kind that cannot work falls back to none with a reason (it never throws for missing
-/// hardware or permission); an unknown kind throws gaea::Error naming GAEA_THROTTLE. Originals
+/// hardware or permission); an unknown kind throws gaea::error naming GAEA_THROTTLE. Originals
 /// are saved at construction and restored by restore(), the destructor, at exit and after a
 /// fatal signal.
 throttle_choice make_throttle(const throttle_config& cfg);
 
-/// GAEA_THROTTLE, "auto" when unset or empty; throws gaea::Error naming GAEA_THROTTLE and the
+/// GAEA_THROTTLE, "auto" when unset or empty; throws gaea::error naming GAEA_THROTTLE and the
 /// value unless it is auto|msr|simulated|off. Read through gaea::env once the variable is in its
 /// table (framework/base/src/env.cpp), straight from the environment until then.
 std::string throttle_kind_from_env();

@@ -13,7 +13,7 @@
 /// have different distributions (block, irregular, block-cyclic, with or without ghosts).
 /// Ghost cells are neither read nor written: call update_ghosts() afterwards when needed.
 ///
-/// Errors (gaea::Error, thrown on every rank alike before any communication): shapes that do
+/// Errors (gaea::error, thrown on every rank alike before any communication): shapes that do
 /// not match (the message names both arrays and their shapes), arrays of the wrong rank for
 /// transpose and gemm, and a result that aliases an input where that is not allowed.
 

@@ -73,7 +73,7 @@ struct tile {
 class distribution {
  public:
   /// `dims`: extents (each > 0, at most max_dims of them). `name` appears in error messages.
-  /// Throws gaea::Error for bad dims or a spec that does not fit them or `nprocs`.
+  /// Throws gaea::error for bad dims or a spec that does not fit them or `nprocs`.
   distribution(const std::string& name, const index& dims, int nprocs, const layout_spec& spec);
   /// Block distribution with an optional minimum block extent per dimension (GA's chunk).
   distribution(const std::string& name, const index& dims, int nprocs, const index& chunk = {})
@@ -90,7 +90,7 @@ class distribution {
   /// Ghost width per dimension (zeros when the array has none).
   const index& ghosts() const noexcept { return ghosts_; }
   bool has_ghosts() const noexcept;
-  /// The one tile of `rank` (empty patch if it owns nothing). Throws gaea::Error for a
+  /// The one tile of `rank` (empty patch if it owns nothing). Throws gaea::error for a
   /// block-cyclic array, whose ranks own many tiles: use tiles(rank).
   patch block(int rank) const;
   /// Tiles owned by `rank`, in storage order.
@@ -103,7 +103,7 @@ class distribution {
   index_t storage_offset(const tile& t, const index& element) const;
   /// The tile holding `element` (which must be inside the array).
   tile tile_of(const index& element) const;
-  /// Owner of `element`; throws gaea::Error if it is outside the array.
+  /// Owner of `element`; throws gaea::error if it is outside the array.
   int owner(const index& element) const;
   /// Owners of a (validated) patch and their pieces, one per tile, in tile order.
   std::vector<owned_patch> locate(const patch& p) const;
@@ -117,7 +117,7 @@ class distribution {
     return starts_.at(static_cast<std::size_t>(d));
   }
 
-  /// Throws gaea::Error unless `p` is a valid patch of this space: same rank, lo <= hi, in bounds.
+  /// Throws gaea::error unless `p` is a valid patch of this space: same rank, lo <= hi, in bounds.
   void validate(const patch& p, const char* op) const;
 
  private:

@@ -82,7 +82,7 @@ struct tile_view {
 /// forms are the same operation followed by wait().
 /// Buffers: `buf` holds the patch row-major; `ld[k]` is the extent of buffer dimension k+1
 /// (default: the patch extent), so a patch can be read into part of a larger local array.
-/// Errors: bad patches, buffer sizes or leading extents throw gaea::Error naming the array,
+/// Errors: bad patches, buffer sizes or leading extents throw gaea::error naming the array,
 /// before any communication; so does any use after destroy() or after a move.
 /// Thread safety: one-sided calls may come from several threads (e.g. oneTBB workers); fence()
 /// covers the calling thread's operations only.
@@ -90,7 +90,7 @@ template <element T>
 class global_array {
  public:
   /// Collective. `dims`: extents (1 to 7 dimensions, each > 0). `spec`: distribution (block by
-  /// default; irregular; 2-D block-cyclic) and ghost widths. Throws gaea::Error for bad input or
+  /// default; irregular; 2-D block-cyclic) and ghost widths. Throws gaea::error for bad input or
   /// when a node lacks memory for its part (on every rank).
   global_array(std::string name, const index& dims, const layout_spec& spec = {})
       : name_(name),
@@ -106,7 +106,7 @@ class global_array {
   global_array duplicate(std::string name) const {
     return global_array(std::move(name), dims(), core().dist().spec());
   }
-  /// Collective: syncs and frees the array now; any later use throws gaea::Error.
+  /// Collective: syncs and frees the array now; any later use throws gaea::error.
   void destroy() {
     core();
     core_.reset();
@@ -122,21 +122,21 @@ class global_array {
   patch distribution(int rank) const { return core().dist().block(rank); }
   /// Tiles `rank` owns, in storage order (one for block and irregular, many for block-cyclic).
   std::vector<tile> tiles(int rank) const { return core().dist().tiles(rank); }
-  /// Owners of `p` and their pieces, one per tile. Throws gaea::Error for an invalid patch.
+  /// Owners of `p` and their pieces, one per tile. Throws gaea::error for an invalid patch.
   std::vector<owned_patch> locate(const patch& p) const {
     core().dist().validate(p, "locate");
     return core().dist().locate(p);
   }
-  /// Distinct owners of `p`, ascending. Throws gaea::Error for an invalid patch.
+  /// Distinct owners of `p`, ascending. Throws gaea::error for an invalid patch.
   std::vector<int> owners(const patch& p) const {
     core().dist().validate(p, "owners");
     return core().dist().owners(p);
   }
   /// The strided cost model for transfers between this rank and `target` (measured with a few
   /// round trips on first use, then cached for the runtime). Not collective; any thread.
-  /// Throws gaea::Error if `target` is not a rank.
+  /// Throws gaea::error if `target` is not a rank.
   strided_model cost_model(int target) const { return core().model_for(target); }
-  /// Owner of one element. Throws gaea::Error if it is outside the array.
+  /// Owner of one element. Throws gaea::error if it is outside the array.
   int owner(const index& element) const { return core().dist().owner(element); }
 
   void get(const patch& p, std::span<T> buf, std::span<const index_t> ld = {}) {
@@ -169,7 +169,7 @@ class global_array {
   void update_ghosts(bool periodic = true) { core().update_ghosts(periodic); }
 
   /// Reads the elements at `subs` (global indices) into `out` (same length).
-  /// One message per owner; throws gaea::Error for a bad subscript, before any communication.
+  /// One message per owner; throws gaea::error for a bad subscript, before any communication.
   void gather(std::span<const index> subs, std::span<T> out) {
     check_list(subs.size(), out.size(), "gather");
     elements(op::gather, subs, nullptr, out.data(), nullptr);
@@ -230,14 +230,14 @@ class global_array {
   /// The type-erased implementation (for the algorithms and I/O of this module).
   detail::array_core& core() const {
     if (!core_)
-      throw Error("global_array '" + name_ + "': used after destroy() or after being moved from");
+      throw error("global_array '" + name_ + "': used after destroy() or after being moved from");
     return *core_;
   }
 
  private:
   void check_list(std::size_t subs, std::size_t values, const char* what) const {
     if (subs != values)
-      throw Error("global_array '" + name_ + "': " + what + " of " + std::to_string(subs) +
+      throw error("global_array '" + name_ + "': " + what + " of " + std::to_string(subs) +
                   " subscripts with " + std::to_string(values) + " values");
   }
   void elements(op o, std::span<const index> subs, const T* values, T* out, const T* alpha) {

@@ -35,7 +35,7 @@
 /// added; writing a dataset that already exists is an error. Several arrays are best written
 /// into one file with one h5_writer (one temporary file, one rename, no copies).
 ///
-/// Errors: gaea::Error on every rank alike (the ranks agree on the verdict before anyone
+/// Errors: gaea::error on every rank alike (the ranks agree on the verdict before anyone
 /// throws, so that no rank waits in a collective the others have left): a missing file, a file
 /// that is not HDF5, a missing dataset, a dataset of the wrong shape or element type, an
 /// existing dataset on append, an invalid patch, and any HDF5 or file-system failure.
@@ -102,7 +102,7 @@ struct dataset_shape {
 class h5_writer {
  public:
   /// Collective. Opens the temporary file (create: empty; append: a copy of `file` if it
-  /// exists). Throws gaea::Error (every rank) if that fails.
+  /// exists). Throws gaea::error (every rank) if that fails.
   explicit h5_writer(std::string file, write_mode mode = write_mode::create);
   /// Collective: without a successful commit(), closes and removes the temporary file.
   ~h5_writer();
@@ -110,7 +110,7 @@ class h5_writer {
   h5_writer& operator=(const h5_writer&) = delete;
 
   /// Collective: writes array `a` (or its patch `p`) as `dataset` (a path; intermediate groups
-  /// are created). Throws gaea::Error (every rank) for an invalid patch, an existing dataset or
+  /// are created). Throws gaea::error (every rank) for an invalid patch, an existing dataset or
   /// an HDF5 failure; the writer can then only be destroyed.
   template <element T>
   void write(const global_array<T>& a, const std::string& dataset,
@@ -121,7 +121,7 @@ class h5_writer {
   /// group, the default) or a dataset or group already in the file (written through this
   /// writer, or present in an appended file). Stored as a scalar 64-bit little-endian integer,
   /// IEEE double, or fixed-length null-terminated string. Every rank must pass the same value.
-  /// Throws gaea::Error (every rank) for an empty name, a missing object, an attribute that
+  /// Throws gaea::error (every rank) for an empty name, a missing object, an attribute that
   /// exists already (Gaea's own dataset attributes included) or an HDF5 failure; the writer can
   /// then only be destroyed.
   void attribute(const std::string& name, const attribute_value& value,
@@ -182,10 +182,10 @@ void read(global_array<T>& a, const std::string& file, const std::string& datase
 /// Scalar attribute `name` of `object` ("/": the root group) in `file`. Any integer type comes
 /// back as int64, any float as double, fixed- or variable-length strings as string; a
 /// one-element array counts as a scalar. Not collective: any rank, any time. Throws
-/// gaea::Error for a missing file, object or attribute, or an attribute of another kind.
+/// gaea::error for a missing file, object or attribute, or an attribute of another kind.
 attribute_value read_attribute(const std::string& file, const std::string& name,
                                const std::string& object = "/");
-/// read_attribute() as `T` (std::int64_t, double or std::string); throws gaea::Error naming
+/// read_attribute() as `T` (std::int64_t, double or std::string); throws gaea::error naming
 /// the attribute when it holds another kind (a double is not narrowed to an integer).
 template <class T>
 requires std::same_as<T, std::int64_t> || std::same_as<T, double> || std::same_as<T, std::string> T
@@ -195,16 +195,16 @@ read_attribute_as(const std::string& file, const std::string& name,
   if (auto* x = std::get_if<T>(&v)) return std::move(*x);
   if constexpr (std::same_as<T, double>)
     if (auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
-  throw Error("ga::read_attribute '" + file + "', " + object + " attribute '" + name +
+  throw error("ga::read_attribute '" + file + "', " + object + " attribute '" + name +
               "': not of the requested kind");
 }
 
 /// Element type and extents of `dataset` in `file`, whoever wrote it. Not collective. Throws
-/// gaea::Error for a missing file or dataset, or a file that is not HDF5.
+/// gaea::error for a missing file or dataset, or a file that is not HDF5.
 dataset_shape inspect(const std::string& file, const std::string& dataset);
 
 /// The attributes of a dataset written by Gaea. Not collective: any rank, any time. Throws
-/// gaea::Error for a missing file or dataset, or a dataset without Gaea's attributes.
+/// gaea::error for a missing file or dataset, or a dataset without Gaea's attributes.
 dataset_info describe(const std::string& file, const std::string& dataset);
 
 }  // namespace gaea::ga

@@ -29,7 +29,7 @@ class index {
 
   index() = default;
   index(std::initializer_list<index_t> il) { assign(il.begin(), il.end()); }
-  /// `n` copies of `v`. Throws gaea::Error if n > max_dims.
+  /// `n` copies of `v`. Throws gaea::error if n > max_dims.
   explicit index(std::size_t n, index_t v = 0) { resize(n, v); }
   index(std::span<const index_t> s) { assign(s.begin(), s.end()); }  // NOLINT: implicit on purpose
   index(const std::vector<index_t>& v) { assign(v.begin(), v.end()); }  // NOLINT

@@ -18,7 +18,7 @@ struct op_state;
 ///   - put, acc: the caller's buffer may be reused. The data is *remotely* complete only after
 ///     fence() or sync() on the array (or a later get of the same array from the same owner).
 /// Thread safety: wait() and test() must be called by the thread that issued the operation
-/// (its transport worker carries it); gaea::Error otherwise. Move-only.
+/// (its transport worker carries it); gaea::error otherwise. Move-only.
 class request {
  public:
   /// An empty handle (already complete).
@@ -30,7 +30,7 @@ class request {
   /// Waits for an unfinished operation (errors are reported on stderr: a destructor cannot throw).
   ~request();
 
-  /// Blocks (by the progress mode) until the operation completes. Throws gaea::Error if it
+  /// Blocks (by the progress mode) until the operation completes. Throws gaea::error if it
   /// failed, or if called from another thread than the one that issued it.
   void wait();
   /// One progress step; true when the operation has completed (then wait() returns at once).

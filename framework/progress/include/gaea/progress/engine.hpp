@@ -68,7 +68,7 @@ struct engine_options {
   /// waits (its "app poll" callbacks). Returns the events it handled.
   std::function<unsigned()> app_poll;
   std::thread::id app_thread;
-  /// GAEA_HANG_TIMEOUT: an application-thread wait that lasts longer throws gaea::Error naming
+  /// GAEA_HANG_TIMEOUT: an application-thread wait that lasts longer throws gaea::error naming
   /// what it waited for (scoped_wait_label). 0: no watchdog.
   std::int64_t hang_timeout_ns = 0;
 };
@@ -91,7 +91,7 @@ class engine {
   void set_mode(mode m, bool dvfs);
 
   /// Progresses `w` (and the service worker when mode is off) until `c` is done, waiting by the
-  /// current mode. Throws gaea::Error if an operation attached to `c` failed.
+  /// current mode. Throws gaea::error if an operation attached to `c` failed.
   void wait(comm::worker& w, comm::completion& c);
   /// Progresses until `pred()` holds. `notified`: pred becomes true only through events on `w` or
   /// through notify_waiters() (so the thread may block); otherwise (e.g. an MPI request) the
@@ -113,7 +113,7 @@ class engine {
   void notify_waiters() noexcept;
 
   /// The job has failed (another rank reported an error): from now on every application-thread
-  /// wait, current or future, throws gaea::Error(reason) instead of waiting for peers that will
+  /// wait, current or future, throws gaea::error(reason) instead of waiting for peers that will
   /// not come, except waits inside scoped_unchecked_waits. The first reason is kept. Thread-safe.
   void fail_waits(const std::string& reason);
   /// The reason given to fail_waits(), or nullopt while the job has not failed. Thread-safe.

@@ -41,7 +41,7 @@ struct energy_reading {
 
 /// One per process, constructed on every rank (collective) and destroyed on every rank.
 /// Works whether or not the program called MPI_Init first; it finalizes MPI only if it
-/// initialized it. Throws gaea::Error if a runtime already exists or set-up fails.
+/// initialized it. Throws gaea::error if a runtime already exists or set-up fails.
 /// Thread safety: accessors are safe from any thread; construction and destruction are collective
 /// calls of the thread that owns MPI.
 class runtime {
@@ -52,7 +52,7 @@ class runtime {
   runtime(const runtime&) = delete;
   runtime& operator=(const runtime&) = delete;
 
-  /// The live runtime; throws gaea::Error ("not initialized") when there is none.
+  /// The live runtime; throws gaea::error ("not initialized") when there is none.
   static runtime& current();
   static bool initialized() noexcept;
   /// True while the runtime whose instance() is `instance` is the live one. For destructors of
@@ -80,12 +80,12 @@ class runtime {
 
   /// The calling thread's transport worker.
   comm::worker& worker() { return comm_->this_thread_worker(); }
-  /// Waits for `c` with the current wait policy; throws gaea::Error if an operation failed.
+  /// Waits for `c` with the current wait policy; throws gaea::error if an operation failed.
   void wait(comm::completion& c) { progress_->wait(worker(), c); }
   /// Collective: completes this thread's outstanding puts and atomics everywhere, then
   /// synchronises all ranks with a dissemination barrier over active messages, waiting by the
   /// current progress mode (so idle ranks can block instead of polling MPI).
-  /// Must be called from the thread that created the runtime (gaea::Error otherwise).
+  /// Must be called from the thread that created the runtime (gaea::error otherwise).
   void barrier();
 
   /// The DVFS actuator (possibly "none") and the line saying why it was chosen.
@@ -123,7 +123,7 @@ class runtime {
   /// thread is inside a Gaea wait (runtime::wait, barrier, request waits, any progress-engine
   /// wait of that thread) or calls poll(). Used for requests that only the main thread may
   /// serve (owner-served counters). `fn` returns the events it handled (0 when idle); it must
-  /// not wait or make collective calls. Owner thread only (gaea::Error otherwise); returns an id
+  /// not wait or make collective calls. Owner thread only (gaea::error otherwise); returns an id
   /// for remove_app_poll.
   std::uint64_t add_app_poll(std::function<unsigned()> fn);
   /// Unregisters an app-poll callback (unknown ids are ignored). Owner thread only.
@@ -139,7 +139,7 @@ class runtime {
 
   /// Ends the whole job because of an error on this rank. Not collective; any thread; never
   /// returns. Prints "gaea: rank R (host H): error: <message>" on stderr and tells every other
-  /// rank: their current or next Gaea wait throws gaea::Error("rank R (host H) failed: <message>"),
+  /// rank: their current or next Gaea wait throws gaea::error("rank R (host H) failed: <message>"),
   /// and when their handlers call fail() with it they print "gaea: rank Q (host H'): stopping:
   /// rank R (host H) failed: <message>" and take R's exit code. Waits up to five seconds for every
   /// rank to report that it stopped (a rank busy outside Gaea, stopped or dead is not waited for
@@ -157,7 +157,7 @@ class runtime {
   /// report arrived. Thread-safe.
   bool failed() const noexcept;
 
-  /// Throws gaea::Error unless the calling thread created the runtime (collectives use MPI,
+  /// Throws gaea::error unless the calling thread created the runtime (collectives use MPI,
   /// which Gaea initialises for that thread only). `what` names the call.
   void require_owner_thread(const char* what) const;
 
@@ -252,7 +252,7 @@ void init(int* argc = nullptr, char*** argv = nullptr);
 void finalize();
 /// One progress step of the calling thread on the live runtime (runtime::poll): lets an
 /// application whose main thread computes for long stretches serve owner-served requests.
-/// Throws gaea::Error when no runtime exists.
+/// Throws gaea::error when no runtime exists.
 unsigned poll();
 
 }  // namespace gaea

@@ -26,7 +26,7 @@ inline void plain_wait(MPI_Request& r) {
   MPI_Wait(&r, MPI_STATUS_IGNORE);
 }
 
-/// Every rank's `mine`, in rank order. Collective over `comm`. Throws gaea::Error if a rank's
+/// Every rank's `mine`, in rank order. Collective over `comm`. Throws gaea::error if a rank's
 /// value is too large for MPI's int counts.
 template <class T>
 std::vector<T> allgather_value(MPI_Comm comm, const T& mine, const mpi_wait& wait = plain_wait) {

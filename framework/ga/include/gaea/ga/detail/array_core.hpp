@@ -54,7 +54,7 @@ struct user_buffer {
 
 class array_core {
  public:
-  /// Collective. Throws gaea::Error for bad shapes or specs, when the runtime is not
+  /// Collective. Throws gaea::error for bad shapes or specs, when the runtime is not
   /// initialized, or when a rank lacks memory for its part (all ranks throw together).
   array_core(std::string name, const index& dims, const layout_spec& spec, type_ops ops);
   /// Collective: sync, then release the memory.

@@ -21,7 +21,7 @@ class blocker {
     timeout,     ///< the safety timeout passed
     unsupported  ///< the worker has no event fd: the caller must sleep instead
   };
-  /// `w` may be null (then only signal() and the timeout end a block). Throws gaea::Error when
+  /// `w` may be null (then only signal() and the timeout end a block). Throws gaea::error when
   /// epoll or eventfd cannot be created.
   explicit blocker(comm::waitable* w);
   ~blocker();
