@@ -7,7 +7,7 @@
 #include <mutex>
 #include <numeric>
 
-#include "gaea/comm/bootstrap.hpp"
+#include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/progress/engine.hpp"
@@ -218,7 +218,7 @@ TEST_CASE("comm: deferred active-message replies are answered later by the main 
   {
     std::lock_guard lock(m);
     for (const auto& t : tokens) {
-      const std::int64_t v = t.source * 100 + me;
+      const std::int64_t v = t.source() * 100 + me;
       rt().comm().send_deferred_reply(t, std::as_bytes(std::span(&v, 1)));
     }
   }
@@ -265,8 +265,8 @@ TEST_CASE("comm: allgatherv beyond the single-call limit goes in chunks", "[comm
   std::vector<std::int64_t> mine(static_cast<std::size_t>(1000 + 37 * me));
   std::iota(mine.begin(), mine.end(), std::int64_t{me} * 100000);
   auto wait = [](MPI_Request& r) { rt().comm().wait_mpi(r); };
-  const auto small = comm::allgatherv(rt().comm().mpi_comm(), mine, wait, 1024);
-  const auto whole = comm::allgatherv(rt().comm().mpi_comm(), mine, wait);
+  const auto small = comm::detail::allgatherv(rt().comm().mpi_comm(), mine, wait, 1024);
+  const auto whole = comm::detail::allgatherv(rt().comm().mpi_comm(), mine, wait);
   REQUIRE(small.size() == static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) {
     const auto& v = small[static_cast<std::size_t>(r)];

@@ -1,11 +1,11 @@
-// gaea::copy_bytes against the bytes it must produce, for every path (memcpy below 2 KiB or when
-// aligned alike, vector loop otherwise) and every tail length.
+// gaea::detail::copy_bytes against the bytes it must produce, for every path (memcpy below 2 KiB or
+// when aligned alike, vector loop otherwise) and every tail length.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <vector>
 
-#include "gaea/base/copy.hpp"
+#include "gaea/base/detail/copy.hpp"
 
 TEST_CASE("copy_bytes copies exactly n bytes for any size and alignment", "[copy]") {
   constexpr std::size_t max = (std::size_t{1} << 18) + 200;
@@ -18,7 +18,7 @@ TEST_CASE("copy_bytes copies exactly n bytes for any size and alignment", "[copy
     for (std::size_t so : {0, 1, 16})
       for (std::size_t d_off : {0, 1, 16, 64, 80}) {
         std::fill(dst.begin(), dst.end(), 0xEE);
-        gaea::copy_bytes(dst.data() + d_off, src.data() + so, n);
+        gaea::detail::copy_bytes(dst.data() + d_off, src.data() + so, n);
         bool same = true;
         for (std::size_t i = 0; i < n; ++i)
           same = same && dst[d_off + i] == src[so + i];

@@ -10,11 +10,11 @@
 
 #include "gaea/energy/actuator.hpp"
 #include "gaea/energy/governor.hpp"
-#include "gaea/progress/blocker.hpp"
+#include "gaea/progress/detail/blocker.hpp"
+#include "gaea/progress/detail/wait_strategy.hpp"
 #include "gaea/progress/telemetry.hpp"
-#include "gaea/progress/wait_strategy.hpp"
 
-using gaea::progress::blocker;
+using gaea::progress::detail::blocker;
 
 TEST_CASE("blocker: a micro-sleep ends when the thread is signalled (was deaf to wake-ups)",
           "[waiting][regression]") {
@@ -96,7 +96,7 @@ TEST_CASE("waiter: a block that times out keeps the frequency low until there is
   gaea::progress::thread_telemetry tel(1, 16);
   quiet_worker worker;
   {
-    gaea::progress::waiter w(&worker, tel, &gov);
+    gaea::progress::detail::waiter w(&worker, tel, &gov);
     w.set_dvfs(true);
     const std::int64_t ms = 1000000;
     CHECK(w.block(ms, 1000 * ms) == blocker::outcome::timeout);

@@ -1,4 +1,4 @@
-#include "gaea/base/copy.hpp"
+#include "gaea/base/detail/copy.hpp"
 
 #if defined(__x86_64__)
 #include <emmintrin.h>

@@ -17,7 +17,7 @@ namespace detail {
 namespace {
 
 std::shared_ptr<group_state> member_state(const group& g, operation op) {
-  const auto& st = g.state();
+  const auto& st = group_access::state(g);
   if (!st || st->me < 0)
     throw error("gaea::coll: " + std::string(to_string(op)) + " on group '" + g.name() +
                 "' by rank " +

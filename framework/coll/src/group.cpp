@@ -94,7 +94,8 @@ const group& world() {
   h.instance = rt.instance();
   std::vector<int> ranks(static_cast<std::size_t>(rt.size()));
   std::iota(ranks.begin(), ranks.end(), 0);
-  h.world = std::make_unique<group>(detail::make_group_state(*h.svc, 1, "world", std::move(ranks)));
+  h.world = std::make_unique<group>(
+      detail::group_access::make(detail::make_group_state(*h.svc, 1, "world", std::move(ranks))));
   detail::service& svc = *h.svc;
   const group& w = *h.world;
   lock.unlock();
@@ -147,7 +148,7 @@ group empty_group(detail::group_state& parent, std::uint64_t id, std::string nam
   g->rt = parent.rt;
   g->id = id;
   g->name = std::move(name);
-  return group(std::move(g));
+  return detail::group_access::make(std::move(g));
 }
 }  // namespace
 
@@ -173,7 +174,8 @@ group group::split(int color, int key, std::string name) const {
   std::vector<int> ranks;
   for (int m : members)
     ranks.push_back(st_->ranks[static_cast<std::size_t>(m)]);
-  return group(detail::make_group_state(*st_->svc, id, std::move(name), std::move(ranks)));
+  return detail::group_access::make(
+      detail::make_group_state(*st_->svc, id, std::move(name), std::move(ranks)));
 }
 
 group group::subset(std::span<const int> members, std::string name) const {
@@ -209,7 +211,8 @@ group group::subset(std::span<const int> members, std::string name) const {
   std::vector<int> ranks;
   for (int m : members)
     ranks.push_back(st_->ranks[static_cast<std::size_t>(m)]);
-  return group(detail::make_group_state(*st_->svc, id, std::move(name), std::move(ranks)));
+  return detail::group_access::make(
+      detail::make_group_state(*st_->svc, id, std::move(name), std::move(ranks)));
 }
 
 }  // namespace gaea::coll

@@ -6,8 +6,9 @@
 #include <cstring>
 #include <sstream>
 
+#include "detail/access.hpp"
 #include "detail/ucx.hpp"
-#include "gaea/base/copy.hpp"
+#include "gaea/base/detail/copy.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
 
@@ -24,7 +25,7 @@ struct reply_recv {
 void on_reply_data(void* request, ucs_status_t status, size_t, void* user_data) {
   auto* r = static_cast<reply_recv*>(user_data);
   r->c->finish(status == UCS_OK ? r->status : completion::receive_failed);
-  r->origin->ack_received();
+  detail::access::ack_received(*r->origin);
   delete r;
   if (request) ucp_request_free(request);
 }
@@ -44,17 +45,18 @@ ucs_status_t on_reply(void* arg, const void* header, size_t header_length, void*
       p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
       p.cb.recv_am = &on_reply_data;
       p.user_data = rr;
-      ucs_status_ptr_t req = ucp_am_recv_data_nbx(self->handle(), data, dst, length, &p);
+      ucs_status_ptr_t req =
+          ucp_am_recv_data_nbx(detail::access::handle(*self), data, dst, length, &p);
       if (req == nullptr)
         on_reply_data(nullptr, UCS_OK, length, rr);
       else if (UCS_PTR_IS_ERR(req))
         on_reply_data(nullptr, UCS_PTR_STATUS(req), length, rr);
       return UCS_OK;
     }
-    copy_bytes(dst, data, length);
+    gaea::detail::copy_bytes(dst, data, length);
   }
   c->finish(r.status);
-  self->ack_received();
+  detail::access::ack_received(*self);
   return UCS_OK;
 }
 
@@ -82,7 +84,7 @@ void am_cb(void* request, ucs_status_t status, void* user_data) {
   b->local->finish(status == UCS_OK ? 0 : static_cast<int>(status));
   if (status != UCS_OK && b->remote) {  // no acknowledgement will ever come
     b->remote->finish(completion::send_failed);
-    b->origin->ack_received();
+    detail::access::ack_received(*b->origin);
   }
   delete b;
   ucp_request_free(request);
@@ -92,7 +94,7 @@ void am_cb(void* request, ucs_status_t status, void* user_data) {
 // no recovery: a global array or counter with a lost owner cannot be completed, so the rank
 // says which peer it lost and ends, and the launcher ends the others.
 void on_peer_failure(void* arg, ucp_ep_h ep, ucs_status_t status) {
-  static_cast<const worker*>(arg)->peer_lost(ep, ucs_status_string(status));
+  detail::access::peer_lost(*static_cast<const worker*>(arg), ep, ucs_status_string(status));
 }
 
 void close_cb(void* request, ucs_status_t, void* user_data) {
@@ -106,7 +108,7 @@ worker::worker(context& ctx, int index) : ctx_(ctx), index_(index) {
   ucp_worker_params_t wp{};
   wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
   wp.thread_mode = UCS_THREAD_MODE_SINGLE;  // one worker per thread
-  detail::check(ucp_worker_create(ctx.handle(), &wp, &worker_), "ucp_worker_create");
+  detail::check(ucp_worker_create(detail::access::handle(ctx), &wp, &worker_), "ucp_worker_create");
   ucp_am_handler_param_t hp{};
   hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
                   UCP_AM_HANDLER_PARAM_FIELD_ARG;
@@ -119,7 +121,8 @@ worker::worker(context& ctx, int index) : ctx_(ctx), index_(index) {
   for (int r = 0; r < ctx.size(); ++r) {
     ucp_ep_params_t ep{};
     ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
-    ep.address = reinterpret_cast<const ucp_address_t*>(ctx.service_address(r).data());
+    ep.address =
+        reinterpret_cast<const ucp_address_t*>(detail::access::service_address(ctx, r).data());
     // Peer-failure handling only towards other nodes: UCX 1.13's shared-memory transports do not
     // support it (UCX would fall back to tcp inside the node), and a process that dies on this
     // node is seen at once by the node's launcher daemon.
@@ -215,8 +218,8 @@ void worker::check_range(int target, const segment& seg, std::uint64_t offset, s
 const worker::remote_key& worker::key(int target, const segment& seg) {
   // Segments destroyed since the last look: drop their keys here, on the owning thread (another
   // thread must never touch this worker's cache).
-  if (const std::uint64_t e = ctx_.retired_epoch(); e != seen_epoch_) {
-    for (std::uint64_t id : ctx_.retired_since(seen_epoch_))
+  if (const std::uint64_t e = detail::access::retired_epoch(ctx_); e != seen_epoch_) {
+    for (std::uint64_t id : detail::access::retired_since(ctx_, seen_epoch_))
       forget_segment(id);
     seen_epoch_ = e;
   }
@@ -298,9 +301,9 @@ void worker::strided(int target, const segment& seg, std::uint64_t offset,
       std::byte* remote = k.direct + offset + r * remote_stride;
       local_ptr<Dir> mine = local + r * local_stride;
       if constexpr (Dir == direction::put)
-        copy_bytes(remote, mine, row_bytes);
+        gaea::detail::copy_bytes(remote, mine, row_bytes);
       else
-        copy_bytes(mine, remote, row_bytes);
+        gaea::detail::copy_bytes(mine, remote, row_bytes);
     }
     return;
   }

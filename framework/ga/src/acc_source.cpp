@@ -5,10 +5,10 @@
 #include <thread>
 
 #include "detail/op_state.hpp"
+#include "detail/tracker.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "tracker.hpp"
 
 namespace gaea::ga::detail {
 

@@ -9,10 +9,10 @@
 #include <complex>
 #include <cstdlib>
 
+#include "detail/slabs.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/algorithms.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "slabs.hpp"
 
 namespace gaea::ga {
 

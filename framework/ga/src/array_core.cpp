@@ -1,17 +1,17 @@
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 
 #include <cstdint>
 #include <cstring>
 #include <iostream>
 
-#include "capacity.hpp"
+#include "detail/capacity.hpp"
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
-#include "gaea/base/copy.hpp"
+#include "detail/stats_counters.hpp"
+#include "detail/tracker.hpp"
+#include "gaea/base/detail/copy.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "stats_counters.hpp"
-#include "tracker.hpp"
 
 namespace gaea::ga::detail {
 
@@ -106,10 +106,6 @@ tracker& array_core::my_tracker() const {
 
 std::unique_ptr<op_state> array_core::start(op kind) const {
   return std::make_unique<op_state>(rt_, kind);
-}
-
-request array_core::start_request(op kind) const {
-  return request(start(kind));
 }
 
 request array_core::get(const patch& p, user_buffer buf) {
@@ -227,7 +223,7 @@ void array_core::unpack_local(const patch& piece, const std::byte* packed) {
   auto* base = static_cast<std::byte*>(seg_->local_base());
   for_each_local_row(dist_, piece, ops_.size,
                      [&](std::size_t off, std::size_t at, std::size_t row) {
-                       copy_bytes(base + off, packed + at, row);
+                       gaea::detail::copy_bytes(base + off, packed + at, row);
                      });
 }
 
@@ -235,7 +231,7 @@ void array_core::pack_local(const patch& piece, std::byte* packed) const {
   const auto* base = static_cast<const std::byte*>(seg_->local_base());
   for_each_local_row(dist_, piece, ops_.size,
                      [&](std::size_t off, std::size_t at, std::size_t row) {
-                       copy_bytes(packed + at, base + off, row);
+                       gaea::detail::copy_bytes(packed + at, base + off, row);
                      });
 }
 

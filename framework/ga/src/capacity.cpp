@@ -1,4 +1,4 @@
-#include "capacity.hpp"
+#include "detail/capacity.hpp"
 
 #include <sys/resource.h>
 #include <sys/statvfs.h>

@@ -6,25 +6,23 @@
 
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
+#include "detail/stats_counters.hpp"
+#include "detail/tracker.hpp"
 #include "detail/wire.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "stats_counters.hpp"
-#include "tracker.hpp"
 
 namespace gaea::ga::detail {
 
 namespace {
 
-enum class list_op : std::uint8_t { gather, scatter, scatter_acc, read_inc };
-
 struct list_header {
   std::uint64_t array_id;
   std::uint64_t count;
-  std::uint8_t kind;
+  std::uint8_t kind;  // the ga::op
   std::uint8_t ndim;
   std::uint8_t reserved[6];
   std::byte alpha[16];
@@ -41,28 +39,33 @@ void for_each_local(const distribution& dist, const index_t* subs, std::size_t c
   }
 }
 
+bool is_list_op(op o) noexcept {
+  return o == op::gather || o == op::scatter || o == op::scatter_acc || o == op::read_inc;
+}
+
 }  // namespace
 
-void array_core::serve_list(int kind, const index_t* subs, std::size_t count,
-                            const std::byte* values, std::byte* out, const void* alpha) {
+void array_core::serve_list(op o, const index_t* subs, std::size_t count, const std::byte* values,
+                            std::byte* out, const void* alpha) {
   auto* base = static_cast<std::byte*>(seg_->local_base());
   const std::size_t es = ops_.size;
-  const auto k = static_cast<list_op>(kind);
   std::lock_guard lock(acc_mutex_);  // element updates are atomic like accumulates
   for_each_local(dist_, subs, count, dist_.ndim(), es, [&](std::size_t i, std::size_t off) {
-    switch (k) {
-      case list_op::gather:
+    switch (o) {
+      case op::gather:
         std::memcpy(out + i * es, base + off, es);
         break;
-      case list_op::scatter:
+      case op::scatter:
         std::memcpy(base + off, values + i * es, es);
         break;
-      case list_op::scatter_acc:
+      case op::scatter_acc:
         ops_.acc(base + off, values + i * es, 1, alpha);
         break;
-      case list_op::read_inc:  // out = old value; value += values[i]
+      case op::read_inc:  // out = old value; value += values[i]
         std::memcpy(out + i * es, base + off, es);
         ops_.acc(base + off, values + i * es, 1, alpha);  // alpha = 1
+        break;
+      default:  // not an element-list operation: rejected before (is_list_op)
         break;
     }
   });
@@ -76,8 +79,12 @@ void on_list(const comm::am_message& m) {
   array_core& a = find_array(h.array_id, m.source);
   const std::size_t n = h.count, es = a.elem_size();
   const std::size_t sub_bytes = n * h.ndim * sizeof(index_t);
-  const auto k = static_cast<list_op>(h.kind);
-  const bool carries_values = k != list_op::gather;
+  const auto k = static_cast<op>(h.kind);
+  if (!is_list_op(k))
+    throw error("global_array '" + a.name() + "': element list from rank " +
+                std::to_string(m.source) + " names operation " + std::to_string(h.kind) +
+                ", not gather, scatter, scatter_acc or read_inc");
+  const bool carries_values = k != op::gather;
   if (h.ndim != a.dist().ndim() || m.data.size() != sub_bytes + (carries_values ? n * es : 0))
     throw error("global_array '" + a.name() + "': element list from rank " +
                 std::to_string(m.source) + " carries " + std::to_string(m.data.size()) +
@@ -85,8 +92,8 @@ void on_list(const comm::am_message& m) {
   // Subscripts may be unaligned in the message: copy them out.
   std::vector<index_t> subs(n * h.ndim);
   std::memcpy(subs.data(), m.data.data(), sub_bytes);
-  std::vector<std::byte> out(k == list_op::gather || k == list_op::read_inc ? n * es : 0);
-  a.serve_list(h.kind, subs.data(), n, m.data.data() + sub_bytes, out.data(), h.alpha);
+  std::vector<std::byte> out(k == op::gather || k == op::read_inc ? n * es : 0);
+  a.serve_list(k, subs.data(), n, m.data.data() + sub_bytes, out.data(), h.alpha);
   if (!out.empty()) m.reply(out);
 }
 }  // namespace
@@ -95,13 +102,15 @@ void install_element_handlers(runtime& rt) {
   rt.comm().register_handler(elements_handler, on_list);
 }
 
-void array_core::element_list(int kind, std::span<const index> subs, const std::byte* values,
-                              std::byte* out, const void* alpha, op_state& st) {
-  const auto k = static_cast<list_op>(kind);
-  const char* what = k == list_op::gather        ? "gather"
-                     : k == list_op::scatter     ? "scatter"
-                     : k == list_op::scatter_acc ? "scatter_acc"
-                                                 : "read_inc";
+void array_core::element_list(op k, std::span<const index> subs, const std::byte* values,
+                              std::byte* out, const void* alpha) {
+  if (!is_list_op(k))
+    throw error("global_array '" + name_ + "': element_list called with operation " +
+                std::string(to_string(k)) + ", not gather, scatter, scatter_acc or read_inc");
+  const std::string what(to_string(k));
+  std::unique_ptr<op_state> owned = start(k);
+  op_state& st = *owned;
+  request r_all(std::move(owned));  // waits for what was sent, also when a later step throws
   const int n = dist_.ndim();
   const std::size_t es = ops_.size;
   // Group by owner (validating every subscript first: nothing is sent for a bad list).
@@ -112,13 +121,13 @@ void array_core::element_list(int kind, std::span<const index> subs, const std::
       throw error("global_array '" + name_ + "': " + what + ": subscript " + std::to_string(i) +
                   " has " + std::to_string(e.size()) + " indices for a " + std::to_string(n) +
                   "-D array");
-    dist_.validate(patch{e, e}, what);
+    dist_.validate(patch{e, e}, what.c_str());
     by_owner[static_cast<std::size_t>(dist_.tile_of(e).rank)].push_back(i);
   }
   st.bytes += subs.size() * es;
   tracker& tr = my_tracker();
-  const bool replies = k == list_op::gather || k == list_op::read_inc;
-  const bool carries_values = k != list_op::gather;
+  const bool replies = k == op::gather || k == op::read_inc;
+  const bool carries_values = k != op::gather;
   for (int r = 0; r < rt_.size(); ++r) {
     const auto& idx = by_owner[static_cast<std::size_t>(r)];
     if (idx.empty()) continue;
@@ -138,14 +147,14 @@ void array_core::element_list(int kind, std::span<const index> subs, const std::
       });
     if (r == rt_.rank()) {
       fence_for_get(st.w, tr, r);  // earlier writes of this thread to our own part
-      serve_list(kind, reinterpret_cast<const index_t*>(msg), cnt, msg + sub_bytes, reply, alpha);
+      serve_list(k, reinterpret_cast<const index_t*>(msg), cnt, msg + sub_bytes, reply, alpha);
       continue;
     }
     if (replies) fence_for_get(st.w, tr, r);
     list_header h{};
     h.array_id = id();
     h.count = cnt;
-    h.kind = static_cast<std::uint8_t>(kind);
+    h.kind = static_cast<std::uint8_t>(k);
     h.ndim = static_cast<std::uint8_t>(n);
     if (alpha) std::memcpy(h.alpha, alpha, es);
     const auto hb = std::as_bytes(std::span(&h, 1));
@@ -164,6 +173,7 @@ void array_core::element_list(int kind, std::span<const index> subs, const std::
       tr.mark(id(), r, false);
     }
   }
+  r_all.wait();
 }
 
 }  // namespace gaea::ga::detail

@@ -10,9 +10,9 @@
 #include <array>
 #include <complex>
 
+#include "detail/slabs.hpp"
 #include "gaea/ga/algorithms.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "slabs.hpp"
 
 namespace gaea::ga {
 

@@ -5,7 +5,7 @@
 
 #include "detail/op_state.hpp"
 #include "gaea/comm/segment.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga::detail {

@@ -1,4 +1,4 @@
-#include "h5_util.hpp"
+#include "detail/h5_util.hpp"
 
 #include "gaea/base/error.hpp"
 

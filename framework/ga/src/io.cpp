@@ -27,11 +27,11 @@
 #include <filesystem>
 #include <system_error>
 
+#include "detail/h5_util.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "h5_util.hpp"
 
 namespace gaea::ga {
 

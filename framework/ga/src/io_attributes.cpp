@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <type_traits>
 
+#include "detail/h5_util.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/io.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "h5_util.hpp"
 
 namespace gaea::ga {
 

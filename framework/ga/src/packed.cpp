@@ -7,14 +7,14 @@
 
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
+#include "detail/stats_counters.hpp"
+#include "detail/tracker.hpp"
 #include "detail/wire.hpp"
-#include "gaea/base/copy.hpp"
+#include "gaea/base/detail/copy.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "stats_counters.hpp"
-#include "tracker.hpp"
 
 namespace gaea::ga::detail {
 
@@ -71,21 +71,11 @@ void on_get_packed(const comm::am_message& m) {
   bump(counters().packed_served);
 }
 
-// A round trip through the owner's progress thread, for the cost model: the header asks for a
-// reply of that many bytes (at most the reply buffer).
-void on_ping(const comm::am_message& m) {
-  std::uint64_t want = 0;
-  if (m.header.size() == sizeof want) std::memcpy(&want, m.header.data(), sizeof want);
-  std::vector<std::byte> reply(std::min<std::size_t>(want, m.reply_capacity));
-  m.reply(reply);
-}
-
 }  // namespace
 
 void install_packed_handlers(runtime& rt) {
   rt.comm().register_handler(put_packed_handler, on_put_packed);
   rt.comm().register_handler(get_packed_handler, on_get_packed);
-  rt.comm().register_handler(ping_handler, on_ping);
 }
 
 bool array_core::use_packed(int target, const patch& piece) {
@@ -123,14 +113,14 @@ void for_each_packed_row(const patch& q, const index& lo, const index& bs, std::
 void array_core::pack_user(const patch& q, const index& lo, const index& bs, const std::byte* in,
                            std::byte* packed) const {
   for_each_packed_row(q, lo, bs, ops_.size, [&](std::size_t off, std::size_t at, std::size_t row) {
-    copy_bytes(packed + at, in + off, row);
+    gaea::detail::copy_bytes(packed + at, in + off, row);
   });
 }
 
 void array_core::unpack_user(const patch& q, const index& lo, const index& bs,
                              const std::byte* packed, std::byte* out) const {
   for_each_packed_row(q, lo, bs, ops_.size, [&](std::size_t off, std::size_t at, std::size_t row) {
-    copy_bytes(out + off, packed + at, row);
+    gaea::detail::copy_bytes(out + off, packed + at, row);
   });
 }
 

@@ -3,10 +3,10 @@
 #include <iostream>
 
 #include "detail/op_state.hpp"
+#include "detail/stats_counters.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "stats_counters.hpp"
 
 namespace gaea::ga {
 

@@ -2,12 +2,12 @@
 // contiguous chunk, posted together on the calling thread's worker) or packed (one message,
 // packed.cpp), as the strided protocol setting and the calibrated model decide.
 #include "detail/op_state.hpp"
+#include "detail/stats_counters.hpp"
+#include "detail/tracker.hpp"
 #include "detail/wire.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
-#include "stats_counters.hpp"
-#include "tracker.hpp"
 
 namespace gaea::ga::detail {
 

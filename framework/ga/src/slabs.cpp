@@ -1,4 +1,4 @@
-#include "slabs.hpp"
+#include "detail/slabs.hpp"
 
 #include <algorithm>
 

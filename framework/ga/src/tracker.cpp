@@ -1,4 +1,4 @@
-#include "tracker.hpp"
+#include "detail/tracker.hpp"
 
 namespace gaea::ga::detail {
 

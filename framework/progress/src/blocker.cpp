@@ -1,4 +1,4 @@
-#include "gaea/progress/blocker.hpp"
+#include "gaea/progress/detail/blocker.hpp"
 
 #include <poll.h>
 #include <sys/epoll.h>
@@ -11,7 +11,7 @@
 
 #include "gaea/base/error.hpp"
 
-namespace gaea::progress {
+namespace gaea::progress::detail {
 
 namespace {
 void add_fd(int epoll_fd, int fd) {
@@ -82,4 +82,4 @@ void blocker::signal() noexcept {
   [[maybe_unused]] const ssize_t r = write(event_fd_, &one, sizeof one);
 }
 
-}  // namespace gaea::progress
+}  // namespace gaea::progress::detail

@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "gaea/progress/blocker.hpp"
 #include "gaea/progress/clock.hpp"
-#include "gaea/progress/wait_strategy.hpp"
+#include "gaea/progress/detail/blocker.hpp"
+#include "gaea/progress/detail/wait_strategy.hpp"
 
 namespace gaea::progress {
 
@@ -83,8 +83,8 @@ std::int64_t measure_wake(int samples) {
 
 // The same interruptible sleep that the wait strategies use.
 std::int64_t measure_sleep(int samples) {
-  tighten_timer_slack();
-  blocker b(nullptr);
+  detail::tighten_timer_slack();
+  detail::blocker b(nullptr);
   std::vector<std::int64_t> d;
   for (int i = 0; i < samples; ++i) {
     const std::int64_t t0 = monotonic_ns();

@@ -45,12 +45,12 @@ std::string format_seconds(std::int64_t ns) {
 // One thread's strategies, one object per mode so that a mode switch loses no state, and the one
 // place that says which strategy a mode means (for the progress thread and application waits).
 struct strategy_set {
-  spin_strategy spin;
-  backoff_strategy adaptive;
-  interrupt_strategy intr;
-  auto_strategy autos;
+  detail::spin_strategy spin;
+  detail::backoff_strategy adaptive;
+  detail::interrupt_strategy intr;
+  detail::auto_strategy autos;
 
-  wait_strategy& for_mode(mode m) noexcept {
+  detail::wait_strategy& for_mode(mode m) noexcept {
     switch (m) {
       case mode::off:  // the waiting thread serves the service worker itself: it polls
       case mode::spin:
@@ -74,15 +74,15 @@ struct engine::thread_state {
       : worker(&w),
         tel(id, e.opt_.trace_capacity),
         wt(&w, tel, e.opt_.governor),
-        strategies{spin_strategy(wt), backoff_strategy(wt, 50000, 1000, 200000),
-                   interrupt_strategy(wt, app_block_timeout_ns),
-                   auto_strategy(wt, e.auto_app_, app_block_timeout_ns)} {
+        strategies{detail::spin_strategy(wt), detail::backoff_strategy(wt, 50000, 1000, 200000),
+                   detail::interrupt_strategy(wt, app_block_timeout_ns),
+                   detail::auto_strategy(wt, e.auto_app_, app_block_timeout_ns)} {
     tel.enable_trace(e.opt_.trace);
     if (e.opt_.share_core) wt.set_yield_interval(e.opt_.yield_interval_ns);
   }
   comm::worker* worker;
   thread_telemetry tel;
-  waiter wt;
+  detail::waiter wt;
   strategy_set strategies;
 };
 
@@ -95,7 +95,7 @@ engine::engine(comm::service_worker& service, engine_options opt)
       start_ns_(monotonic_ns()),
       mode_(pack(opt_.initial, opt_.dvfs)),
       progress_tel_(std::make_unique<thread_telemetry>(0, opt_.trace_capacity)),
-      park_(std::make_unique<blocker>(nullptr)) {
+      park_(std::make_unique<detail::blocker>(nullptr)) {
   progress_tel_->enable_trace(opt_.trace);
   thread_ = std::thread([this] { run(); });
   // Deferred replies posted by the main thread (owner-served counters) must not wait for the
@@ -129,7 +129,7 @@ void engine::wake_progress_thread() noexcept {
   {
     // The waiter lives on the progress thread's stack: signal it only while it exists.
     std::lock_guard lock(waiter_mutex_);
-    if (waiter* w = progress_waiter_.load(std::memory_order_acquire)) w->signal();
+    if (detail::waiter* w = progress_waiter_.load(std::memory_order_acquire)) w->signal();
   }
   service_.signal();
 }
@@ -145,13 +145,14 @@ void engine::run() {
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
   }
   if (opt_.governor) opt_.governor->thread_started(sched_getcpu());
-  waiter pw(&service_, *progress_tel_, opt_.governor);
+  detail::waiter pw(&service_, *progress_tel_, opt_.governor);
   if (opt_.share_core) pw.set_yield_interval(opt_.yield_interval_ns);
   // Idle, adaptive backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of
   // CPU (bench/idle_cost), so shorter steps burn a visible share of a core.
-  strategy_set strategies{spin_strategy(pw), backoff_strategy(pw, 50000, 1000, 1000000),
-                          interrupt_strategy(pw, progress_block_timeout_ns),
-                          auto_strategy(pw, auto_progress_, progress_block_timeout_ns)};
+  strategy_set strategies{detail::spin_strategy(pw),
+                          detail::backoff_strategy(pw, 50000, 1000, 1000000),
+                          detail::interrupt_strategy(pw, progress_block_timeout_ns),
+                          detail::auto_strategy(pw, auto_progress_, progress_block_timeout_ns)};
   progress_waiter_.store(&pw, std::memory_order_release);
 
   std::unique_lock service_lock(service_mutex_, std::defer_lock);

@@ -1,4 +1,4 @@
-#include "gaea/progress/wait_strategy.hpp"
+#include "gaea/progress/detail/wait_strategy.hpp"
 
 #include <sched.h>
 #include <sys/prctl.h>
@@ -8,7 +8,7 @@
 #include "gaea/energy/governor.hpp"
 #include "gaea/progress/clock.hpp"
 
-namespace gaea::progress {
+namespace gaea::progress::detail {
 
 void cpu_relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -257,4 +257,4 @@ void auto_strategy::after_step(unsigned events) {
   last_ = d.what;
 }
 
-}  // namespace gaea::progress
+}  // namespace gaea::progress::detail

@@ -2,7 +2,7 @@
 // gathered to rank 0, which prints a summary, writes it as JSON, and writes the time series to
 // HDF5. Files are written through gaea::output_file (a temporary beside the target, renamed
 // once complete); their paths are checked at start-up (check_report_paths()).
-#include "report.hpp"
+#include "detail/report.hpp"
 
 #include <hdf5.h>
 
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "gaea/base/output_file.hpp"
-#include "gaea/comm/bootstrap.hpp"
+#include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -270,7 +270,7 @@ void runtime::write_report_and_trace() {
     const std::vector<progress::trace_sample> mine = progress_->trace(&dropped);
     const auto bytes = std::as_bytes(std::span(mine));
     const std::vector<std::byte> in(bytes.begin(), bytes.end());
-    const auto all = comm::allgatherv(MPI_COMM_WORLD, in, wait_request);  // rank 0 writes
+    const auto all = comm::detail::allgatherv(MPI_COMM_WORLD, in, wait_request);  // rank 0 writes
     if (rank_ == 0) try {
         // HDF5's own error dump would only repeat, less clearly, the error thrown here.
         H5E_auto2_t print = nullptr;
@@ -332,7 +332,7 @@ void runtime::write_report_and_trace() {
   }
   // Rank 0's verdict to every rank (collective: both settings are the same everywhere).
   const std::vector<char> mine(problem.begin(), problem.end());
-  const auto verdicts = comm::allgatherv(MPI_COMM_WORLD, mine, wait_request);
+  const auto verdicts = comm::detail::allgatherv(MPI_COMM_WORLD, mine, wait_request);
   if (!verdicts[0].empty())
     throw error("rank 0 could not write its output: " +
                 std::string(verdicts[0].begin(), verdicts[0].end()));

@@ -14,15 +14,15 @@
 #include <thread>
 #include <vector>
 
+#include "detail/report.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/output_file.hpp"
-#include "gaea/comm/bootstrap.hpp"
+#include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/energy/actuator.hpp"
 #include "gaea/energy/meter.hpp"
 #include "gaea/energy/sysfs.hpp"
 #include "gaea/progress/clock.hpp"
-#include "report.hpp"
 
 namespace gaea {
 
@@ -121,7 +121,7 @@ runtime::runtime(int* argc, char*** argv)
 
   topology_ = std::make_unique<topology>();
   const std::vector<int> own = topology_->thread_binding();
-  const auto node_bindings = comm::allgatherv(node_comm_, own);
+  const auto node_bindings = comm::detail::allgatherv(node_comm_, own);
   placement_ = place_progress_thread(topology_->pus_by_core(), topology_->allowed_pus(), own,
                                      node_bindings, node_rank_);
   if (bind_text == "none") {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "gaea/coll/group.hpp"
+
 namespace gaea {
 class runtime;
 }
@@ -37,6 +39,12 @@ struct group_state {
   const std::vector<int>& node_of_member(int m) const {
     return node_members[static_cast<std::size_t>(node[static_cast<std::size_t>(m)])];
   }
+};
+
+/// The internal side of coll::group (a friend of it).
+struct group_access {
+  static group make(std::shared_ptr<group_state> s) noexcept { return group(std::move(s)); }
+  static const std::shared_ptr<group_state>& state(const group& g) noexcept { return g.st_; }
 };
 
 /// Builds the state for `ranks` (runtime ranks, in member order) as seen by this rank.

@@ -19,9 +19,14 @@ void unregister_array(std::uint64_t id);
 array_core& find_array(std::uint64_t id, int source);
 /// Installs the global-array active-message handlers on `rt` (once per runtime).
 void install_handlers(runtime& rt);
-/// Parts of install_handlers, one per file that owns handlers (called under its lock).
+/// Parts of install_handlers, one per file that owns handlers and their senders (called under
+/// its lock).
+void install_acc_handlers(runtime& rt);
 void install_packed_handlers(runtime& rt);
 void install_element_handlers(runtime& rt);
+void install_cost_model_handlers(runtime& rt);
+/// Registers the "global arrays" section of the GAEA_REPORT summary (stats_report.cpp).
+void add_report_section(runtime& rt);
 /// Reads GAEA_STRIDED and GAEA_ACC unless the program set the protocols first (throws
 /// gaea::error for a bad value).
 void init_protocols_from_env();

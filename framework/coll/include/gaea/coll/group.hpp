@@ -19,6 +19,7 @@ namespace gaea::coll {
 namespace detail {
 struct group_state;
 class service;
+struct group_access;  // internal: builds groups from and reads their state (src/detail)
 }  // namespace detail
 
 /// A group of runtime ranks. Cheap to copy (shared state). Members are numbered 0..size()-1 in
@@ -52,11 +53,9 @@ class group {
   /// new order). Ranks not listed get an empty group. gaea::error on every rank for a bad list.
   group subset(std::span<const int> members, std::string name = {}) const;
 
-  /// Internal.
-  explicit group(std::shared_ptr<detail::group_state> s) noexcept : st_(std::move(s)) {}
-  const std::shared_ptr<detail::group_state>& state() const noexcept { return st_; }
-
  private:
+  friend struct detail::group_access;
+  explicit group(std::shared_ptr<detail::group_state> s) noexcept : st_(std::move(s)) {}
   std::shared_ptr<detail::group_state> st_;
 };
 

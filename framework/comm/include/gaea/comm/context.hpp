@@ -23,6 +23,10 @@
 
 namespace gaea::comm {
 
+namespace detail {
+struct access;  // internal members, for comm itself (src/detail/access.hpp)
+}
+
 /// Collective: construct and destroy on every rank of `comm` (destroy after a barrier).
 /// Thread safety: this_thread_worker() and register_handler() are thread-safe; the service worker
 /// follows the service_worker contract.
@@ -93,24 +97,13 @@ class context {
   /// Names of the segments still allocated (objects that outlive the runtime are an error).
   std::vector<std::string> live_segments() const;
 
-  // --- internal, used by worker/segment ---
-  ucp_context* handle() const noexcept { return ucp_; }
-  const std::vector<std::byte>& service_address(int rank) const {
-    return service_addresses_.at(static_cast<std::size_t>(rank));
-  }
-  std::uint64_t next_segment_id() noexcept { return next_segment_id_++; }
+ private:
+  friend struct detail::access;
+  class service_impl;
   void add_segment(segment* s);
-  /// Unregisters `s` and retires its id: workers drop their keys for it lazily, on their thread.
   void retire_segment(segment* s);
-  std::uint64_t retired_epoch() const noexcept {
-    return retired_epoch_.load(std::memory_order_acquire);
-  }
-  /// Ids retired after epoch `since` (epoch = number of ids retired so far).
   std::vector<std::uint64_t> retired_since(std::uint64_t since) const;
   void dispatch(handler_id id, const am_message& msg);
-
- private:
-  class service_impl;
   /// Throws gaea::error on every rank when UCX reaches a rank of another node through shared
   /// memory (collective).
   void check_off_node_transports(worker& w);

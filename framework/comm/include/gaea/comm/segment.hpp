@@ -13,6 +13,10 @@
 
 namespace gaea::comm {
 
+namespace detail {
+struct access;  // internal members, for comm itself (src/detail/access.hpp)
+}
+
 class context;
 
 /// Collective object: construct and destroy on every rank of the context, in the same order,
@@ -42,11 +46,8 @@ class segment {
   }
   context& ctx() const noexcept { return *ctx_; }
 
-  /// Called by a context that is destroyed while this segment lives: the memory stays mapped
-  /// (leaked) and the destructor does nothing.
-  void orphan() noexcept { ctx_ = nullptr; }
-
  private:
+  friend struct detail::access;
   context* ctx_;
   std::uint64_t id_;
   std::string name_;

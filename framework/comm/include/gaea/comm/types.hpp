@@ -23,26 +23,34 @@ inline constexpr handler_id max_handlers = 255;
 
 namespace detail {
 struct reply_sink;
-}
+struct access;  // internal members, for comm itself (src/detail/access.hpp)
+}  // namespace detail
 
 /// Token to answer an active message after its handler has returned (requests served later by
-/// another thread, e.g. an owner's main thread). Pass it to context::send_deferred_reply().
-struct deferred_reply {
-  ucp_ep* ep = nullptr;          ///< the service worker's reply endpoint
-  std::uint64_t cookie = 0;      ///< origin's remote completion
-  std::uint64_t reply_addr = 0;  ///< origin's reply buffer
-  std::uint64_t reply_capacity = 0;
-  int source = -1;  ///< origin rank
+/// another thread, e.g. an owner's main thread): returned by am_message::defer(), passed to
+/// context::send_deferred_reply(). Opaque and copyable; a default-constructed token is empty.
+class deferred_reply {
+ public:
+  deferred_reply() = default;
+  /// Rank whose request this token answers (-1 for an empty token).
+  int source() const noexcept { return source_; }
+
+ private:
+  friend struct detail::access;
+  ucp_ep* ep_ = nullptr;          // the service worker's reply endpoint
+  std::uint64_t cookie_ = 0;      // origin's remote completion
+  std::uint64_t reply_addr_ = 0;  // origin's reply buffer
+  std::uint64_t reply_capacity_ = 0;
+  int source_ = -1;  // origin rank
 };
 
 /// A received active message, valid only during the handler call.
 struct am_message {
-  int source;                         ///< origin rank
+  int source = -1;                    ///< origin rank
   std::span<const std::byte> header;  ///< the user header as sent
   std::span<const std::byte> data;    ///< the payload, whole (rendezvous is completed before)
   /// Bytes the origin accepts as a reply (0 when it passed no reply buffer).
   std::size_t reply_capacity = 0;
-  detail::reply_sink* sink = nullptr;  ///< internal
 
   /// Sets the reply payload, delivered into the origin's reply buffer before its remote
   /// completion finishes. Throws gaea::error if more than reply_capacity bytes, or if the origin
@@ -52,6 +60,10 @@ struct am_message {
   /// remote completion stays pending until context::send_deferred_reply(token, ...) is called
   /// (from any thread). Throws gaea::error if the origin asked for no remote completion.
   deferred_reply defer() const;
+
+ private:
+  friend struct detail::access;
+  detail::reply_sink* sink = nullptr;  // where reply() and defer() write
 };
 
 /// Runs on the target's service worker (its progress thread, or the main thread when

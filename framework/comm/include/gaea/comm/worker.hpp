@@ -18,6 +18,10 @@
 
 namespace gaea::comm {
 
+namespace detail {
+struct access;  // internal members, for comm itself (src/detail/access.hpp)
+}
+
 class context;
 class segment;
 
@@ -84,20 +88,15 @@ class worker final : public waitable {
   std::string transports(int target);
 
   int index() const noexcept { return index_; }
-  ucp_worker* handle() const noexcept { return worker_; }
 
   /// Active messages sent with a remote completion whose acknowledgement has not arrived.
   std::int64_t pending_acks() const noexcept { return pending_acks_; }
 
-  // --- internal ---
-  void ack_received() noexcept { --pending_acks_; }
-
-  /// Reports that the peer behind `ep` is lost (process gone or unreachable) on stderr and ends
-  /// this process with EXIT_FAILURE: Gaea has no recovery from a lost rank. Internal (UCX error
-  /// callback).
-  [[noreturn]] void peer_lost(const ucp_ep* ep, const char* why) const;
-
  private:
+  friend struct detail::access;
+  /// Reports that the peer behind `ep` is lost (process gone or unreachable) on stderr and ends
+  /// this process with EXIT_FAILURE: Gaea has no recovery from a lost rank.
+  [[noreturn]] void peer_lost(const ucp_ep* ep, const char* why) const;
   struct remote_key {
     ucp_rkey* rkey = nullptr;
     std::uint64_t base = 0;

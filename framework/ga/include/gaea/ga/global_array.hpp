@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "gaea/base/error.hpp"
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 #include "gaea/ga/distribution.hpp"
 #include "gaea/ga/patch.hpp"
 #include "gaea/ga/request.hpp"
@@ -172,24 +172,24 @@ class global_array {
   /// One message per owner; throws gaea::error for a bad subscript, before any communication.
   void gather(std::span<const index> subs, std::span<T> out) {
     check_list(subs.size(), out.size(), "gather");
-    elements(0, subs, nullptr, out.data(), nullptr, op::gather);
+    elements(op::gather, subs, nullptr, out.data(), nullptr);
   }
   /// Writes `values[i]` to `subs[i]`. Complete at the owners after fence()/sync().
   void scatter(std::span<const index> subs, std::span<const T> values) {
     check_list(subs.size(), values.size(), "scatter");
-    elements(1, subs, values.data(), nullptr, nullptr, op::scatter);
+    elements(op::scatter, subs, values.data(), nullptr, nullptr);
   }
   /// element(subs[i]) += alpha * values[i], atomically per element (like acc).
   void scatter_acc(std::span<const index> subs, std::span<const T> values, T alpha = T(1)) {
     check_list(subs.size(), values.size(), "scatter_acc");
-    elements(2, subs, values.data(), nullptr, &alpha, op::scatter_acc);
+    elements(op::scatter_acc, subs, values.data(), nullptr, &alpha);
   }
   /// Atomically adds `inc` to one element and returns its previous value (GA's read_inc).
   /// Served by the owner's progress thread; atomic with respect to acc and scatter_acc.
   T read_inc(const index& element, T inc = T(1)) requires std::is_integral_v<T> {
     T old{};
     const T one(1);
-    elements(3, std::span(&element, 1), &inc, &old, &one, op::read_inc);
+    elements(op::read_inc, std::span(&element, 1), &inc, &old, &one);
     return old;
   }
 
@@ -240,12 +240,9 @@ class global_array {
       throw error("global_array '" + name_ + "': " + what + " of " + std::to_string(subs) +
                   " subscripts with " + std::to_string(values) + " values");
   }
-  void elements(int kind, std::span<const index> subs, const T* values, T* out, const T* alpha,
-                op o) {
-    request r = core().start_request(o);
-    core_->element_list(kind, subs, reinterpret_cast<const std::byte*>(values),
-                        reinterpret_cast<std::byte*>(out), alpha, r.state());
-    r.wait();
+  void elements(op o, std::span<const index> subs, const T* values, T* out, const T* alpha) {
+    core().element_list(o, subs, reinterpret_cast<const std::byte*>(values),
+                        reinterpret_cast<std::byte*>(out), alpha);
   }
 
   std::string name_;

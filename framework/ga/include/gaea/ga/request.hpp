@@ -38,8 +38,6 @@ class request {
   bool test();
   /// True while an operation is held and not yet waited for.
   bool pending() const noexcept;
-  /// The held state (internal: lets the array layer attach transfers to it).
-  detail::op_state& state() const noexcept { return *st_; }
 
  private:
   std::unique_ptr<detail::op_state> st_;

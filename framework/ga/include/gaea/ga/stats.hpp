@@ -52,9 +52,6 @@ struct stats {
   std::array<op_figures, op_count> ops{};
   const op_figures& of(op o) const noexcept { return ops[static_cast<std::size_t>(o)]; }
 
-  // Shorthands kept from the first version of this struct.
-  std::uint64_t gets = 0, puts = 0, accs = 0;
-  std::uint64_t bytes_get = 0, bytes_put = 0, bytes_acc = 0;
   /// Fences a get needed (earlier writes to the same array on the same target).
   std::uint64_t flushes_issued = 0;
   /// Gets that went ahead although the target had pending writes — to *other* arrays — which a

@@ -18,8 +18,8 @@
 #include "gaea/comm/service.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/progress/calibration.hpp"
+#include "gaea/progress/detail/wait_strategy.hpp"
 #include "gaea/progress/telemetry.hpp"
-#include "gaea/progress/wait_strategy.hpp"
 
 namespace gaea::energy {
 class governor;
@@ -178,7 +178,7 @@ class engine {
     std::size_t bytes_;
     bool notified_;
     int packed_;  // the mode (and DVFS flag) the strategy was chosen for
-    wait_strategy* strategy_;
+    detail::wait_strategy* strategy_;
   };
   thread_state& this_thread(comm::worker& w);
   void run();
@@ -202,8 +202,8 @@ class engine {
   std::vector<std::unique_ptr<thread_state>> threads_;
   std::unique_ptr<thread_telemetry> progress_tel_;
   std::mutex waiter_mutex_;  // guards signalling progress_waiter_ against its destruction
-  std::atomic<waiter*> progress_waiter_{nullptr};
-  std::unique_ptr<blocker> park_;  // the progress thread sleeps here while mode is off
+  std::atomic<detail::waiter*> progress_waiter_{nullptr};
+  std::unique_ptr<detail::blocker> park_;  // the progress thread sleeps here while mode is off
   std::thread thread_;
 };
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gaea/ga/array_core.hpp"
+#include "gaea/ga/detail/array_core.hpp"
 
 namespace gaea::ga::detail {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// gaea::copy_bytes — std::memcpy for the data paths (direct loads and stores on a node, packing
-/// and unpacking of strided patches), without glibc's slow case.
+/// Internal (not API): gaea::detail::copy_bytes — std::memcpy for the data paths (direct loads and
+/// stores on a node, packing and unpacking of strided patches), without glibc's slow case.
 ///
 /// glibc before 2.39 copies from a few KiB to about half a MiB with `rep movsb`. On AMD Zen
 /// processors that instruction runs at 2–3 GB/s instead of 30–60 when source and destination differ
@@ -13,12 +13,10 @@
 #include <cstdint>
 #include <cstring>
 
-namespace gaea {
+namespace gaea::detail {
 
-namespace detail {
 /// Copies with 16-byte vector loads and stores (x86-64), else std::memcpy.
 void copy_unaligned(void* dst, const void* src, std::size_t n) noexcept;
-}  // namespace detail
 
 /// Copies `n` bytes from `src` to `dst` (the ranges must not overlap), like std::memcpy.
 /// Thread-safe; never throws.
@@ -30,7 +28,7 @@ inline void copy_bytes(void* dst, const void* src, std::size_t n) noexcept {
     std::memcpy(dst, src, n);
     return;
   }
-  detail::copy_unaligned(dst, src, n);
+  copy_unaligned(dst, src, n);
 }
 
-}  // namespace gaea
+}  // namespace gaea::detail

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// Type-erased implementation shared by every gaea::global_array<T>. Users do not need this
-/// header directly; it is public only because the template wraps it.
+/// Internal (not API): the type-erased implementation shared by every gaea::global_array<T>,
+/// installed only because the template wraps it.
 
 #include <atomic>
 #include <cstddef>
@@ -81,8 +81,6 @@ class array_core {
 
   /// A fresh operation state for the calling thread.
   std::unique_ptr<op_state> start(op kind) const;
-  /// The same, held by a request (for callers that cannot see op_state).
-  request start_request(op kind) const;
   /// One-sided operations (contracts in global_array), non-blocking.
   request get(const patch& p, user_buffer buf);
   request put(const patch& p, user_buffer buf);
@@ -95,12 +93,13 @@ class array_core {
   void sync();
   /// Collective: fills every tile's ghost cells from their owners (corners included).
   void update_ghosts(bool periodic);
-  /// Element lists: `kind` is 0 gather (into `out`), 1 scatter (from `values`), 2 scatter-acc,
-  /// 3 read_inc (out = old, element += value). `alpha` points to one element (2 and 3).
-  void element_list(int kind, std::span<const index> subs, const std::byte* values, std::byte* out,
-                    const void* alpha, op_state& st);
+  /// Element lists, blocking: `o` is op::gather (into `out`), op::scatter (from `values`),
+  /// op::scatter_acc or op::read_inc (out = old, element += value); `alpha` points to one element
+  /// (scatter_acc and read_inc).
+  void element_list(op o, std::span<const index> subs, const std::byte* values, std::byte* out,
+                    const void* alpha);
   /// Serves an element list on this rank's storage (handler side and local elements).
-  void serve_list(int kind, const index_t* subs, std::size_t count, const std::byte* values,
+  void serve_list(op o, const index_t* subs, std::size_t count, const std::byte* values,
                   std::byte* out, const void* alpha);
 
   /// This rank's storage (all its tiles, ghost cells included).
@@ -137,11 +136,8 @@ class array_core {
     std::uint64_t remote_offset;
     std::size_t remote_stride, local_offset, local_stride, row_bytes, rows;
   };
-  /// Calls fn(owner, tile, piece) for every tile piece of `p`, then for each piece
-  /// fn2(owner, transfer) for every 2-D strided transfer it decomposes into.
-  template <class Fn>
-  void for_each_transfer(const patch& p, const index& buffer_strides, Fn&& fn) const;
-  /// The 2-D strided transfers of one tile piece of `p` (see for_each_transfer).
+  /// Calls fn(transfer) for every 2-D strided transfer that one tile piece of `p` decomposes
+  /// into.
   template <class Fn>
   void for_each_piece_transfer(const tile& t, const patch& piece, const patch& p,
                                const index& buffer_strides, Fn&& fn) const;
@@ -223,13 +219,6 @@ void array_core::for_each_piece_transfer(const tile& t, const patch& piece, cons
   for_each_row(outer, origin, os, p.lo, bs, [&](index_t ro, index_t lo) {
     fn(transfer{static_cast<std::uint64_t>(t.offset + ro) * es, rstride,
                 static_cast<std::size_t>(lo) * es, lstride, row, rows});
-  });
-}
-
-template <class Fn>
-void array_core::for_each_transfer(const patch& p, const index& bs, Fn&& fn) const {
-  dist_.for_each_tile(p, [&](const tile& t, const patch& piece) {
-    for_each_piece_transfer(t, piece, p, bs, [&](const transfer& x) { fn(t, x); });
   });
 }
 

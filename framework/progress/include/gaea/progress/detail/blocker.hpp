@@ -1,14 +1,14 @@
 #pragma once
 /// \file
-/// gaea::progress::blocker — interrupt-driven waiting: drain, arm the worker, and block in
-/// epoll_wait on its event fd plus an eventfd that other threads (mode switches, shutdown, a
-/// DVFS timer) can signal.
+/// Internal (not API): gaea::progress::detail::blocker — interrupt-driven waiting: drain, arm the
+/// worker, and block in epoll_wait on its event fd plus an eventfd that other threads (mode
+/// switches, shutdown, a DVFS timer) can signal.
 
 #include <cstdint>
 
 #include "gaea/comm/service.hpp"
 
-namespace gaea::progress {
+namespace gaea::progress::detail {
 
 /// One per waiting thread. Thread safety: block() from the owner only; signal() from anywhere.
 class blocker {
@@ -47,4 +47,4 @@ class blocker {
   int event_fd_ = -1;
 };
 
-}  // namespace gaea::progress
+}  // namespace gaea::progress::detail

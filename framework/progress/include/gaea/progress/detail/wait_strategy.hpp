@@ -1,9 +1,9 @@
 #pragma once
 /// \file
-/// How a thread waits. One contract (wait_strategy) for the progress thread and for application
-/// threads waiting on a completion; the strategies decide, a `waiter` acts (spin, micro-sleep,
-/// block on the event fd, lower and raise the core's frequency around a block) and accounts the
-/// time of each state in the thread's telemetry.
+/// Internal (not API): how a thread waits. One contract (wait_strategy) for the progress thread and
+/// for application threads waiting on a completion; the strategies decide, a `waiter` acts (spin,
+/// micro-sleep, block on the event fd, lower and raise the core's frequency around a block) and
+/// accounts the time of each state in the thread's telemetry.
 
 #include <cstddef>
 #include <cstdint>
@@ -11,14 +11,14 @@
 
 #include "gaea/comm/service.hpp"
 #include "gaea/progress/auto_policy.hpp"
-#include "gaea/progress/blocker.hpp"
+#include "gaea/progress/detail/blocker.hpp"
 #include "gaea/progress/telemetry.hpp"
 
 namespace gaea::energy {
 class governor;
 }
 
-namespace gaea::progress {
+namespace gaea::progress::detail {
 
 /// Sets the calling thread's timer slack to 1 ns (once per thread) so that micro-sleeps are not
 /// rounded up to the default 50 us. Returns false where the kernel refuses.
@@ -182,4 +182,4 @@ class auto_strategy final : public wait_strategy {
   action last_ = action::spin;
 };
 
-}  // namespace gaea::progress
+}  // namespace gaea::progress::detail

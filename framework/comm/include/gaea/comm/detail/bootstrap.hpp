@@ -1,8 +1,8 @@
 #pragma once
 /// \file
-/// Collective exchanges over MPI used to set Gaea up (worker addresses, packed keys, CPU
-/// bindings). They are non-blocking collectives finished by `wait`, so that a rank waiting here
-/// can keep serving its peers (pass context::wait_mpi once traffic can flow).
+/// Internal (not API): collective exchanges over MPI used to set Gaea up (worker addresses, packed
+/// keys, CPU bindings). They are non-blocking collectives finished by `wait`, so that a rank
+/// waiting here can keep serving its peers (pass context::wait_mpi once traffic can flow).
 
 #include <mpi.h>
 
@@ -18,7 +18,7 @@
 
 #include "gaea/base/error.hpp"
 
-namespace gaea::comm {
+namespace gaea::comm::detail {
 
 /// Finishes a non-blocking MPI request.
 using mpi_wait = std::function<void(MPI_Request&)>;
@@ -91,4 +91,4 @@ std::vector<std::vector<T>> allgatherv(
   return out;
 }
 
-}  // namespace gaea::comm
+}  // namespace gaea::comm::detail
