@@ -4,6 +4,10 @@
 # a launch agree), medians over launches of the per-launch medians.
 #   bench/compare_get.sh [build-dir] [launches]
 set -euo pipefail
+# The peers this comparison runs (GA, ScaLAPACK, NWChem): installed if missing.
+if [[ "${GAEA_SKIP_DEPS:-0}" != 1 ]]; then
+  "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/install-deps.sh" --bench
+fi
 build=${1:-build}
 launches=${2:-5}
 mpirun_flags=(--oversubscribe)

@@ -5,6 +5,10 @@
 # Launches are interleaved; each figure is the median over launches of per-launch medians.
 #   bench/compare_strided.sh [build-dir] [launches] [ranks-for-acc]
 set -euo pipefail
+# The peers this comparison runs (GA, ScaLAPACK, NWChem): installed if missing.
+if [[ "${GAEA_SKIP_DEPS:-0}" != 1 ]]; then
+  "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/install-deps.sh" --bench
+fi
 build=${1:-build}
 launches=${2:-3}
 acc_ranks=${3:-4}

@@ -14,6 +14,10 @@
 #   LU_OUT       file for the raw JSON lines (default $build/lu_scaling.jsonl)
 #   UCX_TLS      passes through to every launch (e.g. tcp, to make gaea-lu's transfers real)
 set -euo pipefail
+# The peers this comparison runs (GA, ScaLAPACK, NWChem): installed if missing.
+if [[ "${GAEA_SKIP_DEPS:-0}" != 1 ]]; then
+  "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/install-deps.sh" --bench
+fi
 build=${1:-build}
 launches=${2:-3}
 sizes=${3:-"2048 4096"}

@@ -14,6 +14,10 @@
 # GAEA_PROGRESS=auto, and each progress mode with the owner-served counter.
 # On a machine with fewer cores than ranks, runs are oversubscribed: the tables say so.
 set -euo pipefail
+# The peers this comparison runs (GA, ScaLAPACK, NWChem): installed if missing.
+if [[ "${GAEA_SKIP_DEPS:-0}" != 1 ]]; then
+  "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/install-deps.sh" --bench
+fi
 build=${1:?usage: bench/scf_scaling.sh <build-dir> [sizes] [ranks] [reps] [basis]}
 sizes=${2:-4 8 12}
 ranks=${3:-1 2 4}

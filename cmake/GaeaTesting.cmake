@@ -17,6 +17,22 @@ set(GAEA_TEST_ENV
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
     GAEA_HANG_TIMEOUT=100)
 
+# gaea_test_environment(<out> [TLS <sm|tcp>] [MODE <progress mode>] [ENV VAR=value...]): the
+# ENVIRONMENT property of a test that runs mpirun — GAEA_TEST_ENV, the transport, the progress
+# mode and the test's own variables (later entries win) — the one way every helper builds it.
+function(gaea_test_environment out)
+  cmake_parse_arguments(PARSE_ARGV 1 E "" "TLS;MODE" "ENV")
+  set(env ${GAEA_TEST_ENV})
+  if(E_TLS)
+    list(APPEND env UCX_TLS=${E_TLS})
+  endif()
+  if(E_MODE)
+    list(APPEND env GAEA_PROGRESS=${E_MODE})
+  endif()
+  list(APPEND env ${E_ENV} ${E_UNPARSED_ARGUMENTS})
+  set(${out} "${env}" PARENT_SCOPE)
+endfunction()
+
 function(gaea_add_mpi_test name)
   cmake_parse_arguments(T "PLAIN_MAIN;MULTINODE" "TIMEOUT"
                         "SOURCES;NRANKS;TRANSPORTS;MODES;ENV;LABELS;MULTINODE_MODES" ${ARGN})
@@ -43,11 +59,12 @@ function(gaea_add_mpi_test name)
         add_test(NAME ${test}
                  COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS}
                          $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
+        gaea_test_environment(_env TLS ${tls} MODE ${mode} ENV ${T_ENV})
         set_tests_properties(${test} PROPERTIES
           TIMEOUT ${T_TIMEOUT}
           PROCESSORS ${np}
           LABELS "mpi;${tls};${mode};${T_LABELS}"
-          ENVIRONMENT "${GAEA_TEST_ENV};UCX_TLS=${tls};GAEA_PROGRESS=${mode};${T_ENV}")
+          ENVIRONMENT "${_env}")
       endforeach()
     endforeach()
   endforeach()
@@ -104,11 +121,12 @@ function(gaea_add_mpi_run name)
         add_test(NAME ${test}
                  COMMAND ${wrapper} ${launcher} $<TARGET_FILE:${T_TARGET}> ${MPIEXEC_POSTFLAGS}
                          ${T_ARGS})
+        gaea_test_environment(_env TLS ${tls} MODE ${mode} ENV ${T_ENV})
         set_tests_properties(${test} PROPERTIES
           TIMEOUT ${T_TIMEOUT}
           PROCESSORS ${np}
           LABELS "mpi;${tls};${mode};${T_LABELS}"
-          ENVIRONMENT "${GAEA_TEST_ENV};UCX_TLS=${tls};GAEA_PROGRESS=${mode};${T_ENV}")
+          ENVIRONMENT "${_env}")
         if(T_FIXTURES_SETUP)
           set_tests_properties(${test} PROPERTIES FIXTURES_SETUP ${T_FIXTURES_SETUP})
         endif()
@@ -184,13 +202,14 @@ function(gaea_add_multinode name)
       add_test(NAME ${test}
                COMMAND ${T_WRAPPER} ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
                        ${GAEA_CLUSTER_SCRIPT} mpirun -np ${np} ${T_COMMAND})
+      gaea_test_environment(_env MODE ${mode} ENV GAEA_TEST_NODES=${hosts} ${T_ENV})
       set_tests_properties(${test} PROPERTIES
         TIMEOUT ${T_TIMEOUT}
         PROCESSORS ${np}
         SKIP_RETURN_CODE 77
         FIXTURES_REQUIRED "cluster_${layout};${T_FIXTURES_REQUIRED}"
         LABELS "mpi;multinode;${mode}"
-        ENVIRONMENT "${GAEA_TEST_ENV};GAEA_PROGRESS=${mode};GAEA_TEST_NODES=${hosts};${T_ENV}")
+        ENVIRONMENT "${_env}")
     endforeach()
   endforeach()
 endfunction()

@@ -37,8 +37,9 @@ install_deps() {
   if [[ "${GAEA_SKIP_DEPS:-0}" == 1 ]]; then
     step "dependencies: skipped (GAEA_SKIP_DEPS=1)"
   else
-    step "dependencies: scripts/install-deps.sh"
-    "$repo/scripts/install-deps.sh"
+    # What this build needs: the library, the apps and the tests (not the benchmark peers).
+    step "dependencies: scripts/install-deps.sh --tests"
+    "$repo/scripts/install-deps.sh" --tests
   fi
 }
 

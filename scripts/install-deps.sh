@@ -1,28 +1,58 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 (bookworm) packages Gaea's build, tests and benchmarks need.
+# Installs the Debian 12 (bookworm) packages a use of Gaea needs, and only those.
 # Does nothing at all (no apt-get update) when every package is already installed.
-#   scripts/install-deps.sh          install what is missing (as root, or via sudo)
-#   scripts/install-deps.sh --check  only report; exit 1 if anything is missing
+#   scripts/install-deps.sh [what...] [--check]
+# what (several may be given; default --all):
+#   --library  build and install the library (compilers, CMake, MPI, UCX, TBB, hwloc, Eigen,
+#              HDF5, nlohmann-json)
+#   --apps     the library, and the mini-apps and tools (CLI11, libint2, basis sets)
+#   --tests    the library, apps and the test suite (Catch2, clang-format, iproute2 for the
+#              emulated cluster); what scripts/build.sh installs
+#   --bench    the library, apps, and the peers the benchmarks compare against (Global Arrays,
+#              ARMCI-MPI, ScaLAPACK, NWChem, gfortran)
+#   --all      everything above
+#   --check    only report what is missing; exit 1 if anything is
+#   --list     print the packages of the selection and exit
 set -euo pipefail
 
-packages=(
-  build-essential cmake pkg-config git
+library=(
+  build-essential cmake pkg-config
   libopenmpi-dev openmpi-bin
-  libucx-dev ucx-utils libibverbs-dev rdma-core
-  libtbb-dev libhwloc-dev libeigen3-dev
-  catch2 libcli11-dev libfmt-dev nlohmann-json3-dev
+  libucx-dev libibverbs-dev rdma-core
+  libtbb-dev libhwloc-dev libeigen3-dev nlohmann-json3-dev
   libhdf5-openmpi-dev
-  libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev gfortran
-  libint2-dev nwchem-data nwchem
 )
+apps=(libcli11-dev libint2-dev nwchem-data)
+tests=(catch2 clang-format iproute2 git)
+bench=(ucx-utils libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev gfortran nwchem)
 
-check_only=0
-case "${1:-}" in
-  "") ;;
-  --check) check_only=1 ;;
-  -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
-  *) echo "install-deps.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
-esac
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+
+want_apps=0 want_tests=0 want_bench=0 check_only=0 list_only=0 any=0
+for a in "$@"; do
+  case "$a" in
+    --library) any=1 ;;
+    --apps) any=1; want_apps=1 ;;
+    --tests) any=1; want_apps=1; want_tests=1 ;;
+    --bench) any=1; want_apps=1; want_bench=1 ;;
+    --all) any=1; want_apps=1; want_tests=1; want_bench=1 ;;
+    --check) check_only=1 ;;
+    --list) list_only=1 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "install-deps.sh: error: unknown argument '$a'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+if [[ $any -eq 0 ]]; then want_apps=1; want_tests=1; want_bench=1; fi
+
+packages=("${library[@]}")
+if [[ $want_apps -eq 1 ]]; then packages+=("${apps[@]}"); fi
+if [[ $want_tests -eq 1 ]]; then packages+=("${tests[@]}"); fi
+if [[ $want_bench -eq 1 ]]; then packages+=("${bench[@]}"); fi
+
+if [[ $list_only -eq 1 ]]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "install-deps.sh: dpkg-query not found; this script supports Debian 12 only." >&2

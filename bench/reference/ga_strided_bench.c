@@ -93,9 +93,10 @@ int main(int argc, char** argv) {
           }
           mbs[k] = ref_median(samples + 1, reps);
         }
-        printf("{\"bench\":\"strided\",\"system\":\"ga\",\"chunk\":%d,\"rows\":%d,\"get\":%.2f,"
-               "\"put\":%.2f}\n",
-               chunks[c], rows, mbs[0], mbs[1]);
+        printf(
+            "{\"bench\":\"strided\",\"system\":\"ga\",\"chunk\":%d,\"rows\":%d,\"get\":%.2f,"
+            "\"put\":%.2f}\n",
+            chunks[c], rows, mbs[0], mbs[1]);
       }
       GA_Sync();
       GA_Destroy(g);

@@ -18,8 +18,8 @@ void Cblacs_gridexit(int ctxt);
 int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
 void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb,
                const int* irsrc, const int* icsrc, const int* ctxt, const int* lld, int* info);
-void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
-              const int* desc, int* ipiv, int* info);
+void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja, const int* desc,
+              int* ipiv, int* info);
 
 static uint64_t mix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   if (p * q != np) { /* squarest grid, P <= Q */
     for (p = 1; (p + 1) * (p + 1) <= np; ++p) {
     }
-    while (np % p) --p;
+    while (np % p)
+      --p;
     q = np / p;
   }
   if (n <= 0 || nb <= 0 || nb > n || reps <= 0) {
@@ -92,9 +93,10 @@ int main(int argc, char** argv) {
   qsort(times, (size_t)reps, sizeof(double), cmp);
   const double t = times[reps / 2], flops = 2.0 / 3.0 * (double)n * n * n;
   if (me == 0)
-    printf("{\"n\":%d,\"block\":%d,\"grid\":\"%dx%d\",\"ranks\":%d,\"time_s\":%.6f,"
-           "\"gflops\":%.4f,\"reps\":%d}\n",
-           n, nb, p, q, np, t, flops / t * 1e-9, reps);
+    printf(
+        "{\"n\":%d,\"block\":%d,\"grid\":\"%dx%d\",\"ranks\":%d,\"time_s\":%.6f,"
+        "\"gflops\":%.4f,\"reps\":%d}\n",
+        n, nb, p, q, np, t, flops / t * 1e-9, reps);
   free(times);
   free(ipiv);
   free(a);
