@@ -45,6 +45,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.hpp"
+#include "cli.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/progress/engine.hpp"
@@ -295,66 +296,63 @@ std::string mpi_library() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  CLI::App app{"gaea-coll-bench: OSU-style latency of gaea::coll alltoall/broadcast beside MPI"};
+  apps::conventions(app, "gaea-coll-bench");
+  std::string op_text = "alltoall", algos_text = "all", energy_text = "off", json_path;
+  std::uint64_t min_bytes = 8, max_bytes = 4u << 20, factor = 2, chunk = 0;
+  int iters = 100, warmup = 10, min_iters = 4, reps = 5;
+  app.add_option("--op", op_text, "alltoall or broadcast")
+      ->check(CLI::IsMember({"alltoall", "broadcast"}))
+      ->capture_default_str();
+  app.add_option("--min", min_bytes, "smallest message (alltoall: bytes per destination)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  app.add_option("--max", max_bytes, "largest message (always measured)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  app.add_option("--factor", factor, "size step (multiplier)")
+      ->check(CLI::Range(2, 1 << 20))
+      ->capture_default_str();
+  app.add_option("--iters", iters, "timed calls per run up to 8 KiB (scaled down above)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--warmup", warmup, "untimed calls per size and variant up to 8 KiB (scaled)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--min-iters", min_iters, "fewest timed calls per run at large sizes")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--reps", reps, "interleaved repetitions per size; medians are reported")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--algos", algos_text,
+                 "variants: all, or a list of algorithms of --op, auto (Gaea's choice), mpi")
+      ->capture_default_str();
+  app.add_option("--chunk", chunk, "pipeline chunk of chain (0: GAEA_COLL_CHUNK)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  app.add_option("--energy", energy_text,
+                 "coll::options::energy of the Gaea calls (off keeps frequency changes out of "
+                 "the latency)")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
+  app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
+  app.callback([&] {
+    if (min_bytes < 1 || min_bytes > max_bytes) throw gaea::error("need 1 <= --min <= --max");
+    if (max_bytes > static_cast<std::uint64_t>(INT_MAX))
+      throw gaea::error("--max must fit an MPI count (int)");
+  });
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
+
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("gaea-coll-bench", &argc, &argv, [&](gaea::runtime& rt) {
     coll::world();  // collective on first use: every rank, before anything can fail
     const int me = rt.rank(), np = rt.size();
 
-    CLI::App app{"gaea-coll-bench: OSU-style latency of gaea::coll alltoall/broadcast beside MPI"};
-    std::string op_text = "alltoall", algos_text = "all", energy_text = "off", json_path;
-    std::uint64_t min_bytes = 8, max_bytes = 4u << 20, factor = 2, chunk = 0;
-    int iters = 100, warmup = 10, min_iters = 4, reps = 5;
-    app.add_option("--op", op_text, "alltoall or broadcast")
-        ->check(CLI::IsMember({"alltoall", "broadcast"}))
-        ->capture_default_str();
-    app.add_option("--min", min_bytes, "smallest message (alltoall: bytes per destination)")
-        ->transform(CLI::AsSizeValue(false))
-        ->capture_default_str();
-    app.add_option("--max", max_bytes, "largest message (always measured)")
-        ->transform(CLI::AsSizeValue(false))
-        ->capture_default_str();
-    app.add_option("--factor", factor, "size step (multiplier)")
-        ->check(CLI::Range(2, 1 << 20))
-        ->capture_default_str();
-    app.add_option("--iters", iters, "timed calls per run up to 8 KiB (scaled down above)")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--warmup", warmup, "untimed calls per size and variant up to 8 KiB (scaled)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    app.add_option("--min-iters", min_iters, "fewest timed calls per run at large sizes")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--reps", reps, "interleaved repetitions per size; medians are reported")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--algos", algos_text,
-                   "variants: all, or a list of algorithms of --op, auto (Gaea's choice), mpi")
-        ->capture_default_str();
-    app.add_option("--chunk", chunk, "pipeline chunk of chain (0: GAEA_COLL_CHUNK)")
-        ->transform(CLI::AsSizeValue(false))
-        ->capture_default_str();
-    app.add_option("--energy", energy_text,
-                   "coll::options::energy of the Gaea calls (off keeps frequency changes out of "
-                   "the latency)")
-        ->check(CLI::IsMember({"auto", "on", "off"}))
-        ->capture_default_str();
-    app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      // Every rank parses the same arguments; only rank 0 speaks.
-      return me == 0 ? app.exit(e) : e.get_exit_code();
-    }
-
     const operation op = *coll::parse_operation(op_text);
     std::vector<variant> variants;
     try {
       variants = parse_variants(algos_text, op, np);
-      if (min_bytes < 1 || min_bytes > max_bytes)
-        throw std::invalid_argument("need 1 <= --min <= --max");
-      if (max_bytes > static_cast<std::uint64_t>(INT_MAX))
-        throw std::invalid_argument("--max must fit an MPI count (int)");
       int mpi_rank = -1;
       MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
       if (mpi_rank != me) throw std::runtime_error("Gaea rank differs from MPI_COMM_WORLD rank");
@@ -567,6 +565,5 @@ int main(int argc, char** argv) {
                     failures.dump().c_str());
     }
     return status;
-    return 0;
   });
 }

@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "bench_common.hpp"
+#include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/energy/model.hpp"
 #include "gaea/energy/throttle.hpp"
@@ -309,6 +310,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "gaea-coll-energy-bench: gaea::coll's per-call energy strategy ([A2A-Energy]) "
       "against full power"};
+  apps::conventions(app, "gaea-coll-energy-bench");
   std::string ops_text = "alltoall,broadcast", algos_text;
   std::size_t min_bytes = 64, max_bytes = 1 << 20, factor = 4;
   int reps = 5, warmup = 3;
@@ -345,26 +347,19 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   app.add_option("--json", json_path, "write the results here (temporary file, then rename)");
-  try {
-    app.parse(argc, argv);
-    if (min_bytes < 1 || max_bytes < min_bytes)
-      throw CLI::ValidationError("need 1 <= --min <= --max");
-    if (max_iters < min_iters) throw CLI::ValidationError("need --min-iters <= --max-iters");
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  const std::vector<std::string> ops = gaea_bench::split_list(ops_text);
-  const std::vector<std::string> wanted_algos = gaea_bench::split_list(algos_text);
-  for (const std::string& op : ops)
-    if (op != "alltoall" && op != "broadcast") {
-      std::fprintf(stderr, "unknown operation '%s' (alltoall, broadcast)\n", op.c_str());
-      return 2;
-    }
-  for (const std::string& a : wanted_algos)
-    if (!coll::parse_algorithm(a)) {
-      std::fprintf(stderr, "unknown algorithm '%s'\n", a.c_str());
-      return 2;
-    }
+  std::vector<std::string> ops, wanted_algos;
+  app.callback([&] {
+    if (min_bytes < 1 || max_bytes < min_bytes) throw gaea::error("need 1 <= --min <= --max");
+    if (max_iters < min_iters) throw gaea::error("need --min-iters <= --max-iters");
+    ops = gaea_bench::split_list(ops_text);
+    wanted_algos = gaea_bench::split_list(algos_text);
+    for (const std::string& op : ops)
+      if (op != "alltoall" && op != "broadcast")
+        throw gaea::error("unknown operation '" + op + "' (alltoall, broadcast)");
+    for (const std::string& a : wanted_algos)
+      if (!coll::parse_algorithm(a)) throw gaea::error("unknown algorithm '" + a + "'");
+  });
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
 
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("gaea-coll-energy-bench", &argc, &argv, [&](gaea::runtime& rt) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bench_common.hpp"
+#include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/counters/task_counter.hpp"
 #include "gaea/counters/task_pool.hpp"
@@ -143,6 +144,7 @@ std::vector<T> parse_list(const std::string& text, Parse parse, const char* what
 
 int main(int argc, char** argv) {
   CLI::App app{"counter_latency: Fig. 10 fetch-and-add latency and task-pool throughput"};
+  apps::conventions(app, "counter_latency");
   std::string modes_text = "atomic,progress,owner", variants_text = "single,batched,hierarchical";
   std::string lengths_text = "1,10,100,1000", json_path;
   std::int64_t per_rank = 1000;
@@ -162,21 +164,23 @@ int main(int argc, char** argv) {
   app.add_flag("--no-pool", no_pool, "skip the throughput part");
   app.add_flag("--no-latency", no_latency, "skip the latency part");
   app.add_option("--json", json_path, "write all results to this JSON file");
-  CLI11_PARSE(app, argc, argv);
   std::vector<gaea::counters::counter_mode> modes;
   std::vector<gaea::counters::dispense> variants;
   std::vector<double> lengths;
-  try {
+  app.callback([&] {
     modes = parse_list<gaea::counters::counter_mode>(modes_text, gaea::counters::parse_counter_mode,
                                                      "--modes");
     variants = parse_list<gaea::counters::dispense>(variants_text, gaea::counters::parse_dispense,
                                                     "--variants");
-    for (const std::string& s : gaea_bench::split_list(lengths_text))
-      lengths.push_back(std::stod(s));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "counter_latency: %s\n", e.what());
-    return 2;
-  }
+    for (const std::string& s : gaea_bench::split_list(lengths_text)) {
+      try {
+        lengths.push_back(std::stod(s));
+      } catch (const std::exception&) {
+        throw gaea::error("--lengths: '" + s + "' is not a number");
+      }
+    }
+  });
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
 
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("counter_latency", &argc, &argv, [&](gaea::runtime& rt) {
@@ -315,7 +319,6 @@ int main(int argc, char** argv) {
       std::printf("%s\n", out.dump().c_str());
       if (!json_path.empty() && !gaea_bench::write_json(json_path, out)) return 1;
     }
-    return 0;
     return 0;
   });
 }

@@ -18,6 +18,9 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/algorithms.hpp"
 #include "gaea/ga/io.hpp"
@@ -43,12 +46,22 @@ double median_seconds(int reps, const std::function<void()>& fn) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  CLI::App app{
+      "ga_algorithms_bench: collective algorithms and HDF5 I/O of global arrays (gemm, "
+      "copy, write, read)"};
+  apps::conventions(app, "ga_algorithms_bench");
+  index_t n = 1024;
+  int reps = 5;
+  std::string dir = std::filesystem::temp_directory_path().string();
+  app.add_option("n", n, "matrix order")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("reps", reps, "repetitions (median reported)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("dir", dir, "directory of the HDF5 files")->capture_default_str();
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("ga_algorithms_bench", &argc, &argv, [&](gaea::runtime& rt) {
     gaea::coll::world();  // collective on first use: every rank, before any collective
-    const index_t n = argc > 1 ? std::atoll(argv[1]) : 1024;
-    const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
-    const std::string dir = argc > 3 ? argv[3] : std::filesystem::temp_directory_path().string();
     const bool root = rt.rank() == 0;
     const double flops =
         2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);

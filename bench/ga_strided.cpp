@@ -21,6 +21,9 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/global_array.hpp"
 #include "gaea/ga/protocol.hpp"
@@ -213,24 +216,29 @@ void nbget(gaea::runtime& rt, const options& o) {
 
 int main(int argc, char** argv) {
   options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--quick") {
-      o.quick = true;
+  CLI::App app{
+      "ga_strided: global-array protocol benchmarks (strided, accumulate, non-blocking "
+      "get), measured like bench/reference/ga_strided_bench.c"};
+  apps::conventions(app, "ga_strided");
+  int reps = 0, iters = 0;
+  CLI::Option* const reps_opt = app.add_option("--reps", reps,
+                                               "repetitions (median reported; default " +
+                                                   std::to_string(o.reps) + ", 3 with --quick)")
+                                    ->check(CLI::PositiveNumber);
+  CLI::Option* const iters_opt = app.add_option("--iters", iters,
+                                                "operations per repetition (default " +
+                                                    std::to_string(o.iters) + ", 4 with --quick)")
+                                     ->check(CLI::PositiveNumber);
+  app.add_flag("--quick", o.quick, "fewer sizes and iterations, for smoke runs");
+  app.callback([&] {
+    if (o.quick) {
       o.reps = 3;
       o.iters = 4;
-    } else if ((a == "--reps" || a == "--iters") && i + 1 < argc) {
-      const int v = std::atoi(argv[++i]);
-      if (v <= 0) {
-        std::fprintf(stderr, "ga_strided: %s needs a positive value\n", a.c_str());
-        return 2;
-      }
-      (a == "--reps" ? o.reps : o.iters) = v;
-    } else {
-      std::fprintf(stderr, "usage: ga_strided [--reps R] [--iters K] [--quick]\n");
-      return 2;
     }
-  }
+    if (reps_opt->count() > 0) o.reps = reps;
+    if (iters_opt->count() > 0) o.iters = iters;
+  });
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("ga_strided", &argc, &argv, [&](gaea::runtime& rt) {
     gaea::coll::world();  // collective on first use: every rank, before any collective
@@ -241,7 +249,6 @@ int main(int argc, char** argv) {
     strided(rt, o);
     accumulate(rt, o);
     nbget(rt, o);
-    return 0;
     return 0;
   });
 }

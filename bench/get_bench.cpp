@@ -36,6 +36,10 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
+#include "gaea/base/error.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/global_array.hpp"
@@ -76,63 +80,48 @@ std::optional<std::size_t> parse_bytes(const std::string& text) {
   return static_cast<std::size_t>(v) * mult;
 }
 
-/// Parses the command line; prints the problem and returns nullopt on an error.
-std::optional<options> parse_options(int argc, char** argv) {
-  options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--sweep") {
-      o.sweep = true;
-      continue;
+/// Parses the command line (apps/common/cli.hpp): nullopt when the program should run, else
+/// the exit status of main.
+std::optional<int> parse_options(int argc, char** argv, options& o) {
+  CLI::App app{
+      "get_bench: get/put latency and bandwidth of a gaea::global_array, measured like "
+      "the Global Arrays references"};
+  apps::conventions(app, "get_bench");
+  std::string sizes_text;
+  app.add_flag("--sweep", o.sweep, "the size sweep (get/put latency and bandwidth per size)");
+  app.add_option("--reps", o.reps, "repetitions (median reported)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--lat-iters", o.lat_iters, "gets per latency repetition (default mode)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--bw-iters", o.bw_iters, "gets per bandwidth repetition (default mode)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--rep-ms", o.rep_ms, "length of one repetition, ms (--sweep)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--depth", o.depth, "non-blocking operations in flight (--sweep)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--sizes", sizes_text,
+                 "sizes of --sweep, multiples of 8 B, e.g. 8,64,4KiB,1MiB "
+                 "(default: 8,64,512,4KiB,32KiB,256KiB,1MiB,4MiB)");
+  app.callback([&] {
+    if (sizes_text.empty()) return;
+    o.sizes.clear();
+    std::size_t from = 0;
+    while (from <= sizes_text.size()) {
+      const std::size_t comma = std::min(sizes_text.find(',', from), sizes_text.size());
+      const std::string item = sizes_text.substr(from, comma - from);
+      const auto b = parse_bytes(item);
+      if (!b || *b == 0 || *b % sizeof(double) != 0)
+        throw gaea::error("--sizes: '" + item + "' is not a positive multiple of 8 B");
+      o.sizes.push_back(*b);
+      from = comma + 1;
     }
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "get_bench: %s needs a value (or unknown option)\n", a.c_str());
-      return std::nullopt;
-    }
-    const std::string v = argv[++i];
-    if (a == "--sizes") {
-      o.sizes.clear();
-      std::size_t from = 0;
-      while (from <= v.size()) {
-        const std::size_t comma = std::min(v.find(',', from), v.size());
-        const auto b = parse_bytes(v.substr(from, comma - from));
-        if (!b || *b == 0 || *b % sizeof(double) != 0) {
-          std::fprintf(stderr, "get_bench: --sizes: '%s' is not a positive multiple of 8 B\n",
-                       v.substr(from, comma - from).c_str());
-          return std::nullopt;
-        }
-        o.sizes.push_back(*b);
-        from = comma + 1;
-      }
-      continue;
-    }
-    if (a == "--rep-ms") {
-      o.rep_ms = std::atof(v.c_str());
-      if (!(o.rep_ms > 0)) {
-        std::fprintf(stderr, "get_bench: --rep-ms needs a positive value\n");
-        return std::nullopt;
-      }
-      continue;
-    }
-    const int n = std::atoi(v.c_str());
-    if (n <= 0) {
-      std::fprintf(stderr, "get_bench: %s needs a positive value\n", a.c_str());
-      return std::nullopt;
-    }
-    if (a == "--reps")
-      o.reps = n;
-    else if (a == "--lat-iters")
-      o.lat_iters = n;
-    else if (a == "--bw-iters")
-      o.bw_iters = n;
-    else if (a == "--depth")
-      o.depth = n;
-    else {
-      std::fprintf(stderr, "get_bench: unknown option %s\n", a.c_str());
-      return std::nullopt;
-    }
-  }
-  return o;
+  });
+  return apps::parse(app, argc, argv);
 }
 
 /// A page-aligned buffer of `n` doubles.
@@ -394,8 +383,9 @@ int run_sweep(gaea::runtime& rt, const options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::optional<options> o = parse_options(argc, argv);
-  if (!o) return 2;
+  options opts;
+  if (const auto rc = parse_options(argc, argv, opts)) return *rc;
+  const options* const o = &opts;
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("get_bench", &argc, &argv, [&](gaea::runtime& rt) {
     gaea::coll::world();  // collective on first use: every rank, before any collective
@@ -404,6 +394,5 @@ int main(int argc, char** argv) {
       return 2;
     }
     return o->sweep ? run_sweep(rt, *o) : run_classic(rt, *o);
-    return 0;
   });
 }

@@ -9,6 +9,9 @@
 #include <string>
 #include <thread>
 
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -22,10 +25,18 @@ double cpu_seconds() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  CLI::App app{
+      "idle_cost: CPU time a rank burns while its application thread sleeps outside the "
+      "library (the progress thread's idle cost); run it once per GAEA_PROGRESS mode"};
+  apps::conventions(app, "idle_cost");
+  double seconds = 2.0;
+  app.add_option("seconds", seconds, "how long the application thread sleeps")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("idle_cost", &argc, &argv, [&](gaea::runtime& rt) {
     const gaea::coll::group& world = gaea::coll::world();  // collective on first use
-    const double seconds = argc > 1 ? std::atof(argv[1]) : 2.0;
     rt.barrier();
     const double c0 = cpu_seconds();
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
@@ -41,7 +52,6 @@ int main(int argc, char** argv) {
           std::string(gaea::progress::to_string(rt.progress().current_mode())).c_str(), rt.size(),
           seconds, worst / seconds, static_cast<unsigned long long>(s.steps));
     rt.barrier();
-    return 0;
     return 0;
   });
 }

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.hpp"
+#include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
@@ -121,39 +122,42 @@ std::vector<double> waiting_period(gaea::runtime& rt, const wait_config& c, doub
 }  // namespace
 
 int main(int argc, char** argv) {
+  CLI::App app{"idle_wait: CPU cost of waiting in a sync while rank 0 computes, per wait mode"};
+  apps::conventions(app, "idle_wait");
+  double seconds = 2.0, solo_seconds = 0;
+  std::string modes_text = "spin,adaptive,interrupt,auto";
+  int reps = 3;
+  std::string json_path;
+  app.add_option("--seconds", seconds, "rank 0's compute time per mode")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--solo-seconds", solo_seconds, "length of the solo run (0: --seconds)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--modes", modes_text,
+                 "wait modes: spin, adaptive, interrupt, auto (auto = with DVFS), "
+                 "<mode>+dvfs, <mode>-nodvfs")
+      ->capture_default_str();
+  app.add_option("--reps", reps, "repetitions (solo + every mode each time); medians reported")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
+  std::vector<wait_config> modes;
+  app.callback([&] {
+    try {
+      modes = gaea_bench::parse_configs(modes_text);
+    } catch (const std::invalid_argument& e) {
+      throw gaea::error(e.what());
+    }
+  });
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
+
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("idle_wait", &argc, &argv, [&](gaea::runtime& rt) {
     gaea::coll::world();  // collective on first use: every rank, before any collective
-    CLI::App app{"idle_wait: CPU cost of waiting in a sync while rank 0 computes, per wait mode"};
-    double seconds = 2.0, solo_seconds = 0;
-    std::string modes_text = "spin,adaptive,interrupt,auto";
-    int reps = 3;
-    std::string json_path;
-    app.add_option("--seconds", seconds, "rank 0's compute time per mode")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--solo-seconds", solo_seconds, "length of the solo run (0: --seconds)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    app.add_option("--modes", modes_text,
-                   "wait modes: spin, adaptive, interrupt, auto (auto = with DVFS), "
-                   "<mode>+dvfs, <mode>-nodvfs")
-        ->capture_default_str();
-    app.add_option("--reps", reps, "repetitions (solo + every mode each time); medians reported")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      return rt.rank() == 0 ? app.exit(e) : e.get_exit_code();
-    }
-    std::vector<wait_config> modes;
-    try {
-      modes = gaea_bench::parse_configs(modes_text);
-      if (rt.size() < 2) throw std::invalid_argument("needs at least 2 ranks (4 recommended)");
-    } catch (const std::exception& e) {
-      if (rt.rank() == 0) std::fprintf(stderr, "idle_wait: %s\n", e.what());
+    if (rt.size() < 2) {
+      if (rt.rank() == 0)
+        std::fprintf(stderr, "idle_wait: needs at least 2 ranks (4 recommended)\n");
       return 2;
     }
     if (solo_seconds <= 0) solo_seconds = seconds;

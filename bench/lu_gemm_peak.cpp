@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
 #include "kernels.hpp"
 #include "timings.hpp"
 
@@ -35,7 +38,13 @@ double gemm_gflops(index_t m, index_t k, index_t n, double seconds) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const double seconds = argc > 1 ? std::atof(argv[1]) : 0.5;
+  CLI::App app{"lu_gemm_peak: Gflop/s of gaea-lu's GEMM kernel on one thread"};
+  apps::conventions(app, "lu_gemm_peak");
+  double seconds = 0.5;
+  app.add_option("seconds", seconds, "measuring time per shape")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   struct shape {
     index_t m, k, n;
   };

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.hpp"
+#include "cli.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/progress/clock.hpp"
@@ -67,51 +68,55 @@ enum field : std::size_t { f_wall_s, f_cpu_s, f_energy_j, f_wakeups, f_blocks, f
 
 int main(int argc, char** argv) {
   receiver rx;  // outlives the runtime, whose context holds the handler
-  // An error on any rank ends the job with its message on every rank.
-  return gaea::run_main("reaction", &argc, &argv, [&](gaea::runtime& rt) {
-    CLI::App app{"reaction: reaction time of a waiting rank from burst to sparse traffic"};
-    std::string modes_text = "spin,adaptive,interrupt,auto";
-    double min_gap_us = 1, max_gap_us = 100000, factor = 1.25;
-    int per_gap = 5, warmup = 20;
-    std::uint64_t bytes = 1024;
-    std::string json_path;
-    app.add_option("--modes", modes_text,
-                   "wait modes: spin, adaptive, interrupt, auto (auto = with DVFS), "
-                   "<mode>+dvfs, <mode>-nodvfs")
-        ->capture_default_str();
-    app.add_option("--min-gap", min_gap_us, "smallest gap between sends, us")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--max-gap", max_gap_us, "largest gap between sends, us")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--factor", factor, "gap growth per step")
-        ->check(CLI::Range(1.01, 100.0))
-        ->capture_default_str();
-    app.add_option("--per-gap", per_gap, "messages per gap (the median is reported)")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--warmup", warmup, "messages sent back to back before the measured ones")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    app.add_option("--bytes", bytes, "payload of each message")
-        ->transform(CLI::AsSizeValue(false))
-        ->capture_default_str();
-    app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      return rt.rank() == 0 ? app.exit(e) : e.get_exit_code();
-    }
-    std::vector<wait_config> modes;
+  CLI::App app{"reaction: reaction time of a waiting rank from burst to sparse traffic"};
+  apps::conventions(app, "reaction");
+  std::string modes_text = "spin,adaptive,interrupt,auto";
+  double min_gap_us = 1, max_gap_us = 100000, factor = 1.25;
+  int per_gap = 5, warmup = 20;
+  std::uint64_t bytes = 1024;
+  std::string json_path;
+  app.add_option("--modes", modes_text,
+                 "wait modes: spin, adaptive, interrupt, auto (auto = with DVFS), "
+                 "<mode>+dvfs, <mode>-nodvfs")
+      ->capture_default_str();
+  app.add_option("--min-gap", min_gap_us, "smallest gap between sends, us")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-gap", max_gap_us, "largest gap between sends, us")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--factor", factor, "gap growth per step")
+      ->check(CLI::Range(1.01, 100.0))
+      ->capture_default_str();
+  app.add_option("--per-gap", per_gap, "messages per gap (the median is reported)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--warmup", warmup, "messages sent back to back before the measured ones")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--bytes", bytes, "payload of each message")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
+  std::vector<wait_config> modes;
+  app.callback([&] {
     try {
       modes = gaea_bench::parse_configs(modes_text);
+    } catch (const std::invalid_argument& e) {
+      throw gaea::error(e.what());
+    }
+    if (min_gap_us > max_gap_us) throw gaea::error("need --min-gap <= --max-gap");
+  });
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
+
+  // An error on any rank ends the job with its message on every rank.
+  return gaea::run_main("reaction", &argc, &argv, [&](gaea::runtime& rt) {
+    try {
       if (rt.size() < 2) throw std::invalid_argument("needs at least 2 ranks");
       if (rt.nodes() != 1)
         throw std::invalid_argument(
             "ranks 0 and 1 must share a node: reaction times compare CLOCK_MONOTONIC stamps of two "
             "processes, which is meaningful on one machine only");
-      if (min_gap_us > max_gap_us) throw std::invalid_argument("need --min-gap <= --max-gap");
     } catch (const std::exception& e) {
       if (rt.rank() == 0) std::fprintf(stderr, "reaction: %s\n", e.what());
       return 2;

@@ -37,6 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.hpp"
+#include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/global_array.hpp"
 #include "gaea/progress/clock.hpp"
@@ -291,73 +292,74 @@ summary summarize(const std::vector<sample>& v, double polling_latency_us) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // An error on any rank ends the job with its message on every rank.
-  return gaea::run_main("shift", &argc, &argv, [&](gaea::runtime& rt) {
-    gaea::coll::world();  // collective on first use: every rank, before any collective
-    CLI::App app{"shift: one-sided shift benchmark under several wait configurations"};
-    std::string prims_text = "put,get,acc,strided_put";
-    std::string configs_text = "polling,polling+dvfs,interrupt,interrupt+dvfs,adaptive,auto";
-    std::uint64_t min_bytes = 1024, max_bytes = 4u << 20;
-    std::uint64_t factor = 4;
-    std::int64_t iters_opt = 0, rows = 16;
-    int reps = 5;
-    double block_ms = 40;
-    std::int64_t min_iters = 4;
-    std::string json_path;
-    app.add_option("--prims", prims_text, "primitives: put,get,acc,strided_put")
-        ->capture_default_str();
-    app.add_option("--configs", configs_text,
-                   "wait configurations: polling, polling+dvfs, interrupt, interrupt+dvfs, "
-                   "adaptive, auto, or <mode>[+dvfs|-nodvfs]")
-        ->capture_default_str();
-    app.add_option("--min", min_bytes, "smallest message (e.g. 1KiB)")
-        ->transform(CLI::AsSizeValue(false))
-        ->capture_default_str();
-    app.add_option("--max", max_bytes, "largest message (e.g. 4MiB)")
-        ->transform(CLI::AsSizeValue(false))
-        ->capture_default_str();
-    app.add_option("--factor", factor, "size step (multiplier)")
-        ->check(CLI::Range(2, 1024))
-        ->capture_default_str();
-    app.add_option("--iters", iters_opt,
-                   "iterations per block (0: each rank iterates until --block-ms has passed)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    app.add_option("--block-ms", block_ms, "duration of a time-bounded block")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--min-iters", min_iters, "fewest iterations of a time-bounded block")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--reps", reps, "repetitions per (size, configuration); medians are reported")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--rows", rows, "rows of the strided_put patch (each row is one chunk)")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      // Every rank parses the same arguments; only rank 0 speaks.
-      return rt.rank() == 0 ? app.exit(e) : (e.get_exit_code());
-    }
-
-    std::vector<prim> prims;
-    std::vector<wait_config> configs;
+  CLI::App app{"shift: one-sided shift benchmark under several wait configurations"};
+  apps::conventions(app, "shift");
+  std::string prims_text = "put,get,acc,strided_put";
+  std::string configs_text = "polling,polling+dvfs,interrupt,interrupt+dvfs,adaptive,auto";
+  std::uint64_t min_bytes = 1024, max_bytes = 4u << 20;
+  std::uint64_t factor = 4;
+  std::int64_t iters_opt = 0, rows = 16;
+  int reps = 5;
+  double block_ms = 40;
+  std::int64_t min_iters = 4;
+  std::string json_path;
+  app.add_option("--prims", prims_text, "primitives: put,get,acc,strided_put")
+      ->capture_default_str();
+  app.add_option("--configs", configs_text,
+                 "wait configurations: polling, polling+dvfs, interrupt, interrupt+dvfs, "
+                 "adaptive, auto, or <mode>[+dvfs|-nodvfs]")
+      ->capture_default_str();
+  app.add_option("--min", min_bytes, "smallest message (e.g. 1KiB)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  app.add_option("--max", max_bytes, "largest message (e.g. 4MiB)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  app.add_option("--factor", factor, "size step (multiplier)")
+      ->check(CLI::Range(2, 1024))
+      ->capture_default_str();
+  app.add_option("--iters", iters_opt,
+                 "iterations per block (0: each rank iterates until --block-ms has passed)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--block-ms", block_ms, "duration of a time-bounded block")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--min-iters", min_iters, "fewest iterations of a time-bounded block")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--reps", reps, "repetitions per (size, configuration); medians are reported")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--rows", rows, "rows of the strided_put patch (each row is one chunk)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
+  std::vector<prim> prims;
+  std::vector<wait_config> configs;
+  app.callback([&] {
     try {
       for (const std::string& s : gaea_bench::split_list(prims_text)) {
         const auto p = parse_prim(s);
-        if (!p) throw std::invalid_argument("unknown primitive '" + s + "'");
+        if (!p) throw gaea::error("unknown primitive '" + s + "'");
         prims.push_back(*p);
       }
       configs = gaea_bench::parse_configs(configs_text);
-      if (prims.empty()) throw std::invalid_argument("no primitive given");
-      if (min_bytes < sizeof(double) || min_bytes > max_bytes)
-        throw std::invalid_argument("need 8 <= --min <= --max");
-      if (rt.size() < 2) throw std::invalid_argument("needs at least 2 ranks");
-    } catch (const std::exception& e) {
-      if (rt.rank() == 0) std::fprintf(stderr, "shift: %s\n", e.what());
+    } catch (const std::invalid_argument& e) {
+      throw gaea::error(e.what());
+    }
+    if (prims.empty()) throw gaea::error("no primitive given");
+    if (min_bytes < sizeof(double) || min_bytes > max_bytes)
+      throw gaea::error("need 8 <= --min <= --max");
+  });
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
+
+  // An error on any rank ends the job with its message on every rank.
+  return gaea::run_main("shift", &argc, &argv, [&](gaea::runtime& rt) {
+    gaea::coll::world();  // collective on first use: every rank, before any collective
+
+    if (rt.size() < 2) {
+      if (rt.rank() == 0) std::fprintf(stderr, "shift: needs at least 2 ranks\n");
       return 2;
     }
     std::vector<std::size_t> sizes;

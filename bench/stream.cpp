@@ -14,16 +14,19 @@
 #include <tbb/task_arena.h>
 #include <CLI/CLI.hpp>
 
+#include "cli.hpp"
+
 int main(int argc, char** argv) {
   std::int64_t n = 1 << 25;  // 32 Mi doubles = 256 MiB per array, far beyond any cache
   int reps = 10;
   std::vector<int> threads = {1, 2};
   CLI::App app{"STREAM-like copy and triad bandwidth"};
+  apps::conventions(app, "stream");
   app.add_option("--n", n, "elements per array")
       ->check(CLI::Range(std::int64_t{1} << 16, std::int64_t{1} << 31));
   app.add_option("--reps", reps, "repetitions")->check(CLI::Range(1, 1000));
   app.add_option("--threads", threads, "thread counts")->delimiter(',')->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   const auto un = static_cast<std::size_t>(n);
   std::unique_ptr<double[]> a(new double[un]), b(new double[un]), c(new double[un]);
   using clock = std::chrono::steady_clock;
