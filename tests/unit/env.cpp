@@ -158,12 +158,9 @@ TEST_CASE("env: check_all rejects invalid values and names all of them", "[env]"
 }
 
 TEST_CASE("env: the README names every tool variable", "[env][docs]") {
-  std::ifstream in(std::string(GAEA_SOURCE_DIR) + "/README.md");
-  REQUIRE(in.good());
-  std::stringstream ss;
-  ss << in.rdbuf();
+  const std::string readme = top_readme();
   for (auto name : gaea::env::tool_variables()) {
     INFO(name);
-    CHECK(ss.str().find("`" + std::string(name) + "`") != std::string::npos);
+    CHECK(readme.find(std::string(1, '`').append(name).append(1, '`')) != std::string::npos);
   }
 }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "gaea/base/enum_names.hpp"
 #include "gaea/base/error.hpp"
 
 namespace gaea::env {
@@ -364,11 +365,8 @@ std::string get_choice(std::string_view name, const std::vector<std::string_view
   const std::string text = get_string(name);
   for (auto c : choices)
     if (c == text) return text;
-  std::string list;
-  for (auto c : choices)
-    list += (list.empty() ? "" : "|") + std::string(c);
   throw error("environment variable " + std::string(name) + "='" + text + "' must be one of " +
-              list);
+              join_names(choices));
 }
 
 }  // namespace gaea::env
