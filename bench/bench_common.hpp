@@ -74,15 +74,16 @@ inline std::string size_label(std::size_t bytes) {
   return b;
 }
 
-/// Parses every item of a comma-separated configuration list; throws on an unknown name.
+/// Parses every item of a comma-separated configuration list; throws gaea::error on an unknown
+/// name or an empty list.
 inline std::vector<wait_config> parse_configs(const std::string& text) {
   std::vector<wait_config> out;
   for (const std::string& s : split_list(text)) {
     const auto c = parse_config(s);
-    if (!c) throw std::invalid_argument("unknown wait configuration '" + s + "'");
+    if (!c) throw gaea::error("unknown wait configuration '" + s + "'");
     out.push_back(*c);
   }
-  if (out.empty()) throw std::invalid_argument("no wait configuration given");
+  if (out.empty()) throw gaea::error("no wait configuration given");
   return out;
 }
 

@@ -143,13 +143,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
   std::vector<wait_config> modes;
-  app.callback([&] {
-    try {
-      modes = gaea_bench::parse_configs(modes_text);
-    } catch (const std::invalid_argument& e) {
-      throw gaea::error(e.what());
-    }
-  });
+  app.callback([&] { modes = gaea_bench::parse_configs(modes_text); });
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;
 
   // An error on any rank ends the job with its message on every rank.

@@ -100,11 +100,7 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
   std::vector<wait_config> modes;
   app.callback([&] {
-    try {
-      modes = gaea_bench::parse_configs(modes_text);
-    } catch (const std::invalid_argument& e) {
-      throw gaea::error(e.what());
-    }
+    modes = gaea_bench::parse_configs(modes_text);
     if (min_gap_us > max_gap_us) throw gaea::error("need --min-gap <= --max-gap");
   });
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;

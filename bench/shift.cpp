@@ -338,16 +338,12 @@ int main(int argc, char** argv) {
   std::vector<prim> prims;
   std::vector<wait_config> configs;
   app.callback([&] {
-    try {
-      for (const std::string& s : gaea_bench::split_list(prims_text)) {
-        const auto p = parse_prim(s);
-        if (!p) throw gaea::error("unknown primitive '" + s + "'");
-        prims.push_back(*p);
-      }
-      configs = gaea_bench::parse_configs(configs_text);
-    } catch (const std::invalid_argument& e) {
-      throw gaea::error(e.what());
+    for (const std::string& s : gaea_bench::split_list(prims_text)) {
+      const auto p = parse_prim(s);
+      if (!p) throw gaea::error("unknown primitive '" + s + "'");
+      prims.push_back(*p);
     }
+    configs = gaea_bench::parse_configs(configs_text);
     if (prims.empty()) throw gaea::error("no primitive given");
     if (min_bytes < sizeof(double) || min_bytes > max_bytes)
       throw gaea::error("need 8 <= --min <= --max");

@@ -306,9 +306,9 @@ int distribution::owner(const index& element) const {
   return tile_of(element).rank;
 }
 
-void distribution::validate(const patch& p, const char* op) const {
+void distribution::validate(const patch& p, std::string_view op) const {
   // Messages are built only on failure: this runs on every get/put/acc.
-  auto who = [&] { return "global_array '" + name_ + "': " + op + ": "; };
+  auto who = [&] { return "global_array '" + name_ + "': " + std::string(op) + ": "; };
   if (p.lo.size() != dims_.size() || p.hi.size() != dims_.size())
     throw error(who() + "patch has " + std::to_string(p.lo.size()) + "/" +
                 std::to_string(p.hi.size()) + " lo/hi indices for a " +

@@ -107,7 +107,7 @@ void array_core::element_list(op k, std::span<const index> subs, const std::byte
   if (!is_list_op(k))
     throw error("global_array '" + name_ + "': element_list called with operation " +
                 std::string(to_string(k)) + ", not gather, scatter, scatter_acc or read_inc");
-  const std::string what(to_string(k));
+  const std::string_view what = to_string(k);  // a message only on failure: no allocation here
   std::unique_ptr<op_state> owned = start(k);
   op_state& st = *owned;
   request r_all(std::move(owned));  // waits for what was sent, also when a later step throws
@@ -118,10 +118,10 @@ void array_core::element_list(op k, std::span<const index> subs, const std::byte
   for (std::size_t i = 0; i < subs.size(); ++i) {
     const index& e = subs[i];
     if (e.size() != static_cast<std::size_t>(n))
-      throw error("global_array '" + name_ + "': " + what + ": subscript " + std::to_string(i) +
-                  " has " + std::to_string(e.size()) + " indices for a " + std::to_string(n) +
-                  "-D array");
-    dist_.validate(patch{e, e}, what.c_str());
+      throw error("global_array '" + name_ + "': " + std::string(what) + ": subscript " +
+                  std::to_string(i) + " has " + std::to_string(e.size()) + " indices for a " +
+                  std::to_string(n) + "-D array");
+    dist_.validate(patch{e, e}, what);
     by_owner[static_cast<std::size_t>(dist_.tile_of(e).rank)].push_back(i);
   }
   st.bytes += subs.size() * es;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gaea/ga/patch.hpp"
@@ -118,7 +119,7 @@ class distribution {
   }
 
   /// Throws gaea::error unless `p` is a valid patch of this space: same rank, lo <= hi, in bounds.
-  void validate(const patch& p, const char* op) const;
+  void validate(const patch& p, std::string_view op) const;
 
  private:
   void build_block(const index& chunk);
