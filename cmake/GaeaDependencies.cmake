@@ -1,6 +1,11 @@
 # Third-party dependencies, all from Debian 12 packages (see scripts/install-deps.sh).
 # On clusters, point CMake at module-provided MPI/UCX with MPI_HOME / UCX_ROOT (see README).
-find_package(MPI 3.1 REQUIRED COMPONENTS C)
+# The minimum versions, one home: the build, GaeaConfig.cmake and gaea.pc require the same.
+set(GAEA_MPI_MIN_VERSION 3.1)
+set(GAEA_UCX_MIN_VERSION 1.12)
+set(GAEA_HWLOC_MIN_VERSION 2.0)
+set(GAEA_EIGEN3_MIN_VERSION 3.3)
+find_package(MPI ${GAEA_MPI_MIN_VERSION} REQUIRED COMPONENTS C)
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 
@@ -12,9 +17,9 @@ if(DEFINED UCX_ROOT OR DEFINED ENV{UCX_ROOT})
   list(PREPEND CMAKE_PREFIX_PATH "${_gaea_ucx_root}")
   set(ENV{PKG_CONFIG_PATH} "${_gaea_ucx_root}/lib/pkgconfig:${_gaea_ucx_root}/lib64/pkgconfig:$ENV{PKG_CONFIG_PATH}")
 endif()
-pkg_check_modules(UCX REQUIRED IMPORTED_TARGET ucx>=1.12)
-pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc>=2.0)
-find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+pkg_check_modules(UCX REQUIRED IMPORTED_TARGET ucx>=${GAEA_UCX_MIN_VERSION})
+pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc>=${GAEA_HWLOC_MIN_VERSION})
+find_package(Eigen3 ${GAEA_EIGEN3_MIN_VERSION} REQUIRED NO_MODULE)
 find_package(TBB REQUIRED)
 find_package(nlohmann_json 3.9 REQUIRED)
 find_package(HDF5 REQUIRED COMPONENTS C)

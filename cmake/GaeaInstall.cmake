@@ -33,13 +33,9 @@ install(EXPORT GaeaTargets
         DESTINATION ${GAEA_INSTALL_CMAKEDIR}
         COMPONENT library)
 
-# Values substituted into GaeaConfig.cmake: the dependency versions required at build time and
-# the pkg-config directories UCX/HWLOC were found in (a fallback for the consumer when its own
-# PKG_CONFIG_PATH does not contain them, e.g. a module-provided UCX on a cluster).
-set(GAEA_MPI_MIN_VERSION 3.1)
-set(GAEA_UCX_MIN_VERSION 1.12)
-set(GAEA_HWLOC_MIN_VERSION 2.0)
-set(GAEA_EIGEN3_MIN_VERSION 3.3)
+# Values substituted into GaeaConfig.cmake: the dependency versions (GAEA_*_MIN_VERSION, from
+# GaeaDependencies.cmake) and the pkg-config directories UCX/HWLOC were found in (a fallback for
+# the consumer when its own PKG_CONFIG_PATH does not contain them, e.g. a module-provided UCX).
 set(GAEA_PKG_CONFIG_HINTS)
 foreach(_mod IN ITEMS ucx hwloc)
   pkg_get_variable(_pcdir ${_mod} pcfiledir)

@@ -24,7 +24,7 @@ endfunction()
 
 _gaea_pc_module(_gaea_pc_mpi ompi-c mpich mpi-c mpi)
 _gaea_pc_module(_gaea_pc_hdf5 hdf5-openmpi hdf5-mpich hdf5-mpi hdf5)
-set(GAEA_PC_REQUIRES "ucx >= 1.12, hwloc >= 2.0, tbb")
+set(GAEA_PC_REQUIRES "ucx >= ${GAEA_UCX_MIN_VERSION}, hwloc >= ${GAEA_HWLOC_MIN_VERSION}, tbb")
 set(GAEA_PC_EXTRA_LIBS "")
 set(GAEA_PC_EXTRA_CFLAGS "")
 if(_gaea_pc_mpi)
