@@ -102,7 +102,9 @@ for exe in "$mk/first" "$mk/first2"; do
 done
 version=$("$prefix/bin/gaea-config" --version)
 [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "error: gaea-config --version: '$version'" >&2; exit 1; }
-"$prefix/bin/gaea-config" --config | grep -q "^Gaea $version" || { echo "error: gaea-config --config" >&2; exit 1; }
+# Captured first: `grep -q` would close the pipe early, and pipefail would count the SIGPIPE.
+config_text=$("$prefix/bin/gaea-config" --config)
+grep -q "^Gaea $version" <<<"$config_text" || { echo "error: gaea-config --config" >&2; exit 1; }
 
 echo "== installed headers are the API; the library component installs no program"
 internal=$(grep -rlE "users do not need|--- internal ---|Internal \(not API\)" \
