@@ -57,7 +57,7 @@ const index d2{13, 11};
 }  // namespace
 
 TEMPLATE_TEST_CASE("ga io: whole arrays round-trip into every other distribution", "[ga][io]",
-                   double, float, cplx, std::int64_t, std::int32_t) {
+                   double, float, cplx, cplxf, std::int64_t, std::int32_t) {
   using T = TestType;
   temp_dir dir;
   const auto lays = layouts(d2);

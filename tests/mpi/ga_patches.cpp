@@ -79,15 +79,15 @@ patch random_patch(std::mt19937_64& g, const index& dims) {
 // Values are small integers, exact in every type; complex elements carry (v, -v).
 template <class T>
 T make(double v) {
-  if constexpr (std::is_same_v<T, std::complex<double>>)
-    return T(v, -v);
+  if constexpr (ga::detail::is_complex_v<T>)
+    return T(static_cast<typename T::value_type>(v), static_cast<typename T::value_type>(-v));
   else
     return static_cast<T>(v);
 }
 template <class T>
 bool equals(const T& x, double v) {
-  if constexpr (std::is_same_v<T, std::complex<double>>)
-    return x.real() == v && x.imag() == -v;
+  if constexpr (ga::detail::is_complex_v<T>)
+    return static_cast<double>(x.real()) == v && static_cast<double>(x.imag()) == -v;
   else
     return static_cast<double>(x) == v;
 }
@@ -177,7 +177,8 @@ void run_random_ops(const index& dims, std::uint64_t seed,
 }  // namespace
 
 TEMPLATE_TEST_CASE("global_array: random put/get/acc patches match a serial reference", "[ga]",
-                   double, float, std::int64_t, std::int32_t, std::complex<double>) {
+                   double, float, std::int64_t, std::int32_t, std::complex<double>,
+                   std::complex<float>) {
   SECTION("1-D") {
     run_random_ops<TestType>({97}, 11);
   }
@@ -194,7 +195,8 @@ TEMPLATE_TEST_CASE("global_array: random put/get/acc patches match a serial refe
 
 // Every distribution, checked the same way.
 TEMPLATE_TEST_CASE("global_array: random patches on irregular, block-cyclic and ghosted layouts",
-                   "[ga][layout]", double, std::int32_t, std::complex<double>) {
+                   "[ga][layout]", double, std::int32_t, std::complex<double>,
+                   std::complex<float>) {
   const int n = rt().size();
   SECTION("irregular 2-D, uneven blocks") {
     // Row blocks 0..2, 3..19, 20..22 on up to 3 ranks; one column block.

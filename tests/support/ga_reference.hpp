@@ -20,6 +20,8 @@ using ga::index_t;
 using ga::layout_spec;
 using ga::patch;
 using cplx = std::complex<double>;
+using cplxf = std::complex<float>;
+using ga::detail::is_complex_v;
 
 // Never produced by value(): marks ghost cells, which the algorithms must not touch.
 constexpr int poison = 12345;
@@ -35,8 +37,9 @@ inline index_t linear(const index& e, const index& dims) {
 template <class T>
 T value(index_t lin, int seed) {
   const auto v = static_cast<double>((lin * 7 + seed * 13) % 23 - 11);
-  if constexpr (std::is_same_v<T, cplx>)
-    return {v, static_cast<double>((lin * 5 + seed * 3) % 19 - 9)};
+  if constexpr (is_complex_v<T>)
+    return {static_cast<typename T::value_type>(v),
+            static_cast<typename T::value_type>((lin * 5 + seed * 3) % 19 - 9)};
   else
     return static_cast<T>(v);
 }
@@ -92,7 +95,7 @@ template <class T>
 double tolerance() {
   if constexpr (std::is_integral_v<T>)
     return 0;
-  else if constexpr (std::is_same_v<T, float>)
+  else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, cplxf>)
     return 1e-5;
   else
     return 1e-12;

@@ -13,10 +13,9 @@ void acc_kernel_for(void* dst, const void* src, std::size_t n, const void* alpha
   d += *static_cast<const T*>(alpha) * s;
 }
 
-template void acc_kernel_for<double>(void*, const void*, std::size_t, const void*);
-template void acc_kernel_for<float>(void*, const void*, std::size_t, const void*);
-template void acc_kernel_for<std::int64_t>(void*, const void*, std::size_t, const void*);
-template void acc_kernel_for<std::int32_t>(void*, const void*, std::size_t, const void*);
-template void acc_kernel_for<std::complex<double>>(void*, const void*, std::size_t, const void*);
+#define GAEA_GA_INSTANTIATE(T, tag, name) \
+  template void acc_kernel_for<T>(void*, const void*, std::size_t, const void*);
+GAEA_GA_FOR_EACH_ELEMENT(GAEA_GA_INSTANTIATE)
+#undef GAEA_GA_INSTANTIATE
 
 }  // namespace gaea::ga::detail

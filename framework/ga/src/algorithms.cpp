@@ -34,23 +34,25 @@ bool same_array(const global_array<T>& a, const global_array<T>& b) {
 
 template <class T>
 double magnitude(T x) {
-  if constexpr (std::is_integral_v<T>)
-    return std::abs(static_cast<double>(x));
+  if constexpr (detail::is_complex_v<T>)  // in double, so complex<float> is exact to double
+    return std::hypot(static_cast<double>(x.real()), static_cast<double>(x.imag()));
   else
-    return static_cast<double>(std::abs(x));
+    return std::abs(static_cast<double>(x));
 }
 template <class T>
 double squared(T x) {
-  if constexpr (std::is_same_v<T, std::complex<double>>)
-    return std::norm(x);
+  if constexpr (detail::is_complex_v<T>)
+    return static_cast<double>(std::norm(x));
   else
     return static_cast<double>(x) * static_cast<double>(x);
 }
 
-// Accumulator of dot: double for float and double, 64-bit for integers.
+// Accumulator of dot: double for float and double, complex<double> for both complex types,
+// 64-bit for integers.
 template <class T>
-using dot_acc = std::conditional_t<std::is_integral_v<T>, std::int64_t,
-                                   std::conditional_t<std::is_same_v<T, float>, double, T>>;
+using dot_acc =
+    std::conditional_t<std::is_integral_v<T>, std::int64_t,
+                       std::conditional_t<detail::is_complex_v<T>, std::complex<double>, double>>;
 
 void require_2d(const char* what, const std::string& name, int ndim) {
   if (ndim != 2)
@@ -123,8 +125,8 @@ dot_result<T> dot(const global_array<T>& a, const global_array<T>& b) {
           const T* x = mine.p + off[0];
           const T* y = src[0].p + off[1];
           for (index_t i = 0; i < n; ++i) {
-            if constexpr (std::is_same_v<T, std::complex<double>>)
-              sum += std::conj(x[i]) * y[i];
+            if constexpr (detail::is_complex_v<T>)
+              sum += acc_t(std::conj(x[i])) * acc_t(y[i]);
             else
               sum += static_cast<acc_t>(x[i]) * static_cast<acc_t>(y[i]);
           }
@@ -206,7 +208,7 @@ void transpose(const global_array<T>& a, global_array<T>& b) {
   b.core().rt().barrier();
 }
 
-#define GAEA_GA_INSTANTIATE(T)                                                                  \
+#define GAEA_GA_INSTANTIATE(T, tag, name)                                                       \
   template void copy<T>(const global_array<T>&, global_array<T>&);                              \
   template void scale<T>(global_array<T>&, T);                                                  \
   template void add<T>(T, const global_array<T>&, T, const global_array<T>&, global_array<T>&); \
@@ -214,11 +216,7 @@ void transpose(const global_array<T>& a, global_array<T>& b) {
   template double norm<T>(const global_array<T>&, norm_kind);                                   \
   template void transpose<T>(const global_array<T>&, global_array<T>&);
 
-GAEA_GA_INSTANTIATE(double)
-GAEA_GA_INSTANTIATE(float)
-GAEA_GA_INSTANTIATE(std::int64_t)
-GAEA_GA_INSTANTIATE(std::int32_t)
-GAEA_GA_INSTANTIATE(std::complex<double>)
+GAEA_GA_FOR_EACH_ELEMENT(GAEA_GA_INSTANTIATE)
 #undef GAEA_GA_INSTANTIATE
 
 }  // namespace gaea::ga

@@ -166,13 +166,14 @@ void gemm(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const glo
   c.core().rt().barrier();  // C is complete, and nobody changes A or B while others read them
 }
 
-template void gemm<double>(mat_op, mat_op, double, const global_array<double>&,
-                           const global_array<double>&, double, global_array<double>&);
-template void gemm<float>(mat_op, mat_op, float, const global_array<float>&,
-                          const global_array<float>&, float, global_array<float>&);
-template void gemm<std::complex<double>>(mat_op, mat_op, std::complex<double>,
-                                         const global_array<std::complex<double>>&,
-                                         const global_array<std::complex<double>>&,
-                                         std::complex<double>, global_array<std::complex<double>>&);
+// gemm_element: the floating-point members of the element list.
+#define GAEA_GA_INSTANTIATE(T)                                                                \
+  template void gemm<T>(mat_op, mat_op, T, const global_array<T>&, const global_array<T>&, T, \
+                        global_array<T>&);
+GAEA_GA_INSTANTIATE(double)
+GAEA_GA_INSTANTIATE(float)
+GAEA_GA_INSTANTIATE(std::complex<double>)
+GAEA_GA_INSTANTIATE(std::complex<float>)
+#undef GAEA_GA_INSTANTIATE
 
 }  // namespace gaea::ga

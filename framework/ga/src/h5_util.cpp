@@ -4,6 +4,16 @@
 
 namespace gaea::ga::detail {
 
+namespace {
+// Complex numbers as h5py writes them: the compound {r, i} of two floating-point parts.
+hid_t complex_type(hid_t part, std::size_t part_size) {
+  const hid_t c = H5Tcreate(H5T_COMPOUND, 2 * part_size);
+  H5Tinsert(c, "r", 0, part);
+  H5Tinsert(c, "i", part_size, part);
+  return c;
+}
+}  // namespace
+
 hid_t h5_type(elem_type t) {
   switch (t) {
     case elem_type::f64:
@@ -14,12 +24,10 @@ hid_t h5_type(elem_type t) {
       return H5Tcopy(H5T_NATIVE_INT64);
     case elem_type::i32:
       return H5Tcopy(H5T_NATIVE_INT32);
-    case elem_type::c64: {
-      const hid_t c = H5Tcreate(H5T_COMPOUND, 2 * sizeof(double));
-      H5Tinsert(c, "r", 0, H5T_NATIVE_DOUBLE);
-      H5Tinsert(c, "i", sizeof(double), H5T_NATIVE_DOUBLE);
-      return c;
-    }
+    case elem_type::c64:
+      return complex_type(H5T_NATIVE_DOUBLE, sizeof(double));
+    case elem_type::c32:
+      return complex_type(H5T_NATIVE_FLOAT, sizeof(float));
   }
   return -1;
 }
@@ -33,14 +41,14 @@ std::string element_name(hid_t type) {
     if (size == 8) return "int64";
     if (size == 4) return "int32";
   }
-  if (cls == H5T_COMPOUND && size == 16 && H5Tget_nmembers(type) == 2) {
-    bool doubles = true;
+  if (cls == H5T_COMPOUND && (size == 16 || size == 8) && H5Tget_nmembers(type) == 2) {
+    bool parts = true;  // two floating-point members of half the size each
     for (unsigned m = 0; m < 2; ++m) {
       const hid_t mt = H5Tget_member_type(type, m);
-      doubles = doubles && H5Tget_class(mt) == H5T_FLOAT && H5Tget_size(mt) == 8;
+      parts = parts && H5Tget_class(mt) == H5T_FLOAT && H5Tget_size(mt) == size / 2;
       H5Tclose(mt);
     }
-    if (doubles) return "complex<double>";
+    if (parts) return size == 16 ? "complex<double>" : "complex<float>";
   }
   const char* kind = cls == H5T_INTEGER    ? (H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int")
                      : cls == H5T_FLOAT    ? "float"

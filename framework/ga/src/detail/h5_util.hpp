@@ -49,7 +49,7 @@ class h5_quiet {
   void* data_ = nullptr;
 };
 
-/// The in-memory HDF5 type of an element type (complex<double>: compound {r, i}); caller closes.
+/// The in-memory HDF5 type of an element type (complex: compound {r, i}); caller closes.
 hid_t h5_type(elem_type t);
 /// Name of the element type a dataset type holds ("double", ..., or a description of another).
 std::string element_name(hid_t dataset_type);

@@ -25,10 +25,10 @@
 
 namespace gaea::ga {
 
-/// Element types gemm supports (those with Eigen GEMM kernels worth having).
+/// Element types gemm supports: the floating-point ones (double, float, complex<double>,
+/// complex<float>), those with Eigen GEMM kernels worth having.
 template <class T>
-concept gemm_element = std::is_same_v<T, double> || std::is_same_v<T, float> ||
-    std::is_same_v<T, std::complex<double>>;
+concept gemm_element = element<T> && !std::is_integral_v<T>;
 
 /// How gemm uses an operand: as is, transposed, or conjugate-transposed (BLAS 'N', 'T', 'C').
 /// For real types conj_trans is the same as trans.
@@ -41,7 +41,7 @@ enum class mat_op : char { none = 'N', trans = 'T', conj_trans = 'C' };
 ///     (as Global Arrays' GA_Norm_infinity); 3-D and more: max |a_i| over all elements.
 enum class norm_kind : std::uint8_t { two, inf };
 
-/// Result type of dot: integers sum in 64 bits; float and double and complex stay themselves.
+/// Result type of dot: integers sum in 64 bits; floating types and complex stay themselves.
 template <class T>
 using dot_result = std::conditional_t<std::is_integral_v<T>, std::int64_t, T>;
 
@@ -61,7 +61,7 @@ void add(T alpha, const global_array<T>& a, T beta, const global_array<T>& b, gl
 /// sum_i conj(a_i) * b_i over all elements: for complex arrays `a` is conjugated first (as BLAS
 /// zdotc), so dot(a, a) is real and equals norm(a)^2. Same shapes; any distributions. Partial sums
 /// are reduced over ranks (floating point: the result may differ in the last bits between rank
-/// counts). float sums in double; integers sum in 64 bits.
+/// counts). float sums in double, complex<float> in complex<double>; integers sum in 64 bits.
 template <element T>
 dot_result<T> dot(const global_array<T>& a, const global_array<T>& b);
 

@@ -17,26 +17,12 @@
 
 namespace gaea::ga {
 
-/// Element types with a distributed implementation.
+/// Element types with a distributed implementation: double, float, std::int64_t, std::int32_t,
+/// std::complex<double> and std::complex<float> (the list is GAEA_GA_FOR_EACH_ELEMENT).
 template <class T>
-concept element =
-    std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::int64_t> ||
-    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::complex<double>>;
+concept element = detail::is_element_v<T>;
 
 namespace detail {
-template <class T>
-constexpr elem_type type_of() {
-  if constexpr (std::is_same_v<T, double>)
-    return elem_type::f64;
-  else if constexpr (std::is_same_v<T, float>)
-    return elem_type::f32;
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return elem_type::i64;
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return elem_type::i32;
-  else
-    return elem_type::c64;
-}
 template <class T>
 void acc_kernel_for(void* dst, const void* src, std::size_t n, const void* alpha);
 template <class T>

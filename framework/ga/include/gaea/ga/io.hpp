@@ -4,14 +4,15 @@
 /// whole array or a patch, with the distribution stored as attributes, and atomic files.
 ///
 /// File format: one N-D dataset per array (or patch), row-major, of the array's element type
-/// (complex<double> as the compound {double r; double i;}, as h5py writes it). The dataset's
-/// extents are the patch's (the whole array's when no patch is given). Attributes on it:
+/// (complex<double> and complex<float> as the compound {r; i;} of two doubles or two floats, as
+/// h5py writes them). The dataset's extents are the patch's (the whole array's when no patch is
+/// given). Attributes on it:
 ///   gaea_format (int64, 1), element_type ("double", "float", "int64", "int32",
-///   "complex<double>"), array_dims (int64[n]: the array it came from), patch_lo (int64[n]: where
-///   the dataset starts in that array), layout ("block", "irregular" or "block_cyclic"),
-///   tile_grid (int64[n]: tiles per dimension), boundaries_<d> (int64[tile_grid[d]+1]: tile
-///   starts along dimension d, then its extent), tile and process_grid (int64[2], block_cyclic
-///   only), ghosts (int64[n]) and writer_ranks (int64).
+///   "complex<double>", "complex<float>"), array_dims (int64[n]: the array it came from), patch_lo
+///   (int64[n]: where the dataset starts in that array), layout ("block", "irregular" or
+///   "block_cyclic"), tile_grid (int64[n]: tiles per dimension), boundaries_<d>
+///   (int64[tile_grid[d]+1]: tile starts along dimension d, then its extent), tile and process_grid
+///   (int64[2], block_cyclic only), ghosts (int64[n]) and writer_ranks (int64).
 /// The distribution is informational: any array of the right shape and type reads the dataset,
 /// whatever its distribution and whatever the number of ranks.
 ///
@@ -76,7 +77,8 @@ enum class write_mode : std::uint8_t {
 
 /// What a dataset written by Gaea says about itself (its attributes).
 struct dataset_info {
-  std::string element_type;  ///< "double", "float", "int64", "int32" or "complex<double>"
+  std::string element_type;  ///< "double", "float", "int64", "int32", "complex<double>" or
+                             ///< "complex<float>"
   index dims;                ///< extents of the dataset
   index array_dims;          ///< extents of the array it was written from
   index patch_lo;            ///< where the dataset starts in that array

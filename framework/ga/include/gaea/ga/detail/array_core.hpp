@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gaea/comm/types.hpp"
+#include "gaea/ga/detail/elements.hpp"
 #include "gaea/ga/distribution.hpp"
 #include "gaea/ga/patch.hpp"
 #include "gaea/ga/protocol.hpp"
@@ -32,20 +33,32 @@ namespace gaea::ga::detail {
 class tracker;
 struct op_state;
 
-/// Element types a global array may hold.
-enum class elem_type : std::uint8_t { f64, f32, i64, i32, c64 };
-inline constexpr enum_name<elem_type> elem_type_names[] = {{elem_type::f64, "double"},
-                                                           {elem_type::f32, "float"},
-                                                           {elem_type::i64, "int64"},
-                                                           {elem_type::i32, "int32"},
-                                                           {elem_type::c64, "complex<double>"}};
+/// Element types a global array may hold (GAEA_GA_FOR_EACH_ELEMENT's tags, in its order).
+#define GAEA_GA_DETAIL_TAG(T, tag, name) tag,
+enum class elem_type : std::uint8_t { GAEA_GA_FOR_EACH_ELEMENT(GAEA_GA_DETAIL_TAG) };
+#undef GAEA_GA_DETAIL_TAG
+#define GAEA_GA_DETAIL_NAME(T, tag, name) {elem_type::tag, name},
+inline constexpr enum_name<elem_type> elem_type_names[] = {
+    GAEA_GA_FOR_EACH_ELEMENT(GAEA_GA_DETAIL_NAME)};
+#undef GAEA_GA_DETAIL_NAME
 constexpr enum_names<elem_type> enum_names_of(elem_type) noexcept {
   return {"element type", elem_type_names};
 }
-/// "double", "float", "int64", "int32", "complex<double>"
+/// "double", "float", "int64", "int32", "complex<double>", "complex<float>"
 constexpr std::string_view to_string(elem_type t) noexcept {
   return gaea::to_string<elem_type>(t);
 }
+
+/// The tag of element type T.
+template <class T>
+constexpr elem_type type_of() = delete;
+#define GAEA_GA_DETAIL_TYPE_OF(T, tag, name) \
+  template <>                                \
+  constexpr elem_type type_of<T>() {         \
+    return elem_type::tag;                   \
+  }
+GAEA_GA_FOR_EACH_ELEMENT(GAEA_GA_DETAIL_TYPE_OF)
+#undef GAEA_GA_DETAIL_TYPE_OF
 
 /// Per-type kernels (the template instantiates them; the core stays type-erased).
 struct type_ops {
