@@ -2,7 +2,8 @@
 # Package test (ctest: package.find_package): installs the "library" component of a built Gaea
 # tree into a temporary prefix and moves it elsewhere (the package must be relocatable), then
 #  1. builds tests/package/consumer against the moved prefix with find_package(Gaea) (HDF5, MPI,
-#     UCX, TBB, hwloc found by find_dependency) and runs it on 2 ranks;
+#     UCX, TBB, hwloc found by find_dependency) and runs it on 2 ranks, and a GA C program
+#     (tests/ga_compat/core.c) linked to gaea::ga_compat;
 #  2. builds the README's first program with a Makefile and `pkg-config --cflags --libs gaea`,
 #     and with `gaea-config --cflags --libs`, and runs each on 2 ranks;
 #  3. builds every GA C program of tests/ga_compat with mpicc and `pkg-config --cflags --libs
@@ -79,6 +80,11 @@ timeout --kill-after=10 240 "$mpiexec" "${mpi_args[@]}" "$exe" 2>&1 | tee "$out"
 for r in 0 1; do
   grep -q "rank $r of 2" "$out" || { echo "error: no output from rank $r" >&2; exit 1; }
 done
+ga_exe=$(find "$consumer_build" -type f -name gaea-ga-consumer -perm -u+x -print -quit)
+[[ -n "$ga_exe" ]] || { echo "error: gaea-ga-consumer (GA C program) not built" >&2; exit 1; }
+timeout --kill-after=10 180 "$mpiexec" "${mpi_args[@]}" "$ga_exe" >"$out" 2>&1 ||
+  { cat "$out"; echo "error: the GA C program built with CMake (gaea::ga_compat) failed" >&2; exit 1; }
+echo "-- GA C program built with find_package(Gaea) + gaea::ga_compat: passed on 2 ranks"
 echo "== the README's first program, built by a Makefile with pkg-config and with gaea-config"
 mk="$work/makefile-project"
 mkdir -p "$mk"
