@@ -318,6 +318,82 @@ static void test_ghosts_and_periodic(void) {
   GA_Destroy(g);
 }
 
+static void test_more_queries(void) {
+  /* GA_Deallocate keeps the handle and its settings; GA_Allocate makes the array again. */
+  int dims[2] = {9, 8}, block[2] = {2, 3};
+  int g = GA_Create_handle();
+  GA_Set_data(g, 2, dims, C_DBL);
+  GA_Set_block_cyclic(g, block);
+  CHECK(GA_Allocate(g), "allocate");
+  int nb[2], bd[2];
+  GA_Get_block_info(g, nb, bd);
+  CHECK(nb[0] == 5 && nb[1] == 3 && bd[0] == 2 && bd[1] == 3, "GA_Get_block_info %dx%d of %dx%d",
+        nb[0], nb[1], bd[0], bd[1]);
+  CHECK(GA_Is_mirrored(g) == 0, "not mirrored");
+  double five = 5.0;
+  GA_Fill(g, &five);
+  /* Block (4, 2) by grid coordinates: rows 8..8, columns 6..7. */
+  int sub[2] = {8, 6}, coord[2] = {4, 2};
+  if (NGA_Locate(g, sub) == me) {
+    double* p;
+    int ld[1];
+    NGA_Access_block_grid(g, coord, &p, ld);
+    CHECK(p[0] == 5.0 && p[1] == 5.0, "block (4,2) through NGA_Access_block_grid");
+    p[1] = -1.0;
+    NGA_Release_update_block_grid(g, coord);
+  }
+  CHECK(GA_Deallocate(g) == 1, "GA_Deallocate");
+  CHECK(GA_Valid_handle(g) == 0, "deallocated array is not valid");
+  CHECK(GA_Allocate(g) == 1, "allocate again");
+  GA_Get_block_info(g, nb, bd);
+  CHECK(nb[0] == 5 && bd[1] == 3, "settings kept across GA_Deallocate");
+  GA_Destroy(g);
+
+  /* GA_Randomize: values within [0, 10]; the same on every launch of a rank count. */
+  int d1[1] = {1000};
+  int gr = NGA_Create(C_DBL, 1, d1, "random", NULL);
+  double ten = 10.0;
+  GA_Randomize(gr, &ten);
+  int lo[1] = {0}, hi[1] = {999};
+  double* v = malloc(sizeof(double) * 1000);
+  NGA_Get(gr, lo, hi, v, NULL);
+  double mean = 0;
+  for (int i = 0; i < 1000; ++i) {
+    CHECK(v[i] >= 0.0 && v[i] <= 10.0, "random value %g", v[i]);
+    mean += v[i] / 1000;
+  }
+  CHECK(mean > 4.0 && mean < 6.0, "random mean %g", mean);
+  free(v);
+  GA_Destroy(gr);
+
+  /* NGA_Update_ghost_dir refreshes (at least) the asked-for side. */
+  int gd[1] = {12}, w[1] = {1};
+  int gg = NGA_Create_ghosts(C_INT, 1, gd, w, "ghost dir", NULL);
+  int glo[1], ghi[1];
+  NGA_Distribution(gg, me, glo, ghi);
+  if (glo[0] <= ghi[0]) {
+    int* p;
+    int ld[1];
+    NGA_Access(gg, glo, ghi, &p, ld);
+    for (int i = glo[0]; i <= ghi[0]; ++i)
+      p[i - glo[0]] = 10 * i;
+  }
+  GA_Sync();
+  CHECK(NGA_Update_ghost_dir(gg, 0, 1, 0) == 1, "NGA_Update_ghost_dir");
+  if (glo[0] <= ghi[0]) {
+    int* p;
+    int gdims[1], ld[1];
+    NGA_Access_ghosts(gg, gdims, &p, ld);
+    CHECK(p[gdims[0] - 1] == 10 * ((ghi[0] + 1) % 12), "upper ghost after the update: %d",
+          p[gdims[0] - 1]);
+  }
+  GA_Destroy(gg);
+
+  double* mem = GA_Getmem(C_DBL, 100, 0);
+  mem[99] = 1.0;
+  GA_Freemem(mem);
+}
+
 static void test_memory_limit(void) {
   /* The budget was set by GA_Initialize_ltd: an array that does not fit is refused with 0 on
    * every rank, one that fits is created. */
@@ -366,6 +442,7 @@ int main(int argc, char** argv) {
   test_handle_path_and_64bit();
   test_block_cyclic_access();
   test_ghosts_and_periodic();
+  test_more_queries();
   test_memory_limit();
   test_ma();
   GA_Sync();

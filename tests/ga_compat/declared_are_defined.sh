@@ -6,7 +6,7 @@
 set -euo pipefail
 inc=$1
 lib=$2
-declared=$(cat "$inc"/ga.h "$inc"/macdecls.h "$inc"/ga-mpi.h |
+declared=$(cat "$inc"/ga.h "$inc"/macdecls.h "$inc"/ga-mpi.h | grep -v '^#' |
   grep -oE '\b(N?GA|MA)_[A-Za-z0-9_]+[[:space:]]*\(' | sed -E 's/[[:space:]]*\($//' | sort -u)
 defined=$(nm -g --defined-only "$lib" | awk '$2 == "T" {print $3}' | sort -u)
 missing=$(comm -23 <(echo "$declared") <(echo "$defined"))

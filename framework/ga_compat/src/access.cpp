@@ -48,29 +48,53 @@ void access(const char* fn, int g_a, const I* lo, const I* hi, void* ptr, I* ld)
   });
 }
 
+// The box of the block at tile-grid coordinates `c`.
+ga::patch block_box(const ga::distribution& d, const ga::index& c, const std::string& who) {
+  const auto& grid = d.grid();
+  ga::patch box{ga::index(grid.size(), 0), ga::index(grid.size(), 0)};
+  for (std::size_t k = 0; k < grid.size(); ++k) {
+    if (c[k] < 0 || c[k] >= grid[k])
+      throw error(who + ": block coordinate " + std::to_string(c[k]) + " in dimension " +
+                  std::to_string(k) + " (the grid has " + std::to_string(grid[k]) + " blocks)");
+    box.lo[k] = d.boundaries(static_cast<int>(k))[static_cast<std::size_t>(c[k])];
+    box.hi[k] = d.boundaries(static_cast<int>(k))[static_cast<std::size_t>(c[k]) + 1] - 1;
+  }
+  return box;
+}
+
+template <class A, class I>
+void store_block(const A& a, const ga::patch& box, void* ptr, I* ld, const char* fn) {
+  const auto t = tile_holding(a, box, fn);
+  store_pointer(ptr, t.origin, fn);
+  store_ld(t, ld);
+}
+
 // Block `idx` of the tile grid, numbered in C order over the grid (block-cyclic arrays).
 template <class I>
 void access_block(const char* fn, int g_a, I idx, void* ptr, I* ld) {
   with_array(g_a, fn, [&](auto& a) {
-    const ga::distribution& d = a.layout();
-    const auto& grid = d.grid();
+    const auto& grid = a.layout().grid();
     ga::index_t total = 1;
     for (int g : grid)
       total *= g;
     if (idx < 0 || static_cast<ga::index_t>(idx) >= total)
       throw error(std::string(fn) + ": block " + std::to_string(idx) + " of array '" + a.name() +
                   "' (it has " + std::to_string(total) + " blocks)");
-    ga::patch box{ga::index(grid.size(), 0), ga::index(grid.size(), 0)};
+    ga::index c(grid.size(), 0);
     ga::index_t rest = static_cast<ga::index_t>(idx);
     for (std::size_t k = grid.size(); k-- > 0;) {
-      const ga::index_t c = rest % grid[k];
+      c[k] = rest % grid[k];
       rest /= grid[k];
-      box.lo[k] = d.boundaries(static_cast<int>(k))[static_cast<std::size_t>(c)];
-      box.hi[k] = d.boundaries(static_cast<int>(k))[static_cast<std::size_t>(c) + 1] - 1;
     }
-    const auto t = tile_holding(a, box, fn);
-    store_pointer(ptr, t.origin, fn);
-    store_ld(t, ld);
+    store_block(a, block_box(a.layout(), c, fn), ptr, ld, fn);
+  });
+}
+
+// The block at tile-grid coordinates `index` (NGA_Access_block_grid).
+template <class I>
+void access_block_grid(const char* fn, int g_a, const I* index, void* ptr, I* ld) {
+  with_array(g_a, fn, [&](auto& a) {
+    store_block(a, block_box(a.layout(), to_index(index, a.ndim(), "index"), fn), ptr, ld, fn);
   });
 }
 
@@ -200,6 +224,20 @@ void NGA_Access_block64(int g_a, int64_t idx, void* ptr, int64_t ld[]) {
   api("NGA_Access_block64",
       [&] { access_block<int64_t>("NGA_Access_block64", g_a, idx, ptr, ld); });
 }
+void NGA_Access_block_grid(int g_a, int index[], void* ptr, int ld[]) {
+  api("NGA_Access_block_grid",
+      [&] { access_block_grid<int>("NGA_Access_block_grid", g_a, index, ptr, ld); });
+}
+void NGA_Access_block_grid64(int g_a, int64_t index[], void* ptr, int64_t ld[]) {
+  api("NGA_Access_block_grid64",
+      [&] { access_block_grid<int64_t>("NGA_Access_block_grid64", g_a, index, ptr, ld); });
+}
+void NGA_Release_block_grid(int g_a, int*) {
+  api("NGA_Release_block_grid", [&] { release("NGA_Release_block_grid", g_a); });
+}
+void NGA_Release_update_block_grid(int g_a, int*) {
+  api("NGA_Release_update_block_grid", [&] { release("NGA_Release_update_block_grid", g_a); });
+}
 void NGA_Access_block_segment(int g_a, int proc, void* ptr, int* len) {
   api("NGA_Access_block_segment",
       [&] { access_segment<int>("NGA_Access_block_segment", g_a, proc, ptr, len); });
@@ -286,6 +324,21 @@ void GA_Update_ghosts(int g_a) {
 }
 void NGA_Update_ghosts(int g_a) {
   GA_Update_ghosts(g_a);
+}
+int NGA_Update_ghost_dir(int g_a, int dimension, int idir, int cflag) {
+  // GA updates one side of one dimension; this updates every ghost cell (a superset: the cells
+  // asked for are right, the others are refreshed too). Arguments are still checked.
+  return api("NGA_Update_ghost_dir", [&] {
+    return with_array(g_a, "NGA_Update_ghost_dir", [&](auto& a) {
+      (void)cflag;
+      if (dimension < 0 || dimension >= a.ndim() || (idir != 1 && idir != -1))
+        throw error("NGA_Update_ghost_dir: dimension " + std::to_string(dimension) +
+                    " and direction " + std::to_string(idir) + " (dimension 0.." +
+                    std::to_string(a.ndim() - 1) + ", direction 1 or -1)");
+      a.update_ghosts(true);
+      return 1;
+    });
+  });
 }
 
 // Gaea's fences track every put and accumulate per array and target, so GA_Init_fence has

@@ -191,6 +191,26 @@ int allocate_pending(int g_a, const char* fn) {
   return ok ? 1 : 0;
 }
 
+// GA_Deallocate: frees the array but keeps the handle and its settings, so that GA_Allocate
+// can create it again (collective).
+int deallocate(int g_a, const char* fn) {
+  state& st = current(fn);
+  array_slot& s = st.arrays.allocated(g_a, fn);
+  visit_type(s.type, fn, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto& a = std::get<ga::global_array<T>>(s.array);
+    s.pending.type = s.type;
+    s.pending.dims = a.dims();
+    s.pending.spec = a.layout().spec();
+    a.destroy();
+  });
+  s.array = std::monostate{};
+  for (std::size_t i = 0; i < s.bytes_per_rank.size(); ++i)
+    st.memory_used[i] -= s.bytes_per_rank[i];
+  s.bytes_per_rank.clear();
+  return 1;
+}
+
 void destroy(int g_a, const char* fn) {
   state& st = current(fn);
   array_slot& s = st.arrays.at(g_a, fn);
@@ -430,6 +450,12 @@ void GA_Set_ghost_corner_flag(int g_a, int flag) {
 }
 int GA_Allocate(int g_a) {
   return api("GA_Allocate", [&] { return allocate_pending(g_a, "GA_Allocate"); });
+}
+int GA_Deallocate(int g_a) {
+  return api("GA_Deallocate", [&] { return deallocate(g_a, "GA_Deallocate"); });
+}
+int NGA_Deallocate(int g_a) {
+  return GA_Deallocate(g_a);
 }
 int GA_Duplicate(int g_a, const char* name) {
   return api("GA_Duplicate", [&] { return duplicate(g_a, name, "GA_Duplicate"); });

@@ -248,6 +248,37 @@ void GA_Get_proc_index(int g_a, int iproc, int subscript[]) {
   NGA_Get_proc_index(g_a, iproc, subscript);
 }
 
+void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]) {
+  api("GA_Get_block_info", [&] {
+    with_array(g_a, "GA_Get_block_info", [&](auto& a) {
+      const ga::layout_spec& spec = a.layout().spec();
+      if (spec.type != ga::layout_spec::kind::block_cyclic)
+        throw error("GA_Get_block_info: array '" + a.name() + "' is not block-cyclic");
+      const auto& g = a.layout().grid();
+      for (std::size_t d = 0; d < g.size(); ++d) {
+        num_blocks[d] = g[d];
+        block_dims[d] = static_cast<int>(spec.tile[d]);
+      }
+    });
+  });
+}
+void NGA_Get_block_info(int g_a, int num_blocks[], int block_dims[]) {
+  GA_Get_block_info(g_a, num_blocks, block_dims);
+}
+void NGA_Proc_topology(int g_a, int proc, int coord[]) {
+  NGA_Get_proc_index(g_a, proc, coord);
+}
+int GA_Is_mirrored(int g_a) {
+  // No array is mirrored (replicated per node) here.
+  return api("GA_Is_mirrored", [&] {
+    current("GA_Is_mirrored").arrays.allocated(g_a, "GA_Is_mirrored");
+    return 0;
+  });
+}
+int NGA_Is_mirrored(int g_a) {
+  return GA_Is_mirrored(g_a);
+}
+
 void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]) {
   api("NGA_Distribution", [&] { distribution<int>("NGA_Distribution", g_a, iproc, lo, hi); });
 }

@@ -75,6 +75,7 @@ struct state {
   std::vector<std::function<void()>> terminate_hooks;  // run newest first by GA_Terminate
   int default_pgroup = world_pgroup;                   // GA_Pgroup_set_default
   int debug = 0;
+  int mask_sync_first = 1, mask_sync_last = 1;  // GA_Mask_sync (recorded; syncs stay on)
 };
 
 /// The live state; gaea::error("<fn>: GA is not initialized ...") before GA_Initialize.
