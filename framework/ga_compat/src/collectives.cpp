@@ -239,6 +239,12 @@ GAEA_GA_PGOP(GA_Pgroup_lgop, long)
 GAEA_GA_PGOP(GA_Pgroup_llgop, long long)
 GAEA_GA_PGOP(GA_Pgroup_zgop, DoubleComplex)
 GAEA_GA_PGOP(GA_Pgroup_cgop, SingleComplex)
+GAEA_GA_PGOP(NGA_Pgroup_dgop, double)
+GAEA_GA_PGOP(NGA_Pgroup_fgop, float)
+GAEA_GA_PGOP(NGA_Pgroup_igop, int)
+GAEA_GA_PGOP(NGA_Pgroup_lgop, long)
+GAEA_GA_PGOP(NGA_Pgroup_llgop, long long)
+GAEA_GA_PGOP(NGA_Pgroup_zgop, DoubleComplex)
 #undef GAEA_GA_PGOP
 int GA_Get_pgroup(int g_a) {
   return api("GA_Get_pgroup", [&] {
