@@ -2,7 +2,6 @@
  * operator, the world process group (GA_Pgroup_*), GA_MPI_Comm* and the cluster queries —
  * checked against values every rank can compute. A GA-style program: plain C, ga.h and
  * ga-mpi.h only. */
-#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,20 +23,23 @@ static int me, nproc;
 
 /* Rank r contributes x_r(k) = (k + 1) * (r % 2 ? -1 : 1) * (r + 1): signs alternate so that
  * "max" and "absmax" differ. Serial references over r = 0..nproc-1. */
+static double magnitude(double x) {
+  return x < 0 ? -x : x;
+}
 static double contribution(int r, int k) {
   return (k + 1) * (r % 2 ? -1.0 : 1.0) * (r + 1);
 }
 static double reference(const char* op, int k) {
   double acc = strcmp(op, "*") == 0 ? 1.0 : strcmp(op, "+") == 0 ? 0.0 : contribution(0, k);
-  if (strcmp(op, "absmax") == 0 || strcmp(op, "absmin") == 0) acc = fabs(acc);
+  if (strcmp(op, "absmax") == 0 || strcmp(op, "absmin") == 0) acc = magnitude(acc);
   for (int r = strcmp(op, "+") == 0 || strcmp(op, "*") == 0 ? 0 : 1; r < nproc; ++r) {
     const double x = contribution(r, k);
     if (strcmp(op, "+") == 0) acc += x;
     if (strcmp(op, "*") == 0) acc *= x;
     if (strcmp(op, "max") == 0 && x > acc) acc = x;
     if (strcmp(op, "min") == 0 && x < acc) acc = x;
-    if (strcmp(op, "absmax") == 0 && fabs(x) > acc) acc = fabs(x);
-    if (strcmp(op, "absmin") == 0 && fabs(x) < acc) acc = fabs(x);
+    if (strcmp(op, "absmax") == 0 && magnitude(x) > acc) acc = magnitude(x);
+    if (strcmp(op, "absmin") == 0 && magnitude(x) < acc) acc = magnitude(x);
   }
   return acc;
 }
