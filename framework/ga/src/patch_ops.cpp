@@ -1,0 +1,133 @@
+// Patch forms of copy, fill, scale, add and dot on the owner-computes patch machinery
+// (patch_apply.hpp): each rank updates its tiles' part of the result patch.
+#include <complex>
+
+#include "detail/patch_apply.hpp"
+#include "gaea/coll/collectives.hpp"
+#include "gaea/ga/detail/elements.hpp"
+#include "gaea/ga/patch_ops.hpp"
+#include "gaea/runtime/runtime.hpp"
+
+namespace gaea::ga {
+
+namespace {
+
+using detail::operand;
+
+template <class T>
+operand<T> out_of(global_array<T>& a, const patch& p) {
+  return {&a, p, false};
+}
+
+// Unary in-place update of a[p]: f(x) for every element.
+template <class T, class F>
+void update_patch(const char* what, global_array<T>& a, const patch& p, F f) {
+  const operand<T> out = out_of(a, p);
+  detail::check_operand(what, out);
+  detail::begin_collective(a);
+  detail::apply_patch(out, std::array<operand<T>, 0>{}, [&](const detail::run<1, T>& r) {
+    T* x = r.p[0];
+    for (index_t i = 0; i < r.n; ++i)
+      x[i * r.step[0]] = f(x[i * r.step[0]]);
+  });
+  a.core().rt().barrier();
+}
+
+// Accumulator of dot (as ga::dot): 64-bit for integers, double for float and double,
+// complex<double> for both complex types.
+template <class T>
+using dot_acc =
+    std::conditional_t<std::is_integral_v<T>, std::int64_t,
+                       std::conditional_t<detail::is_complex_v<T>, std::complex<double>, double>>;
+
+}  // namespace
+
+template <element T>
+void copy_patch(const global_array<T>& a, const patch& pa, global_array<T>& b, const patch& pb,
+                bool transpose) {
+  const operand<T> in{&a, pa, transpose}, out = out_of(b, pb);
+  detail::check_operand("copy_patch", in);
+  detail::check_operand("copy_patch", out);
+  detail::require_same_shape("copy_patch", in, out);
+  detail::require_no_overlap("copy_patch", in, out);
+  detail::begin_collective(a, b);
+  if (&a.core() != &b.core() || !(pa == pb) || transpose) {
+    detail::apply_patch(out, std::array{in}, [](const detail::run<2, T>& r) {
+      for (index_t i = 0; i < r.n; ++i)
+        r.p[0][i * r.step[0]] = r.p[1][i * r.step[1]];
+    });
+  }
+  b.core().rt().barrier();
+}
+
+template <element T>
+void fill_patch(global_array<T>& a, const patch& p, T value) {
+  update_patch("fill_patch", a, p, [value](T) { return value; });
+}
+
+template <element T>
+void scale_patch(global_array<T>& a, const patch& p, T alpha) {
+  update_patch("scale_patch", a, p, [alpha](T x) { return static_cast<T>(alpha * x); });
+}
+
+template <element T>
+void add_patch(T alpha, const global_array<T>& a, const patch& pa, T beta, const global_array<T>& b,
+               const patch& pb, global_array<T>& c, const patch& pc) {
+  const operand<T> x{&a, pa}, y{&b, pb}, out = out_of(c, pc);
+  for (const operand<T>* o : {&x, &y, &out})
+    detail::check_operand("add_patch", *o);
+  detail::require_same_shape("add_patch", x, out);
+  detail::require_same_shape("add_patch", y, out);
+  detail::require_no_overlap("add_patch", x, out);
+  detail::require_no_overlap("add_patch", y, out);
+  detail::begin_collective(a, b, c);
+  detail::apply_patch(out, std::array{x, y}, [&](const detail::run<3, T>& r) {
+    for (index_t i = 0; i < r.n; ++i)
+      r.p[0][i * r.step[0]] =
+          static_cast<T>(alpha * r.p[1][i * r.step[1]] + beta * r.p[2][i * r.step[2]]);
+  });
+  c.core().rt().barrier();
+}
+
+template <element T>
+dot_result<T> dot_patch(const global_array<T>& a, const patch& pa, bool transpose_a,
+                        const global_array<T>& b, const patch& pb, bool transpose_b,
+                        bool conjugate) {
+  // Driven by a's owners (a is only read). b is read in a's orientation: when a is transposed,
+  // the pairing is x = a^T, y = b^(T) — so b is read transposed iff exactly one is.
+  const operand<T> x{&a, pa, false}, y{&b, pb, transpose_a != transpose_b};
+  detail::check_operand("dot_patch", operand<T>{&a, pa, transpose_a});
+  detail::check_operand("dot_patch", operand<T>{&b, pb, transpose_b});
+  detail::require_same_shape("dot_patch", operand<T>{&a, pa, transpose_a},
+                             operand<T>{&b, pb, transpose_b});
+  detail::begin_collective(a, b);
+  using acc_t = dot_acc<T>;
+  acc_t sum{};
+  detail::apply_patch(x, std::array{y}, [&](const detail::run<2, T>& r) {
+    for (index_t i = 0; i < r.n; ++i) {
+      const T u = r.p[0][i * r.step[0]], v = r.p[1][i * r.step[1]];
+      if constexpr (detail::is_complex_v<T>) {
+        const acc_t cu(u), cv(v);
+        sum += conjugate ? std::conj(cu) * cv : cu * cv;
+      } else
+        sum += static_cast<acc_t>(u) * static_cast<acc_t>(v);
+    }
+  });
+  sum = coll::allreduce(coll::world(), sum, coll::reduce_op::sum);
+  a.core().rt().barrier();  // nobody changes b before every rank has read it
+  return static_cast<dot_result<T>>(sum);
+}
+
+#define GAEA_GA_INSTANTIATE(T, tag, name)                                                        \
+  template void copy_patch<T>(const global_array<T>&, const patch&, global_array<T>&,            \
+                              const patch&, bool);                                               \
+  template void fill_patch<T>(global_array<T>&, const patch&, T);                                \
+  template void scale_patch<T>(global_array<T>&, const patch&, T);                               \
+  template void add_patch<T>(T, const global_array<T>&, const patch&, T, const global_array<T>&, \
+                             const patch&, global_array<T>&, const patch&);                      \
+  template dot_result<T> dot_patch<T>(const global_array<T>&, const patch&, bool,                \
+                                      const global_array<T>&, const patch&, bool, bool);
+GAEA_GA_FOR_EACH_ELEMENT(GAEA_GA_INSTANTIATE)
+#undef GAEA_GA_INSTANTIATE
+
+}  // namespace gaea::ga
