@@ -51,7 +51,8 @@ get_property(_gaea_modules GLOBAL PROPERTY GAEA_MODULES)
 set(GAEA_PC_LIBS "")
 foreach(_t IN LISTS _gaea_modules)
   get_target_property(_type ${_t} TYPE)
-  if(NOT _type STREQUAL "INTERFACE_LIBRARY")
+  # The GA C API has its own file (gaea-ga.pc): C++ consumers of gaea.pc do not link it.
+  if(NOT _type STREQUAL "INTERFACE_LIBRARY" AND NOT _t STREQUAL "gaea_ga_compat")
     set(GAEA_PC_LIBS "-l${_t} ${GAEA_PC_LIBS}")
   endif()
 endforeach()
@@ -80,6 +81,11 @@ Eigen            ${Eigen3_VERSION}
 nlohmann-json    ${nlohmann_json_VERSION}")
 
 configure_file(${CMAKE_CURRENT_LIST_DIR}/gaea.pc.in ${PROJECT_BINARY_DIR}/gaea.pc @ONLY)
+if(TARGET gaea_ga_compat)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/gaea-ga.pc.in ${PROJECT_BINARY_DIR}/gaea-ga.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/gaea-ga.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+          COMPONENT library)
+endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/gaea-config.in ${PROJECT_BINARY_DIR}/gaea-config @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/gaea.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
         COMPONENT library)

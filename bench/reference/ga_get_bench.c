@@ -32,6 +32,7 @@
 
 #include "ref_array.h"
 #include "ref_stats.h"
+#include "ref_system.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -168,7 +169,7 @@ int main(int argc, char** argv) {
         "GA get bandwidth 1 MiB : median %.3f GB/s, max %.3f GB/s (%d reps x %d gets, %d ranks)\n",
         bw_med, bw_max, reps, bw_iters, nproc);
     printf(
-        "{\"system\":\"GlobalArrays-5.8.2/ARMCI-MPI\",\"ranks\":%d,"
+        "{\"system\":\"" REF_SYSTEM "\",\"ranks\":%d,"
         "\"get_lat_8B_us_median\":%.4f,\"get_lat_8B_us_min\":%.4f,"
         "\"get_bw_1MiB_GBs_median\":%.4f,\"get_bw_1MiB_GBs_max\":%.4f,\"reps\":%d}\n",
         nproc, lat_med, lat_min, bw_med, bw_max, reps);

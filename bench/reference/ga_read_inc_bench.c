@@ -22,6 +22,7 @@
 #include <mpi.h>
 
 #include "ref_stats.h"
+#include "ref_system.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,7 +194,7 @@ int main(int argc, char** argv) {
       printf("\n");
     }
     printf(
-        "{\"bench\":\"ga_read_inc\",\"system\":\"GlobalArrays-5.8.2/ARMCI-MPI\",\"ranks\":%d,"
+        "{\"bench\":\"ga_read_inc\",\"system\":\"" REF_SYSTEM "\",\"ranks\":%d,"
         "\"compute_us\":%.1f,\"iters\":%d,\"reps\":%d,"
         "\"idle_avg_us\":%.4f,\"idle_max_us\":%.4f,"
         "\"compute_avg_us\":%.4f,\"compute_max_us\":%.4f,\"hosts\":%d",

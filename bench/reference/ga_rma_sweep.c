@@ -29,6 +29,7 @@
 
 #include "ref_array.h"
 #include "ref_stats.h"
+#include "ref_system.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -310,7 +311,7 @@ int main(int argc, char** argv) {
              res[s][0], res[s][1], res[s][2], res[s][3], res[s][4], res[s][5], res[s][6],
              res[s][7]);
     printf(
-        "{\"bench\":\"rma_sweep\",\"system\":\"GlobalArrays-5.8.2/ARMCI-MPI/pml=%s/osc=%s\","
+        "{\"bench\":\"rma_sweep\",\"system\":\"" REF_SYSTEM "/pml=%s/osc=%s\","
         "\"ranks\":%d,\"nodes\":%d,\"origin_host\":\"%s\",\"target_host\":\"%s\","
         "\"same_node\":%s,\"reps\":%d,\"rep_ms\":%.1f,\"depth\":%d,"
         "\"lat_method\":\"NGA_Get; GA_Init_fence + NGA_Put + GA_Fence\","

@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include "ref_stats.h"
+#include "ref_system.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +95,7 @@ int main(int argc, char** argv) {
           mbs[k] = ref_median(samples + 1, reps);
         }
         printf(
-            "{\"bench\":\"strided\",\"system\":\"ga\",\"chunk\":%d,\"rows\":%d,\"get\":%.2f,"
+            "{\"bench\":\"strided\",\"system\":\"" REF_SYSTEM_SHORT "\",\"chunk\":%d,\"rows\":%d,\"get\":%.2f,"
             "\"put\":%.2f}\n",
             chunks[c], rows, mbs[0], mbs[1]);
       }
@@ -126,7 +127,7 @@ int main(int argc, char** argv) {
         samples[r] = tmax / iters * 1e6;
       }
       if (me == 0)
-        printf("{\"bench\":\"acc\",\"system\":\"ga\",\"bytes\":%d,\"origins\":%d,\"us\":%.3f}\n",
+        printf("{\"bench\":\"acc\",\"system\":\"" REF_SYSTEM_SHORT "\",\"bytes\":%d,\"origins\":%d,\"us\":%.3f}\n",
                sizes[s], nproc - 1, ref_median(samples + 1, reps));
       GA_Sync();
       GA_Destroy(g);
@@ -153,7 +154,7 @@ int main(int argc, char** argv) {
             NGA_NbWait(&h[i]);
           samples[r] = ops / (MPI_Wtime() - t0) * 1e-3;
         }
-        printf("{\"bench\":\"nbget\",\"system\":\"ga\",\"bytes\":%d,\"depth\":%d,\"kops\":%.2f}\n",
+        printf("{\"bench\":\"nbget\",\"system\":\"" REF_SYSTEM_SHORT "\",\"bytes\":%d,\"depth\":%d,\"kops\":%.2f}\n",
                sizes[si] * 8, depth, ref_median(samples + 1, reps));
       }
     GA_Sync();

@@ -2,10 +2,13 @@
 # Package test (ctest: package.find_package): installs the "library" component of a built Gaea
 # tree into a temporary prefix and moves it elsewhere (the package must be relocatable), then
 #  1. builds tests/package/consumer against the moved prefix with find_package(Gaea) (HDF5, MPI,
-#     UCX, TBB, hwloc found by find_dependency) and runs it on 2 ranks;
+#     UCX, TBB, hwloc found by find_dependency) and runs it on 2 ranks, and a GA C program
+#     (tests/ga_compat/core.c) linked to gaea::ga_compat;
 #  2. builds the README's first program with a Makefile and `pkg-config --cflags --libs gaea`,
 #     and with `gaea-config --cflags --libs`, and runs each on 2 ranks;
-#  3. checks that no installed header is internal-only, that the library component installs no
+#  3. builds every GA C program of tests/ga_compat with mpicc and `pkg-config --cflags --libs
+#     gaea-ga` and runs each on 2 ranks;
+#  4. checks that no installed header is internal-only, that the library component installs no
 #     program, and that the CMake package names no absolute library path.
 #   usage: run_consumer.sh <gaea-build-dir> <gaea-source-dir>
 # Set GAEA_KEEP_PACKAGE_TMP=1 to keep the temporary directory for inspection.
@@ -77,6 +80,11 @@ timeout --kill-after=10 240 "$mpiexec" "${mpi_args[@]}" "$exe" 2>&1 | tee "$out"
 for r in 0 1; do
   grep -q "rank $r of 2" "$out" || { echo "error: no output from rank $r" >&2; exit 1; }
 done
+ga_exe=$(find "$consumer_build" -type f -name gaea-ga-consumer -perm -u+x -print -quit)
+[[ -n "$ga_exe" ]] || { echo "error: gaea-ga-consumer (GA C program) not built" >&2; exit 1; }
+timeout --kill-after=10 180 "$mpiexec" "${mpi_args[@]}" "$ga_exe" >"$out" 2>&1 ||
+  { cat "$out"; echo "error: the GA C program built with CMake (gaea::ga_compat) failed" >&2; exit 1; }
+echo "-- GA C program built with find_package(Gaea) + gaea::ga_compat: passed on 2 ranks"
 echo "== the README's first program, built by a Makefile with pkg-config and with gaea-config"
 mk="$work/makefile-project"
 mkdir -p "$mk"
@@ -105,6 +113,24 @@ version=$("$prefix/bin/gaea-config" --version)
 # Captured first: `grep -q` would close the pipe early, and pipefail would count the SIGPIPE.
 config_text=$("$prefix/bin/gaea-config" --config)
 grep -q "^Gaea $version" <<<"$config_text" || { echo "error: gaea-config --config" >&2; exit 1; }
+
+echo "== the GA C programs of tests/ga_compat, built with mpicc and pkg-config gaea-ga"
+# As a GA user would: unmodified C sources, the C compiler wrapper, flags from gaea-ga.pc.
+mpicc=$(cache_get MPI_C_COMPILER)
+if [[ -z "$mpicc" || "$mpicc" == *NOTFOUND ]]; then mpicc=mpicc; fi
+ga_flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+             pkg-config --cflags --libs gaea-ga)
+ga_inc=$(tr ' ' '\n' <<<"$ga_flags" | sed -n 's|^-I\(.*/include/gaea-ga\)$|\1|p' | head -n 1)
+[[ -n "$ga_inc" && "$(realpath "$ga_inc")" == "$(realpath "$prefix/include/gaea-ga")" ]] ||
+  { echo "error: gaea-ga.pc does not point at $prefix/include/gaea-ga: $ga_flags" >&2; exit 1; }
+for src in "$source_dir"/tests/ga_compat/*.c; do
+  name=$(basename "$src" .c)
+  # shellcheck disable=SC2086 # ga_flags is a list of flags
+  "$mpicc" -std=c11 -O1 -Wall -Werror -o "$work/ga_$name" "$src" $ga_flags
+  timeout --kill-after=10 180 "$mpiexec" "${mpi_args[@]}" "$work/ga_$name" >"$out" 2>&1 ||
+    { cat "$out"; echo "error: GA program $name failed" >&2; exit 1; }
+  echo "-- GA program $name: built with pkg-config gaea-ga, passed on 2 ranks"
+done
 
 echo "== installed headers are the API; the library component installs no program"
 internal=$(grep -rlE "users do not need|--- internal ---|Internal \(not API\)" \

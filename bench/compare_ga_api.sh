@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# One GA C benchmark source, two Global Arrays: Debian's GA 5.8.2 (ARMCI-MPI) and Gaea's GA C API
+# (framework/ga_compat), plus Gaea's native C++ API for the overhead of the compat layer.
+# Programs (bench/reference, built twice: <prog> against GA, <prog>_gaea against Gaea):
+#   ga_rma_sweep     get / put+fence latency and bandwidth, 8 B .. 1 MiB   (native: get_bench --sweep)
+#   ga_strided_bench strided 2-D get/put, accumulate, non-blocking gets   (native: ga_strided)
+#   ga_read_inc_bench NGA_Read_inc with the owner idle / computing ([PGAS-BGQ Fig. 10])
+# Launches are interleaved (GA, GA API, native, GA, …); the table gives medians over launches of
+# each program's own median, the machine load before and after, and ratios against GA.
+#   bench/compare_ga_api.sh [build-dir] [launches=3] [out-dir]
+# Environment: UCX_TLS for Gaea (default sm), RANKS for read_inc (default 4).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [[ "${GAEA_SKIP_DEPS:-0}" != 1 ]]; then "$root/scripts/install-deps.sh" --bench; fi
+build=${1:-build}
+launches=${2:-3}
+out=${3:-$root/bench/results/$(date -u +%Y%m%d-%H%M%S)-ga-api}
+ranks=${RANKS:-4}
+export UCX_TLS=${UCX_TLS:-sm}
+ref="$build/bench/reference"
+for p in ga_rma_sweep ga_strided_bench ga_read_inc_bench; do
+  for f in "$ref/$p" "$ref/${p}_gaea"; do
+    [[ -x "$f" ]] || { echo "error: $f not built (GA reference benchmarks need libglobalarrays-dev)" >&2; exit 2; }
+  done
+done
+mkdir -p "$out"
+jsonl="$out/results.jsonl"
+: >"$jsonl"
+flags=(--oversubscribe)
+[[ $(id -u) == 0 ]] && flags+=(--allow-run-as-root)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+# run <config> <np> <program> [args…]: appends the program's JSON lines tagged with config/launch.
+run() {
+  local config=$1 np=$2
+  shift 2
+  local log="$out/$config.$launch.$(basename "$1").log"
+  if ! timeout 900 mpirun "${flags[@]}" -np "$np" "$@" >"$log" 2>&1; then
+    echo "error: $config $* failed (log: $log)" >&2
+    tail -5 "$log" >&2
+    exit 1
+  fi
+  grep '^{' "$log" | sed -E "s/^\{/{\"config\":\"$config\",\"launch\":$launch,/" >>"$jsonl"
+}
+sizes=8,64,512,4KiB,32KiB,256KiB,1MiB
+for ((launch = 1; launch <= launches; launch++)); do
+  echo "== launch $launch of $launches (load $(cut -d' ' -f1 /proc/loadavg))"
+  run ga 2 "$ref/ga_rma_sweep" --sizes "$sizes" --reps 5
+  run ga-api 2 "$ref/ga_rma_sweep_gaea" --sizes "$sizes" --reps 5
+  run native 2 "$build/bench/get_bench" --sweep --sizes "$sizes" --reps 5
+  run ga 2 "$ref/ga_strided_bench" --quick
+  run ga-api 2 "$ref/ga_strided_bench_gaea" --quick
+  run native 2 "$build/bench/ga_strided" --quick
+  run ga "$ranks" "$ref/ga_read_inc_bench" --reps 3
+  run ga-api "$ranks" "$ref/ga_read_inc_bench_gaea" --reps 3
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+python3 - "$jsonl" "$launches" "$load_before" "$load_after" "$UCX_TLS" <<'PY' | tee "$out/summary.md"
+import json, statistics, sys
+from collections import defaultdict
+path, launches, before, after, tls = sys.argv[1:]
+rows = [json.loads(l) for l in open(path)]
+med = statistics.median
+# metric key -> config -> list over launches
+data = defaultdict(lambda: defaultdict(list))
+for r in rows:
+    c = r["config"]
+    if r.get("bench") == "rma_sweep":
+        for x in r["rows"]:
+            for k in ("get_lat_us", "put_lat_us", "get_bw_GBs", "put_bw_GBs"):
+                data[(f"{k} {x['bytes']} B")][c].append(x[k])
+    elif r.get("bench") == "strided":
+        for k in ("get", "put"):
+            data[(f"strided {k} MB/s chunk {r['chunk']} B x {r['rows']}")][c].append(r[k])
+    elif r.get("bench") == "acc":
+        data[(f"acc {r['bytes']} B, {r['origins']} origins, us")][c].append(r["us"])
+    elif r.get("bench") == "nbget":
+        data[(f"nbget {r['bytes']} B depth {r['depth']}, kops")][c].append(r["kops"])
+    elif r.get("bench") == "ga_read_inc":
+        for k in ("idle_avg_us", "compute_avg_us", "idle_max_us", "compute_max_us"):
+            data[(f"read_inc {k} ({r['ranks']} ranks)")][c].append(r[k])
+print(f"# GA C benchmarks: Global Arrays 5.8.2 vs Gaea's GA API (same source) vs Gaea native\n")
+print(f"UCX_TLS={tls} for Gaea; {launches} interleaved launches; medians over launches; "
+      f"load before {before}, after {after}.\n")
+print("| metric | GA 5.8.2 | Gaea GA API | Gaea native | GA API / GA | GA API / native |")
+print("|---|---|---|---|---|---|")
+for key in sorted(data):
+    d = data[key]
+    g, a, n = (med(d[c]) if d.get(c) else None for c in ("ga", "ga-api", "native"))
+    f = lambda v: "-" if v is None else f"{v:.3f}"
+    r = lambda x, y: "-" if x is None or y is None or y == 0 else f"{x / y:.2f}"
+    print(f"| {key} | {f(g)} | {f(a)} | {f(n)} | {r(a, g)} | {r(a, n)} |")
+print("\nLatencies (us): lower is better; bandwidths (GB/s, MB/s, kops): higher is better.")
+PY
+echo "(raw JSON: $jsonl)"
