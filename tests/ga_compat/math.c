@@ -350,6 +350,16 @@ static void test_basic(int t, int la, int lb, int lc) {
       for (int j = 0; j <= 5; ++j)
         AT(want, n, 9 + i, 4 + j) = AT(ra, n, i, 5 + j);
     check("NGA_Copy_patch", gc, t, 2, dims, want);
+    /* Reshape: a[0:3, 0:5] (24 elements) into v[3:26] of a 1-D array, row-major order. */
+    int vd[1] = {30}, vlo[1] = {3}, vhi[1] = {26}, rlo[2] = {0, 0}, rhi[2] = {3, 5};
+    int gv = create(t, 1, vd, "V", lc);
+    zc vw[30] = {0};
+    GA_Zero(gv);
+    NGA_Copy_patch('N', ga, rlo, rhi, gv, vlo, vhi);
+    for (int k = 0; k < 24; ++k)
+      vw[3 + k] = AT(ra, n, k / 6, k % 6);
+    check("NGA_Copy_patch reshaped", gv, t, 1, vd, vw);
+    GA_Destroy(gv);
   }
   {
     /* c[5:9, 5:10] = 2 a[0:4, 0:5] - b[8:12, 5:10] */

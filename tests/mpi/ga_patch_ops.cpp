@@ -85,6 +85,11 @@ TEMPLATE_TEST_CASE("ga patch ops: copy, fill, scale, add and dot on patches", "[
     for (index_t j = 0; j < 11; ++j)
       hc(12, j) = ha(j, 4);
     CHECK(mismatches(whole(c), hc.v, "copy_patch column to row") == 0);
+    // Reshape: a[1:4, 2:7] (4 x 6) into c[5:7, 1:8] (3 x 8), element by element row-major.
+    ga::copy_patch(a, patch{{1, 2}, {4, 7}}, c, patch{{5, 1}, {7, 8}});
+    for (index_t k = 0; k < 24; ++k)
+      hc(5 + k / 8, 1 + k % 8) = ha(1 + k / 6, 2 + k % 6);
+    CHECK(mismatches(whole(c), hc.v, "copy_patch reshaped") == 0);
 
     ga::fill_patch(c, patch{{0, 0}, {4, 2}}, T(7));
     ga::zero_patch(c, patch{{5, 9}, {11, 10}});

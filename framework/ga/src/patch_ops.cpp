@@ -1,6 +1,8 @@
 // Patch forms of copy, fill, scale, add and dot on the owner-computes patch machinery
 // (patch_apply.hpp): each rank updates its tiles' part of the result patch.
+#include <algorithm>
 #include <complex>
+#include <vector>
 
 #include "detail/patch_apply.hpp"
 #include "gaea/coll/collectives.hpp"
@@ -33,6 +35,66 @@ void update_patch(const char* what, global_array<T>& a, const patch& p, F f) {
   a.core().rt().barrier();
 }
 
+// b[pb] = a[pa] for patches of equal element count but different shapes: element k of pb (in
+// row-major order) gets element k of pa. Owner-computes on b: each run of a slab of b (along
+// b's last dimension) is a linear range of pa, fetched as its pieces along pa's last dimension,
+// all of a slab's gets in flight together.
+template <class T>
+void reshape_copy(const global_array<T>& a, const patch& pa, global_array<T>& b, const patch& pb) {
+  detail::begin_collective(a, b);
+  const distribution& bd = b.layout();
+  auto* base = static_cast<T*>(b.core().local_data());
+  const auto nb = static_cast<std::size_t>(pb.ndim()), na = static_cast<std::size_t>(pa.ndim());
+  auto linear_in = [](const patch& p, const index& e) {  // row-major position of e in p
+    index_t l = 0;
+    for (std::size_t d = 0; d < e.size(); ++d)
+      l = l * p.extent(static_cast<int>(d)) + (e[d] - p.lo[d]);
+    return l;
+  };
+  auto element_of = [](const patch& p, index_t l) {  // the element at row-major position l
+    index e = p.lo;
+    for (std::size_t d = e.size(); d-- > 0;) {
+      const index_t x = p.extent(static_cast<int>(d));
+      e[d] = p.lo[d] + l % x;
+      l /= x;
+    }
+    return e;
+  };
+  std::vector<T> buf;
+  for (const detail::slab& s : detail::patch_slabs(bd, b.core().rt_rank(), pb)) {
+    const index_t len = s.box.extent(static_cast<int>(nb) - 1);
+    buf.resize(static_cast<std::size_t>(s.box.elements()));
+    std::vector<request> pending;
+    std::vector<index_t> dst;  // storage offset of each run, in order
+    std::size_t at = 0;
+    index e = s.box.lo;
+    while (true) {
+      dst.push_back(bd.storage_offset(s.t, e));
+      for (index_t done = 0; done < len;) {  // the run's pieces along a's last dimension
+        const index q = element_of(pa, linear_in(pb, e) + done);
+        const index_t room = pa.hi[na - 1] - q[na - 1] + 1;
+        const index_t n = std::min(room, len - done);
+        patch piece{q, q};
+        piece.hi[na - 1] += n - 1;
+        pending.push_back(a.core().get(piece, {buf.data() + at, static_cast<std::size_t>(n), {}}));
+        at += static_cast<std::size_t>(n);
+        done += n;
+      }
+      std::size_t d = nb - 1;  // next run of the slab
+      while (d-- > 0) {
+        if (++e[d] <= s.box.hi[d]) break;
+        e[d] = s.box.lo[d];
+      }
+      if (d == static_cast<std::size_t>(-1)) break;
+    }
+    for (request& r : pending)
+      r.wait();
+    for (std::size_t k = 0; k < dst.size(); ++k)
+      std::copy_n(buf.data() + k * static_cast<std::size_t>(len), len, base + dst[k]);
+  }
+  b.core().rt().barrier();
+}
+
 // Accumulator of dot (as ga::dot): 64-bit for integers, double for float and double,
 // complex<double> for both complex types.
 template <class T>
@@ -48,6 +110,12 @@ void copy_patch(const global_array<T>& a, const patch& pa, global_array<T>& b, c
   const operand<T> in{&a, pa, transpose}, out = out_of(b, pb);
   detail::check_operand("copy_patch", in);
   detail::check_operand("copy_patch", out);
+  if (!transpose && !(detail::shape_of(in) == detail::shape_of(out)) &&
+      pa.elements() == pb.elements()) {
+    detail::require_no_overlap("copy_patch", in, out);
+    reshape_copy(a, pa, b, pb);
+    return;
+  }
   detail::require_same_shape("copy_patch", in, out);
   detail::require_no_overlap("copy_patch", in, out);
   detail::begin_collective(a, b);

@@ -16,7 +16,8 @@
 /// two dimensions swapped.
 ///
 /// Errors (gaea::error, on every rank alike, before any communication): an invalid patch (the
-/// message names the array), patch shapes that do not match (both named with their shapes), a
+/// message names the array), patch shapes that do not match (both named with their shapes; for
+/// copy_patch, element counts that differ), a
 /// transposed patch with more than two dimensions of extent > 1, and a result patch that
 /// overlaps an input patch of the same array other than exactly (same region, not transposed).
 
@@ -35,7 +36,9 @@ patch whole_patch(const global_array<T>& a) {
 }
 
 /// b[pb] = a[pa], or a[pa]^T when `transpose` (2-D patches; no conjugation). Copying a patch
-/// onto itself is a no-op; other overlaps within one array are errors.
+/// onto itself is a no-op; other overlaps within one array are errors. Untransposed patches of
+/// different shapes but equal element counts are copied element by element in row-major order
+/// (a reshape, as Global Arrays allows); each owner of b fetches its runs' pieces of a.
 template <element T>
 void copy_patch(const global_array<T>& a, const patch& pa, global_array<T>& b, const patch& pb,
                 bool transpose = false);
