@@ -61,18 +61,18 @@ void elem(const char* fn, ga::elem_op op, int g_a, I* alo, I* ahi, int g_b, I* b
 template <class I>
 void select_elem(const char* fn, int g_a, const char* op, void* val, I* index) {
   api(fn, [&] {
-    if (!op || !val || !index) throw error(std::string(fn) + ": null argument");
+    if (!op || !val || !index) throw error(std::string() + "null argument");
     ga::select_kind kind;
     if (std::strncmp(op, "max", 3) == 0)
       kind = ga::select_kind::max;
     else if (std::strncmp(op, "min", 3) == 0)
       kind = ga::select_kind::min;
     else
-      throw error(std::string(fn) + ": operator \"" + op + "\" (\"max\" or \"min\" expected)");
+      throw error(std::string() + "operator \"" + op + "\" (\"max\" or \"min\" expected)");
     with_array(g_a, fn, [&](auto& a) {
       const auto got = ga::select_elem(a, kind);
       std::memcpy(val, &got.value, sizeof(got.value));
-      from_index(got.where, index, (std::string(fn) + ": index").c_str());
+      from_index(got.where, index, "index");
     });
   });
 }

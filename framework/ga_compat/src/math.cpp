@@ -49,7 +49,7 @@ void scale_patch(const char* fn, int g_a, I* lo, I* hi, void* alpha) {
 template <class I>
 void copy_patch(const char* fn, char trans, int g_a, I* alo, I* ahi, int g_b, I* blo, I* bhi) {
   api(fn, [&] {
-    const bool t = transposed(trans, fn);
+    const bool t = transposed(trans);
     with_arrays(
         fn,
         [&](auto& a, auto& b) {
@@ -81,11 +81,11 @@ template <class Want, class R, class I>
 R dot_patch(const char* fn, const char* want, int g_a, char ta, I* alo, I* ahi, int g_b, char tb,
             I* blo, I* bhi) {
   return api(fn, [&]() -> R {
-    const bool t_a = transposed(ta, fn), t_b = transposed(tb, fn);
+    const bool t_a = transposed(ta), t_b = transposed(tb);
     return with_arrays(
         fn,
         [&](auto& a, auto& b) -> R {
-          require_element<Want>(a, fn, want);
+          require_element<Want>(a, want);
           if constexpr (std::is_same_v<element_of<decltype(a)>, Want>) {
             const ga::patch pa = alo ? to_patch(alo, ahi, a.ndim()) : ga::whole_patch(a);
             const ga::patch pb = blo ? to_patch(blo, bhi, b.ndim()) : ga::whole_patch(b);
@@ -108,10 +108,10 @@ void matmul(const char* fn, char ta, char tb, const void* alpha, const void* bet
             const ga::patch& pa, B& b, const ga::patch& pb, C& c, const ga::patch& pc) {
   using T = element_of<A>;
   if constexpr (ga::gemm_element<T>) {
-    ga::matmul_patch(mat_op_of(ta, fn), mat_op_of(tb, fn), scalar_from<T>(alpha, fn), a, pa, b, pb,
+    ga::matmul_patch(mat_op_of(ta), mat_op_of(tb), scalar_from<T>(alpha, fn), a, pa, b, pb,
                      scalar_from<T>(beta, fn), c, pc);
   } else {
-    throw error(std::string(fn) + ": array '" + a.name() +
+    throw error(std::string() + "array '" + a.name() +
                 "' holds integers; matrix products take C_FLOAT, C_DBL, C_SCPL or C_DCPL");
   }
 }
@@ -123,14 +123,14 @@ void gemm(const char* fn, const char* want, char ta, char tb, std::int64_t m, st
           std::int64_t k, S alpha, int g_a, int g_b, S beta, int g_c) {
   api(fn, [&] {
     if (m < 1 || n < 1 || k < 1)
-      throw error(std::string(fn) + ": m, n, k = " + std::to_string(m) + ", " + std::to_string(n) +
+      throw error(std::string() + "m, n, k = " + std::to_string(m) + ", " + std::to_string(n) +
                   ", " + std::to_string(k) + " (each must be positive)");
-    const ga::mat_op oa = mat_op_of(ta, fn), ob = mat_op_of(tb, fn);
+    const ga::mat_op oa = mat_op_of(ta), ob = mat_op_of(tb);
     auto corner = [](std::int64_t r, std::int64_t c) { return ga::patch{{0, 0}, {r - 1, c - 1}}; };
     with_arrays(
         fn,
         [&](auto& a, auto& b, auto& c) {
-          require_element<Want>(a, fn, want);
+          require_element<Want>(a, want);
           const ga::patch pa = oa == ga::mat_op::none ? corner(m, k) : corner(k, m);
           const ga::patch pb = ob == ga::mat_op::none ? corner(k, n) : corner(n, k);
           matmul(fn, ta, tb, &alpha, &beta, a, pa, b, pb, c, corner(m, n));
@@ -233,13 +233,13 @@ SingleComplex GA_Cdot(int g_a, int g_b) {
 
 void GA_Norm1(int g_a, double* nm) {
   api("GA_Norm1", [&] {
-    if (!nm) throw error("GA_Norm1: null result pointer");
+    if (!nm) throw error("null result pointer");
     with_array(g_a, "GA_Norm1", [&](auto& a) { *nm = ga::norm(a, ga::norm_kind::one); });
   });
 }
 void GA_Norm_infinity(int g_a, double* nm) {
   api("GA_Norm_infinity", [&] {
-    if (!nm) throw error("GA_Norm_infinity: null result pointer");
+    if (!nm) throw error("null result pointer");
     with_array(g_a, "GA_Norm_infinity", [&](auto& a) { *nm = ga::norm(a, ga::norm_kind::inf); });
   });
 }

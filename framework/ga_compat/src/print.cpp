@@ -87,7 +87,7 @@ extern "C" {
 
 void GA_Print_file(FILE* file, int g_a) {
   api("GA_Print_file", [&] {
-    if (!file) throw error("GA_Print_file: null FILE");
+    if (!file) throw error("null FILE");
     with_array(g_a, "GA_Print_file", [&](auto& a) { print(file, a, ga::whole_patch(a), true); });
   });
 }

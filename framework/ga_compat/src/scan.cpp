@@ -26,7 +26,7 @@ void with_masked(const char* fn, int g_src, int g_dst, int g_mask, F f) {
           if constexpr (ga::mask_element<M>)
             f(src, dst, mask);
           else
-            throw error(std::string(fn) + ": mask '" + mask.name() +
+            throw error(std::string() + "mask '" + mask.name() +
                         "' must hold integers (C_INT, C_LONG or C_LONGLONG)");
         });
       },
@@ -53,7 +53,7 @@ void scan_copy(const char* fn, int g_a, int g_b, int g_sbit, I lo, I hi) {
 template <class I>
 void pack(const char* fn, bool unpack, int g_src, int g_dst, int g_mask, I lo, I hi, I* icount) {
   api(fn, [&] {
-    if (!icount) throw error(std::string(fn) + ": null icount");
+    if (!icount) throw error(std::string() + "null icount");
     with_masked(fn, g_src, g_dst, g_mask, [&](auto& src, auto& dst, auto& mask) {
       const ga::index_t n =
           unpack ? ga::unpack(src, dst, mask, lo, hi) : ga::pack(src, dst, mask, lo, hi);

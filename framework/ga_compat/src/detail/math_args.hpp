@@ -11,15 +11,15 @@
 
 namespace gaea::ga_compat::detail {
 
-/// 'N'/'n' -> false, 'T'/'t' -> true; gaea::error naming the call otherwise.
-inline bool transposed(char c, const char* fn) {
+/// 'N'/'n' -> false, 'T'/'t' -> true; gaea::error otherwise (api() adds the call).
+inline bool transposed(char c) {
   if (c == 'N' || c == 'n') return false;
   if (c == 'T' || c == 't') return true;
-  throw error(std::string(fn) + ": transpose flag '" + std::string(1, c) + "' (N or T expected)");
+  throw error(std::string() + "transpose flag '" + std::string(1, c) + "' (N or T expected)");
 }
 
 /// BLAS-style operand flag: N, T or C (conjugate transpose) in either case.
-inline ga::mat_op mat_op_of(char c, const char* fn) {
+inline ga::mat_op mat_op_of(char c) {
   switch (c) {
     case 'N':
     case 'n':
@@ -31,16 +31,16 @@ inline ga::mat_op mat_op_of(char c, const char* fn) {
     case 'c':
       return ga::mat_op::conj_trans;
     default:
-      throw error(std::string(fn) + ": transpose flag '" + std::string(1, c) +
+      throw error(std::string() + "transpose flag '" + std::string(1, c) +
                   "' (N, T or C expected)");
   }
 }
 
 /// gaea::error unless the array's element type is `Want` (a typed call on another type).
 template <class Want, class T>
-void require_element(const ga::global_array<T>& a, const char* fn, const char* want) {
+void require_element(const ga::global_array<T>& a, const char* want) {
   if constexpr (!std::is_same_v<T, Want>)
-    throw error(std::string(fn) + ": array '" + a.name() + "' has another element type; " + want +
+    throw error(std::string() + "array '" + a.name() + "' has another element type; " + want +
                 " is needed");
 }
 
