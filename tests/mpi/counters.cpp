@@ -7,6 +7,8 @@
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <numeric>
+#include <string>
 #include <thread>
 
 #include "gaea/coll/collectives.hpp"
@@ -17,6 +19,7 @@
 
 using namespace gaea;
 using namespace gaea::counters;
+using Catch::Matchers::Contains;
 using gaea::test::rt;
 
 namespace {
@@ -84,6 +87,67 @@ TEST_CASE("shared_counter: every value is handed out exactly once, in every mode
       rt().barrier();
       CHECK(c.read() == std::int64_t{k} * n);
     }
+}
+
+TEST_CASE("shared_counter: non-blocking fetch_add hands out every value once, in every mode",
+          "[counter][nb]") {
+  const int me = rt().rank(), n = rt().size();
+  for (counter_mode m : all_modes)
+    for (int owner : {0, n - 1}) {
+      INFO("mode " << to_string(m) << ", owner " << owner);
+      shared_counter c("nb_tasks", owner, 5, m);
+      // k requests in flight at once, increments 1..3; some completed by test(), all by wait().
+      constexpr int k = 150;
+      std::vector<fetch_request> reqs;
+      std::vector<std::int64_t> incs;
+      for (int i = 0; i < k; ++i) {
+        incs.push_back(1 + (i + me) % 3);
+        reqs.push_back(c.fetch_add(incs.back(), nonblocking));
+        if (i % 10 == 0) (void)reqs.front().test();
+      }
+      CHECK(reqs.back().pending() == !reqs.back().test());
+      std::vector<task_range> mine;
+      for (int i = 0; i < k; ++i) {
+        const std::int64_t v = reqs[static_cast<std::size_t>(i)].wait();
+        CHECK(reqs[static_cast<std::size_t>(i)].wait() == v);  // the value is kept
+        CHECK_FALSE(reqs[static_cast<std::size_t>(i)].pending());
+        mine.push_back({v, v + incs[static_cast<std::size_t>(i)]});
+      }
+      std::int64_t total = 0;
+      for (std::int64_t x :
+           gaea::test::allgather(std::accumulate(incs.begin(), incs.end(), std::int64_t{0})))
+        total += x;
+      // The ranges [old, old + inc) of every rank tile [5, 5 + total) exactly.
+      CHECK(exact_cover(gather_ranges(mine), {5, 5 + total}));
+      rt().barrier();
+      CHECK(c.read() == 5 + total);
+      rt().barrier();  // everyone has read before anyone adds again
+      // Mixed with blocking calls on the same counter.
+      fetch_request r = c.fetch_add(2, nonblocking);
+      const std::int64_t b = c.fetch_add(0);
+      CHECK(r.wait() <= b);
+      rt().barrier();
+    }
+  shared_counter c("nb_errors");
+  CHECK_THROWS_WITH(c.fetch_add(-1, nonblocking),
+                    Contains("nb_errors") && Contains("-1") && Contains(">= 0"));
+  fetch_request empty;
+  CHECK(empty.test());
+  CHECK_FALSE(empty.pending());
+  CHECK_THROWS_WITH(empty.wait(), Contains("empty"));
+  // Another thread may not wait for this thread's request.
+  fetch_request mine = c.fetch_add(1, nonblocking);
+  std::string from_other;
+  std::thread([&] {
+    try {
+      (void)mine.wait();
+    } catch (const gaea::error& e) {
+      from_other = e.what();
+    }
+  }).join();
+  CHECK_THAT(from_other, Contains("nb_errors") && Contains("other than the one"));
+  (void)mine.wait();
+  rt().barrier();
 }
 
 TEST_CASE("shared_counter: compare-swap, reset and values past 2^63 in every mode", "[counter]") {

@@ -169,6 +169,106 @@ void check_ghosts(const index& dims, const index& ghosts, bool periodic) {
 }
 }  // namespace
 
+TEST_CASE("ga: wait_all, test_all and request_group complete many requests", "[ga][nb]") {
+  const int me = rt().rank(), n = rt().size();
+  const index_t rows = 24, cols = 31;
+  global_array<double> a("many", {rows, cols}, ga::layout_spec::block_cyclic({5, 7}));
+  a.zero();
+  // Puts of this rank's rows, one request per row, owned by a group.
+  std::vector<double> vals(static_cast<std::size_t>(rows * cols));
+  for (index_t i = 0; i < rows; ++i)
+    for (index_t j = 0; j < cols; ++j)
+      vals[static_cast<std::size_t>(i * cols + j)] = f2(i, j);
+  ga::request_group puts;
+  CHECK(puts.empty());
+  puts.add(ga::request());  // an empty request is dropped
+  CHECK(puts.empty());
+  std::size_t mine = 0;
+  for (index_t i = me; i < rows; i += n, ++mine)
+    puts.add(a.put({{i, 0}, {i, cols - 1}},
+                   std::span<const double>(&vals[static_cast<std::size_t>(i * cols)],
+                                           static_cast<std::size_t>(cols)),
+                   ga::nonblocking));
+  CHECK(puts.size() <= mine);  // requests already complete may be dropped, none added twice
+  puts.wait();
+  CHECK(puts.empty());
+  a.sync();
+  // Single-element gets of the whole array: test_all() until done, then wait_all().
+  std::vector<double> got(vals.size(), -1.0);
+  std::vector<ga::request> gets;
+  for (index_t i = 0; i < rows; ++i)
+    for (index_t j = 0; j < cols; ++j)
+      gets.push_back(a.get({{i, j}, {i, j}},
+                           std::span(&got[static_cast<std::size_t>(i * cols + j)], 1),
+                           ga::nonblocking));
+  bool all = false;
+  for (int spin = 0; spin < 100000 && !all; ++spin)
+    all = ga::test_all(gets);
+  ga::wait_all(gets);
+  CHECK(ga::test_all(gets));
+  CHECK(std::none_of(gets.begin(), gets.end(), [](const ga::request& r) { return r.pending(); }));
+  CHECK(got == vals);
+  // The same through a group's test().
+  std::fill(got.begin(), got.end(), -1.0);
+  ga::request_group g;
+  for (index_t i = 0; i < rows; ++i)
+    g.add(a.get({{i, 0}, {i, cols - 1}},
+                std::span(&got[static_cast<std::size_t>(i * cols)], static_cast<std::size_t>(cols)),
+                ga::nonblocking));
+  while (!g.test()) {
+  }
+  CHECK(g.empty());
+  CHECK(got == vals);
+  a.sync();
+}
+
+TEST_CASE("ga: non-blocking read_inc hands out every value once", "[ga][nb][elements]") {
+  const int me = rt().rank(), n = rt().size();
+  global_array<std::int64_t> c64(
+      "nb_ticket64", {7},
+      ga::layout_spec::irregular({n >= 2 ? std::vector<index_t>{0, 3} : std::vector<index_t>{0}}));
+  global_array<std::int32_t> c32("nb_ticket32", {2, 2});
+  c64.zero();
+  c32.zero();
+  constexpr int k = 150;
+  std::vector<std::int64_t> old64(k, -1);
+  std::vector<std::int32_t> old32(k, -1);
+  ga::request_group g;
+  for (int i = 0; i < k; ++i) {
+    g.add(c64.read_inc({5}, 2, old64[static_cast<std::size_t>(i)], ga::nonblocking));
+    g.add(c32.read_inc({1, 0}, 1, old32[static_cast<std::size_t>(i)], ga::nonblocking));
+  }
+  g.wait();
+  c64.sync();
+  c32.sync();
+  // Every rank's old values, through another array: row r holds rank r's.
+  global_array<std::int64_t> tickets("nb_tickets", {n, 2 * k});
+  std::vector<std::int64_t> mine(old64);
+  mine.insert(mine.end(), old32.begin(), old32.end());
+  tickets.put({{me, 0}, {me, 2 * k - 1}}, mine);
+  tickets.sync();
+  std::vector<std::int64_t> all(static_cast<std::size_t>(2 * k * n));
+  tickets.get({{0, 0}, {n - 1, 2 * k - 1}}, all);
+  std::vector<std::int64_t> got64, got32;
+  for (int r = 0; r < n; ++r)
+    for (int i = 0; i < 2 * k; ++i)
+      (i < k ? got64 : got32).push_back(all[static_cast<std::size_t>(r * 2 * k + i)]);
+  std::sort(got64.begin(), got64.end());
+  std::sort(got32.begin(), got32.end());
+  std::vector<std::int64_t> want64, want32;
+  for (int v = 0; v < k * n; ++v)
+    want64.push_back(2 * v), want32.push_back(v);
+  CHECK(got64 == want64);  // 0, 2, 4, ... each once
+  CHECK(got32 == want32);
+  std::vector<std::int64_t> fin(1);
+  c64.get({{5}, {5}}, fin);
+  CHECK(fin[0] == 2 * k * n);
+  std::int64_t unused = 0;
+  CHECK_THROWS_WITH((void)c64.read_inc({7}, 1, unused, ga::nonblocking),
+                    Contains("nb_ticket64") && Contains("outside"));
+  c64.sync();
+}
+
 TEST_CASE("ga: update_ghosts fills edges and corners, periodic or not", "[ga][ghosts]") {
   for (bool periodic : {true, false}) {
     check_ghosts({20, 13}, {2, 1}, periodic);

@@ -3,9 +3,12 @@
 #include <cstring>
 #include <iostream>
 #include <span>
+#include <string>
+#include <thread>
 
 #include "detail/service.hpp"
 #include "gaea/comm/segment.hpp"
+#include "gaea/comm/worker.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -13,6 +16,92 @@ namespace gaea::counters {
 
 using counters::detail::op_kind;
 using counters::detail::request;
+
+namespace detail {
+
+// One counter operation in flight: its completions, the reply's landing place and who waits.
+struct fetch_state {
+  explicit fetch_state(runtime& r)
+      : rt(r), w(r.worker()), thread(std::this_thread::get_id()), t0(progress::monotonic_ns()) {}
+  fetch_state(const fetch_state&) = delete;
+  fetch_state& operator=(const fetch_state&) = delete;
+
+  runtime& rt;
+  comm::worker& w;  // the issuing thread's worker carries the operation
+  std::thread::id thread;
+  std::int64_t t0;
+  std::string counter;    // for messages
+  comm::completion done;  // atomic: the fetch; active message: the send and the reply
+  std::int64_t old = 0;   // the previous value, once done
+  bool completed = false;
+
+  void check_thread(const char* what) const {
+    if (std::this_thread::get_id() != thread)
+      throw error("shared_counter '" + counter + "': fetch_request::" + what +
+                  " called from a thread other than the one that issued the fetch_add (its "
+                  "transport worker carries the operation)");
+  }
+  void finish() {
+    completed = true;
+    auto& f = stats();
+    bump(f.ops);
+    bump(f.op_ns, static_cast<std::uint64_t>(progress::monotonic_ns() - t0));
+    done.check();
+  }
+  std::int64_t wait() {
+    if (!completed) {
+      check_thread("wait()");
+      rt.progress().wait(w, done);
+      finish();
+    }
+    return old;
+  }
+  bool test() {
+    if (completed) return true;
+    check_thread("test()");
+    if (!done.done()) rt.progress().poll(w);
+    if (!done.done()) return false;
+    finish();
+    return true;
+  }
+};
+
+}  // namespace detail
+
+fetch_request::fetch_request() noexcept = default;
+fetch_request::fetch_request(std::unique_ptr<detail::fetch_state> s) noexcept : st_(std::move(s)) {}
+fetch_request::fetch_request(fetch_request&&) noexcept = default;
+
+fetch_request& fetch_request::operator=(fetch_request&& o) {
+  if (this != &o) {
+    if (st_) st_->wait();
+    st_ = std::move(o.st_);
+  }
+  return *this;
+}
+
+fetch_request::~fetch_request() {
+  if (!st_ || st_->completed) return;
+  try {
+    st_->wait();
+  } catch (const std::exception& e) {
+    std::cerr << "gaea: an unfinished fetch_request was destroyed and failed: " << e.what()
+              << std::endl;
+  }
+}
+
+std::int64_t fetch_request::wait() {
+  if (!st_) throw error("fetch_request::wait() on an empty handle (no operation, no value)");
+  return st_->wait();
+}
+
+bool fetch_request::test() {
+  return !st_ || st_->test();
+}
+
+bool fetch_request::pending() const noexcept {
+  return st_ && !st_->completed;
+}
 
 struct shared_counter::impl {
   std::string name;
@@ -26,40 +115,39 @@ struct shared_counter::impl {
   std::int64_t* local_value() const { return static_cast<std::int64_t*>(seg->local_base()); }
   bool is_owner() const { return rt->rank() == owner; }
 
-  std::int64_t run(const request& r) {
-    const std::int64_t t0 = progress::monotonic_ns();
-    std::int64_t old = 0;
+  // Issues `r`; its previous value lands in st.old once st.done is done (at once when this
+  // rank owns a progress- or owner-served counter).
+  void issue(const request& r, counters::detail::fetch_state& st) {
+    st.counter = name;
     if (mode == counter_mode::atomic) {
       // Every access goes through UCX, the owner's too: one mechanism per location (CPU, NIC or
       // emulated by the owner's worker).
-      comm::completion done;
       if (r.kind == static_cast<std::uint32_t>(op_kind::fetch_add))
-        rt->worker().fetch_add(owner, *seg, 0, r.a, &old, done);
+        st.w.fetch_add(owner, *seg, 0, r.a, &st.old, st.done);
       else
-        rt->worker().compare_swap(owner, *seg, 0, r.a, r.b, &old, done);
-      rt->wait(done);
+        st.w.compare_swap(owner, *seg, 0, r.a, r.b, &st.old, st.done);
     } else if (is_owner()) {
       // Handlers apply CPU atomics to the same word, so the owner's threads may too. The main
       // thread first answers what is queued for it (it is "calling into Gaea").
       if (mode == counter_mode::owner && rt->on_owner_thread())
         counters::detail::serve_owner_queue(*rt);
-      old = counters::detail::apply(local_value(), r);
+      st.old = counters::detail::apply(local_value(), r);
     } else {
       if (mode == counter_mode::owner && rt->on_owner_thread())
         counters::detail::serve_owner_queue(*rt);  // this rank may own other counters
-      comm::completion local, remote;
-      rt->worker().am_send(owner,
-                           mode == counter_mode::progress ? counters::detail::progress_handler
-                                                          : counters::detail::owner_handler,
-                           std::as_bytes(std::span(&r, 1)), {}, local, &remote,
-                           std::as_writable_bytes(std::span(&old, 1)));
-      rt->wait(local);
-      rt->wait(remote);
+      // The request travels in the header (copied at issue); the reply lands in st.old.
+      st.w.am_send(owner,
+                   mode == counter_mode::progress ? counters::detail::progress_handler
+                                                  : counters::detail::owner_handler,
+                   std::as_bytes(std::span(&r, 1)), {}, st.done, &st.done,
+                   std::as_writable_bytes(std::span(&st.old, 1)));
     }
-    auto& f = counters::detail::stats();
-    counters::detail::bump(f.ops);
-    counters::detail::bump(f.op_ns, static_cast<std::uint64_t>(progress::monotonic_ns() - t0));
-    return old;
+  }
+
+  std::int64_t run(const request& r) {
+    counters::detail::fetch_state st(*rt);
+    issue(r, st);
+    return st.wait();
   }
 };
 
@@ -147,6 +235,16 @@ std::int64_t shared_counter::fetch_add(std::int64_t n) {
     throw error("shared_counter '" + p.name + "': fetch_add(" + std::to_string(n) +
                 ") — the increment must be >= 0");
   return p.run({p.id, static_cast<std::uint32_t>(op_kind::fetch_add), 0, n, 0});
+}
+
+fetch_request shared_counter::fetch_add(std::int64_t n, nonblocking_t) {
+  impl& p = live("fetch_add");
+  if (n < 0)
+    throw error("shared_counter '" + p.name + "': fetch_add(" + std::to_string(n) +
+                ", nonblocking) — the increment must be >= 0");
+  auto st = std::make_unique<counters::detail::fetch_state>(*p.rt);
+  p.issue({p.id, static_cast<std::uint32_t>(op_kind::fetch_add), 0, n, 0}, *st);
+  return fetch_request(std::move(st));
 }
 
 std::int64_t shared_counter::compare_swap(std::int64_t expected, std::int64_t desired) {

@@ -102,8 +102,8 @@ void install_element_handlers(runtime& rt) {
   rt.comm().register_handler(elements_handler, on_list);
 }
 
-void array_core::element_list(op k, std::span<const index> subs, const std::byte* values,
-                              std::byte* out, const void* alpha) {
+request array_core::element_list(op k, std::span<const index> subs, const std::byte* values,
+                                 std::byte* out, const void* alpha) {
   if (!is_list_op(k))
     throw error("global_array '" + name_ + "': element_list called with operation " +
                 std::string(to_string(k)) + ", not gather, scatter, scatter_acc or read_inc");
@@ -173,7 +173,7 @@ void array_core::element_list(op k, std::span<const index> subs, const std::byte
       tr.mark(id(), r, false);
     }
   }
-  r_all.wait();
+  return r_all;
 }
 
 }  // namespace gaea::ga::detail

@@ -1,5 +1,6 @@
 #include "gaea/ga/request.hpp"
 
+#include <exception>
 #include <iostream>
 
 #include "detail/op_state.hpp"
@@ -85,6 +86,70 @@ bool request::test() {
 
 bool request::pending() const noexcept {
   return st_ && !st_->completed;
+}
+
+void wait_all(std::span<request> rs) {
+  std::exception_ptr first;
+  for (request& r : rs) {
+    try {
+      r.wait();
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
+}
+
+bool test_all(std::span<request> rs) {
+  // Every request gets its step (each polls the same worker only while it is still pending),
+  // so a late request does not wait for an earlier one to be tested again.
+  bool all = true;
+  std::exception_ptr first;
+  for (request& r : rs) {
+    try {
+      all = r.test() && all;
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
+  return all;
+}
+
+request_group& request_group::operator=(request_group&& o) {
+  if (this != &o) {
+    wait();
+    rs_ = std::move(o.rs_);
+  }
+  return *this;
+}
+
+void request_group::add(request r) {
+  if (r.pending()) rs_.push_back(std::move(r));
+}
+
+void request_group::wait() {
+  std::vector<request> rs = std::move(rs_);
+  rs_.clear();
+  wait_all(rs);
+}
+
+bool request_group::test() {
+  // Complete requests leave the group; a failed one leaves it too, and its error is thrown.
+  std::exception_ptr first;
+  std::size_t kept = 0;
+  for (request& r : rs_) {
+    bool done = true;
+    try {
+      done = r.test();
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+    if (!done) rs_[kept++] = std::move(r);
+  }
+  rs_.resize(kept);
+  if (first) std::rethrow_exception(first);
+  return rs_.empty();
 }
 
 }  // namespace gaea::ga

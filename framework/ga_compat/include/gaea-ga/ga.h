@@ -105,6 +105,12 @@ int NGA_Pgroup_nodeid(int p_handle);
 int NGA_Pgroup_nnodes(int p_handle);
 void NGA_Pgroup_sync(int p_handle);
 int NGA_Pgroup_absolute_id(int p_handle, int pid);
+void NGA_Pgroup_dgop(int p_handle, double x[], int n, const char* op);
+void NGA_Pgroup_fgop(int p_handle, float x[], int n, const char* op);
+void NGA_Pgroup_igop(int p_handle, int x[], int n, const char* op);
+void NGA_Pgroup_lgop(int p_handle, long x[], int n, const char* op);
+void NGA_Pgroup_llgop(int p_handle, long long x[], int n, const char* op);
+void NGA_Pgroup_zgop(int p_handle, DoubleComplex x[], int n, const char* op);
 int NGA_Get_pgroup(int g_a);
 int NGA_Get_pgroup_size(int p_handle);
 

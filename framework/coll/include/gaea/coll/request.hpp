@@ -5,6 +5,8 @@
 #include <memory>
 #include <span>
 
+#include "gaea/base/nonblocking.hpp"
+
 namespace gaea::coll {
 
 namespace detail {
@@ -43,11 +45,8 @@ class request {
 /// have finished.
 void wait_all(std::span<request> rs);
 
-/// Tag that selects the non-blocking overloads: `auto r = coll::broadcast(g, buf, 0,
-/// coll::nonblocking);`.
-struct nonblocking_t {
-  explicit constexpr nonblocking_t() = default;
-};
-inline constexpr nonblocking_t nonblocking{};
+/// The non-blocking tag (gaea/base/nonblocking.hpp): `coll::nonblocking` is `gaea::nonblocking`.
+using gaea::nonblocking;
+using gaea::nonblocking_t;
 
 }  // namespace gaea::coll

@@ -48,6 +48,7 @@ inline constexpr handler_id ga_ping = 20;        ///< cost-model calibration
 // counters (32-47)
 inline constexpr handler_id counters_progress = 32;  ///< answered inside the handler
 inline constexpr handler_id counters_owner = 33;     ///< deferred to the owner's main thread
+inline constexpr handler_id counters_mutex = 34;     ///< mutex_set lock, try_lock and unlock
 // coll (48-63)
 inline constexpr handler_id coll_message = 48;  ///< every collective's point-to-point message
 
@@ -57,7 +58,7 @@ struct known_handler {
   std::string_view name;
 };
 
-inline constexpr std::array<known_handler, 10> known_handlers{{
+inline constexpr std::array<known_handler, 11> known_handlers{{
     {runtime_barrier, "runtime barrier"},
     {runtime_failure, "runtime failure report"},
     {ga_acc, "ga accumulate"},
@@ -67,6 +68,7 @@ inline constexpr std::array<known_handler, 10> known_handlers{{
     {ga_ping, "ga cost-model ping"},
     {counters_progress, "counters progress-served request"},
     {counters_owner, "counters owner-served request"},
+    {counters_mutex, "counters mutex request"},
     {coll_message, "coll message"},
 }};
 

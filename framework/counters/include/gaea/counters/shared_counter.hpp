@@ -10,9 +10,48 @@
 #include <optional>
 #include <string>
 
+#include "gaea/base/nonblocking.hpp"
 #include "gaea/counters/counter_mode.hpp"
 
 namespace gaea::counters {
+
+/// The non-blocking tag (gaea/base/nonblocking.hpp): `counters::nonblocking` is
+/// `gaea::nonblocking`.
+using gaea::nonblocking;
+using gaea::nonblocking_t;
+
+namespace detail {
+struct fetch_state;
+}
+
+/// Handle of a non-blocking counter operation (shared_counter::fetch_add(n, nonblocking)):
+/// wait() returns the counter's previous value. Any number may be outstanding. Move-only.
+/// Thread safety: wait() and test() from the thread that issued the operation (its transport
+/// worker carries it); gaea::error otherwise.
+class fetch_request {
+ public:
+  /// An empty handle: wait() throws (there is no value), test() is true.
+  fetch_request() noexcept;
+  explicit fetch_request(std::unique_ptr<detail::fetch_state> s) noexcept;
+  fetch_request(fetch_request&&) noexcept;
+  /// Waits for the operation held so far (its value is dropped), then takes over `o`'s.
+  fetch_request& operator=(fetch_request&& o);
+  /// Waits for an unfinished operation (errors go to stderr: a destructor cannot throw).
+  ~fetch_request();
+
+  /// Blocks (by the progress mode) until the value is back and returns it; later calls return
+  /// it again. Throws gaea::error if the operation failed, on an empty handle, or from another
+  /// thread than the issuing one.
+  std::int64_t wait();
+  /// One progress step; true when the value is back (then wait() returns at once). Throws like
+  /// wait() (but an empty handle is complete).
+  bool test();
+  /// True while an operation is held and its value has not come back yet (or not been seen).
+  bool pending() const noexcept;
+
+ private:
+  std::unique_ptr<detail::fetch_state> st_;
+};
 
 /// Collective object (construct, reset and destroy on every rank, in the same order).
 /// fetch_add/compare_swap/read are one-sided and may be called from any thread, concurrently.
@@ -34,6 +73,10 @@ class shared_counter {
   /// Atomically adds `n` and returns the previous value. `n` must be >= 0 (gaea::error otherwise):
   /// load-balance counters only move forward. Blocks until the value has come back.
   std::int64_t fetch_add(std::int64_t n = 1);
+  /// Non-blocking fetch_add: issues the addition and returns at once; the handle's wait() gives
+  /// the previous value. Same mode, atomicity and errors as the blocking form (a negative `n`
+  /// throws before anything is sent). Served at once when this rank owns the counter.
+  [[nodiscard]] fetch_request fetch_add(std::int64_t n, nonblocking_t);
   /// Atomically sets the counter to `desired` if it equals `expected`; returns the previous value.
   std::int64_t compare_swap(std::int64_t expected, std::int64_t desired);
   /// Current value (an atomic read, served like fetch_add(0)).

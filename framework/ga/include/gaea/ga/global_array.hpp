@@ -158,25 +158,31 @@ class global_array {
   /// One message per owner; throws gaea::error for a bad subscript, before any communication.
   void gather(std::span<const index> subs, std::span<T> out) {
     check_list(subs.size(), out.size(), "gather");
-    elements(op::gather, subs, nullptr, out.data(), nullptr);
+    elements(op::gather, subs, nullptr, out.data(), nullptr).wait();
   }
   /// Writes `values[i]` to `subs[i]`. Complete at the owners after fence()/sync().
   void scatter(std::span<const index> subs, std::span<const T> values) {
     check_list(subs.size(), values.size(), "scatter");
-    elements(op::scatter, subs, values.data(), nullptr, nullptr);
+    elements(op::scatter, subs, values.data(), nullptr, nullptr).wait();
   }
   /// element(subs[i]) += alpha * values[i], atomically per element (like acc).
   void scatter_acc(std::span<const index> subs, std::span<const T> values, T alpha = T(1)) {
     check_list(subs.size(), values.size(), "scatter_acc");
-    elements(op::scatter_acc, subs, values.data(), nullptr, &alpha);
+    elements(op::scatter_acc, subs, values.data(), nullptr, &alpha).wait();
   }
   /// Atomically adds `inc` to one element and returns its previous value (GA's read_inc).
   /// Served by the owner's progress thread; atomic with respect to acc and scatter_acc.
   T read_inc(const index& element, T inc = T(1)) requires std::is_integral_v<T> {
     T old{};
-    const T one(1);
-    elements(op::read_inc, std::span(&element, 1), &inc, &old, &one);
+    read_inc(element, inc, old, nonblocking).wait();
     return old;
+  }
+  /// Non-blocking read_inc: issues the increment and returns; `old` receives the previous value
+  /// when the request completes (it must stay alive until then). Same atomicity and errors.
+  [[nodiscard]] request read_inc(const index& element, T inc, T& old,
+                                 nonblocking_t) requires std::is_integral_v<T> {
+    const T one(1);
+    return elements(op::read_inc, std::span(&element, 1), &inc, &old, &one);
   }
 
   /// This rank's storage: all its tiles one after the other, ghost cells included (for a block
@@ -226,9 +232,9 @@ class global_array {
       throw error("global_array '" + name_ + "': " + what + " of " + std::to_string(subs) +
                   " subscripts with " + std::to_string(values) + " values");
   }
-  void elements(op o, std::span<const index> subs, const T* values, T* out, const T* alpha) {
-    core().element_list(o, subs, reinterpret_cast<const std::byte*>(values),
-                        reinterpret_cast<std::byte*>(out), alpha);
+  request elements(op o, std::span<const index> subs, const T* values, T* out, const T* alpha) {
+    return core().element_list(o, subs, reinterpret_cast<const std::byte*>(values),
+                               reinterpret_cast<std::byte*>(out), alpha);
   }
 
   std::string name_;

@@ -106,11 +106,12 @@ class array_core {
   void sync();
   /// Collective: fills every tile's ghost cells from their owners (corners included).
   void update_ghosts(bool periodic);
-  /// Element lists, blocking: `o` is op::gather (into `out`), op::scatter (from `values`),
+  /// Element lists, non-blocking: `o` is op::gather (into `out`), op::scatter (from `values`),
   /// op::scatter_acc or op::read_inc (out = old, element += value); `alpha` points to one element
-  /// (scatter_acc and read_inc).
-  void element_list(op o, std::span<const index> subs, const std::byte* values, std::byte* out,
-                    const void* alpha);
+  /// (scatter_acc and read_inc). `subs`, `values` and `alpha` are copied before the call returns;
+  /// `out` is written when the request completes.
+  [[nodiscard]] request element_list(op o, std::span<const index> subs, const std::byte* values,
+                                     std::byte* out, const void* alpha);
   /// Serves an element list on this rank's storage (handler side and local elements).
   void serve_list(op o, const index_t* subs, std::size_t count, const std::byte* values,
                   std::byte* out, const void* alpha);
