@@ -3,6 +3,7 @@
 // layouts (operands on different layouts).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <string>
@@ -210,6 +211,27 @@ TEMPLATE_TEST_CASE("ga elementwise: abs, add constant, recip, c = a op b, select
     for (std::size_t k = 0; k < hc.v.size(); ++k)
       hc.v[k] = static_cast<T>(ha.v[k] * hc.v[k]);
     CHECK(mismatches(whole(c), hc.v, "elementwise in place") == 0);
+
+    // median: d[0:5, 1:10] = median(a[3:8, 4:13], b[0:5, 2:11], c[2:7, 0:9]); complex: error.
+    {
+      global_array<T> dm("M", dims, lb);
+      fill(dm, 8);
+      auto hm = host_of<T>(dims, 8);
+      const patch pa{{3, 4}, {8, 13}}, pb{{0, 2}, {5, 11}}, pc{{2, 0}, {7, 9}}, pm{{0, 1}, {5, 10}};
+      if constexpr (is_complex_v<T>) {
+        CHECK_THROWS_WITH(ga::median(a, pa, b, pb, c, pc, dm, pm), Contains("no order"));
+      } else {
+        ga::median(a, pa, b, pb, c, pc, dm, pm);
+        for (index_t i = 0; i < 6; ++i)
+          for (index_t j = 0; j < 10; ++j) {
+            T v[3] = {ha(3 + i, 4 + j), hb(i, 2 + j), hc(2 + i, j)};
+            std::sort(v, v + 3);
+            hm(i, 1 + j) = v[1];
+          }
+        CHECK(mismatches(whole(dm), hm.v, "median") == 0);
+        CHECK(gaea::test::all(ghosts_untouched(dm)));
+      }
+    }
 
     // select_elem over a patch and the whole array; ties to the lowest index.
     for (ga::select_kind kind : {ga::select_kind::max, ga::select_kind::min}) {

@@ -1,5 +1,6 @@
 // Element-wise operations (abs, add constant, reciprocal, c = a op b) and select_elem on the
 // owner-computes patch machinery (patch_apply.hpp).
+#include <algorithm>
 #include <cmath>
 #include <complex>
 
@@ -134,6 +135,30 @@ void elementwise(elem_op op, const global_array<T>& a, const patch& pa, const gl
 }
 
 template <element T>
+void median(const global_array<T>& a, const patch& pa, const global_array<T>& b, const patch& pb,
+            const global_array<T>& c, const patch& pc, global_array<T>& m, const patch& pm) {
+  const operand<T> x{&a, pa}, y{&b, pb}, z{&c, pc}, out{&m, pm};
+  for (const operand<T>* o : {&x, &y, &z, &out})
+    detail::check_operand("median", *o);
+  if constexpr (detail::is_complex_v<T>) {
+    throw error("ga::median: '" + m.name() + "' holds complex numbers, which have no order");
+  } else {
+    for (const operand<T>* o : {&x, &y, &z}) {
+      detail::require_same_shape("median", *o, out);
+      detail::require_no_overlap("median", *o, out);
+    }
+    detail::begin_collective(a, b, c, m);
+    detail::apply_patch(out, std::array{x, y, z}, [](const detail::run<4, T>& r) {
+      for (index_t i = 0; i < r.n; ++i) {
+        const T u = r.p[1][i * r.step[1]], v = r.p[2][i * r.step[2]], w = r.p[3][i * r.step[3]];
+        r.p[0][i * r.step[0]] = std::max(std::min(u, v), std::min(std::max(u, v), w));
+      }
+    });
+    m.core().rt().barrier();
+  }
+}
+
+template <element T>
 selected_element<T> select_elem(const global_array<T>& a, select_kind kind, const patch& p) {
   const operand<T> in{&a, p};
   detail::check_operand("select_elem", in);
@@ -187,14 +212,17 @@ selected_element<T> select_elem(const global_array<T>& a, select_kind kind, cons
   return out;
 }
 
-#define GAEA_GA_INSTANTIATE(T, tag, name)                                              \
-  template void abs_value<T>(global_array<T>&, const patch&);                          \
-  template void add_constant<T>(global_array<T>&, const patch&, T);                    \
-  template void recip<T>(global_array<T>&, const patch&);                              \
-  template void elementwise<T>(elem_op, const global_array<T>&, const patch&,          \
-                               const global_array<T>&, const patch&, global_array<T>&, \
-                               const patch&);                                          \
-  template selected_element<T> select_elem<T>(const global_array<T>&, select_kind, const patch&);
+#define GAEA_GA_INSTANTIATE(T, tag, name)                                                         \
+  template void abs_value<T>(global_array<T>&, const patch&);                                     \
+  template void add_constant<T>(global_array<T>&, const patch&, T);                               \
+  template void recip<T>(global_array<T>&, const patch&);                                         \
+  template void elementwise<T>(elem_op, const global_array<T>&, const patch&,                     \
+                               const global_array<T>&, const patch&, global_array<T>&,            \
+                               const patch&);                                                     \
+  template selected_element<T> select_elem<T>(const global_array<T>&, select_kind, const patch&); \
+  template void median<T>(const global_array<T>&, const patch&, const global_array<T>&,           \
+                          const patch&, const global_array<T>&, const patch&, global_array<T>&,   \
+                          const patch&);
 GAEA_GA_FOR_EACH_ELEMENT(GAEA_GA_INSTANTIATE)
 #undef GAEA_GA_INSTANTIATE
 

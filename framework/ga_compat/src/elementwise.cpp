@@ -1,4 +1,5 @@
-// Element-wise operations (GA_Abs_value, GA_Add_constant, GA_Recip, GA_Elem_*), NGA_Select_elem
+// Element-wise operations (GA_Abs_value, GA_Add_constant, GA_Recip, GA_Elem_*, GA_Median),
+// NGA_Select_elem
 // and the diagonal family (GA_Get_diag ... GA_Scale_cols), on gaea::ga's elementwise.hpp and
 // diagonal.hpp. Patch calls share one body with their 64-bit twins.
 #include <cstdint>
@@ -77,6 +78,20 @@ void select_elem(const char* fn, int g_a, const char* op, void* val, I* index) {
   });
 }
 
+template <class I>
+void median(const char* fn, int g_a, I* alo, I* ahi, int g_b, I* blo, I* bhi, int g_c, I* clo,
+            I* chi, int g_m, I* mlo, I* mhi) {
+  api(fn, [&] {
+    with_arrays(
+        fn,
+        [&](auto& a, auto& b, auto& c, auto& m) {
+          ga::median(a, patch_or_whole(alo, ahi, a), b, patch_or_whole(blo, bhi, b), c,
+                     patch_or_whole(clo, chi, c), m, patch_or_whole(mlo, mhi, m));
+        },
+        g_a, g_b, g_c, g_m);
+  });
+}
+
 template <class F>
 void matrix_vector(const char* fn, int g_a, int g_v, F f) {
   api(fn, [&] { with_arrays(fn, f, g_a, g_v); });
@@ -131,6 +146,19 @@ GAEA_ELEM(GA_Elem_divide, ga::elem_op::divide)
 GAEA_ELEM(GA_Elem_maximum, ga::elem_op::maximum)
 GAEA_ELEM(GA_Elem_minimum, ga::elem_op::minimum)
 #undef GAEA_ELEM
+
+void GA_Median(int g_a, int g_b, int g_c, int g_m) {
+  median<int>("GA_Median", g_a, nullptr, nullptr, g_b, nullptr, nullptr, g_c, nullptr, nullptr, g_m,
+              nullptr, nullptr);
+}
+void GA_Median_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo,
+                     int* chi, int g_m, int* mlo, int* mhi) {
+  median("GA_Median_patch", g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi, g_m, mlo, mhi);
+}
+void GA_Median_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi,
+                       int g_c, int64_t* clo, int64_t* chi, int g_m, int64_t* mlo, int64_t* mhi) {
+  median("GA_Median_patch64", g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi, g_m, mlo, mhi);
+}
 
 void NGA_Select_elem(int g_a, const char* op, void* val, int* index) {
   select_elem("NGA_Select_elem", g_a, op, val, index);

@@ -364,6 +364,9 @@ void GA_Elem_minimum(int g_a, int g_b, int g_c);
 void GA_Elem_minimum_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c,
                            int* clo, int* chi);
 void NGA_Select_elem(int g_a, const char* op, void* val, int* index);
+void GA_Median(int g_a, int g_b, int g_c, int g_m);
+void GA_Median_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo,
+                     int* chi, int g_m, int* mlo, int* mhi);
 
 /* ---- Diagonal operations (2-D, collective) ----------------------------------------------- */
 void GA_Get_diag(int g_a, int g_v);
@@ -519,6 +522,8 @@ void GA_Elem_maximum_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64
 void GA_Elem_minimum_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo,
                              int64_t* bhi, int g_c, int64_t* clo, int64_t* chi);
 void NGA_Select_elem64(int g_a, const char* op, void* val, int64_t* index);
+void GA_Median_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi,
+                       int g_c, int64_t* clo, int64_t* chi, int g_m, int64_t* mlo, int64_t* mhi);
 void GA_Scan_add64(int g_a, int g_b, int g_sbit, int64_t lo, int64_t hi, int excl);
 void GA_Scan_copy64(int g_a, int g_b, int g_sbit, int64_t lo, int64_t hi);
 void GA_Pack64(int g_src, int g_dst, int g_mask, int64_t lo, int64_t hi, int64_t* icount);

@@ -59,6 +59,19 @@ void elementwise(elem_op op, const global_array<T>& a, const global_array<T>& b,
   elementwise(op, a, whole_patch(a), b, whole_patch(b), c, whole_patch(c));
 }
 
+/// m[pm] = the median of a[pa], b[pb] and c[pc] element-wise (the middle one of the three
+/// values; Global Arrays' GA_Median). Real element types only: complex arrays throw gaea::error.
+/// The result may be an input patch (same array, same region).
+template <element T>
+void median(const global_array<T>& a, const patch& pa, const global_array<T>& b, const patch& pb,
+            const global_array<T>& c, const patch& pc, global_array<T>& m, const patch& pm);
+/// m = median(a, b, c) over whole arrays of one shape.
+template <element T>
+void median(const global_array<T>& a, const global_array<T>& b, const global_array<T>& c,
+            global_array<T>& m) {
+  median(a, whole_patch(a), b, whole_patch(b), c, whole_patch(c), m, whole_patch(m));
+}
+
 /// Which element select_elem looks for.
 enum class select_kind : std::uint8_t { max, min };
 
