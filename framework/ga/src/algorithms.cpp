@@ -153,6 +153,24 @@ double norm(const global_array<T>& a, norm_kind kind) {
       });
     });
     result = std::sqrt(coll::allreduce(coll::world(), result, coll::reduce_op::sum));
+  } else if (kind == norm_kind::one && a.ndim() == 2) {  // max column sum, as the row sums below
+    std::vector<double> sums(static_cast<std::size_t>(a.dims()[1]), 0.0);
+    detail::for_each_slab(a, none, same_patch, [&](const patch& box, view<T> x, sources<T>) {
+      for (index_t i = 0; i < box.extent(0); ++i)
+        for (index_t j = 0; j < box.extent(1); ++j)
+          sums[static_cast<std::size_t>(box.lo[1] + j)] += magnitude(x.p[i * x.s[0] + j]);
+    });
+    coll::allreduce(coll::world(), std::span<double>(sums), coll::reduce_op::sum);
+    for (double s : sums)
+      result = std::max(result, s);
+  } else if (kind == norm_kind::one) {  // sum of magnitudes
+    detail::for_each_slab(a, none, same_patch, [&](const patch& box, view<T> x, sources<T>) {
+      detail::for_each_row<1>(box, {&x.s}, [&](const auto& off, index_t n) {
+        for (index_t i = 0; i < n; ++i)
+          result += magnitude(x.p[off[0] + i]);
+      });
+    });
+    result = coll::allreduce(coll::world(), result, coll::reduce_op::sum);
   } else if (a.ndim() == 2) {  // max row sum: partial row sums of every rank, summed
     const index_t rows = a.dims()[0];
     std::vector<double> sums(static_cast<std::size_t>(rows), 0.0);

@@ -12,6 +12,7 @@
 
 #include "detail/slabs.hpp"
 #include "gaea/ga/algorithms.hpp"
+#include "gaea/ga/patch_ops.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga {
@@ -32,10 +33,11 @@ struct step {
   range rows, cols, k;
 };
 
-// The patch of the stored operand that holds op(X)[r, c].
-patch stored_patch(mat_op op, range r, range c) {
-  if (op == mat_op::none) return patch{{r.lo, c.lo}, {r.hi, c.hi}};
-  return patch{{c.lo, r.lo}, {c.hi, r.hi}};
+// The patch of the stored operand that holds op(X[region])[r, c] (r, c relative to the region).
+patch stored_patch(mat_op op, const patch& region, range r, range c) {
+  const index_t i0 = region.lo[0], j0 = region.lo[1];
+  if (op == mat_op::none) return patch{{i0 + r.lo, j0 + c.lo}, {i0 + r.hi, j0 + c.hi}};
+  return patch{{i0 + c.lo, j0 + r.lo}, {i0 + c.hi, j0 + r.hi}};
 }
 
 const char* op_name(mat_op op) {
@@ -58,28 +60,32 @@ void with_op(mat_op op, const M& m, F&& f) {
   }
 }
 
-}  // namespace
-
-template <gemm_element T>
-void gemm(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const global_array<T>& b,
-          T beta, global_array<T>& c) {
+// c[pc] = alpha op(a[pa]) op(b[pb]) + beta c[pc]; `what` names the call in errors.
+template <class T>
+void gemm_patches(const char* what, mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a,
+                  const patch& pa, const global_array<T>& b, const patch& pb, T beta,
+                  global_array<T>& c, const patch& pc) {
+  const std::string w = std::string("ga::") + what;
   for (const global_array<T>* x : {&a, &b, static_cast<const global_array<T>*>(&c)})
     if (x->ndim() != 2)
-      throw error("ga::gemm: '" + x->name() + "' has " + std::to_string(x->ndim()) +
+      throw error(w + ": '" + x->name() + "' has " + std::to_string(x->ndim()) +
                   " dimensions; 2 are needed");
+  a.layout().validate(pa, w);
+  b.layout().validate(pb, w);
+  c.layout().validate(pc, w);
   if (&c.core() == &a.core() || &c.core() == &b.core())
-    throw error("ga::gemm: the result '" + c.name() + "' must not be an input ('" + a.name() +
-                "', '" + b.name() + "')");
-  const auto dim = [](const global_array<T>& x, mat_op op, int d) {
-    return x.dims()[static_cast<std::size_t>(op == mat_op::none ? d : 1 - d)];
+    throw error(w + ": the result '" + c.name() + "' must not be an input ('" + a.name() + "', '" +
+                b.name() + "')");
+  const auto dim = [](const patch& x, mat_op op, int d) {
+    return x.extent(op == mat_op::none ? d : 1 - d);
   };
-  const index_t m = dim(a, op_a, 0), k = dim(a, op_a, 1), n = dim(b, op_b, 1);
-  if (dim(b, op_b, 0) != k || c.dims()[0] != m || c.dims()[1] != n)
-    throw error("ga::gemm: shapes do not fit C = op(A) op(B): 'A'" + std::string(op_name(op_a)) +
-                " ('" + a.name() + "' " + format_index(a.dims()) + ") is " +
-                format_index(index{m, k}) + ", 'B'" + op_name(op_b) + " ('" + b.name() + "' " +
-                format_index(b.dims()) + ") is " + format_index(index{dim(b, op_b, 0), n}) +
-                ", C ('" + c.name() + "') is " + format_index(c.dims()) + "; C must be " +
+  const index_t m = dim(pa, op_a, 0), k = dim(pa, op_a, 1), n = dim(pb, op_b, 1);
+  if (dim(pb, op_b, 0) != k || pc.extent(0) != m || pc.extent(1) != n)
+    throw error(w + ": shapes do not fit C = op(A) op(B): 'A'" + std::string(op_name(op_a)) +
+                " ('" + a.name() + "'" + pa.str() + ") is " + format_index(index{m, k}) + ", 'B'" +
+                op_name(op_b) + " ('" + b.name() + "'" + pb.str() + ") is " +
+                format_index(index{dim(pb, op_b, 0), n}) + ", C ('" + c.name() + "'" + pc.str() +
+                ") is " + format_index(index{pc.extent(0), pc.extent(1)}) + "; C must be " +
                 format_index(index{m, n}) + " and the inner extents equal");
   detail::begin_collective(a, b, c);
 
@@ -97,7 +103,9 @@ void gemm(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const glo
   // beta: scale (or clear) this rank's tiles of C first; they are only written by this rank.
   std::vector<step> steps;
   for (const tile& t : c.core().local_tiles()) {
-    const range tr{t.box.lo[0], t.box.hi[0]}, tc{t.box.lo[1], t.box.hi[1]};
+    const patch piece = t.box.intersect(pc);
+    if (piece.empty()) continue;
+    const range tr{piece.lo[0], piece.hi[0]}, tc{piece.lo[1], piece.hi[1]};
     auto whole = tile_block(t, tr, tc);
     if (beta == T(0))
       whole.setZero();
@@ -128,8 +136,11 @@ void gemm(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const glo
     stage& st = stages[i % 2];
     st.pending.clear();
     const step& s = steps[i];
-    const std::array<patch, 2> want{stored_patch(op_a, s.rows, s.k),
-                                    stored_patch(op_b, s.k, s.cols)};
+    // Rows and columns of C relative to pc are those of op(A) and op(B).
+    const range rows{s.rows.lo - pc.lo[0], s.rows.hi - pc.lo[0]};
+    const range cols{s.cols.lo - pc.lo[1], s.cols.hi - pc.lo[1]};
+    const std::array<patch, 2> want{stored_patch(op_a, pa, rows, s.k),
+                                    stored_patch(op_b, pb, s.k, cols)};
     for (std::size_t x = 0; x < 2; ++x) {
       const patch& q = want[x];
       panel& pn = st.ops[x];
@@ -155,10 +166,10 @@ void gemm(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const glo
       r.wait();
     const step& s = steps[i];
     auto cb = tile_block(s.t, s.rows, s.cols);
-    const panel& pa = st.ops[0];
-    const panel& pb = st.ops[1];
-    const cmap ma(pa.v.p, pa.rows, pa.cols, stride(pa.v.s[0]));
-    const cmap mb(pb.v.p, pb.rows, pb.cols, stride(pb.v.s[0]));
+    const panel& qa = st.ops[0];
+    const panel& qb = st.ops[1];
+    const cmap ma(qa.v.p, qa.rows, qa.cols, stride(qa.v.s[0]));
+    const cmap mb(qb.v.p, qb.rows, qb.cols, stride(qb.v.s[0]));
     with_op(op_a, ma, [&](const auto& ea) {
       with_op(op_b, mb, [&](const auto& eb) { cb.noalias() += alpha * ea * eb; });
     });
@@ -166,10 +177,33 @@ void gemm(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const glo
   c.core().rt().barrier();  // C is complete, and nobody changes A or B while others read them
 }
 
+}  // namespace
+
+template <gemm_element T>
+void gemm(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const global_array<T>& b,
+          T beta, global_array<T>& c) {
+  for (const global_array<T>* x : {&a, &b, static_cast<const global_array<T>*>(&c)})
+    if (x->ndim() != 2)
+      throw error("ga::gemm: '" + x->name() + "' has " + std::to_string(x->ndim()) +
+                  " dimensions; 2 are needed");
+  gemm_patches("gemm", op_a, op_b, alpha, a, whole_patch(a), b, whole_patch(b), beta, c,
+               whole_patch(c));
+}
+
+template <gemm_element T>
+void matmul_patch(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const patch& pa,
+                  const global_array<T>& b, const patch& pb, T beta, global_array<T>& c,
+                  const patch& pc) {
+  gemm_patches("matmul_patch", op_a, op_b, alpha, a, pa, b, pb, beta, c, pc);
+}
+
 // gemm_element: the floating-point members of the element list.
 #define GAEA_GA_INSTANTIATE(T)                                                                \
   template void gemm<T>(mat_op, mat_op, T, const global_array<T>&, const global_array<T>&, T, \
-                        global_array<T>&);
+                        global_array<T>&);                                                    \
+  template void matmul_patch<T>(mat_op, mat_op, T, const global_array<T>&, const patch&,      \
+                                const global_array<T>&, const patch&, T, global_array<T>&,    \
+                                const patch&);
 GAEA_GA_INSTANTIATE(double)
 GAEA_GA_INSTANTIATE(float)
 GAEA_GA_INSTANTIATE(std::complex<double>)

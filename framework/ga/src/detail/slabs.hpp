@@ -96,14 +96,14 @@ void begin_collective(const A0& first, const A&... rest) {
   first.core().rt().barrier();
 }
 
-/// Calls fn(slab, dst, src) for every slab of this rank's tiles of `drv`, in order. dst views the
+/// Calls fn(slab, dst, src) for every slab of `slabs` (pieces of this rank's tiles of `drv`), in
+/// order. dst views the
 /// slab in drv's storage; src[k] views operand k's patch map(k, slab.box) — in place when a
 /// local tile holds all of it, otherwise in a buffer filled by a non-blocking get that was
 /// issued while the previous slab was processed (two buffers per operand).
 template <class T, class Map, class Fn>
-void for_each_slab(const global_array<T>& drv, std::span<const global_array<T>* const> ops,
-                   Map&& map, Fn&& fn, index_t max_elems = index_t{1} << 17) {
-  const std::vector<slab> slabs = local_slabs(drv.layout(), drv.core().rt_rank(), max_elems);
+void run_slabs(const global_array<T>& drv, const std::vector<slab>& slabs,
+               std::span<const global_array<T>* const> ops, Map&& map, Fn&& fn) {
   const std::size_t nops = ops.size();
   struct stage {
     std::vector<view<const T>> src;
@@ -140,6 +140,13 @@ void for_each_slab(const global_array<T>& drv, std::span<const global_array<T>* 
     fn(s.box, view<T>{base + dd.storage_offset(s.t, s.box.lo), dd.storage_strides(s.t.box)},
        std::span<const view<const T>>(st.src));
   }
+}
+
+/// run_slabs over all of this rank's tiles of `drv`, cut into slabs of at most ~max_elems.
+template <class T, class Map, class Fn>
+void for_each_slab(const global_array<T>& drv, std::span<const global_array<T>* const> ops,
+                   Map&& map, Fn&& fn, index_t max_elems = index_t{1} << 17) {
+  run_slabs(drv, local_slabs(drv.layout(), drv.core().rt_rank(), max_elems), ops, map, fn);
 }
 
 }  // namespace gaea::ga::detail

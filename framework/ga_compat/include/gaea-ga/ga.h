@@ -381,6 +381,17 @@ void GA_Pack(int g_src, int g_dst, int g_mask, int lo, int hi, int* icount);
 void GA_Unpack(int g_src, int g_dst, int g_mask, int lo, int hi, int* icount);
 void GA_Patch_enum(int g_a, int lo, int hi, void* start, void* inc);
 
+/* ---- Dense linear algebra on 2-D C_DBL arrays (collective) ------------------------------- */
+void GA_Diag(int g_a, int g_s, int g_v, void* eval);
+void GA_Diag_seq(int g_a, int g_s, int g_v, void* eval);
+void GA_Diag_reuse(int reuse, int g_a, int g_s, int g_v, void* eval);
+void GA_Diag_std(int g_a, int g_v, void* eval);
+void GA_Diag_std_seq(int g_a, int g_v, void* eval);
+void GA_Lu_solve(char trans, int g_a, int g_b);
+int GA_Llt_solve(int g_a, int g_b);
+int GA_Solve(int g_a, int g_b);
+int GA_Spd_invert(int g_a);
+
 /* ---- Printing (collective) --------------------------------------------------------------- */
 void GA_Print(int g_a);
 void GA_Print_file(FILE* file, int g_a);

@@ -35,11 +35,13 @@ concept gemm_element = element<T> && !std::is_integral_v<T>;
 enum class mat_op : char { none = 'N', trans = 'T', conj_trans = 'C' };
 
 /// Which norm to compute.
+///   - one: 1-D: sum |a_i|; 2-D: the matrix 1-norm, max over columns of sum_i |a_ij| (as Global
+///     Arrays' GA_Norm1); 3-D and more: sum |a_i| over all elements.
 ///   - two: sqrt(sum |a_i|^2) over all elements — the vector 2-norm, the Frobenius norm of a
 ///     matrix, and the same element-wise formula for N-D arrays.
 ///   - inf: 1-D: max |a_i|; 2-D: the matrix infinity norm, max over rows of sum_j |a_ij|
 ///     (as Global Arrays' GA_Norm_infinity); 3-D and more: max |a_i| over all elements.
-enum class norm_kind : std::uint8_t { two, inf };
+enum class norm_kind : std::uint8_t { two, inf, one };
 
 /// Result type of dot: integers sum in 64 bits; floating types and complex stay themselves.
 template <class T>
@@ -83,5 +85,14 @@ void transpose(const global_array<T>& a, global_array<T>& b);
 template <gemm_element T>
 void gemm(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const global_array<T>& b,
           T beta, global_array<T>& c);
+
+/// c[pc] = alpha * op(a[pa]) * op(b[pb]) + beta * c[pc] on 2-D patches of 2-D arrays (Global
+/// Arrays' GA_Matmul_patch), by the gemm machinery above restricted to the patches: op(a[pa]) is
+/// m x k, op(b[pb]) k x n, pc m x n. c must not be a or b. Errors as gemm, plus invalid patches
+/// (naming the array).
+template <gemm_element T>
+void matmul_patch(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const patch& pa,
+                  const global_array<T>& b, const patch& pb, T beta, global_array<T>& c,
+                  const patch& pc);
 
 }  // namespace gaea::ga
