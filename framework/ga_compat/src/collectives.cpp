@@ -72,29 +72,15 @@ const coll::group& group_of(int p_handle, const char* fn) {
   return pgroup_of(p_handle, fn).group;
 }
 
-// Collective over the default group: `list` holds `count` distinct ids of that group.
-int create_pgroup(const int* list, int count) {
-  state& st = current("GA_Pgroup_create");
-  const coll::group& parent = group_of(st.default_pgroup, "GA_Pgroup_create");
-  if (count < 1 || count > parent.size())
-    throw error("count=" + std::to_string(count) + " must be in [1, " +
-                std::to_string(parent.size()) + "]");
-  if (list == nullptr) throw error("null list");
-  const std::span<const int> members(list, static_cast<std::size_t>(count));
+// The MPI communicator of a group handle (MPI_COMM_NULL on ranks outside it).
+MPI_Comm comm_of(int p_handle, const char* fn) {
+  if (p_handle == world_pgroup) return current(fn).rt->comm().mpi_comm();
+  return pgroup_of(p_handle, fn).comm;
+}
+
+// Records a new group (the same handle on every rank: creation is collective).
+int add_pgroup(pgroup g) {
   pgroup_table& t = pgroups();
-  const int handle = t.next;
-  pgroup g{parent.subset(members, "GA process group " + std::to_string(handle))};
-  // The communicator of the same members, ordered as in `list` (collective over the world).
-  std::vector<int> world_ranks;
-  for (int m : members)
-    world_ranks.push_back(parent.world_rank(m));
-  MPI_Comm world = st.rt->comm().mpi_comm();
-  MPI_Group all, sub;
-  MPI_Comm_group(world, &all);
-  MPI_Group_incl(all, count, world_ranks.data(), &sub);
-  MPI_Comm_create(world, sub, &g.comm);
-  MPI_Group_free(&sub);
-  MPI_Group_free(&all);
   if (!t.hooked) {  // GA_Terminate frees what the program left
     add_terminate_hook([] {
       for (auto& [h, pg] : pgroups().groups)
@@ -103,9 +89,43 @@ int create_pgroup(const int* list, int count) {
     });
     t.hooked = true;
   }
+  const int handle = t.next++;
   t.groups.emplace(handle, std::move(g));
-  ++t.next;
   return handle;
+}
+
+// Collective over the default group: `list` holds `count` distinct ids of that group.
+int create_pgroup(const int* list, int count) {
+  const char* fn = "GA_Pgroup_create";
+  const int parent_handle = current(fn).default_pgroup;
+  const coll::group& parent = group_of(parent_handle, fn);
+  if (count < 1 || count > parent.size())
+    throw error("count=" + std::to_string(count) + " must be in [1, " +
+                std::to_string(parent.size()) + "]");
+  if (list == nullptr) throw error("null list");
+  const std::span<const int> members(list, static_cast<std::size_t>(count));
+  pgroup g{parent.subset(members, "GA process group " + std::to_string(pgroups().next))};
+  // The communicator of the same members in the same order (collective over the parent).
+  MPI_Comm parent_comm = comm_of(parent_handle, fn);
+  MPI_Group all, sub;
+  MPI_Comm_group(parent_comm, &all);
+  MPI_Group_incl(all, count, list, &sub);
+  MPI_Comm_create(parent_comm, sub, &g.comm);
+  MPI_Group_free(&sub);
+  MPI_Group_free(&all);
+  return add_pgroup(std::move(g));
+}
+
+// Collective over group `p_handle`: members of the same `color` (>= 0) form a group, ordered by
+// their id in `p_handle`; `duplicate` keeps every member.
+int split_pgroup(const char* fn, int p_handle, int color) {
+  const coll::group& parent = group_of(p_handle, fn);
+  if (color < 0) throw error("color " + std::to_string(color) + " must be >= 0");
+  if (parent.rank() < 0)
+    throw error("this rank is not a member of process group " + std::to_string(p_handle));
+  pgroup g{parent.split(color, 0, "GA process group " + std::to_string(pgroups().next))};
+  MPI_Comm_split(comm_of(p_handle, fn), color, parent.rank(), &g.comm);
+  return add_pgroup(std::move(g));
 }
 
 int destroy_pgroup(int p_handle) {
@@ -270,6 +290,22 @@ void GA_Pgroup_set_default(int p_handle) {
 int GA_Pgroup_create(int* list, int count) {
   return api("GA_Pgroup_create", [&] { return create_pgroup(list, count); });
 }
+int GA_Pgroup_split_irreg(int p_handle, int color) {
+  return api("GA_Pgroup_split_irreg",
+             [&] { return split_pgroup("GA_Pgroup_split_irreg", p_handle, color); });
+}
+int NGA_Pgroup_split_irreg(int p_handle, int color) {
+  return api("NGA_Pgroup_split_irreg",
+             [&] { return split_pgroup("NGA_Pgroup_split_irreg", p_handle, color); });
+}
+int GA_Pgroup_duplicate(int p_handle) {
+  return api("GA_Pgroup_duplicate",
+             [&] { return split_pgroup("GA_Pgroup_duplicate", p_handle, 0); });
+}
+int NGA_Pgroup_duplicate(int p_handle) {
+  return api("NGA_Pgroup_duplicate",
+             [&] { return split_pgroup("NGA_Pgroup_duplicate", p_handle, 0); });
+}
 int GA_Pgroup_destroy(int p_handle) {
   return api("GA_Pgroup_destroy", [&] { return destroy_pgroup(p_handle); });
 }
@@ -367,8 +403,7 @@ MPI_Comm GA_MPI_Comm(void) {
 }
 MPI_Comm GA_MPI_Comm_pgroup(int p_handle) {
   return api("GA_MPI_Comm_pgroup", [&] {
-    if (p_handle == world_pgroup) return current("GA_MPI_Comm_pgroup").rt->comm().mpi_comm();
-    return pgroup_of(p_handle, "GA_MPI_Comm_pgroup").comm;  // MPI_COMM_NULL for non-members
+    return comm_of(p_handle, "GA_MPI_Comm_pgroup");  // MPI_COMM_NULL for non-members
   });
 }
 MPI_Comm GA_MPI_Comm_pgroup_default(void) {
