@@ -259,6 +259,31 @@ static void test_created_groups(void) {
     CHECK(GA_Pgroup_nodeid(ge) == -1, "an odd rank is not in the even group");
     CHECK(GA_MPI_Comm_pgroup(ge) == MPI_COMM_NULL, "an odd rank has no even communicator");
   }
+  /* Split the reversed group by parity of world rank; ids follow the reversed order. */
+  const int gp = GA_Pgroup_split_irreg(gr, me % 2);
+  int expect_id = 0, expect_n = 0;
+  for (int r = nproc - 1; r >= 0; --r)
+    if (r % 2 == me % 2) {
+      if (r > me) ++expect_id;
+      ++expect_n;
+    }
+  CHECK(GA_Pgroup_nnodes(gp) == expect_n && GA_Pgroup_nodeid(gp) == expect_id,
+        "split_irreg: id %d of %d, expected %d of %d", GA_Pgroup_nodeid(gp), GA_Pgroup_nnodes(gp),
+        expect_id, expect_n);
+  int one[1] = {1};
+  GA_Pgroup_igop(gp, one, 1, "+");
+  CHECK(one[0] == expect_n, "count over the split group = %d", one[0]);
+  int psz;
+  MPI_Comm_size(GA_MPI_Comm_pgroup(gp), &psz);
+  CHECK(psz == expect_n, "split communicator size %d", psz);
+  /* A duplicate of the world group: same members, a new handle. */
+  const int gd = NGA_Pgroup_duplicate(GA_Pgroup_get_world());
+  CHECK(gd != GA_Pgroup_get_world() && GA_Pgroup_nodeid(gd) == me && GA_Pgroup_nnodes(gd) == nproc,
+        "GA_Pgroup_duplicate");
+  double x[1] = {1.5};
+  GA_Pgroup_dgop(gd, x, 1, "+");
+  CHECK(x[0] == 1.5 * nproc, "sum over the duplicate = %g", x[0]);
+  CHECK(GA_Pgroup_destroy(gp) == 1 && GA_Pgroup_destroy(gd) == 1, "destroy split/duplicate");
   CHECK(GA_Pgroup_destroy(ge) == 1 && NGA_Pgroup_destroy(gr) == 1, "GA_Pgroup_destroy");
   GA_Sync();
 }
