@@ -1,5 +1,6 @@
 /* GA C API, collectives and process queries: GA_Brdcst, GA_Gop and GA_[DFILZC]gop with every
- * operator, the world process group (GA_Pgroup_*), GA_MPI_Comm* and the cluster queries —
+ * operator, process groups (the world group and GA_Pgroup_create's), GA_MPI_Comm* and the
+ * cluster queries —
  * checked against values every rank can compute. A GA-style program: plain C, ga.h and
  * ga-mpi.h only. */
 #include <mpi.h>
@@ -218,6 +219,75 @@ static void test_groups_and_queries(void) {
   CHECK(counted == nproc, "the nodes hold %d processes, not %d", counted, nproc);
 }
 
+/* Groups from GA_Pgroup_create: the even ranks, and every rank in reverse order. */
+static void test_created_groups(void) {
+  int evens[4], nev = 0, reversed[4];
+  for (int r = 0; r < nproc; r += 2)
+    evens[nev++] = r;
+  for (int r = 0; r < nproc; ++r)
+    reversed[r] = nproc - 1 - r;
+  const int ge = GA_Pgroup_create(evens, nev);
+  const int gr = NGA_Pgroup_create(reversed, nproc);
+  CHECK(ge != GA_Pgroup_get_world() && gr != ge, "new handles %d %d", ge, gr);
+  /* Reversed group: member k is world rank nproc-1-k. */
+  CHECK(GA_Pgroup_nnodes(gr) == nproc && GA_Pgroup_nodeid(gr) == nproc - 1 - me,
+        "reversed group: id %d of %d", GA_Pgroup_nodeid(gr), GA_Pgroup_nnodes(gr));
+  for (int k = 0; k < nproc; ++k)
+    CHECK(GA_Pgroup_absolute_id(gr, k) == nproc - 1 - k, "absolute id of %d", k);
+  long who[1] = {me};
+  GA_Pgroup_brdcst(gr, who, (int)sizeof who, 0); /* group root 0 = world rank nproc-1 */
+  CHECK(who[0] == nproc - 1, "broadcast from the reversed group's root: %ld", who[0]);
+  MPI_Comm cr = GA_MPI_Comm_pgroup(gr);
+  int cr_rank;
+  MPI_Comm_rank(cr, &cr_rank);
+  CHECK(cr_rank == nproc - 1 - me, "the reversed group's communicator: rank %d", cr_rank);
+  GA_Pgroup_sync(gr);
+  /* Even ranks: a reduction among them only. */
+  if (me % 2 == 0) {
+    CHECK(GA_Pgroup_nodeid(ge) == me / 2 && GA_Get_pgroup_size(ge) == nev, "even group id");
+    long s[1] = {me};
+    GA_Pgroup_lgop(ge, s, 1, "+");
+    long want = 0;
+    for (int r = 0; r < nproc; r += 2)
+      want += r;
+    CHECK(s[0] == want, "sum over the even ranks = %ld, expected %ld", s[0], want);
+    int sz;
+    MPI_Comm_size(GA_MPI_Comm_pgroup(ge), &sz);
+    CHECK(sz == nev, "even communicator size %d", sz);
+    GA_Pgroup_sync(ge);
+  } else {
+    CHECK(GA_Pgroup_nodeid(ge) == -1, "an odd rank is not in the even group");
+    CHECK(GA_MPI_Comm_pgroup(ge) == MPI_COMM_NULL, "an odd rank has no even communicator");
+  }
+  /* Split the reversed group by parity of world rank; ids follow the reversed order. */
+  const int gp = GA_Pgroup_split_irreg(gr, me % 2);
+  int expect_id = 0, expect_n = 0;
+  for (int r = nproc - 1; r >= 0; --r)
+    if (r % 2 == me % 2) {
+      if (r > me) ++expect_id;
+      ++expect_n;
+    }
+  CHECK(GA_Pgroup_nnodes(gp) == expect_n && GA_Pgroup_nodeid(gp) == expect_id,
+        "split_irreg: id %d of %d, expected %d of %d", GA_Pgroup_nodeid(gp), GA_Pgroup_nnodes(gp),
+        expect_id, expect_n);
+  int one[1] = {1};
+  GA_Pgroup_igop(gp, one, 1, "+");
+  CHECK(one[0] == expect_n, "count over the split group = %d", one[0]);
+  int psz;
+  MPI_Comm_size(GA_MPI_Comm_pgroup(gp), &psz);
+  CHECK(psz == expect_n, "split communicator size %d", psz);
+  /* A duplicate of the world group: same members, a new handle. */
+  const int gd = NGA_Pgroup_duplicate(GA_Pgroup_get_world());
+  CHECK(gd != GA_Pgroup_get_world() && GA_Pgroup_nodeid(gd) == me && GA_Pgroup_nnodes(gd) == nproc,
+        "GA_Pgroup_duplicate");
+  double x[1] = {1.5};
+  GA_Pgroup_dgop(gd, x, 1, "+");
+  CHECK(x[0] == 1.5 * nproc, "sum over the duplicate = %g", x[0]);
+  CHECK(GA_Pgroup_destroy(gp) == 1 && GA_Pgroup_destroy(gd) == 1, "destroy split/duplicate");
+  CHECK(GA_Pgroup_destroy(ge) == 1 && NGA_Pgroup_destroy(gr) == 1, "GA_Pgroup_destroy");
+  GA_Sync();
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   GA_Initialize();
@@ -226,6 +296,7 @@ int main(int argc, char** argv) {
   test_gops();
   test_brdcst();
   test_groups_and_queries();
+  test_created_groups();
   GA_Sync();
   if (me == 0) printf("ga_compat collectives: all checks passed on %d ranks\n", nproc);
   GA_Terminate();

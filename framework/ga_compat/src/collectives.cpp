@@ -1,14 +1,16 @@
 // Collectives on local buffers (GA_Brdcst, GA_Gop and GA_[DFILZC]gop with "+", "*", "max",
-// "min", "absmax", "absmin") on gaea::coll, process groups as far as the world group, GA's MPI
-// communicators, and cluster (node) queries.
+// "min", "absmax", "absmin") on gaea::coll, process groups (coll groups, with an MPI
+// communicator each), GA's MPI communicators, and cluster (node) queries.
 
 #include <algorithm>
 #include <complex>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <span>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "detail/state.hpp"
 #include "ga-mpi.h"
@@ -36,15 +38,108 @@ gop parse_op(const char* op) {
               "\"absmin\"");
 }
 
-// The world group: the only process group here. gaea::error for any other handle.
-const coll::group& group_of(int p_handle, const char* fn) {
-  state& st = current(fn);
-  (void)st;
-  if (p_handle != world_pgroup)
+// Process groups other than the world's: a coll::group and an MPI communicator of the same
+// members (for GA_MPI_Comm_pgroup), made together by GA_Pgroup_create. Handles count up from 1
+// in creation order, the same on every rank since creation is collective.
+struct pgroup {
+  coll::group group;
+  MPI_Comm comm = MPI_COMM_NULL;  // MPI_COMM_NULL on ranks outside the group
+};
+struct pgroup_table {
+  std::map<int, pgroup> groups;
+  int next = world_pgroup + 1;
+  bool hooked = false;
+};
+pgroup_table& pgroups() {
+  static pgroup_table t;
+  return t;
+}
+
+const pgroup& pgroup_of(int p_handle, const char* fn) {
+  current(fn);
+  const auto it = pgroups().groups.find(p_handle);
+  if (it == pgroups().groups.end())
     throw error("process group " + std::to_string(p_handle) +
-                " does not exist (only the world group, " + std::to_string(world_pgroup) +
-                ", is supported)");
-  return coll::world();
+                " does not exist (the world group is " + std::to_string(world_pgroup) +
+                "; others come from GA_Pgroup_create and end with GA_Pgroup_destroy)");
+  return it->second;
+}
+
+// The group of a GA process-group handle; gaea::error for an unknown handle.
+const coll::group& group_of(int p_handle, const char* fn) {
+  current(fn);
+  if (p_handle == world_pgroup) return coll::world();
+  return pgroup_of(p_handle, fn).group;
+}
+
+// The MPI communicator of a group handle (MPI_COMM_NULL on ranks outside it).
+MPI_Comm comm_of(int p_handle, const char* fn) {
+  if (p_handle == world_pgroup) return current(fn).rt->comm().mpi_comm();
+  return pgroup_of(p_handle, fn).comm;
+}
+
+// Records a new group (the same handle on every rank: creation is collective).
+int add_pgroup(pgroup g) {
+  pgroup_table& t = pgroups();
+  if (!t.hooked) {  // GA_Terminate frees what the program left
+    add_terminate_hook([] {
+      for (auto& [h, pg] : pgroups().groups)
+        if (pg.comm != MPI_COMM_NULL) MPI_Comm_free(&pg.comm);
+      pgroups() = pgroup_table{};
+    });
+    t.hooked = true;
+  }
+  const int handle = t.next++;
+  t.groups.emplace(handle, std::move(g));
+  return handle;
+}
+
+// Collective over the default group: `list` holds `count` distinct ids of that group.
+int create_pgroup(const int* list, int count) {
+  const char* fn = "GA_Pgroup_create";
+  const int parent_handle = current(fn).default_pgroup;
+  const coll::group& parent = group_of(parent_handle, fn);
+  if (count < 1 || count > parent.size())
+    throw error("count=" + std::to_string(count) + " must be in [1, " +
+                std::to_string(parent.size()) + "]");
+  if (list == nullptr) throw error("null list");
+  const std::span<const int> members(list, static_cast<std::size_t>(count));
+  pgroup g{parent.subset(members, "GA process group " + std::to_string(pgroups().next))};
+  // The communicator of the same members in the same order (collective over the parent).
+  MPI_Comm parent_comm = comm_of(parent_handle, fn);
+  MPI_Group all, sub;
+  MPI_Comm_group(parent_comm, &all);
+  MPI_Group_incl(all, count, list, &sub);
+  MPI_Comm_create(parent_comm, sub, &g.comm);
+  MPI_Group_free(&sub);
+  MPI_Group_free(&all);
+  return add_pgroup(std::move(g));
+}
+
+// Collective over group `p_handle`: members of the same `color` (>= 0) form a group, ordered by
+// their id in `p_handle`; `duplicate` keeps every member.
+int split_pgroup(const char* fn, int p_handle, int color) {
+  const coll::group& parent = group_of(p_handle, fn);
+  if (color < 0) throw error("color " + std::to_string(color) + " must be >= 0");
+  if (parent.rank() < 0)
+    throw error("this rank is not a member of process group " + std::to_string(p_handle));
+  pgroup g{parent.split(color, 0, "GA process group " + std::to_string(pgroups().next))};
+  MPI_Comm_split(comm_of(p_handle, fn), color, parent.rank(), &g.comm);
+  return add_pgroup(std::move(g));
+}
+
+int destroy_pgroup(int p_handle) {
+  current("GA_Pgroup_destroy");
+  if (p_handle == world_pgroup) throw error("the world group cannot be destroyed");
+  pgroup_of(p_handle, "GA_Pgroup_destroy");
+  if (current("GA_Pgroup_destroy").default_pgroup == p_handle)
+    throw error("process group " + std::to_string(p_handle) +
+                " is the default group (GA_Pgroup_set_default another first)");
+  pgroup_table& t = pgroups();
+  pgroup& g = t.groups.at(p_handle);
+  if (g.comm != MPI_COMM_NULL) MPI_Comm_free(&g.comm);
+  t.groups.erase(p_handle);
+  return 1;
 }
 
 // x[0..n) reduced over the group with `op`, in place, on every member. Collective.
@@ -193,18 +288,26 @@ void GA_Pgroup_set_default(int p_handle) {
   });
 }
 int GA_Pgroup_create(int* list, int count) {
-  return api("GA_Pgroup_create", [&]() -> int {
-    current("GA_Pgroup_create");
-    (void)list;
-    throw error("process groups other than the world group are not supported (asked for " +
-                std::to_string(count) + " processes)");
-  });
+  return api("GA_Pgroup_create", [&] { return create_pgroup(list, count); });
+}
+int GA_Pgroup_split_irreg(int p_handle, int color) {
+  return api("GA_Pgroup_split_irreg",
+             [&] { return split_pgroup("GA_Pgroup_split_irreg", p_handle, color); });
+}
+int NGA_Pgroup_split_irreg(int p_handle, int color) {
+  return api("NGA_Pgroup_split_irreg",
+             [&] { return split_pgroup("NGA_Pgroup_split_irreg", p_handle, color); });
+}
+int GA_Pgroup_duplicate(int p_handle) {
+  return api("GA_Pgroup_duplicate",
+             [&] { return split_pgroup("GA_Pgroup_duplicate", p_handle, 0); });
+}
+int NGA_Pgroup_duplicate(int p_handle) {
+  return api("NGA_Pgroup_duplicate",
+             [&] { return split_pgroup("NGA_Pgroup_duplicate", p_handle, 0); });
 }
 int GA_Pgroup_destroy(int p_handle) {
-  return api("GA_Pgroup_destroy", [&]() -> int {
-    group_of(p_handle, "GA_Pgroup_destroy");
-    throw error("the world group cannot be destroyed");
-  });
+  return api("GA_Pgroup_destroy", [&] { return destroy_pgroup(p_handle); });
 }
 int GA_Pgroup_nodeid(int p_handle) {
   return api("GA_Pgroup_nodeid", [&] { return group_of(p_handle, "GA_Pgroup_nodeid").rank(); });
@@ -213,8 +316,12 @@ int GA_Pgroup_nnodes(int p_handle) {
   return api("GA_Pgroup_nnodes", [&] { return group_of(p_handle, "GA_Pgroup_nnodes").size(); });
 }
 void GA_Pgroup_sync(int p_handle) {
-  api("GA_Pgroup_sync", [&] { group_of(p_handle, "GA_Pgroup_sync"); });
-  GA_Sync();  // the world group: the same as GA_Sync (fences, then a barrier)
+  if (p_handle == world_pgroup && current_or_null() != nullptr) {
+    GA_Sync();  // the world group: the same as GA_Sync (fences, then a barrier)
+    return;
+  }
+  GA_Fence();  // this rank's puts and accumulates are complete, then the members meet
+  api("GA_Pgroup_sync", [&] { coll::barrier(group_of(p_handle, "GA_Pgroup_sync")); });
 }
 int GA_Pgroup_absolute_id(int p_handle, int pid) {
   return api("GA_Pgroup_absolute_id", [&] {
@@ -222,7 +329,7 @@ int GA_Pgroup_absolute_id(int p_handle, int pid) {
     if (pid < 0 || pid >= g.size())
       throw error("pid " + std::to_string(pid) + " is not in [0, " + std::to_string(g.size()) +
                   ")");
-    return pid;  // world group: its ids are the absolute ones
+    return g.world_rank(pid);
   });
 }
 void GA_Pgroup_brdcst(int p_handle, void* buf, int lenbuf, int root) {
@@ -296,18 +403,17 @@ MPI_Comm GA_MPI_Comm(void) {
 }
 MPI_Comm GA_MPI_Comm_pgroup(int p_handle) {
   return api("GA_MPI_Comm_pgroup", [&] {
-    group_of(p_handle, "GA_MPI_Comm_pgroup");
-    return current("GA_MPI_Comm_pgroup").rt->comm().mpi_comm();
+    return comm_of(p_handle, "GA_MPI_Comm_pgroup");  // MPI_COMM_NULL for non-members
   });
 }
 MPI_Comm GA_MPI_Comm_pgroup_default(void) {
-  return api("GA_MPI_Comm_pgroup_default", [] {
-    group_of(current("GA_MPI_Comm_pgroup_default").default_pgroup, "GA_MPI_Comm_pgroup_default");
-    return current("GA_MPI_Comm_pgroup_default").rt->comm().mpi_comm();
-  });
+  const int p = api("GA_MPI_Comm_pgroup_default",
+                    [] { return current("GA_MPI_Comm_pgroup_default").default_pgroup; });
+  return GA_MPI_Comm_pgroup(p);
 }
 
-// ---- Cluster (node) queries: a node is what MPI_COMM_TYPE_SHARED groups ----
+// ---- Cluster (node) queries: nodes as the runtime numbers them (MPI_COMM_TYPE_SHARED), the
+// world group's placement table ----
 int GA_Cluster_nnodes(void) {
   return api("GA_Cluster_nnodes", [] { return current("GA_Cluster_nnodes").rt->nodes(); });
 }
@@ -320,7 +426,7 @@ int GA_Cluster_nprocs(int node) {
     check_node(node);
     int count = 0;
     for (int r = 0; r < rt.size(); ++r)
-      count += rt.node_of(r) == node ? 1 : 0;
+      count += coll::world().node_of(r) == node ? 1 : 0;
     return count;
   });
 }
@@ -330,14 +436,15 @@ int GA_Cluster_procid(int node, int local_rank) {
     check_node(node);
     int seen = 0;
     for (int r = 0; r < rt.size(); ++r)
-      if (rt.node_of(r) == node && seen++ == local_rank && local_rank >= 0) return r;
+      if (coll::world().node_of(r) == node && seen++ == local_rank && local_rank >= 0) return r;
     throw error("node " + std::to_string(node) + " has " + std::to_string(seen) +
                 " processes; local rank " + std::to_string(local_rank) + " is not one of them");
   });
 }
 int GA_Cluster_proc_nodeid(int proc) {
   return api("GA_Cluster_proc_nodeid", [&] {
-    return current("GA_Cluster_proc_nodeid").rt->node_of(checked_rank(proc, "process"));
+    current("GA_Cluster_proc_nodeid");
+    return coll::world().node_of(checked_rank(proc, "process"));
   });
 }
 

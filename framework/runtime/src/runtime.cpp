@@ -118,8 +118,6 @@ runtime::runtime(int* argc, char*** argv)
   }
   MPI_Bcast(&node_id_, 1, MPI_INT, 0, node_comm_);
   MPI_Bcast(&nodes_, 1, MPI_INT, 0, node_comm_);
-  rank_nodes_.resize(static_cast<std::size_t>(size_));
-  MPI_Allgather(&node_id_, 1, MPI_INT, rank_nodes_.data(), 1, MPI_INT, MPI_COMM_WORLD);
 
   topology_ = std::make_unique<topology>();
   const std::vector<int> own = topology_->thread_binding();
@@ -494,13 +492,6 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
   }
   remove_temporaries();
   std::_Exit(exit_code);
-}
-
-int runtime::node_of(int rank) const {
-  if (rank < 0 || rank >= size_)
-    throw error("runtime::node_of: rank " + std::to_string(rank) + " is not in [0, " +
-                std::to_string(size_) + ")");
-  return rank_nodes_[static_cast<std::size_t>(rank)];
 }
 
 double runtime::elapsed() const noexcept {

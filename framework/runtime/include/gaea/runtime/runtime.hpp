@@ -68,9 +68,6 @@ class runtime {
   int nodes() const noexcept { return nodes_; }
   int node_rank() const noexcept { return node_rank_; }  ///< rank among the ranks of this node
   int node_size() const noexcept { return node_size_; }
-  /// The node id of every rank (world-rank order), e.g. `node_of(r) == node_id()` for the ranks
-  /// sharing this node. gaea::error if `rank` is not a rank.
-  int node_of(int rank) const;
 
   const topology& topo() const noexcept { return *topology_; }
   comm::context& comm() noexcept { return *comm_; }
@@ -169,7 +166,6 @@ class runtime {
   std::thread::id owner_;
   bool owns_mpi_ = false;
   int rank_ = 0, size_ = 1, node_id_ = 0, nodes_ = 1, node_rank_ = 0, node_size_ = 1;
-  std::vector<int> rank_nodes_;  // node id of every rank
   MPI_Comm node_comm_ = MPI_COMM_NULL;
   std::unique_ptr<topology> topology_;
   progress_placement placement_;
