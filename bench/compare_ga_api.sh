@@ -5,6 +5,8 @@
 #   ga_rma_sweep     get / put+fence latency and bandwidth, 8 B .. 1 MiB   (native: get_bench --sweep)
 #   ga_strided_bench strided 2-D get/put, accumulate, non-blocking gets   (native: ga_strided)
 #   ga_read_inc_bench NGA_Read_inc with the owner idle / computing ([PGAS-BGQ Fig. 10])
+# ga-api-yield: the GA-API build of the strided and read_inc programs with Open MPI yielding in
+# blocking MPI calls (OMPI_MCA_mpi_yield_when_idle=1).
 # Launches are interleaved (GA, GA API, native, GA, …); the table gives medians over launches of
 # each program's own median, the machine load before and after, and ratios against GA.
 #   bench/compare_ga_api.sh [build-dir] [launches=3] [out-dir]
@@ -52,6 +54,11 @@ for ((launch = 1; launch <= launches; launch++)); do
   run native 2 "$build/bench/ga_strided" --quick
   run ga "$ranks" "$ref/ga_read_inc_bench" --reps 3
   run ga-api "$ranks" "$ref/ga_read_inc_bench_gaea" --reps 3
+  # The GA programs wait in blocking MPI calls (MPI_Allreduce, MPI_Test loops) that spin: on a
+  # full node that takes the CPU from the owner's progress thread. The same binary with Open
+  # MPI yielding while it waits:
+  OMPI_MCA_mpi_yield_when_idle=1 run ga-api-yield 2 "$ref/ga_strided_bench_gaea" --quick
+  OMPI_MCA_mpi_yield_when_idle=1 run ga-api-yield "$ranks" "$ref/ga_read_inc_bench_gaea" --reps 3
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 

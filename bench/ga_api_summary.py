@@ -29,12 +29,12 @@ for r in rows:
 print(f"# GA C benchmarks: Global Arrays 5.8.2 vs Gaea's GA API (same source) vs Gaea native\n")
 print(f"UCX_TLS={tls} for Gaea; {launches} interleaved launches; medians over launches; "
       f"load before {before}, after {after}.\n")
-print("| metric | GA 5.8.2 | Gaea GA API | Gaea native | GA API / GA | GA API / native |")
-print("|---|---|---|---|---|---|")
+print("| metric | GA 5.8.2 | Gaea GA API | Gaea native | GA API, MPI yields | GA API / GA | GA API / native |")
+print("|---|---|---|---|---|---|---|")
 for key in sorted(data):
     d = data[key]
-    g, a, n = (med(d[c]) if d.get(c) else None for c in ("ga", "ga-api", "native"))
+    g, a, n, y = (med(d[c]) if d.get(c) else None for c in ("ga", "ga-api", "native", "ga-api-yield"))
     f = lambda v: "-" if v is None else f"{v:.3f}"
     r = lambda x, y: "-" if x is None or y is None or y == 0 else f"{x / y:.2f}"
-    print(f"| {key} | {f(g)} | {f(a)} | {f(n)} | {r(a, g)} | {r(a, n)} |")
+    print(f"| {key} | {f(g)} | {f(a)} | {f(n)} | {f(y)} | {r(a, g)} | {r(a, n)} |")
 print("\nLatencies (us): lower is better; bandwidths (GB/s, MB/s, kops): higher is better.")

@@ -47,14 +47,21 @@ void print(std::FILE* f, ga::global_array<T>& a, const ga::patch& p, bool pretty
     ga::index e = p.lo;
     std::size_t k = 0;
     while (k < v.size()) {
-      std::string head = a.name() + "[";
+      // Appends, not operator+ chains: GCC 12 -O3 reports a false -Wrestrict on those.
+      std::string head = a.name();
+      head += '[';
       for (int d = 0; d + 1 < n; ++d)
         head += std::to_string(e[static_cast<std::size_t>(d)]) + ", ";
       if (pretty) {
-        std::string line = head + std::to_string(p.lo[static_cast<std::size_t>(n - 1)]) + ":" +
-                           std::to_string(p.hi[static_cast<std::size_t>(n - 1)]) + "]";
-        for (ga::index_t j = 0; j < len; ++j)
-          line += " " + text(v[k++]);
+        std::string line = head;
+        line += std::to_string(p.lo[static_cast<std::size_t>(n - 1)]);
+        line += ':';
+        line += std::to_string(p.hi[static_cast<std::size_t>(n - 1)]);
+        line += ']';
+        for (ga::index_t j = 0; j < len; ++j) {
+          line += ' ';
+          line += text(v[k++]);
+        }
         std::fprintf(f, "%s\n", line.c_str());
       } else {
         for (ga::index_t j = 0; j < len; ++j)
@@ -117,11 +124,15 @@ void GA_Print_distribution(int g_a) {
         std::printf(" distribution of global array: %s %s\n", a.name().c_str(),
                     gaea::format_index(a.dims()).c_str());
         for (int r = 0; r < rt.size(); ++r) {
-          std::string line = "  rank " + std::to_string(r) + ":";
+          std::string line = "  rank ";
+          line += std::to_string(r);
+          line += ':';
           const auto tiles = a.tiles(r);
           if (tiles.empty()) line += " (nothing)";
-          for (const ga::tile& t : tiles)
-            line += " " + t.box.str();
+          for (const ga::tile& t : tiles) {
+            line += ' ';
+            line += t.box.str();
+          }
           std::printf("%s\n", line.c_str());
         }
         std::fflush(stdout);
