@@ -168,11 +168,11 @@ int main(int argc, char** argv) {
     printf(
         "GA get bandwidth 1 MiB : median %.3f GB/s, max %.3f GB/s (%d reps x %d gets, %d ranks)\n",
         bw_med, bw_max, reps, bw_iters, nproc);
-    printf(
-        "{\"system\":\"" REF_SYSTEM "\",\"ranks\":%d,"
-        "\"get_lat_8B_us_median\":%.4f,\"get_lat_8B_us_min\":%.4f,"
-        "\"get_bw_1MiB_GBs_median\":%.4f,\"get_bw_1MiB_GBs_max\":%.4f,\"reps\":%d}\n",
-        nproc, lat_med, lat_min, bw_med, bw_max, reps);
+    printf("{\"system\":\"" REF_SYSTEM
+           "\",\"ranks\":%d,"
+           "\"get_lat_8B_us_median\":%.4f,\"get_lat_8B_us_min\":%.4f,"
+           "\"get_bw_1MiB_GBs_median\":%.4f,\"get_bw_1MiB_GBs_max\":%.4f,\"reps\":%d}\n",
+           nproc, lat_med, lat_min, bw_med, bw_max, reps);
     fflush(stdout);
     free(lat_us);
     free(bw_gbs);

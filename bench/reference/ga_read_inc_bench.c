@@ -193,12 +193,12 @@ int main(int argc, char** argv) {
       }
       printf("\n");
     }
-    printf(
-        "{\"bench\":\"ga_read_inc\",\"system\":\"" REF_SYSTEM "\",\"ranks\":%d,"
-        "\"compute_us\":%.1f,\"iters\":%d,\"reps\":%d,"
-        "\"idle_avg_us\":%.4f,\"idle_max_us\":%.4f,"
-        "\"compute_avg_us\":%.4f,\"compute_max_us\":%.4f,\"hosts\":%d",
-        nproc, compute_us, iters, reps, res_avg[0], res_max[0], res_avg[1], res_max[1], hosts);
+    printf("{\"bench\":\"ga_read_inc\",\"system\":\"" REF_SYSTEM
+           "\",\"ranks\":%d,"
+           "\"compute_us\":%.1f,\"iters\":%d,\"reps\":%d,"
+           "\"idle_avg_us\":%.4f,\"idle_max_us\":%.4f,"
+           "\"compute_avg_us\":%.4f,\"compute_max_us\":%.4f,\"hosts\":%d",
+           nproc, compute_us, iters, reps, res_avg[0], res_max[0], res_avg[1], res_max[1], hosts);
     if (hosts > 1) { /* split by the requesting rank's host; null where no requesting rank is */
       static const char* const key[4] = {"on_node_avg_us", "on_node_max_us", "off_node_avg_us",
                                          "off_node_max_us"};

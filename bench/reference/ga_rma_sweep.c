@@ -310,15 +310,15 @@ int main(int argc, char** argv) {
       printf("%10ld %11.3f (%6.3f) %11.3f (%6.3f) %11.3f (%6.3f) %11.3f (%6.3f)\n", sizes[s],
              res[s][0], res[s][1], res[s][2], res[s][3], res[s][4], res[s][5], res[s][6],
              res[s][7]);
-    printf(
-        "{\"bench\":\"rma_sweep\",\"system\":\"" REF_SYSTEM "/pml=%s/osc=%s\","
-        "\"ranks\":%d,\"nodes\":%d,\"origin_host\":\"%s\",\"target_host\":\"%s\","
-        "\"same_node\":%s,\"reps\":%d,\"rep_ms\":%.1f,\"depth\":%d,"
-        "\"lat_method\":\"NGA_Get; GA_Init_fence + NGA_Put + GA_Fence\","
-        "\"bw_method\":\"window of depth NGA_NbGet/NGA_NbPut; puts end with GA_Fence\","
-        "\"rows\":[",
-        pml ? pml : "default", osc ? osc : "default", nproc, nodes, host0, host1,
-        strcmp(host0, host1) == 0 ? "true" : "false", reps, rep_ms, depth);
+    printf("{\"bench\":\"rma_sweep\",\"system\":\"" REF_SYSTEM
+           "/pml=%s/osc=%s\","
+           "\"ranks\":%d,\"nodes\":%d,\"origin_host\":\"%s\",\"target_host\":\"%s\","
+           "\"same_node\":%s,\"reps\":%d,\"rep_ms\":%.1f,\"depth\":%d,"
+           "\"lat_method\":\"NGA_Get; GA_Init_fence + NGA_Put + GA_Fence\","
+           "\"bw_method\":\"window of depth NGA_NbGet/NGA_NbPut; puts end with GA_Fence\","
+           "\"rows\":[",
+           pml ? pml : "default", osc ? osc : "default", nproc, nodes, host0, host1,
+           strcmp(host0, host1) == 0 ? "true" : "false", reps, rep_ms, depth);
     for (s = 0; s < nsizes; s++)
       printf(
           "%s{\"bytes\":%ld,\"get_lat_us\":%.4f,\"get_lat_us_min\":%.4f,\"put_lat_us\":%.4f,"

@@ -94,10 +94,10 @@ int main(int argc, char** argv) {
           }
           mbs[k] = ref_median(samples + 1, reps);
         }
-        printf(
-            "{\"bench\":\"strided\",\"system\":\"" REF_SYSTEM_SHORT "\",\"chunk\":%d,\"rows\":%d,\"get\":%.2f,"
-            "\"put\":%.2f}\n",
-            chunks[c], rows, mbs[0], mbs[1]);
+        printf("{\"bench\":\"strided\",\"system\":\"" REF_SYSTEM_SHORT
+               "\",\"chunk\":%d,\"rows\":%d,\"get\":%.2f,"
+               "\"put\":%.2f}\n",
+               chunks[c], rows, mbs[0], mbs[1]);
       }
       GA_Sync();
       GA_Destroy(g);
@@ -127,7 +127,8 @@ int main(int argc, char** argv) {
         samples[r] = tmax / iters * 1e6;
       }
       if (me == 0)
-        printf("{\"bench\":\"acc\",\"system\":\"" REF_SYSTEM_SHORT "\",\"bytes\":%d,\"origins\":%d,\"us\":%.3f}\n",
+        printf("{\"bench\":\"acc\",\"system\":\"" REF_SYSTEM_SHORT
+               "\",\"bytes\":%d,\"origins\":%d,\"us\":%.3f}\n",
                sizes[s], nproc - 1, ref_median(samples + 1, reps));
       GA_Sync();
       GA_Destroy(g);
@@ -154,7 +155,8 @@ int main(int argc, char** argv) {
             NGA_NbWait(&h[i]);
           samples[r] = ops / (MPI_Wtime() - t0) * 1e-3;
         }
-        printf("{\"bench\":\"nbget\",\"system\":\"" REF_SYSTEM_SHORT "\",\"bytes\":%d,\"depth\":%d,\"kops\":%.2f}\n",
+        printf("{\"bench\":\"nbget\",\"system\":\"" REF_SYSTEM_SHORT
+               "\",\"bytes\":%d,\"depth\":%d,\"kops\":%.2f}\n",
                sizes[si] * 8, depth, ref_median(samples + 1, reps));
       }
     GA_Sync();
