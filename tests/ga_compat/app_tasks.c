@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "ga.h"
 #include "macdecls.h"
 
@@ -15,16 +16,6 @@
 #define B 15 /* block size: (N/B)^3 = 216 tasks */
 
 static int me, nproc;
-
-#define CHECK(cond, ...)                                                            \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      char msg_[512];                                                               \
-      snprintf(msg_, sizeof msg_, __VA_ARGS__);                                     \
-      fprintf(stderr, "rank %d: FAILED %s:%d: %s\n", me, __FILE__, __LINE__, msg_); \
-      GA_Error(msg_, __LINE__);                                                     \
-    }                                                                               \
-  } while (0)
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

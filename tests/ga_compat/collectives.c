@@ -7,20 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "ga-mpi.h"
 #include "ga.h"
 
 static int me, nproc;
-
-#define CHECK(cond, ...)                                                            \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      char msg_[512];                                                               \
-      snprintf(msg_, sizeof msg_, __VA_ARGS__);                                     \
-      fprintf(stderr, "rank %d: FAILED %s:%d: %s\n", me, __FILE__, __LINE__, msg_); \
-      GA_Error(msg_, __LINE__);                                                     \
-    }                                                                               \
-  } while (0)
 
 /* Rank r contributes x_r(k) = (k + 1) * (r % 2 ? -1 : 1) * (r + 1): signs alternate so that
  * "max" and "absmax" differ. Serial references over r = 0..nproc-1. */

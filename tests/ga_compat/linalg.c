@@ -7,22 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "ga.h"
 
 #define N 24
 #define M 3
 
 static int me;
-
-#define CHECK(cond, ...)                                                            \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      char msg_[512];                                                               \
-      snprintf(msg_, sizeof msg_, __VA_ARGS__);                                     \
-      fprintf(stderr, "rank %d: FAILED %s:%d: %s\n", me, __FILE__, __LINE__, msg_); \
-      GA_Error(msg_, __LINE__);                                                     \
-    }                                                                               \
-  } while (0)
 
 /* Rank 0 overwrites the array: first every rank must be done reading it. */
 static void put_all(int g, const double* a, int rows, int cols) {

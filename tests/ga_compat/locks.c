@@ -4,19 +4,10 @@
 #include <mpi.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "ga.h"
 
 static int me, nproc;
-
-#define CHECK(cond, ...)                                                            \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      char msg_[512];                                                               \
-      snprintf(msg_, sizeof msg_, __VA_ARGS__);                                     \
-      fprintf(stderr, "rank %d: FAILED %s:%d: %s\n", me, __FILE__, __LINE__, msg_); \
-      GA_Error(msg_, __LINE__);                                                     \
-    }                                                                               \
-  } while (0)
 
 enum { CELLS = 6, ROUNDS = 40 };
 

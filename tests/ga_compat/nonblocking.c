@@ -6,20 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "ga.h"
 #include "macdecls.h"
 
 static int me, nproc;
-
-#define CHECK(cond, ...)                                                            \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      char msg_[512];                                                               \
-      snprintf(msg_, sizeof msg_, __VA_ARGS__);                                     \
-      fprintf(stderr, "rank %d: FAILED %s:%d: %s\n", me, __FILE__, __LINE__, msg_); \
-      GA_Error(msg_, __LINE__);                                                     \
-    }                                                                               \
-  } while (0)
 
 enum { ROWS = 29, COLS = 17 };
 

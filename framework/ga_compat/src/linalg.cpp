@@ -40,6 +40,14 @@ void require_square(const ga::global_array<double>& a, const char* fn) {
                 " x " + std::to_string(a.dims()[1]) + " (a square matrix is needed)");
 }
 
+// The right-hand sides B of a solve with A: as many rows as A.
+void require_rows(const ga::global_array<double>& b, const ga::global_array<double>& a,
+                  const char* fn) {
+  if (b.dims()[0] != a.dims()[0])
+    throw error(std::string(fn) + ": B has " + std::to_string(b.dims()[0]) + " rows, A has " +
+                std::to_string(a.dims()[0]));
+}
+
 ga::patch whole(const ga::global_array<double>& a) {
   return {{0, 0}, {a.dims()[0] - 1, a.dims()[1] - 1}};
 }
@@ -118,9 +126,7 @@ void lu_solve(const char* fn, char trans, int g_a, int g_b) {
   auto& a = dbl(g_a, fn);
   auto& b = dbl(g_b, fn);
   require_square(a, fn);
-  if (b.dims()[0] != a.dims()[0])
-    throw error(std::string(fn) + ": B has " + std::to_string(b.dims()[0]) + " rows, A has " +
-                std::to_string(a.dims()[0]));
+  require_rows(b, a, fn);
   const bool t = trans == 't' || trans == 'T';
   if (!t && trans != 'n' && trans != 'N')
     throw error(std::string(fn) + ": trans '" + std::string(1, trans) + "' (n or t)");
@@ -140,9 +146,7 @@ int llt_solve(const char* fn, int g_a, int g_b, bool lu_fallback) {
   auto& a = dbl(g_a, fn);
   auto& b = dbl(g_b, fn);
   require_square(a, fn);
-  if (b.dims()[0] != a.dims()[0])
-    throw error(std::string(fn) + ": B has " + std::to_string(b.dims()[0]) + " rows, A has " +
-                std::to_string(a.dims()[0]));
+  require_rows(b, a, fn);
   return on_root(fn, {&a, &b}, [&] {
     const matrix am = read(a);
     Eigen::LLT<matrix> llt(am);
