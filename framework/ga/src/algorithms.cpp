@@ -47,13 +47,6 @@ double squared(T x) {
     return static_cast<double>(x) * static_cast<double>(x);
 }
 
-// Accumulator of dot: double for float and double, complex<double> for both complex types,
-// 64-bit for integers.
-template <class T>
-using dot_acc =
-    std::conditional_t<std::is_integral_v<T>, std::int64_t,
-                       std::conditional_t<detail::is_complex_v<T>, std::complex<double>, double>>;
-
 void require_2d(const char* what, const std::string& name, int ndim) {
   if (ndim != 2)
     throw error(std::string("ga::") + what + ": '" + name + "' has " + std::to_string(ndim) +
@@ -116,7 +109,7 @@ template <element T>
 dot_result<T> dot(const global_array<T>& a, const global_array<T>& b) {
   detail::require_same_shape("dot", a, b);
   detail::begin_collective(a, b);
-  using acc_t = dot_acc<T>;
+  using acc_t = detail::dot_acc<T>;
   acc_t sum{};
   const global_array<T>* ops[] = {&b};
   detail::for_each_slab(

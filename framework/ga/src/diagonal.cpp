@@ -62,8 +62,7 @@ void with_vector_parts(global_array<T>& a, const global_array<T>& v, Sel select,
     parts[k].resize(static_cast<std::size_t>(s.size()));
     pending.push_back(v.core().get(range(s), {parts[k].data(), parts[k].size(), {}}));
   }
-  for (request& r : pending)
-    r.wait();
+  wait_all(pending);
   for (std::size_t k = 0; k < tiles.size(); ++k)
     if (!spans[k].empty()) fn(tiles[k], spans[k], parts[k]);
 }
@@ -99,8 +98,7 @@ void get_diagonal(const global_array<T>& a, global_array<T>& v) {
       part.push_back(t.at({i, i}));
     pending.push_back(v.core().put(range(s), {part.data(), part.size(), {}}));
   }
-  for (request& r : pending)
-    r.wait();
+  wait_all(pending);
   v.sync();  // the puts are complete at their owners everywhere
 }
 
@@ -188,8 +186,7 @@ void symmetrize(global_array<T>& a) {
     pending.push_back(a.core().get(patch{{b.lo[1], b.lo[0]}, {b.hi[1], b.hi[0]}},
                                    {mirror[k].data(), mirror[k].size(), {}}));
   }
-  for (request& r : pending)
-    r.wait();
+  wait_all(pending);
   a.core().rt().barrier();
   for (std::size_t k = 0; k < tiles.size(); ++k) {
     const auto& t = tiles[k];

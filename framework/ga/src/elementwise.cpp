@@ -31,60 +31,37 @@ auto key_of(T x) {
 
 template <element T>
 void abs_value(global_array<T>& a, const patch& p) {
-  const operand<T> out{&a, p};
-  detail::check_operand("abs_value", out);
-  detail::begin_collective(a);
-  detail::apply_patch(out, std::array<operand<T>, 0>{}, [](const detail::run<1, T>& r) {
-    for (index_t i = 0; i < r.n; ++i) {
-      T& x = r.p[0][i * r.step[0]];
-      if constexpr (detail::is_complex_v<T>)
-        x = T(std::abs(x), 0);
-      else if constexpr (std::is_integral_v<T>)
-        x = x < 0 ? static_cast<T>(-x) : x;
-      else
-        x = std::abs(x);
-    }
+  detail::update_patch("abs_value", a, p, [](T x) -> T {
+    if constexpr (detail::is_complex_v<T>)
+      return T(std::abs(x), 0);
+    else if constexpr (std::is_integral_v<T>)
+      return x < 0 ? static_cast<T>(-x) : x;
+    else
+      return std::abs(x);
   });
-  a.core().rt().barrier();
 }
 
 template <element T>
 void add_constant(global_array<T>& a, const patch& p, T alpha) {
-  const operand<T> out{&a, p};
-  detail::check_operand("add_constant", out);
-  detail::begin_collective(a);
-  detail::apply_patch(out, std::array<operand<T>, 0>{}, [alpha](const detail::run<1, T>& r) {
-    for (index_t i = 0; i < r.n; ++i) {
-      T& x = r.p[0][i * r.step[0]];
-      x = static_cast<T>(x + alpha);
-    }
-  });
-  a.core().rt().barrier();
+  detail::update_patch("add_constant", a, p, [alpha](T x) { return static_cast<T>(x + alpha); });
 }
 
 template <element T>
 void recip(global_array<T>& a, const patch& p) {
-  const operand<T> out{&a, p};
-  detail::check_operand("recip", out);
-  detail::begin_collective(a);
-  bool zero = false;
-  detail::apply_patch(out, std::array<operand<T>, 0>{}, [&](const detail::run<1, T>& r) {
-    for (index_t i = 0; i < r.n; ++i) {
-      T& x = r.p[0][i * r.step[0]];
-      if constexpr (std::is_integral_v<T>) {
-        if (x == 0) {
-          zero = true;
-          continue;
-        }
+  bool zero = false;  // an integer 0 stays as it is and is reported
+  detail::update_patch("recip", a, p, [&zero](T x) {
+    if constexpr (std::is_integral_v<T>) {
+      if (x == 0) {
+        zero = true;
+        return x;
       }
-      x = static_cast<T>(T(1) / x);
     }
+    return static_cast<T>(T(1) / x);
   });
   // Every rank learns of an integer zero anywhere (the others are done by then).
   coll::agree(coll::world(), zero ? "ga::recip: '" + a.name() + "' " + p.str() +
                                         " holds an integer 0, which has no reciprocal"
                                   : std::string());
-  a.core().rt().barrier();
 }
 
 template <element T>

@@ -162,8 +162,7 @@ void gemm_patches(const char* what, mat_op op_a, mat_op op_b, T alpha, const glo
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (i + 1 < steps.size()) issue(i + 1);
     stage& st = stages[i % 2];
-    for (request& r : st.pending)
-      r.wait();
+    wait_all(st.pending);
     const step& s = steps[i];
     auto cb = tile_block(s.t, s.rows, s.cols);
     const panel& qa = st.ops[0];
@@ -182,10 +181,6 @@ void gemm_patches(const char* what, mat_op op_a, mat_op op_b, T alpha, const glo
 template <gemm_element T>
 void gemm(mat_op op_a, mat_op op_b, T alpha, const global_array<T>& a, const global_array<T>& b,
           T beta, global_array<T>& c) {
-  for (const global_array<T>* x : {&a, &b, static_cast<const global_array<T>*>(&c)})
-    if (x->ndim() != 2)
-      throw error("ga::gemm: '" + x->name() + "' has " + std::to_string(x->ndim()) +
-                  " dimensions; 2 are needed");
   gemm_patches("gemm", op_a, op_b, alpha, a, whole_patch(a), b, whole_patch(b), beta, c,
                whole_patch(c));
 }

@@ -21,20 +21,6 @@ operand<T> out_of(global_array<T>& a, const patch& p) {
   return {&a, p, false};
 }
 
-// Unary in-place update of a[p]: f(x) for every element.
-template <class T, class F>
-void update_patch(const char* what, global_array<T>& a, const patch& p, F f) {
-  const operand<T> out = out_of(a, p);
-  detail::check_operand(what, out);
-  detail::begin_collective(a);
-  detail::apply_patch(out, std::array<operand<T>, 0>{}, [&](const detail::run<1, T>& r) {
-    T* x = r.p[0];
-    for (index_t i = 0; i < r.n; ++i)
-      x[i * r.step[0]] = f(x[i * r.step[0]]);
-  });
-  a.core().rt().barrier();
-}
-
 // b[pb] = a[pa] for patches of equal element count but different shapes: element k of pb (in
 // row-major order) gets element k of pa. Owner-computes on b: each run of a slab of b (along
 // b's last dimension) is a linear range of pa, fetched as its pieces along pa's last dimension,
@@ -87,20 +73,12 @@ void reshape_copy(const global_array<T>& a, const patch& pa, global_array<T>& b,
       }
       if (d == static_cast<std::size_t>(-1)) break;
     }
-    for (request& r : pending)
-      r.wait();
+    wait_all(pending);
     for (std::size_t k = 0; k < dst.size(); ++k)
       std::copy_n(buf.data() + k * static_cast<std::size_t>(len), len, base + dst[k]);
   }
   b.core().rt().barrier();
 }
-
-// Accumulator of dot (as ga::dot): 64-bit for integers, double for float and double,
-// complex<double> for both complex types.
-template <class T>
-using dot_acc =
-    std::conditional_t<std::is_integral_v<T>, std::int64_t,
-                       std::conditional_t<detail::is_complex_v<T>, std::complex<double>, double>>;
 
 }  // namespace
 
@@ -130,12 +108,12 @@ void copy_patch(const global_array<T>& a, const patch& pa, global_array<T>& b, c
 
 template <element T>
 void fill_patch(global_array<T>& a, const patch& p, T value) {
-  update_patch("fill_patch", a, p, [value](T) { return value; });
+  detail::update_patch("fill_patch", a, p, [value](T) { return value; });
 }
 
 template <element T>
 void scale_patch(global_array<T>& a, const patch& p, T alpha) {
-  update_patch("scale_patch", a, p, [alpha](T x) { return static_cast<T>(alpha * x); });
+  detail::update_patch("scale_patch", a, p, [alpha](T x) { return static_cast<T>(alpha * x); });
 }
 
 template <element T>
@@ -169,7 +147,7 @@ dot_result<T> dot_patch(const global_array<T>& a, const patch& pa, bool transpos
   detail::require_same_shape("dot_patch", operand<T>{&a, pa, transpose_a},
                              operand<T>{&b, pb, transpose_b});
   detail::begin_collective(a, b);
-  using acc_t = dot_acc<T>;
+  using acc_t = detail::dot_acc<T>;
   acc_t sum{};
   detail::apply_patch(x, std::array{y}, [&](const detail::run<2, T>& r) {
     for (index_t i = 0; i < r.n; ++i) {

@@ -5,6 +5,7 @@
 
 #include "detail/op_state.hpp"
 #include "detail/stats_counters.hpp"
+#include "gaea/base/detail/wait_each.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -89,15 +90,7 @@ bool request::pending() const noexcept {
 }
 
 void wait_all(std::span<request> rs) {
-  std::exception_ptr first;
-  for (request& r : rs) {
-    try {
-      r.wait();
-    } catch (...) {
-      if (!first) first = std::current_exception();
-    }
-  }
-  if (first) std::rethrow_exception(first);
+  gaea::detail::wait_each(rs);
 }
 
 bool test_all(std::span<request> rs) {

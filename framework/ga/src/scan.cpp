@@ -15,18 +15,16 @@ namespace gaea::ga {
 namespace {
 
 template <class T>
-void require_range(const char* what, const global_array<T>& a, index_t lo, index_t hi) {
-  if (a.ndim() != 1)
-    throw error(std::string("ga::") + what + ": " + detail::shape_of(a) +
-                "; a 1-D array is needed");
-  a.layout().validate(patch{{lo}, {hi}}, std::string("ga::") + what);
-}
-
-template <class T>
 void require_1d(const char* what, const global_array<T>& a) {
   if (a.ndim() != 1)
     throw error(std::string("ga::") + what + ": " + detail::shape_of(a) +
                 "; a 1-D array is needed");
+}
+
+template <class T>
+void require_range(const char* what, const global_array<T>& a, index_t lo, index_t hi) {
+  require_1d(what, a);
+  a.layout().validate(patch{{lo}, {hi}}, std::string("ga::") + what);
 }
 
 template <class A, class B>

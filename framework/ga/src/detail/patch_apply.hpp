@@ -169,4 +169,19 @@ void apply_patch(const operand<T>& out, const std::array<operand<T>, N>& ops, Fn
             });
 }
 
+/// Collective unary in-place update of a[p]: x = f(x) for every element, between the algorithms'
+/// entry synchronisation and a closing barrier.
+template <class T, class F>
+void update_patch(const char* what, global_array<T>& a, const patch& p, F f) {
+  const operand<T> out{&a, p};
+  check_operand(what, out);
+  begin_collective(a);
+  apply_patch(out, std::array<operand<T>, 0>{}, [&](const run<1, T>& r) {
+    T* x = r.p[0];
+    for (index_t i = 0; i < r.n; ++i)
+      x[i * r.step[0]] = f(x[i * r.step[0]]);
+  });
+  a.core().rt().barrier();
+}
+
 }  // namespace gaea::ga::detail

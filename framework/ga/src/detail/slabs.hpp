@@ -4,14 +4,25 @@
 // next slab (non-blocking gets) while the current one is processed.
 
 #include <array>
+#include <complex>
+#include <cstdint>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gaea/base/error.hpp"
+#include "gaea/ga/detail/elements.hpp"
 #include "gaea/ga/global_array.hpp"
 
 namespace gaea::ga::detail {
+
+/// Accumulator of the dot products (dot, dot_patch): 64-bit for integers, double for float and
+/// double, complex<double> for both complex types.
+template <class T>
+using dot_acc =
+    std::conditional_t<std::is_integral_v<T>, std::int64_t,
+                       std::conditional_t<is_complex_v<T>, std::complex<double>, double>>;
 
 /// A row-major strided view of a patch: the element at relative position r is p[sum r[d] s[d]].
 template <class T>
@@ -134,8 +145,7 @@ void run_slabs(const global_array<T>& drv, const std::vector<slab>& slabs,
   for (std::size_t i = 0; i < slabs.size(); ++i) {
     if (i + 1 < slabs.size()) issue(i + 1);
     stage& st = stages[i % 2];
-    for (request& r : st.pending)
-      r.wait();
+    wait_all(st.pending);
     const slab& s = slabs[i];
     fn(s.box, view<T>{base + dd.storage_offset(s.t, s.box.lo), dd.storage_strides(s.t.box)},
        std::span<const view<const T>>(st.src));
