@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "detail/execution.hpp"
+#include "gaea/base/detail/wait_each.hpp"
 
 namespace gaea::coll {
 
@@ -47,15 +48,7 @@ bool request::pending() const noexcept {
 }
 
 void wait_all(std::span<request> rs) {
-  std::exception_ptr first;
-  for (request& r : rs) {
-    try {
-      r.wait();
-    } catch (...) {
-      if (!first) first = std::current_exception();
-    }
-  }
-  if (first) std::rethrow_exception(first);
+  gaea::detail::wait_each(rs);
 }
 
 }  // namespace gaea::coll
