@@ -4,8 +4,6 @@
 // deferred reply); requests for the caller's own mutexes take the same path in place.
 #include "gaea/counters/mutex_set.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -21,6 +19,7 @@
 #include <vector>
 
 #include "gaea/base/error.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/worker.hpp"
@@ -165,15 +164,6 @@ void install(runtime& rt) {
                              [&rt](const comm::am_message& m) { on_request(rt, m); });
 }
 
-// Sum and minimum over ranks, waiting by polling (peers keep being served).
-std::int64_t allreduce(runtime& rt, std::int64_t v, MPI_Op op) {
-  std::int64_t out = 0;
-  MPI_Request req = MPI_REQUEST_NULL;
-  MPI_Iallreduce(&v, &out, 1, MPI_INT64_T, op, rt.comm().mpi_comm(), &req);
-  rt.comm().wait_mpi(req);
-  return out;
-}
-
 }  // namespace
 
 struct mutex_set::impl {
@@ -316,8 +306,8 @@ void mutex_set::destroy() {
       first = std::min(first, global * rt.size() + mx.holder);
     }
   }
-  held = allreduce(rt, held, MPI_SUM);
-  first = allreduce(rt, first, MPI_MIN);
+  held = coll::allreduce(coll::world(), held, coll::reduce_op::sum);
+  first = coll::allreduce(coll::world(), first, coll::reduce_op::min);
   if (held > 0)
     throw error("mutex_set '" + p.name + "': destroyed while " + std::to_string(held) + " mutex" +
                 (held == 1 ? " is" : "es are") + " held (mutex " +
