@@ -204,7 +204,7 @@ void release(const char* fn, int g_a) {
 
 void fence_all(const char* fn) {
   for (array_slot* s : current(fn).arrays.live())
-    with_array(s->handle, fn, [](auto& a) { a.fence(); });
+    with_slot_array(*s, fn, [](auto& a) { a.fence(); });
 }
 
 }  // namespace

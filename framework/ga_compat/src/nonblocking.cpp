@@ -7,6 +7,7 @@
 
 #include "detail/indices.hpp"
 #include "detail/state.hpp"
+#include "detail/transfer.hpp"
 #include "ga.h"
 #include "gaea/ga/request.hpp"
 
@@ -57,28 +58,14 @@ ga::request_group* lookup(const ga_nbhdl_t* h, const char* fn) {
   return it == t.pending.end() ? nullptr : &it->second;
 }
 
-enum class xfer { put, get, acc };
-
 template <class I>
 void start(const char* fn, xfer op, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
            const void* alpha, ga_nbhdl_t* nbhandle) {
   if (nbhandle == nullptr) throw error(std::string(fn) + ": null handle pointer");
   current(fn);
   ga::request r = with_array(g_a, fn, [&](auto& a) {
-    using T = element_of<decltype(a)>;
     const ga::patch p = to_patch(lo, hi, a.ndim());
-    const ga::index l = to_ld(ld, p);
-    const std::size_t n = buffer_elements(p, l);
-    switch (op) {
-      case xfer::put:
-        return a.put(p, std::span<const T>(buffer<T>(buf, n, fn)), ga::nonblocking, l);
-      case xfer::get:
-        return a.get(p, buffer<T>(buf, n, fn), ga::nonblocking, l);
-      case xfer::acc:
-        break;
-    }
-    return a.acc(p, std::span<const T>(buffer<T>(buf, n, fn)), ga::nonblocking,
-                 scalar_from<T>(alpha, fn), l);
+    return start_transfer(a, op, p, buf, to_ld(ld, p), alpha, fn);
   });
   *nbhandle = remember(std::move(r));
 }

@@ -6,6 +6,7 @@
 
 #include "detail/indices.hpp"
 #include "detail/state.hpp"
+#include "detail/transfer.hpp"
 #include "ga.h"
 
 using namespace gaea::ga_compat::detail;
@@ -14,31 +15,12 @@ using gaea::error;
 
 namespace {
 
-enum class xfer { put, get, acc };
-
-template <class T>
-void transfer(ga::global_array<T>& a, xfer op, const ga::patch& p, void* buf, const ga::index& ld,
-              const void* alpha, const char* fn) {
-  const std::size_t n = buffer_elements(p, ld);
-  switch (op) {
-    case xfer::put:
-      a.put(p, std::span<const T>(buffer<T>(buf, n, fn)), ld);
-      break;
-    case xfer::get:
-      a.get(p, buffer<T>(buf, n, fn), ld);
-      break;
-    case xfer::acc:
-      a.acc(p, std::span<const T>(buffer<T>(buf, n, fn)), scalar_from<T>(alpha, fn), ld);
-      break;
-  }
-}
-
 template <class I>
 void contiguous(const char* fn, xfer op, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
                 const void* alpha) {
   with_array(g_a, fn, [&](auto& a) {
     const ga::patch p = to_patch(lo, hi, a.ndim());
-    transfer(a, op, p, buf, to_ld(ld, p), alpha, fn);
+    start_transfer(a, op, p, buf, to_ld(ld, p), alpha, fn).wait();  // blocking: buffer reusable
   });
 }
 
@@ -122,7 +104,7 @@ std::vector<segment> wrap(ga::index_t lo, ga::index_t hi, ga::index_t dim) {
 }
 
 // NGA_Periodic_*: lo/hi may lie outside the array; indices wrap around every dimension. Each
-// wrapped piece is a plain transfer into its part of the caller's buffer.
+// wrapped piece is a plain transfer into its part of the caller's buffer, all in flight together.
 template <class I>
 void periodic(const char* fn, xfer op, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
               const void* alpha) {
@@ -140,6 +122,7 @@ void periodic(const char* fn, xfer op, int g_a, const I* lo, const I* hi, void* 
       segs.push_back(wrap(whole.lo[k], whole.hi[k], a.dims()[k]));
     }
     std::vector<std::size_t> c(static_cast<std::size_t>(n), 0);
+    std::vector<ga::request> pieces;
     while (true) {
       ga::patch piece{ga::index(static_cast<std::size_t>(n), 0),
                       ga::index(static_cast<std::size_t>(n), 0)};
@@ -152,7 +135,7 @@ void periodic(const char* fn, xfer op, int g_a, const I* lo, const I* hi, void* 
         off += static_cast<std::size_t>(s.offset) * stride;
         if (d > 0) stride *= static_cast<std::size_t>(bld[k - 1]);
       }
-      transfer(a, op, piece, static_cast<T*>(buf) + off, bld, alpha, fn);
+      pieces.push_back(start_transfer(a, op, piece, static_cast<T*>(buf) + off, bld, alpha, fn));
       int d = n - 1;
       for (; d >= 0; --d) {
         const std::size_t k = static_cast<std::size_t>(d);
@@ -161,6 +144,7 @@ void periodic(const char* fn, xfer op, int g_a, const I* lo, const I* hi, void* 
       }
       if (d < 0) break;
     }
+    ga::wait_all(pieces);
   });
 }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -98,15 +99,21 @@ void check_same_type(const array_slot& a, const array_slot& b, const char* fn_na
 
 /// Runs `body` for C entry point `fn`: any exception ends the job with "<fn>: <what>".
 /// Every extern "C" function of the layer is written as `return api("NAME", [&] { ... });`.
-/// Calls fn(global_array<T>&) with the allocated array of `handle`; gaea::error naming `fn_name`
-/// for an unknown handle or an unallocated array.
+/// Calls fn(global_array<T>&) with the array of an allocated slot.
 template <class Fn>
-decltype(auto) with_array(int handle, const char* fn_name, Fn&& fn) {
-  array_slot& s = current(fn_name).arrays.allocated(handle, fn_name);
+decltype(auto) with_slot_array(array_slot& s, const char* fn_name, Fn&& fn) {
   return visit_type(s.type, fn_name, [&](auto tag) -> decltype(auto) {
     using T = typename decltype(tag)::type;
     return fn(std::get<ga::global_array<T>>(s.array));
   });
+}
+
+/// Calls fn(global_array<T>&) with the allocated array of `handle`; gaea::error naming `fn_name`
+/// for an unknown handle or an unallocated array.
+template <class Fn>
+decltype(auto) with_array(int handle, const char* fn_name, Fn&& fn) {
+  return with_slot_array(current(fn_name).arrays.allocated(handle, fn_name), fn_name,
+                         std::forward<Fn>(fn));
 }
 
 /// Like with_array for several handles that must hold the same element type (gaea::error
