@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "commands.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
@@ -51,10 +52,40 @@ int main(int argc, char** argv) {
   pred->add_flag("--cyclic", cyclic, "cyclic rank placement (default block)");
   auto* val = app.add_subcommand(
       "validate", "predicted vs measured for every algorithm and size (collective, under mpirun)");
-  val->add_option("--calibration", calibration, "calibration file")->required();
+  auto* val_file = val->add_option("--calibration", calibration, "calibration file");
+  bool fresh = false;
+  val->add_flag("--fresh", fresh,
+                "calibrate in this launch first (the model's own error, without the drift "
+                "between launches)")
+      ->excludes(val_file);
+  val->add_option("--out", out, "with --fresh: also write the calibration here");
   val->add_option("--reps", reps, "calls per timed batch")->check(CLI::Range(1, 100000));
   val->add_option("--json", json_out, "write the table as JSON");
+  auto* sw = app.add_subcommand(
+      "sweep", "measured time of every algorithm over a range of sizes (collective, under mpirun)");
+  std::vector<std::string> sweep_names{"broadcast", "allreduce", "allgather", "alltoall"};
+  std::size_t min_bytes = 8, max_bytes = std::size_t{1} << 20;
+  sw->add_option("--op", sweep_names,
+                 "operations (default: broadcast allreduce allgather alltoall)");
+  sw->add_option("--min", min_bytes, "smallest size in bytes (a power of two times 8 is best)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  sw->add_option("--max", max_bytes, "largest size in bytes")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  sw->add_option("--reps", reps, "repetitions per point")->check(CLI::Range(1, 100000));
+  sw->add_option("--json", json_out, "write the table as JSON");
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;
+  if (*val && !fresh && calibration.empty()) {
+    std::fprintf(stderr, "gaea-coll: error: validate needs --calibration FILE or --fresh\n");
+    return apps::bad_command_line;
+  }
+  std::vector<gaea::coll::operation> sweep_ops;
+  try {
+    for (const std::string& n : sweep_names)
+      sweep_ops.push_back(parse_op(n));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gaea-coll: error: %s\n", e.what());
+    return apps::bad_command_line;
+  }
   try {
     if (*pred) {
       const gaea::coll::estimator e =
@@ -86,114 +117,11 @@ int main(int argc, char** argv) {
             gaea::coll::barrier(w);
             return 0;
           }
-          // validate
-          const gaea::coll::estimator e = gaea::coll::estimator::load(calibration);
-          nlohmann::json rows = nlohmann::json::array();
-          if (w.rank() == 0)
-            std::printf("%-10s %-18s %9s %12s %12s %8s %12s %12s %8s %s\n", "op", "algorithm",
-                        "bytes", "pred_us", "meas_us", "err_%", "pred_mJ", "meas_mJ", "err_%",
-                        "pick");
-          for (gaea::coll::operation op :
-               {gaea::coll::operation::broadcast, gaea::coll::operation::allreduce,
-                gaea::coll::operation::alltoall, gaea::coll::operation::allgather}) {
-            // Sizes between the calibration's (8, 256, 4K, 32K, 256K, 1M): predictions, not fits.
-            for (std::size_t b : {std::size_t{64}, std::size_t{2048}, std::size_t{16384},
-                                  std::size_t{131072}, std::size_t{524288}}) {
-              if (op == gaea::coll::operation::alltoall && b > 16384) continue;
-              const auto preds = e.predict(op, b, w.size(), w.nodes(), w.block_placement());
-              const gaea::coll::algorithm pick =
-                  e.choose(op, b, w.size(), w.nodes(), w.block_placement());
-              double best_j = 1e300, best_t = 1e300;
-              std::vector<std::pair<double, double>> meas;
-              for (const auto& p : preds) {
-                const gaea::coll::measurement m = gaea::coll::measure(w, op, p.algo, b, reps);
-                meas.emplace_back(m.seconds, m.joules);
-                best_t = std::min(best_t, meas.back().first);
-              }
-              gaea::coll::algorithm measured_best = preds.front().algo;
-              for (std::size_t i = 0; i < preds.size(); ++i)
-                if (meas[i].first <= best_t * 1.02 && meas[i].second < best_j) {
-                  best_j = meas[i].second;
-                  measured_best = preds[i].algo;
-                }
-              for (std::size_t i = 0; i < preds.size(); ++i) {
-                const double et = 100 * (preds[i].seconds - meas[i].first) / meas[i].first;
-                const double ee = meas[i].second > 0
-                                      ? 100 * (preds[i].joules - meas[i].second) / meas[i].second
-                                      : 0;
-                const bool chosen = preds[i].algo == pick;
-                if (w.rank() == 0)
-                  std::printf("%-10s %-18s %9zu %12.2f %12.2f %8.1f %12.4f %12.4f %8.1f %s\n",
-                              std::string(gaea::coll::to_string(op)).c_str(),
-                              std::string(gaea::coll::to_string(preds[i].algo)).c_str(), b,
-                              preds[i].seconds * 1e6, meas[i].first * 1e6, et,
-                              preds[i].joules * 1e3, meas[i].second * 1e3, ee,
-                              chosen ? (preds[i].algo == measured_best ? "chosen=best" : "chosen")
-                                     : (preds[i].algo == measured_best ? "best" : ""));
-                rows.push_back({{"op", gaea::coll::to_string(op)},
-                                {"algorithm", gaea::coll::to_string(preds[i].algo)},
-                                {"bytes", b},
-                                {"pred_s", preds[i].seconds},
-                                {"meas_s", meas[i].first},
-                                {"pred_j", preds[i].joules},
-                                {"meas_j", meas[i].second},
-                                {"chosen", chosen},
-                                {"measured_best", preds[i].algo == measured_best}});
-              }
-            }
-          }
-          // Per algorithm: mean and worst |error| of time and energy; how often the pick was best.
-          nlohmann::json summary = nlohmann::json::array();
-          if (w.rank() == 0) {
-            std::printf("\n%-10s %-18s %11s %11s %11s %11s\n", "op", "algorithm", "time_mean%",
-                        "time_worst%", "energy_mean%", "energy_worst%");
-            std::vector<std::pair<std::string, std::string>> seen;
-            int picks = 0, right = 0;
-            for (const auto& r : rows) {
-              if (r["chosen"].get<bool>()) {
-                ++picks;
-                right += r["measured_best"].get<bool>();
-              }
-              const std::pair<std::string, std::string> key{r["op"], r["algorithm"]};
-              if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-              seen.push_back(key);
-              double tm = 0, tw = 0, em = 0, ew = 0;
-              int k = 0;
-              for (const auto& q : rows) {
-                if (q["op"] != key.first || q["algorithm"] != key.second) continue;
-                const double et =
-                    std::abs(q["pred_s"].get<double>() / q["meas_s"].get<double>() - 1);
-                const double mj = q["meas_j"].get<double>();
-                const double ee = mj > 0 ? std::abs(q["pred_j"].get<double>() / mj - 1) : 0;
-                tm += et;
-                em += ee;
-                tw = std::max(tw, et);
-                ew = std::max(ew, ee);
-                ++k;
-              }
-              std::printf("%-10s %-18s %11.1f %11.1f %11.1f %11.1f\n", key.first.c_str(),
-                          key.second.c_str(), 100 * tm / k, 100 * tw, 100 * em / k, 100 * ew);
-              summary.push_back({{"op", key.first},
-                                 {"algorithm", key.second},
-                                 {"time_mean_abs_err", tm / k},
-                                 {"time_worst_abs_err", tw},
-                                 {"energy_mean_abs_err", em / k},
-                                 {"energy_worst_abs_err", ew}});
-            }
-            std::printf("the estimator picked the measured cheapest in %d of %d cases\n", right,
-                        picks);
-          }
-          if (w.rank() == 0 && !json_out.empty()) {
-            nlohmann::json j{{"ranks", w.size()},
-                             {"nodes", w.nodes()},
-                             {"estimator", e.source()},
-                             {"meter", rt.energy().source},
-                             {"rows", rows}};
-            gaea::output_file file(json_out, "gaea-coll validate --json");
-            file.write(j.dump(2) + "\n");
-            file.commit();
-          }
-          return 0;
+          if (*sw) return gaea_coll::sweep(rt, w, sweep_ops, min_bytes, max_bytes, reps, json_out);
+          const gaea::coll::estimator e = fresh ? gaea::coll::estimator::calibrate(w, reps)
+                                                : gaea::coll::estimator::load(calibration);
+          if (fresh && !out.empty() && w.rank() == 0) e.save(out);
+          return gaea_coll::validate(rt, w, e, reps, json_out);
         },
         1);
   } catch (const std::exception& e) {

@@ -64,23 +64,49 @@ TEST_CASE("calibration files round-trip and bad ones are named", "[coll][estimat
   const auto dir = std::filesystem::temp_directory_path() / "gaea_coll_estimator_test";
   std::filesystem::create_directories(dir);
   coll::estimator e;
-  e.ops[1].steps[2][1].start_s = 42e-6;
+  e.ops[1].steps[2][1].start_s = -4.2e-6;  // start-ups are relative to the curve: may be < 0
+  e.ops[1].steps[2][1].scale = 1.25;
+  e.message[1] = {{8, 8192, 1 << 20}, {2e-6, 9e-6, 300e-6}};
   e.power_w[1] = 7.5;
   e.save(dir / "cal.json");
   const coll::estimator back = coll::estimator::load(dir / "cal.json");
-  CHECK(back.ops[1].steps[2][1].start_s == Approx(42e-6));
+  CHECK(back.ops[1].steps[2][1].start_s == Approx(-4.2e-6));
+  CHECK(back.ops[1].steps[2][1].scale == 1.25);
+  CHECK(back.message[1].bytes == e.message[1].bytes);
+  CHECK(back.message[1].seconds == e.message[1].seconds);
   CHECK(back.power_w[1] == 7.5);
   CHECK(back.source() == (dir / "cal.json").string() + " (defaults)");
   for (const auto& entry : std::filesystem::directory_iterator(dir))  // no temporary left
     CHECK_FALSE(entry.path().filename().string().starts_with("cal.json.tmp"));
   std::ofstream(dir / "bad.json")
-      << "{\"kind\": \"gaea-coll-calibration\", \"version\": 2, \"power_w\": [1, 1]}";
+      << "{\"kind\": \"gaea-coll-calibration\", \"version\": 3, \"power_w\": [1, 1]}";
   CHECK_THROWS_WITH(coll::estimator::load(dir / "bad.json"),
-                    Catch::Contains("bad.json") && Catch::Contains("operations.barrier"));
+                    Catch::Contains("bad.json") && Catch::Contains("message.intra"));
+  // A curve whose sizes do not ascend is named with the point.
+  {
+    coll::estimator f;
+    f.message[0] = {{8, 4096, 1024}, {1e-6, 2e-6, 3e-6}};
+    f.save(dir / "unsorted.json");
+    CHECK_THROWS_WITH(coll::estimator::load(dir / "unsorted.json"),
+                      Catch::Contains("message.intra") && Catch::Contains("point 2"));
+  }
   std::ofstream(dir / "old.json") << "{\"kind\": \"gaea-coll-calibration\", \"version\": 1}";
-  CHECK_THROWS_WITH(coll::estimator::load(dir / "old.json"), Catch::Contains("version-2"));
+  CHECK_THROWS_WITH(coll::estimator::load(dir / "old.json"), Catch::Contains("version-3"));
   std::ofstream(dir / "junk.json") << "not json";
   CHECK_THROWS_WITH(coll::estimator::load(dir / "junk.json"), Catch::Contains("not JSON"));
   CHECK_THROWS_WITH(coll::estimator::load(dir / "missing.json"), Catch::Contains("cannot read"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a message curve interpolates between its points and extrapolates the last slope",
+          "[coll][estimator]") {
+  const coll::message_curve c{{8, 8192, 16384, 1 << 20}, {2e-6, 30e-6, 20e-6, 200e-6}};
+  CHECK(c.at(8) == Approx(2e-6));
+  CHECK(c.at(8192) == Approx(30e-6));
+  // Not monotonic: a protocol switch can make a larger message faster.
+  CHECK(c.at(12288) == Approx(25e-6));
+  const double slope = (200e-6 - 20e-6) / ((1 << 20) - 16384);
+  CHECK(c.at(2 << 20) == Approx(200e-6 + slope * (1 << 20)));
+  CHECK(c.at(0) >= 0);  // clamped: never a negative time
+  CHECK(coll::message_curve{}.at(100) == 0);
 }

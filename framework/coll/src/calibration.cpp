@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "detail/shape.hpp"
 #include "detail/simulate.hpp"
+#include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
 #include "gaea/progress/clock.hpp"
@@ -19,82 +21,50 @@ namespace gaea::coll {
 
 namespace {
 
-double now_s() {
-  return static_cast<double>(progress::monotonic_ns()) * 1e-9;
+constexpr std::size_t op_sizes[] = {8, 256, 4096, 32768, 262144, std::size_t{1} << 20};
+
+// Sizes of the message curves: powers of two and one and a half times them, 8 B to 4 MiB, so
+// that a transport's protocol switches (eager, fragmented, rendezvous) fall between close points.
+std::vector<std::size_t> curve_sizes() {
+  std::vector<std::size_t> out;
+  for (std::size_t b = 8; b <= (std::size_t{4} << 20); b *= 2) {
+    out.push_back(b);
+    if (b < (std::size_t{4} << 20)) out.push_back(b + b / 2);
+  }
+  return out;
 }
 
-// One call of `a` on buffers sized as predict() reads `bytes`.
-struct call_runner {
-  const group& g;
-  operation op;
-  options o;
-  std::size_t elems;
-  std::vector<double> x, y;
-  call_runner(const group& grp, operation op_, algorithm a, std::size_t bytes)
-      : g(grp), op(op_), elems(std::max<std::size_t>(1, bytes / 8)) {
-    o.algo = a;
-    o.energy = energy_mode::off;
-    const std::size_t n = elems * static_cast<std::size_t>(g.size());
-    x.assign(n, 1.0);
-    y.assign(n, 0.0);
-  }
-  void operator()() {
-    switch (op) {
-      case operation::barrier:
-        barrier(g, o);
-        break;
-      case operation::broadcast:
-        broadcast(g, std::span<double>(x.data(), elems), 0, o);
-        break;
-      case operation::reduce:
-        reduce(g, std::span<const double>(x.data(), elems), std::span<double>(y.data(), elems),
-               reduce_op::sum, 0, o);
-        break;
-      case operation::allreduce:
-        allreduce(g, std::span<double>(x.data(), elems), reduce_op::sum, o);
-        break;
-      case operation::allgather:
-        allgather(g, std::span<const double>(x.data(), elems), std::span<double>(y), o);
-        break;
-      case operation::alltoall:
-        alltoall(g, std::span<const double>(x), std::span<double>(y), o);
-        break;
+// Collective over `g`: the message curve of each link class the group has, measured as a
+// two-member broadcast between member 0 and its first node-mate / first member on another node
+// (the others wait); every member gets the result. A class the group lacks keeps the default.
+void measure_curves(const group& g, estimator& e, int reps) {
+  const std::vector<std::size_t> sizes = curve_sizes();
+  for (int c = 0; c < 2; ++c) {
+    int peer = -1;
+    for (int i = 1; i < g.size() && peer < 0; ++i)
+      if ((g.node_of(i) == g.node_of(0)) == (c == 0)) peer = i;
+    if (peer < 0) continue;
+    const int members[] = {0, peer};
+    const group pair = g.subset(members);
+    std::vector<double> t(sizes.size(), 0.0);
+    if (pair.rank() >= 0) {
+      std::vector<measure_case> cases;
+      for (std::size_t b : sizes)
+        cases.push_back({operation::broadcast, algorithm::binomial, b});
+      const std::vector<measurement> ms = measure(pair, cases, reps);
+      for (std::size_t i = 0; i < ms.size(); ++i)
+        t[i] = ms[i].seconds;
     }
+    broadcast(g, std::span<double>(t), 0);
+    e.message[c].bytes.assign(sizes.begin(), sizes.end());
+    e.message[c].seconds = t;
   }
-};
+}
 
 }  // namespace
 
-measurement measure(const group& g, operation op, algorithm a, std::size_t bytes, int reps) {
-  runtime& rt = runtime::current();
-  call_runner run(g, op, a, bytes);
-  options plain;
-  plain.algo = algorithm::dissemination;
-  plain.energy = energy_mode::off;
-  run();  // warm-up: first-touch of the buffers, endpoints
-  std::vector<double> dt(static_cast<std::size_t>(reps));
-  barrier(g, plain);
-  const double j0 = rt.energy().joules, w0 = now_s();
-  for (int r = 0; r < reps; ++r) {
-    barrier(g, plain);
-    const double t0 = now_s();
-    run();
-    dt[static_cast<std::size_t>(r)] = now_s() - t0;
-  }
-  const double call_j = rt.energy().joules - j0, call_w = now_s() - w0;
-  // The same loop with barriers only: what the calls add is the difference.
-  const double j1 = rt.energy().joules, w1 = now_s();
-  for (int r = 0; r < reps; ++r)
-    barrier(g, plain);
-  const double base_j = rt.energy().joules - j1, base_w = now_s() - w1;
-  (void)call_w;
-  (void)base_w;
-  allreduce(g, std::span<double>(dt), reduce_op::max);
-  std::nth_element(dt.begin(), dt.begin() + static_cast<long>(dt.size() / 2), dt.end());
-  measurement m;
-  m.seconds = dt[dt.size() / 2];
-  m.joules = allreduce(g, (call_j - base_j) / reps, reduce_op::sum);
-  return m;
+std::span<const std::size_t> estimator::calibration_sizes() noexcept {
+  return op_sizes;
 }
 
 estimator estimator::calibrate(const group& g, int reps) {
@@ -106,19 +76,23 @@ estimator estimator::calibrate(const group& g, int reps) {
     std::size_t bytes;
     measurement m;
   };
-  std::vector<point> pts;
+  std::vector<measure_case> cases;
   for (operation op : {operation::barrier, operation::broadcast, operation::allreduce,
                        operation::allgather, operation::alltoall}) {
     for (algorithm a : detail::candidates(op, n)) {
-      for (std::size_t bytes : {std::size_t{8}, std::size_t{256}, std::size_t{4096},
-                                std::size_t{32768}, std::size_t{262144}, std::size_t{1} << 20}) {
+      for (std::size_t bytes : calibration_sizes()) {
         if (op == operation::barrier && bytes > 8) continue;
         if (op == operation::alltoall && bytes > 65536) continue;
-        pts.push_back({op, a, bytes, measure(g, op, a, bytes, reps)});
+        cases.push_back({op, a, bytes});
       }
     }
   }
   estimator e;
+  measure_curves(g, e, reps);
+  const std::vector<measurement> ms = measure(g, cases, reps);
+  std::vector<point> pts;
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    pts.push_back({cases[i].op, cases[i].algo, cases[i].bytes, ms[i]});
   const auto shape = detail::synthetic_group(n, g.nodes(), g.block_placement());
   detail::group_state model = *shape;
   // Members' real nodes (the synthetic layout is only for the counts).
@@ -144,8 +118,11 @@ estimator estimator::calibrate(const group& g, int reps) {
       if (i == nf - 1) return prm.copy_per_byte_s;
       const std::size_t k = (i - 1) / 4, c = ((i - 1) / 2) % 2;
       step_cost& sc = prm.steps[k][c];
-      return (i - 1) % 2 == 0 ? sc.start_s : sc.per_byte_s;
+      return (i - 1) % 2 == 0 ? sc.start_s : sc.scale;
     };
+    // The call overhead and the start-ups are relative to the curves (which hold one call's
+    // set-up) and may come out negative; the factors on the curves and the copy rate may not.
+    auto constrained = [&](std::size_t i) { return i == nf - 1 || (i != 0 && (i - 1) % 2 == 1); };
     for (int iter = 0; iter < 6; ++iter) {
       const auto rows = static_cast<Eigen::Index>(mine.size());
       Eigen::MatrixXd A(rows, static_cast<Eigen::Index>(nf));
@@ -175,7 +152,7 @@ estimator estimator::calibrate(const group& g, int reps) {
         double worst_v = 0;
         for (std::size_t q = 0; q < active.size(); ++q) {
           const double v = x(static_cast<Eigen::Index>(q)) / scale(static_cast<Eigen::Index>(q));
-          if (v < worst_v) {
+          if (constrained(active[q]) && v < worst_v) {
             worst_v = v;
             worst = q;
           }

@@ -26,7 +26,7 @@
 namespace gaea::coll {
 
 namespace {
-constexpr int file_version = 2;
+constexpr int file_version = 3;
 constexpr auto kinds = static_cast<std::size_t>(detail::step_kind::count_);
 }  // namespace
 
@@ -45,13 +45,26 @@ std::vector<algorithm> candidates(operation op, int size) {
 }
 }  // namespace detail
 
+double message_curve::at(double b) const noexcept {
+  const std::size_t n = std::min(bytes.size(), seconds.size());
+  if (n == 0) return 0;
+  if (n == 1) return seconds[0];
+  // The segment holding b (the first or last one outside the range: linear extrapolation).
+  std::size_t i = 1;
+  while (i + 1 < n && bytes[i] < b)
+    ++i;
+  const double x0 = bytes[i - 1], x1 = bytes[i];
+  const double t = x1 > x0 ? (b - x0) / (x1 - x0) : 0;
+  return std::max(0.0, seconds[i - 1] + t * (seconds[i] - seconds[i - 1]));
+}
+
 estimator::estimator() {
+  // Documented defaults: shared memory a few µs + ~6.5 GB/s, tcp between hosts tens of µs
+  // + ~1 GB/s (the README's table).
+  message[0] = {{0, 1 << 20}, {3e-6, 3e-6 + 0.15e-9 * (1 << 20)}};
+  message[1] = {{0, 1 << 20}, {25e-6, 25e-6 + 1.0e-9 * (1 << 20)}};
   op_params d;
   d.steps.assign(kinds, std::vector<step_cost>(2));
-  for (auto& k : d.steps) {
-    k[0] = {3e-6, 0.15e-9, 0};  // shared memory: a few µs, ~6.5 GB/s
-    k[1] = {25e-6, 1.0e-9, 0};  // tcp between hosts: tens of µs, ~1 GB/s
-  }
   ops.assign(detail::operation_count, d);
 }
 
@@ -100,11 +113,13 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
           for (const auto& t : r.sends) {
             const int c = g.same_node(me, t.peer) ? 0 : 1;
             const step_cost& sc = prm.steps[kind][static_cast<std::size_t>(c)];
-            msg x{clock[m] + sc.start_s + sc.per_byte_s * static_cast<double>(t.bytes), {}};
+            const double gt = e.message[c].at(static_cast<double>(t.bytes));
+            // A message never arrives before its round starts, whatever the fitted start-up.
+            msg x{clock[m] + std::max(0.0, sc.start_s + sc.scale * gt), {}};
             if (features) {
               x.f = feat[m];
               x.f[feature_index(kind, c, 0)] += 1;
-              x.f[feature_index(kind, c, 1)] += static_cast<double>(t.bytes);
+              x.f[feature_index(kind, c, 1)] += gt;
             }
             arrival[{me, t.peer, t.tag}] = std::move(x);
           }
@@ -124,13 +139,14 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
         std::vector<double> own;
         for (const auto& t : r.sends) {
           const int c = g.same_node(me, t.peer) ? 0 : 1;
-          const double inject = clock[m] + prm.steps[kind][static_cast<std::size_t>(c)].per_byte_s *
-                                               static_cast<double>(t.bytes);
+          const double busy = e.message[c].at(static_cast<double>(t.bytes)) - e.message[c].at(0);
+          const double inject =
+              clock[m] + prm.steps[kind][static_cast<std::size_t>(c)].scale * busy;
           if (inject > end) {
             end = inject;
             if (features) {
               own = feat[m];
-              own[feature_index(kind, c, 1)] += static_cast<double>(t.bytes);
+              own[feature_index(kind, c, 1)] += busy;
               path = &own;
             }
           }
@@ -198,6 +214,9 @@ void estimator::save(const std::filesystem::path& file) const {
   j["version"] = file_version;
   j["source"] = source_;
   j["power_w"] = {power_w[0], power_w[1]};
+  for (int c = 0; c < 2; ++c)
+    j["message"][c == 0 ? "intra" : "inter"] = {{"bytes", message[c].bytes},
+                                                {"seconds", message[c].seconds}};
   for (std::size_t o = 0; o < ops.size(); ++o) {
     nlohmann::json& jo = j["operations"][std::string(to_string(static_cast<operation>(o)))];
     jo["copy_per_byte_s"] = ops[o].copy_per_byte_s;
@@ -207,7 +226,7 @@ void estimator::save(const std::filesystem::path& file) const {
         const step_cost& sc = ops[o].steps[k][static_cast<std::size_t>(c)];
         jo["steps"][detail::to_string(static_cast<detail::step_kind>(k))]
           [c == 0 ? "intra" : "inter"] = {
-              {"start_s", sc.start_s}, {"per_byte_s", sc.per_byte_s}, {"samples", sc.samples}};
+              {"start_s", sc.start_s}, {"scale", sc.scale}, {"samples", sc.samples}};
       }
   }
   output_file out(file, "gaea::coll: calibration file");
@@ -231,6 +250,14 @@ estimator estimator::load(const std::filesystem::path& file) {
                   "' missing, not a number or negative");
     return o[key].get<double>();
   };
+  // Start-ups and call overheads are relative to the message curve, which holds one call's
+  // set-up: they may be negative.
+  auto signed_number = [&](const nlohmann::json& o, const std::string& key) -> double {
+    if (!o.contains(key) || !o[key].is_number() || !std::isfinite(o[key].get<double>()))
+      throw error("gaea::coll: calibration file " + file.string() + ": '" + key +
+                  "' missing or not a number");
+    return o[key].get<double>();
+  };
   if (j.value("kind", "") != "gaea-coll-calibration" || j.value("version", 0) != file_version)
     throw error("gaea::coll: " + file.string() + " is not a version-" +
                 std::to_string(file_version) + " gaea-coll-calibration file");
@@ -240,6 +267,27 @@ estimator estimator::load(const std::filesystem::path& file) {
                 ": 'power_w' must be [intra, inter]");
   e.power_w[0] = j["power_w"][0].get<double>();
   e.power_w[1] = j["power_w"][1].get<double>();
+  for (int c = 0; c < 2; ++c) {
+    const char* cls = c == 0 ? "intra" : "inter";
+    const std::string where = "gaea::coll: calibration file " + file.string() + ": message." + cls;
+    if (!j.contains("message") || !j["message"].contains(cls)) throw error(where + " missing");
+    message_curve& m = e.message[c];
+    try {
+      m.bytes = j["message"][cls].at("bytes").get<std::vector<double>>();
+      m.seconds = j["message"][cls].at("seconds").get<std::vector<double>>();
+    } catch (const std::exception& x) {
+      throw error(where + ": 'bytes' and 'seconds' must be arrays of numbers (" + x.what() + ")");
+    }
+    if (m.bytes.size() < 2 || m.bytes.size() != m.seconds.size())
+      throw error(where + ": 'bytes' and 'seconds' must have the same length, at least 2 (got " +
+                  std::to_string(m.bytes.size()) + " and " + std::to_string(m.seconds.size()) +
+                  ")");
+    for (std::size_t i = 0; i < m.bytes.size(); ++i)
+      if (!std::isfinite(m.seconds[i]) || m.seconds[i] < 0 || !std::isfinite(m.bytes[i]) ||
+          (i > 0 && m.bytes[i] <= m.bytes[i - 1]))
+        throw error(where + ": sizes must ascend and times be non-negative (point " +
+                    std::to_string(i) + ")");
+  }
   for (std::size_t o = 0; o < e.ops.size(); ++o) {
     const std::string op_name(to_string(static_cast<operation>(o)));
     if (!j.contains("operations") || !j["operations"].contains(op_name))
@@ -248,7 +296,7 @@ estimator estimator::load(const std::filesystem::path& file) {
     const nlohmann::json& jo = j["operations"][op_name];
     op_params& p = e.ops[o];
     p.copy_per_byte_s = need(jo, "copy_per_byte_s");
-    p.call_overhead_s = need(jo, "call_overhead_s");
+    p.call_overhead_s = signed_number(jo, "call_overhead_s");
     for (std::size_t k = 0; k < kinds; ++k) {
       const std::string name = detail::to_string(static_cast<detail::step_kind>(k));
       for (int c = 0; c < 2; ++c) {
@@ -258,13 +306,17 @@ estimator estimator::load(const std::filesystem::path& file) {
           throw error("gaea::coll: calibration file " + file.string() + ": operations." + op_name +
                       ".steps." + name + "." + cls + " missing");
         const auto& x = jo["steps"][name][cls];
-        p.steps[k][static_cast<std::size_t>(c)] = {need(x, "start_s"), need(x, "per_byte_s"),
+        p.steps[k][static_cast<std::size_t>(c)] = {signed_number(x, "start_s"), need(x, "scale"),
                                                    static_cast<std::size_t>(need(x, "samples"))};
       }
     }
   }
   e.source_ = file.string() + " (" + j.value("source", std::string("unknown")) + ")";
   return e;
+}
+
+std::vector<algorithm> algorithms_of(operation op, int size) {
+  return detail::candidates(op, size);
 }
 
 const estimator* active_estimator() {

@@ -1,14 +1,16 @@
 #pragma once
 /// \file
 /// gaea::coll::estimator — predicts the time and energy of every collective algorithm before it
-/// runs ([Bcast-Energy]): per high-level step (tree, scatter, allgather, pipeline, reduce,
-/// exchange, Bruck, local copy) and link class (inside a node, across nodes) a start-up time and
-/// a time per byte, fitted by least squares from a calibration run, and a power above idle per
-/// link class from the energy meter in use. A prediction replays the algorithm's schedule for
+/// runs ([Bcast-Energy]): per link class (inside a node, across nodes) the measured time of one
+/// message as a function of its size; per high-level step (tree, scatter, allgather, pipeline,
+/// reduce, exchange, Bruck, local copy) and link class a start-up and a factor on that time,
+/// fitted by least squares from a calibration run; and a power above idle per link class from
+/// the energy meter in use. A prediction replays the algorithm's schedule for
 /// every member (who waits for whom), so it holds for any group size, node count and placement.
 
 #include <cstddef>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,10 +19,25 @@
 
 namespace gaea::coll {
 
-/// Cost of one step kind over one link class: seconds = start_s + bytes * per_byte_s.
+/// The time one message of `bytes` takes between two members over one link class, as a table
+/// measured at sizes spread over the range (the protocols a transport switches between make it
+/// anything but linear: eager copies, fragments, rendezvous), read by linear interpolation and
+/// extrapolated with the last segment's slope. As PLogP's size-dependent parameters
+/// (Kielmann, Bal & Verstoep 2000); what is measured is a whole two-member call, so a call's own
+/// set-up is part of every point.
+struct message_curve {
+  std::vector<double> bytes;    ///< ascending, at least two points
+  std::vector<double> seconds;  ///< same length
+  /// Seconds for `b` bytes (0 for an empty curve).
+  double at(double b) const noexcept;
+};
+
+/// Cost of one step kind over one link class, relative to the message curve: a message of b
+/// bytes arrives start_s + scale * curve(b) after its round starts (start_s may be negative: the
+/// curve already holds one call's set-up); the sender is busy scale * (curve(b) - curve(0)).
 struct step_cost {
   double start_s = 0;
-  double per_byte_s = 0;
+  double scale = 1;
   std::size_t samples = 0;  ///< calibration points behind it (0: default)
 };
 
@@ -53,6 +70,8 @@ class estimator {
   algorithm choose(operation op, std::size_t bytes, int size, int nodes, bool block = true,
                    double time_budget = 0.02) const;
 
+  /// One-way time of a message over each link class: [0] inside a node, [1] across nodes.
+  message_curve message[2];
   /// The time parameters of one operation, fitted on its own algorithms' measurements.
   struct op_params {
     /// [step kind][0 = inside a node, 1 = across nodes].
@@ -69,19 +88,45 @@ class estimator {
   /// predicted totals (the critical path's step counts and bytes are the regressors, re-derived
   /// until they settle) and the power from the meter's readings. A minute at most on small groups.
   static estimator calibrate(const group& g, int reps = 20);
+  /// The message sizes (bytes per member; alltoall: per block, up to 64 KiB) calibrate()
+  /// measures, ascending. Validation measures between them.
+  static std::span<const std::size_t> calibration_sizes() noexcept;
 
  private:
   std::string source_ = "defaults";
 };
 
-/// One measured call: what predict() estimates.
-struct measurement {
-  double seconds = 0;  ///< median over `reps` of the slowest member's time for one call
-  double joules = 0;   ///< per call, all members, above the same loop with barriers only
+/// Every algorithm that can run `op` on `size` members (those predict() compares), in enum order.
+/// Not collective.
+std::vector<algorithm> algorithms_of(operation op, int size);
+
+/// One point to measure: `op` run by `algo` on `bytes` per member, read as predict() reads them
+/// (root 0; double elements; alltoall: `bytes` per block).
+struct measure_case {
+  operation op = operation::barrier;
+  algorithm algo = algorithm::automatic;
+  std::size_t bytes = 0;
 };
-/// Collective over `g`: runs `a` for `op` on `bytes` (as in predict(), root 0) `reps` times,
-/// each call between barriers. Energy energy_mode::off.
-measurement measure(const group& g, operation op, algorithm a, std::size_t bytes, int reps);
+/// One measured point: what predict() estimates.
+struct measurement {
+  double seconds = 0;  ///< median over the repetitions of the slowest member's time for one call
+  double joules = 0;   ///< per call, all members, above the same windows holding a barrier only
+  /// The point's own noise: |median of the even repetitions - median of the odd ones| / seconds.
+  /// An estimator cannot be checked closer than this.
+  double spread = 0;
+  /// Share of the repetitions dropped because a member reached the common start late.
+  double late = 0;
+};
+/// Collective over `g` (every member passes the same cases and reps): measures every case `reps`
+/// times, interleaved — each repetition runs every case once, in an order shuffled per
+/// repetition (alike on every member) — so that a slow moment of the machine touches all cases
+/// alike instead of all repetitions of one. Every call starts on all members at once: member 0
+/// names a start time a little ahead, each member waits for it on its own clock (offset from member
+/// 0's measured unless both share one kernel), and the call lasts until the last member ends; a
+/// repetition in which a member reached the start late is dropped. One warm-up call per case first.
+/// Energy per call is the meter's reading over the window (barrier, start, call) minus its reading
+/// over windows without a call, summed over members. Energy mode off. gaea::error for reps < 1.
+std::vector<measurement> measure(const group& g, const std::vector<measure_case>& cases, int reps);
 
 /// The estimator the automatic selection uses: GAEA_COLL_CALIBRATION's file, else none (the
 /// documented size rules decide). Loaded once per runtime.

@@ -1,0 +1,29 @@
+#pragma once
+// The collective subcommands of gaea-coll, one file each (run under mpirun, on coll::world()).
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gaea/coll/estimator.hpp"
+#include "gaea/coll/group.hpp"
+#include "gaea/runtime/runtime.hpp"
+
+namespace gaea_coll {
+
+/// Predicted vs measured time and energy of every algorithm of broadcast, allreduce, alltoall
+/// and allgather at sizes between the calibration's, all measured interleaved in one
+/// coll::measure; prints the table and per-algorithm errors on rank 0, writes `json_out` if set.
+int validate(gaea::runtime& rt, const gaea::coll::group& w, const gaea::coll::estimator& e,
+             int reps, const std::string& json_out);
+
+/// Measured time of every algorithm of `ops` at every power of two from `min_bytes` to
+/// `max_bytes` (interleaved), with each point's own noise; rank 0 prints, writes `json_out`.
+int sweep(gaea::runtime& rt, const gaea::coll::group& w,
+          const std::vector<gaea::coll::operation>& ops, std::size_t min_bytes,
+          std::size_t max_bytes, int reps, const std::string& json_out);
+
+/// Sizes between consecutive calibration sizes (their geometric means, in whole doubles).
+std::vector<std::size_t> validation_sizes();
+
+}  // namespace gaea_coll

@@ -1,0 +1,148 @@
+// gaea-coll validate: [Bcast-Energy]'s check of the estimator, predicted vs measured per
+// algorithm and size, with each point's own noise beside the error.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "gaea/base/output_file.hpp"
+#include "gaea/coll/collectives.hpp"
+
+namespace gaea_coll {
+
+namespace coll = gaea::coll;
+
+std::vector<std::size_t> validation_sizes() {
+  const auto cal = coll::estimator::calibration_sizes();
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i + 1 < cal.size(); ++i) {
+    const double mid = std::sqrt(static_cast<double>(cal[i]) * static_cast<double>(cal[i + 1]));
+    out.push_back(std::max<std::size_t>(8, static_cast<std::size_t>(mid / 8) * 8));
+  }
+  return out;
+}
+
+int validate(gaea::runtime& rt, const coll::group& w, const coll::estimator& e, int reps,
+             const std::string& json_out) {
+  struct row {
+    coll::operation op;
+    std::size_t bytes;
+    coll::prediction pred;
+    bool chosen = false;
+    bool best = false;
+    coll::measurement meas;
+  };
+  std::vector<row> rows;
+  std::vector<coll::measure_case> cases;
+  for (coll::operation op : {coll::operation::broadcast, coll::operation::allreduce,
+                             coll::operation::alltoall, coll::operation::allgather}) {
+    for (std::size_t b : validation_sizes()) {
+      if (op == coll::operation::alltoall && b > 65536) continue;
+      const coll::algorithm pick = e.choose(op, b, w.size(), w.nodes(), w.block_placement());
+      for (const coll::prediction& p : e.predict(op, b, w.size(), w.nodes(), w.block_placement())) {
+        rows.push_back({op, b, p, p.algo == pick, false, {}});
+        cases.push_back({op, p.algo, b});
+      }
+    }
+  }
+  const std::vector<coll::measurement> ms = coll::measure(w, cases, reps);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    rows[i].meas = ms[i];
+  // The measured cheapest of each (op, size): least energy within 2 % of the fastest, as choose().
+  for (std::size_t i = 0; i < rows.size();) {
+    std::size_t j = i;
+    double fastest = 1e300;
+    while (j < rows.size() && rows[j].op == rows[i].op && rows[j].bytes == rows[i].bytes)
+      fastest = std::min(fastest, rows[j++].meas.seconds);
+    row* best = nullptr;
+    for (std::size_t k = i; k < j; ++k)
+      if (rows[k].meas.seconds <= fastest * 1.02 &&
+          (!best || rows[k].meas.joules < best->meas.joules))
+        best = &rows[k];
+    best->best = true;
+    i = j;
+  }
+  if (w.rank() != 0) return 0;
+  auto rel = [](double pred, double meas) { return meas > 0 ? pred / meas - 1 : 0.0; };
+  std::printf("%-10s %-18s %9s %10s %10s %7s %7s %10s %10s %7s %s\n", "op", "algorithm", "bytes",
+              "pred_us", "meas_us", "err_%", "noise_%", "pred_mJ", "meas_mJ", "err_%", "pick");
+  nlohmann::json jrows = nlohmann::json::array();
+  for (const row& r : rows) {
+    const char* pick = r.chosen ? (r.best ? "chosen=best" : "chosen") : (r.best ? "best" : "");
+    std::printf("%-10s %-18s %9zu %10.2f %10.2f %7.1f %7.1f %10.4f %10.4f %7.1f %s\n",
+                std::string(coll::to_string(r.op)).c_str(),
+                std::string(coll::to_string(r.pred.algo)).c_str(), r.bytes, r.pred.seconds * 1e6,
+                r.meas.seconds * 1e6, 100 * rel(r.pred.seconds, r.meas.seconds),
+                100 * r.meas.spread, r.pred.joules * 1e3, r.meas.joules * 1e3,
+                100 * rel(r.pred.joules, r.meas.joules), pick);
+    jrows.push_back({{"op", coll::to_string(r.op)},
+                     {"algorithm", coll::to_string(r.pred.algo)},
+                     {"bytes", r.bytes},
+                     {"pred_s", r.pred.seconds},
+                     {"meas_s", r.meas.seconds},
+                     {"noise", r.meas.spread},
+                     {"pred_j", r.pred.joules},
+                     {"meas_j", r.meas.joules},
+                     {"chosen", r.chosen},
+                     {"measured_best", r.best}});
+  }
+  // Per algorithm: mean and worst |error| of time and energy, and the mean noise of its points.
+  struct acc {
+    double tm = 0, tw = 0, em = 0, ew = 0, noise = 0;
+    int n = 0;
+  };
+  std::vector<std::pair<std::string, acc>> per;
+  acc all;
+  int picks = 0, right = 0;
+  for (const row& r : rows) {
+    const std::string key =
+        std::string(coll::to_string(r.op)) + " " + std::string(coll::to_string(r.pred.algo));
+    auto it = std::find_if(per.begin(), per.end(), [&](const auto& p) { return p.first == key; });
+    if (it == per.end()) it = per.insert(per.end(), {key, acc{}});
+    const double et = std::abs(rel(r.pred.seconds, r.meas.seconds));
+    const double ee = std::abs(rel(r.pred.joules, r.meas.joules));
+    for (acc* a : {&it->second, &all}) {
+      a->tm += et;
+      a->em += ee;
+      a->tw = std::max(a->tw, et);
+      a->ew = std::max(a->ew, ee);
+      a->noise += r.meas.spread;
+      ++a->n;
+    }
+    if (r.chosen) {
+      ++picks;
+      right += r.best;
+    }
+  }
+  std::printf("\n%-29s %11s %11s %11s %11s %8s\n", "op algorithm", "time_mean%", "time_worst%",
+              "energy_mean%", "energy_worst%", "noise%");
+  nlohmann::json summary = nlohmann::json::array();
+  per.emplace_back("all", all);
+  for (const auto& [key, a] : per) {
+    std::printf("%-29s %11.1f %11.1f %11.1f %11.1f %8.1f\n", key.c_str(), 100 * a.tm / a.n,
+                100 * a.tw, 100 * a.em / a.n, 100 * a.ew, 100 * a.noise / a.n);
+    summary.push_back({{"what", key},
+                       {"time_mean_abs_err", a.tm / a.n},
+                       {"time_worst_abs_err", a.tw},
+                       {"energy_mean_abs_err", a.em / a.n},
+                       {"energy_worst_abs_err", a.ew},
+                       {"mean_noise", a.noise / a.n}});
+  }
+  std::printf("the estimator picked the measured cheapest in %d of %d cases\n", right, picks);
+  if (!json_out.empty()) {
+    const nlohmann::json j{
+        {"ranks", w.size()},           {"nodes", w.nodes()},   {"estimator", e.source()},
+        {"meter", rt.energy().source}, {"reps", reps},         {"rows", jrows},
+        {"summary", summary},          {"picked_best", right}, {"picks", picks}};
+    gaea::output_file file(json_out, "gaea-coll validate --json");
+    file.write(j.dump(2) + "\n");
+    file.commit();
+  }
+  return 0;
+}
+
+}  // namespace gaea_coll

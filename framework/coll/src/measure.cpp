@@ -1,0 +1,222 @@
+// coll::measure: the time of one collective call as the estimator predicts it — every member
+// starting together — measured with a common start time instead of from each member's barrier
+// exit. A barrier lets its members go at different moments; a member that leaves late finds an
+// early root's message already there, and timing from its own exit would see a fraction of the
+// call. So member 0 names a start a little ahead on its clock, each member waits for that moment
+// on its own clock (corrected by its offset from member 0's), and a call lasts from the start to
+// the last member's end. Samples in which a member reached the start late are dropped, as
+// window-based benchmarks do.
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gaea/base/error.hpp"
+#include "gaea/coll/collectives.hpp"
+#include "gaea/coll/estimator.hpp"
+#include "gaea/progress/clock.hpp"
+#include "gaea/runtime/runtime.hpp"
+
+namespace gaea::coll {
+
+namespace {
+
+double now_s() {
+  return static_cast<double>(progress::monotonic_ns()) * 1e-9;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const auto mid = v.begin() + static_cast<long>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+options plain() {
+  options o;
+  o.energy = energy_mode::off;
+  return o;
+}
+
+// Calls of any measured case on two buffers shared by all cases (sized for the largest), as an
+// application reuses its buffers.
+struct call_runner {
+  const group& g;
+  std::vector<double> x, y;
+  call_runner(const group& grp, const std::vector<measure_case>& cases) : g(grp) {
+    std::size_t n = 1;
+    for (const measure_case& c : cases)
+      n = std::max(n, elements(c) * static_cast<std::size_t>(g.size()));
+    x.assign(n, 1.0);
+    y.assign(n, 0.0);
+  }
+  static std::size_t elements(const measure_case& c) {
+    return std::max<std::size_t>(1, c.bytes / sizeof(double));
+  }
+  void operator()(const measure_case& c) {
+    options o = plain();
+    o.algo = c.algo;
+    const std::size_t elems = elements(c);
+    const std::size_t all = elems * static_cast<std::size_t>(g.size());
+    switch (c.op) {
+      case operation::barrier:
+        barrier(g, o);
+        break;
+      case operation::broadcast:
+        broadcast(g, std::span<double>(x.data(), elems), 0, o);
+        break;
+      case operation::reduce:
+        reduce(g, std::span<const double>(x.data(), elems), std::span<double>(y.data(), elems),
+               reduce_op::sum, 0, o);
+        break;
+      case operation::allreduce:
+        allreduce(g, std::span<double>(x.data(), elems), reduce_op::sum, o);
+        break;
+      case operation::allgather:
+        allgather(g, std::span<const double>(x.data(), elems), std::span<double>(y.data(), all), o);
+        break;
+      case operation::alltoall:
+        alltoall(g, std::span<const double>(x.data(), all), std::span<double>(y.data(), all), o);
+        break;
+    }
+  }
+};
+
+// This kernel's boot id: members that share it read one clock (the emulated hosts of
+// scripts/cluster.sh do), and their offset is exactly zero.
+std::uint64_t clock_domain() {
+  std::ifstream in("/proc/sys/kernel/random/boot_id");
+  std::string id;
+  std::getline(in, id);
+  return id.empty() ? 0 : std::hash<std::string>()(id);
+}
+
+// Collective over `g`: seconds to add to member 0's clock to read the calling member's. Zero for
+// members in member 0's clock domain; else the offset of the round trip with the least time
+// among a few (the error is at most half that round trip).
+double offset_from_member0(const group& g) {
+  std::vector<std::uint64_t> domains(static_cast<std::size_t>(g.size()));
+  const std::uint64_t mine = clock_domain();
+  allgather(g, std::span<const std::uint64_t>(&mine, 1), std::span<std::uint64_t>(domains),
+            plain());
+  double offset = 0;
+  for (int i = 1; i < g.size(); ++i) {
+    if (domains[static_cast<std::size_t>(i)] == domains[0] && domains[0] != 0) continue;
+    const int members[] = {0, i};
+    const group pair = g.subset(members);
+    if (pair.rank() < 0) continue;
+    double best_rtt = 1e300, best = 0;
+    for (int k = 0; k < 16; ++k) {
+      double t[1] = {0};
+      const double ta = now_s();
+      broadcast(pair, std::span<double>(t), 0, plain());
+      if (pair.rank() == 1) t[0] = now_s();
+      broadcast(pair, std::span<double>(t), 1, plain());
+      const double tc = now_s();
+      if (tc - ta < best_rtt) {
+        best_rtt = tc - ta;
+        best = t[0] - 0.5 * (ta + tc);
+      }
+    }
+    double o[1] = {best};
+    broadcast(pair, std::span<double>(o), 0, plain());
+    if (pair.rank() == 1) offset = o[0];
+  }
+  return offset;
+}
+
+}  // namespace
+
+std::vector<measurement> measure(const group& g, const std::vector<measure_case>& cases, int reps) {
+  if (reps < 1)
+    throw error("gaea::coll::measure: reps must be at least 1 (got " + std::to_string(reps) + ")");
+  runtime& rt = runtime::current();
+  call_runner run(g, cases);
+  const std::size_t nc = cases.size(), nr = static_cast<std::size_t>(reps);
+  for (const measure_case& c : cases)
+    run(c);  // warm-up: first touch of the buffers, endpoints, the schedule's memo
+  const double offset = offset_from_member0(g);
+  // The lead of each start: enough for the start's broadcast to reach every member.
+  double lead = 0;
+  {
+    std::vector<double> t(16);
+    for (double& x : t) {
+      barrier(g, plain());
+      const double t0 = now_s();
+      double s[1] = {0};
+      broadcast(g, std::span<double>(s), 0, plain());
+      x = now_s() - t0;
+    }
+    allreduce(g, std::span<double>(t), reduce_op::max, plain());
+    lead = 20e-6 + 3 * median(t);
+  }
+  // dt[case * reps + rep] (the member's end - the start; NaN when it reached the start late);
+  // joules per case over the whole window (barrier, start, call), and over windows without a call.
+  std::vector<double> dt(nc * nr), call_j(nc, 0.0);
+  double base_j = 0;
+  // Each repetition visits the cases in its own order, the same on every member (a fixed seed):
+  // a case always run right after the same one would carry that one's after-effects (a large
+  // call's cold caches, a thread still spinning down).
+  std::vector<std::size_t> order(nc + 1);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::mt19937_64 shuffle_rng(0x6761656163ULL);
+  for (std::size_t r = 0; r < nr; ++r) {
+    std::shuffle(order.begin(), order.end(), shuffle_rng);
+    for (const std::size_t c : order) {
+      // Case nc is the window without a call.
+      const double j0 = rt.energy().joules;
+      barrier(g, plain());
+      double start[1] = {g.rank() == 0 ? now_s() + lead : 0};
+      broadcast(g, std::span<double>(start), 0, plain());
+      const double local_start = start[0] + offset;
+      const bool late = now_s() > local_start + 1e-6;
+      while (now_s() < local_start) {
+      }
+      if (c == nc) {
+        base_j += rt.energy().joules - j0;
+        continue;
+      }
+      run(cases[c]);
+      dt[c * nr + r] = late ? std::nan("") : now_s() - local_start;
+      call_j[c] += rt.energy().joules - j0;
+    }
+  }
+  // The slowest member's time; a sample with a late member is dropped (max keeps the NaN only
+  // if std::max sees it first, so mark lateness separately).
+  std::vector<double> late(dt.size());
+  for (std::size_t i = 0; i < dt.size(); ++i) {
+    late[i] = std::isnan(dt[i]) ? 1.0 : 0.0;
+    if (std::isnan(dt[i])) dt[i] = 0;
+  }
+  allreduce(g, std::span<double>(dt), reduce_op::max, plain());
+  allreduce(g, std::span<double>(late), reduce_op::max, plain());
+  for (double& j : call_j)
+    j = (j - base_j) / static_cast<double>(nr);
+  allreduce(g, std::span<double>(call_j), reduce_op::sum, plain());
+  std::vector<measurement> out(nc);
+  for (std::size_t c = 0; c < nc; ++c) {
+    std::vector<double> all, valid, even, odd;
+    for (std::size_t r = 0; r < nr; ++r) {
+      const double x = dt[c * nr + r];
+      all.push_back(x);
+      if (late[c * nr + r] != 0) continue;
+      valid.push_back(x);
+      (r % 2 ? odd : even).push_back(x);
+    }
+    measurement& m = out[c];
+    m.seconds = median(valid.size() * 2 >= nr ? valid : all);
+    m.joules = call_j[c];
+    m.spread = !even.empty() && !odd.empty() && m.seconds > 0
+                   ? std::abs(median(even) - median(odd)) / m.seconds
+                   : 0;
+    m.late = static_cast<double>(nr - valid.size()) / static_cast<double>(nr);
+  }
+  return out;
+}
+
+}  // namespace gaea::coll
