@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# The collectives' estimator ([Bcast-Energy]): calibrate, then predicted vs measured time and
-# energy of every algorithm at sizes between the calibration's, on one node (2 ranks, shared
-# memory) and across emulated hosts (2 hosts x 2 ranks, unshaped; 3 hosts x 1 rank, bgq preset).
-# Each layout calibrates on itself. Results: bench/results/<date>-coll-estimator/ (built under
-# .partial, renamed when complete): cal-*.json, val-*.json, val-*.txt, summary.md.
+# The collectives' estimator ([Bcast-Energy]): predicted vs measured time and energy of every
+# algorithm at sizes between the calibration's, on one node (2 ranks, shared memory) and across
+# emulated hosts (2 hosts x 2 ranks unshaped; 3 hosts x 1 rank, bgq preset). Per layout:
+#   fresh    validate --fresh: calibrate and validate in one launch (the model's own error)
+#   cal      calibrate in a launch of its own, then val-a and val-b: two more launches validate
+#            that file (the error a user sees: model + drift between launches), and the
+#            measured times of val-a against val-b show the drift between launches itself.
+# Each point's noise inside a launch (even vs odd repetitions) is in every table.
+# Results: bench/results/<date>-coll-estimator/ (built under .partial, renamed when complete):
+# cal-*.json, fresh-*.json, val-*-{a,b}.json, *.txt, summary.md (bench/coll_estimator_summary.py).
 #   usage: bench/compare_coll_estimator.sh [--reps N] [--no-hosts]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 source "$here/nodes_common.sh"
 export GAEA_CLUSTER_NAME=gaeae  # its own cluster
-reps=60
+reps=100
 hosts=1
 while (($#)); do
   case "$1" in
@@ -24,29 +29,28 @@ tool=$root/build/apps/coll/gaea-coll
 out=$here/results/$(date +%Y%m%d-%H%M%S)-coll-estimator
 [[ -e $out ]] && { echo "$out exists" >&2; exit 1; }
 mkdir -p "$out.partial"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 UCX_WARN_UNUSED_ENV_VARS=n
 {
   echo "# Collectives' estimator: predicted vs measured"
   echo
-  echo "$(date -u) on $(hostname), $(nproc) cores; load before: $(load_now); reps $reps per timed point"
-  echo "(medians of per-call times of the slowest rank; energy from the model meter, above a"
-  echo "barrier-only loop). Sizes validated lie between the calibration sizes."
+  echo "$(date -u) on $(hostname), $(nproc) cores; load before: $(load_now); $reps repetitions"
+  echo "per point (medians of the slowest member's time, all members starting together; energy"
+  echo "from the model meter above windows without a call). Sizes validated lie between the"
+  echo "calibration sizes."
 } >"$out.partial/summary.md"
 
 run_layout() {  # name launcher...
   local name=$1
   shift
-  "$@" "$tool" calibrate --reps "$reps" --out "$out.partial/cal-$name.json" >/dev/null
-  "$@" "$tool" validate --reps "$reps" --calibration "$out.partial/cal-$name.json" \
-    --json "$out.partial/val-$name.json" 2>/dev/null | grep -v "UCX  WARN" >"$out.partial/val-$name.txt"
-  {
-    echo
-    echo "## $name (load after: $(load_now))"
-    echo
-    echo '```'
-    sed -n '/time_mean%/,$p' "$out.partial/val-$name.txt"
-    echo '```'
-  } >>"$out.partial/summary.md"
+  local p=$out.partial
+  "$@" "$tool" validate --fresh --reps "$reps" --json "$p/fresh-$name.json" \
+    >"$p/fresh-$name.txt" 2>/dev/null
+  "$@" "$tool" calibrate --reps "$reps" --out "$p/cal-$name.json" >/dev/null 2>&1
+  for v in a b; do
+    "$@" "$tool" validate --reps "$reps" --calibration "$p/cal-$name.json" \
+      --json "$p/val-$name-$v.json" >"$p/val-$name-$v.txt" 2>/dev/null
+  done
+  echo "$name: load after $(load_now)" >>"$p/loads.txt"
 }
 
 run_layout node-2ranks-sm env UCX_TLS=sm mpirun -np 2
@@ -63,5 +67,6 @@ if ((hosts)); then
     "$nodes_cluster" down >/dev/null
   fi
 fi
+python3 "$here/coll_estimator_summary.py" "$out.partial" >>"$out.partial/summary.md"
 mv "$out.partial" "$out"
 echo "results in $out"

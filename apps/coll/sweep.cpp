@@ -38,6 +38,7 @@ int sweep(gaea::runtime& rt, const coll::group& w, const std::vector<coll::opera
                     {"bytes", c.bytes},
                     {"seconds", ms[i].seconds},
                     {"noise", ms[i].spread},
+                    {"late", ms[i].late},
                     {"joules", ms[i].joules}});
   }
   if (!json_out.empty()) {

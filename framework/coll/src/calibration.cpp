@@ -2,13 +2,13 @@
 // the step costs to the measured totals.
 #include <unistd.h>
 
-#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "detail/fit.hpp"
 #include "detail/shape.hpp"
 #include "detail/simulate.hpp"
 #include "gaea/base/error.hpp"
@@ -70,12 +70,6 @@ std::span<const std::size_t> estimator::calibration_sizes() noexcept {
 estimator estimator::calibrate(const group& g, int reps) {
   runtime& rt = runtime::current();
   const int n = g.size();
-  struct point {
-    operation op;
-    algorithm a;
-    std::size_t bytes;
-    measurement m;
-  };
   std::vector<measure_case> cases;
   for (operation op : {operation::barrier, operation::broadcast, operation::allreduce,
                        operation::allgather, operation::alltoall}) {
@@ -90,7 +84,7 @@ estimator estimator::calibrate(const group& g, int reps) {
   estimator e;
   measure_curves(g, e, reps);
   const std::vector<measurement> ms = measure(g, cases, reps);
-  std::vector<point> pts;
+  std::vector<detail::calibration_point> pts;
   for (std::size_t i = 0; i < cases.size(); ++i)
     pts.push_back({cases[i].op, cases[i].algo, cases[i].bytes, ms[i]});
   const auto shape = detail::synthetic_group(n, g.nodes(), g.block_placement());
@@ -101,95 +95,7 @@ estimator estimator::calibrate(const group& g, int reps) {
   model.node_members.assign(static_cast<std::size_t>(g.nodes()), {});
   for (int i = 0; i < n; ++i)
     model.node_members[static_cast<std::size_t>(g.node_of(i))].push_back(i);
-  const std::size_t chunk = 64 * 1024;
-  // Time: weighted least squares on the relative error of the totals. The regressors are the
-  // critical path's counts and bytes, which depend on the parameters: refit until they settle.
-  constexpr std::size_t nf = detail::feature_count;
-  // Each operation gets its own parameters, fitted on its own algorithms ([Bcast-Energy]
-  // calibrates per operation too): one set for all would trade one family's error for another's.
-  for (std::size_t op = 0; op < e.ops.size(); ++op) {
-    std::vector<const point*> mine;
-    for (const point& p : pts)
-      if (static_cast<std::size_t>(p.op) == op) mine.push_back(&p);
-    if (mine.empty()) continue;
-    op_params& prm = e.ops[op];
-    auto get = [&](std::size_t i) -> double& {
-      if (i == 0) return prm.call_overhead_s;
-      if (i == nf - 1) return prm.copy_per_byte_s;
-      const std::size_t k = (i - 1) / 4, c = ((i - 1) / 2) % 2;
-      step_cost& sc = prm.steps[k][c];
-      return (i - 1) % 2 == 0 ? sc.start_s : sc.scale;
-    };
-    // The call overhead and the start-ups are relative to the curves (which hold one call's
-    // set-up) and may come out negative; the factors on the curves and the copy rate may not.
-    auto constrained = [&](std::size_t i) { return i == nf - 1 || (i != 0 && (i - 1) % 2 == 1); };
-    for (int iter = 0; iter < 6; ++iter) {
-      const auto rows = static_cast<Eigen::Index>(mine.size());
-      Eigen::MatrixXd A(rows, static_cast<Eigen::Index>(nf));
-      Eigen::VectorXd b = Eigen::VectorXd::Ones(rows);
-      for (std::size_t r = 0; r < mine.size(); ++r) {
-        const auto f =
-            detail::simulate(e, mine[r]->op, mine[r]->a, model, mine[r]->bytes, chunk, true)
-                .features;
-        const double w = 1.0 / mine[r]->m.seconds;
-        for (std::size_t c = 0; c < nf; ++c)
-          A(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = f[c] * w;
-      }
-      // Columns no measurement exercises keep their values; negative fits are pinned to 0 and
-      // the rest refitted (non-negative least squares, active-set style).
-      std::vector<std::size_t> active;
-      for (std::size_t c = 0; c < nf; ++c)
-        if (A.col(static_cast<Eigen::Index>(c)).cwiseAbs().maxCoeff() > 0) active.push_back(c);
-      while (!active.empty()) {
-        Eigen::MatrixXd As(rows, static_cast<Eigen::Index>(active.size()));
-        for (std::size_t q = 0; q < active.size(); ++q)
-          As.col(static_cast<Eigen::Index>(q)) = A.col(static_cast<Eigen::Index>(active[q]));
-        const Eigen::VectorXd scale = As.colwise().norm().transpose();
-        for (Eigen::Index q = 0; q < scale.size(); ++q)
-          As.col(q) /= scale(q);
-        const Eigen::VectorXd x = As.completeOrthogonalDecomposition().solve(b);
-        std::size_t worst = active.size();
-        double worst_v = 0;
-        for (std::size_t q = 0; q < active.size(); ++q) {
-          const double v = x(static_cast<Eigen::Index>(q)) / scale(static_cast<Eigen::Index>(q));
-          if (constrained(active[q]) && v < worst_v) {
-            worst_v = v;
-            worst = q;
-          }
-        }
-        if (worst == active.size()) {
-          for (std::size_t q = 0; q < active.size(); ++q)
-            get(active[q]) = x(static_cast<Eigen::Index>(q)) / scale(static_cast<Eigen::Index>(q));
-          break;
-        }
-        get(active[worst]) = 0;
-        active.erase(active.begin() + static_cast<long>(worst));
-      }
-    }
-    for (auto& k : prm.steps)
-      for (auto& c : k)
-        c.samples = mine.size();
-  }
-  // Reduce is not measured on its own: its tree steps behave as allreduce's.
-  e.ops[static_cast<std::size_t>(operation::reduce)] =
-      e.ops[static_cast<std::size_t>(operation::allreduce)];
-  // Power: joules = p_intra * intra member-seconds + p_inter * inter member-seconds.
-  {
-    const bool two = g.nodes() > 1;
-    Eigen::MatrixXd A(static_cast<Eigen::Index>(pts.size()), two ? 2 : 1);
-    Eigen::VectorXd b(static_cast<Eigen::Index>(pts.size()));
-    for (std::size_t r = 0; r < pts.size(); ++r) {
-      const auto sim = detail::simulate(e, pts[r].op, pts[r].a, model, pts[r].bytes, chunk, false);
-      const double w = pts[r].m.joules > 0 ? 1.0 / pts[r].m.joules : 0.0;
-      A(static_cast<Eigen::Index>(r), 0) =
-          (two ? sim.class_seconds[0] : sim.class_seconds[0] + sim.class_seconds[1]) * w;
-      if (two) A(static_cast<Eigen::Index>(r), 1) = sim.class_seconds[1] * w;
-      b(static_cast<Eigen::Index>(r)) = w > 0 ? 1.0 : 0.0;
-    }
-    const Eigen::VectorXd p = A.completeOrthogonalDecomposition().solve(b);
-    e.power_w[0] = std::max(0.0, p(0));
-    e.power_w[1] = two ? std::max(0.0, p(1)) : e.power_w[0];
-  }
+  detail::fit(e, model, pts);
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   e.source_ = "calibrated on " + std::string(host) + " (" + std::to_string(n) + " ranks, " +

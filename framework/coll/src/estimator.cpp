@@ -179,7 +179,13 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
     out.class_seconds[0] += prm.call_overhead_s;  // every member's set-up
   }
   out.joules = out.class_seconds[0] * e.power_w[0] + out.class_seconds[1] * e.power_w[1];
-  if (features && n) out.features = feat[last];
+  if (features && n) {
+    out.features = feat[last];
+    out.member_features.assign(nf, 0.0);
+    for (const auto& f : feat)
+      for (std::size_t i = 0; i < nf; ++i)
+        out.member_features[i] += f[i];
+  }
   return out;
 }
 

@@ -141,7 +141,9 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
   for (const measure_case& c : cases)
     run(c);  // warm-up: first touch of the buffers, endpoints, the schedule's memo
   const double offset = offset_from_member0(g);
-  // The lead of each start: enough for the start's broadcast to reach every member.
+  // The lead of each start: enough for the start's broadcast to reach every member. It grows
+  // when a member comes late (a loaded machine deschedules it) and shrinks back after a run of
+  // punctual starts.
   double lead = 0;
   {
     std::vector<double> t(16);
@@ -155,20 +157,28 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
     allreduce(g, std::span<double>(t), reduce_op::max, plain());
     lead = 20e-6 + 3 * median(t);
   }
-  // dt[case * reps + rep] (the member's end - the start; NaN when it reached the start late);
-  // joules per case over the whole window (barrier, start, call), and over windows without a call.
-  std::vector<double> dt(nc * nr), call_j(nc, 0.0);
+  const double min_lead = lead;
+  int punctual = 0;
+  // Per case: the slowest member's time of each punctual repetition, in order; late ones; the
+  // meter's joules over the windows with the call. Windows without a call: joules and count.
+  std::vector<std::vector<double>> times(nc), late_times(nc), sums(nc);
+  std::vector<double> call_j(nc, 0.0);
+  std::vector<std::size_t> windows(nc, 0);
   double base_j = 0;
-  // Each repetition visits the cases in its own order, the same on every member (a fixed seed):
-  // a case always run right after the same one would carry that one's after-effects (a large
-  // call's cold caches, a thread still spinning down).
-  std::vector<std::size_t> order(nc + 1);
-  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::size_t base_windows = 0;
+  // Each round visits the cases still short of `reps` punctual repetitions, in its own order, the
+  // same on every member (a fixed seed): a case always run right after the same one would carry
+  // that one's after-effects (a large call's cold caches, a thread still spinning down). Every
+  // decision below rests on reduced values, so all members take the same path.
   std::mt19937_64 shuffle_rng(0x6761656163ULL);
-  for (std::size_t r = 0; r < nr; ++r) {
+  for (std::size_t round = 0; round < 4 * nr; ++round) {
+    std::vector<std::size_t> order;
+    for (std::size_t c = 0; c < nc; ++c)
+      if (times[c].size() < nr) order.push_back(c);
+    if (order.empty()) break;
+    order.push_back(nc);  // the window without a call
     std::shuffle(order.begin(), order.end(), shuffle_rng);
     for (const std::size_t c : order) {
-      // Case nc is the window without a call.
       const double j0 = rt.energy().joules;
       barrier(g, plain());
       double start[1] = {g.rank() == 0 ? now_s() + lead : 0};
@@ -179,42 +189,52 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
       }
       if (c == nc) {
         base_j += rt.energy().joules - j0;
+        ++base_windows;
         continue;
       }
       run(cases[c]);
-      dt[c * nr + r] = late ? std::nan("") : now_s() - local_start;
+      const double mine = now_s() - local_start;
+      double v[2] = {late ? 1.0 : 0.0, mine};
       call_j[c] += rt.energy().joules - j0;
+      ++windows[c];
+      allreduce(g, std::span<double>(v), reduce_op::max, plain());
+      const double sum = allreduce(g, mine, reduce_op::sum, plain());
+      if (v[0] == 0) {
+        times[c].push_back(v[1]);
+        sums[c].push_back(sum);
+        if (++punctual >= 32) {
+          lead = std::max(min_lead, 0.8 * lead);
+          punctual = 0;
+        }
+      } else {
+        late_times[c].push_back(v[1]);
+        lead = std::min(2 * lead, 20e-3);
+        punctual = 0;
+      }
     }
   }
-  // The slowest member's time; a sample with a late member is dropped (max keeps the NaN only
-  // if std::max sees it first, so mark lateness separately).
-  std::vector<double> late(dt.size());
-  for (std::size_t i = 0; i < dt.size(); ++i) {
-    late[i] = std::isnan(dt[i]) ? 1.0 : 0.0;
-    if (std::isnan(dt[i])) dt[i] = 0;
-  }
-  allreduce(g, std::span<double>(dt), reduce_op::max, plain());
-  allreduce(g, std::span<double>(late), reduce_op::max, plain());
-  for (double& j : call_j)
-    j = (j - base_j) / static_cast<double>(nr);
+  const double base = base_windows ? base_j / static_cast<double>(base_windows) : 0.0;
+  for (std::size_t c = 0; c < nc; ++c)
+    call_j[c] = windows[c] ? call_j[c] / static_cast<double>(windows[c]) - base : 0.0;
   allreduce(g, std::span<double>(call_j), reduce_op::sum, plain());
   std::vector<measurement> out(nc);
   for (std::size_t c = 0; c < nc; ++c) {
-    std::vector<double> all, valid, even, odd;
-    for (std::size_t r = 0; r < nr; ++r) {
-      const double x = dt[c * nr + r];
-      all.push_back(x);
-      if (late[c * nr + r] != 0) continue;
-      valid.push_back(x);
-      (r % 2 ? odd : even).push_back(x);
-    }
     measurement& m = out[c];
-    m.seconds = median(valid.size() * 2 >= nr ? valid : all);
+    std::vector<double> use = times[c];
+    // Too few punctual repetitions: the late ones too (each is from the named start, so it
+    // includes the late member's delay: an upper bound).
+    if (use.size() < 3) use.insert(use.end(), late_times[c].begin(), late_times[c].end());
+    std::vector<double> even, odd;
+    for (std::size_t r = 0; r < use.size(); ++r)
+      (r % 2 ? odd : even).push_back(use[r]);
+    m.seconds = median(use);
+    m.member_seconds = median(sums[c].empty() ? use : sums[c]);
     m.joules = call_j[c];
     m.spread = !even.empty() && !odd.empty() && m.seconds > 0
                    ? std::abs(median(even) - median(odd)) / m.seconds
                    : 0;
-    m.late = static_cast<double>(nr - valid.size()) / static_cast<double>(nr);
+    const double tried = static_cast<double>(times[c].size() + late_times[c].size());
+    m.late = tried > 0 ? static_cast<double>(late_times[c].size()) / tried : 0;
   }
   return out;
 }

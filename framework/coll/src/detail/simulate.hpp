@@ -26,6 +26,7 @@ struct sim_result {
   double joules = 0;
   std::array<double, 2> class_seconds{};  // member-seconds in intra (and set-up) / inter rounds
   std::vector<double> features;           // of the last member's path (when asked for)
+  std::vector<double> member_features;    // summed over every member's path: member-seconds
 };
 
 sim_result simulate(const estimator& e, operation op, algorithm a, const group_state& g,

@@ -110,11 +110,15 @@ struct measure_case {
 /// One measured point: what predict() estimates.
 struct measurement {
   double seconds = 0;  ///< median over the repetitions of the slowest member's time for one call
+  /// Median over the repetitions of the members' times summed (member-seconds: what the energy
+  /// is charged on, and what tells a member's own costs from the critical path's).
+  double member_seconds = 0;
   double joules = 0;   ///< per call, all members, above the same windows holding a barrier only
   /// The point's own noise: |median of the even repetitions - median of the odd ones| / seconds.
   /// An estimator cannot be checked closer than this.
   double spread = 0;
-  /// Share of the repetitions dropped because a member reached the common start late.
+  /// Share of the repetitions dropped because a member reached the common start late (they are
+  /// repeated, up to 4 x reps rounds in all).
   double late = 0;
 };
 /// Collective over `g` (every member passes the same cases and reps): measures every case `reps`
