@@ -113,7 +113,7 @@ struct measurement {
   /// Median over the repetitions of the members' times summed (member-seconds: what the energy
   /// is charged on, and what tells a member's own costs from the critical path's).
   double member_seconds = 0;
-  double joules = 0;   ///< per call, all members, above the same windows holding a barrier only
+  double joules = 0;  ///< per call, all members, above the same windows holding a barrier only
   /// The point's own noise: |median of the even repetitions - median of the odd ones| / seconds.
   /// An estimator cannot be checked closer than this.
   double spread = 0;
