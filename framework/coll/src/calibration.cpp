@@ -59,6 +59,12 @@ struct call_runner {
       case operation::alltoall:
         alltoall(g, std::span<const double>(x), std::span<double>(y), o);
         break;
+      case operation::gather:
+        gather(g, std::span<const double>(x.data(), elems), std::span<double>(y), 0, o);
+        break;
+      case operation::scatter:
+        scatter(g, std::span<const double>(x), std::span<double>(y.data(), elems), 0, o);
+        break;
     }
   }
 };

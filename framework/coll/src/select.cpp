@@ -3,7 +3,9 @@
 #include <string>
 
 #include "detail/estimator_state.hpp"
+#include "detail/service.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/coll/estimator.hpp"
 
 namespace gaea::coll::detail {
 
@@ -13,6 +15,14 @@ bool power_of_two(int n) {
 }
 bool multi_node_shared(const group_state& g) {
   return g.nodes() > 1 && g.nodes() < g.size();
+}
+bool calibrated(const group_state& g, operation op) {
+  const estimator* e = g.svc ? g.svc->model() : nullptr;
+  if (!e) return false;
+  for (const auto& kind : e->ops[static_cast<std::size_t>(op)].steps)
+    for (const step_cost& c : kind)
+      if (c.samples > 0) return true;
+  return false;
 }
 }  // namespace
 
@@ -35,6 +45,10 @@ algorithm default_rule(const group_state& g, const call_shape& c) {
       return multi_node_shared(g) ? hierarchical : recursive_doubling;
     case operation::allgather:
       return ring;
+    case operation::gather:
+    case operation::scatter:
+      // Not measured yet: the tree's log2 P steps, as for broadcast and reduce.
+      return binomial;
     case operation::alltoall:
       // Bruck's log2(p) steps win while latency dominates: up to 256 B blocks inside a node,
       // up to 8 KiB across nodes (same results).
@@ -61,7 +75,10 @@ algorithm choose(const group_state& g, const call_shape& c, algorithm requested,
     from = "GAEA_COLL_ALGO";
   }
   if (a == algorithm::automatic) {
-    if (auto best = estimator_choice(g, c)) return *best;
+    // An operation the calibration file did not measure keeps the rules: predictions from the
+    // default step costs would rank its algorithms by round count alone.
+    if (calibrated(g, c.op))
+      if (auto best = estimator_choice(g, c)) return *best;
     return default_rule(g, c);
   }
   auto bad = [&](const std::string& why) {
