@@ -22,7 +22,7 @@ namespace {
 gaea::coll::operation parse_op(const std::string& s) {
   if (auto op = gaea::coll::parse_operation(s)) return *op;
   throw gaea::error("gaea-coll: unknown operation '" + s +
-                    "' (barrier|broadcast|reduce|allreduce|allgather|alltoall)");
+                    "' (barrier|broadcast|reduce|allreduce|allgather|alltoall|gather|scatter)");
 }
 
 }  // namespace
@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
   auto* pred = app.add_subcommand(
       "predict", "print the predicted time and energy of every algorithm (one process)");
   pred->add_option("--calibration", calibration, "calibration file (default: documented defaults)");
-  pred->add_option("--op", op_name, "barrier|broadcast|reduce|allreduce|allgather|alltoall");
+  pred->add_option("--op", op_name,
+                   "barrier|broadcast|reduce|allreduce|allgather|alltoall|gather|scatter");
   pred->add_option("--bytes", bytes, "bytes per member (alltoall: per block)");
   pred->add_option("--ranks", ranks, "members")->check(CLI::Range(1, 1 << 20));
   pred->add_option("--nodes", nodes, "nodes")->check(CLI::Range(1, 1 << 20));
