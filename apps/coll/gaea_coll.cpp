@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   apps::conventions(app, "gaea-coll");
   app.require_subcommand(1);
   std::string out, calibration, op_name = "broadcast", json_out;
+  std::vector<std::string> validate_ops{"broadcast", "allreduce", "alltoall", "allgather"};
   int reps = 20, ranks = 4, nodes = 1;
   std::size_t bytes = 1024;
   bool cyclic = false;
@@ -55,6 +56,9 @@ int main(int argc, char** argv) {
   val->add_option("--calibration", calibration, "calibration file")->required();
   val->add_option("--reps", reps, "calls per timed batch")->check(CLI::Range(1, 100000));
   val->add_option("--json", json_out, "write the table as JSON");
+  val->add_option("--ops", validate_ops, "operations to validate (comma-separated)")
+      ->delimiter(',')
+      ->capture_default_str();
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   try {
     if (*pred) {
@@ -94,9 +98,8 @@ int main(int argc, char** argv) {
             std::printf("%-10s %-18s %9s %12s %12s %8s %12s %12s %8s %s\n", "op", "algorithm",
                         "bytes", "pred_us", "meas_us", "err_%", "pred_mJ", "meas_mJ", "err_%",
                         "pick");
-          for (gaea::coll::operation op :
-               {gaea::coll::operation::broadcast, gaea::coll::operation::allreduce,
-                gaea::coll::operation::alltoall, gaea::coll::operation::allgather}) {
+          for (const std::string& op_text : validate_ops) {
+            const gaea::coll::operation op = parse_op(op_text);
             // Sizes between the calibration's (8, 256, 4K, 32K, 256K, 1M): predictions, not fits.
             for (std::size_t b : {std::size_t{64}, std::size_t{2048}, std::size_t{16384},
                                   std::size_t{131072}, std::size_t{524288}}) {

@@ -47,9 +47,10 @@ algorithm default_rule(const group_state& g, const call_shape& c) {
       return ring;
     case operation::gather:
     case operation::scatter:
-      // Measured on 4 ranks (gaea-coll validate with both operations, 64 B - 512 KiB parts): the
-      // linear form was 1.3-5x faster at every size but one (tcp scatter of 512 KiB), since each
-      // tree level is one more hop through a forwarding member. The tree's log2 P rounds are
+      // Measured on 4 ranks (gaea-coll validate --ops gather,scatter, 64 B - 512 KiB parts; sm
+      // twice, tcp once): the linear form was 1.3-6x faster at 27 of the 30 points (the tree won
+      // two scatters of 512 KiB and one of 16 KiB), since each tree level is one more hop
+      // through a forwarding member. The tree's log2 P rounds are
       // kept for larger groups, where the root's P - 1 messages dominate (not measured here).
       return g.size() <= 8 ? linear : binomial;
     case operation::alltoall:
