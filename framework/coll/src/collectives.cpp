@@ -120,7 +120,8 @@ request start_rooted(const group& grp, operation op, const std::byte* from, std:
   const std::size_t all_count = gather ? to_count : from_count;
   const parts p = part_layout(*g, gather ? "gather" : "scatter", mine_count, counts, elem_size);
   const auto n = static_cast<std::size_t>(g->size());
-  // The average part: the same on every member, so that all choose alike.
+  // The average part: the same on every member, so that all choose alike (and throw alike,
+  // before fail_call takes a call number).
   const algorithm a = choose(*g, {op, p.total / n, counts.empty()}, o.algo, g->svc->cfg());
   if (!p.problem.empty()) fail_call(g, p.problem);
   if (g->me == root && p.total != checked_product(all_count, elem_size, "root buffer"))
@@ -244,13 +245,14 @@ request start_allgather(const group& grp, const std::byte* mine, std::size_t min
                         std::size_t elem_size, const options& o) {
   auto g = member_state(grp, operation::allgather);
   const parts p = part_layout(*g, "allgather", mine_count, counts, elem_size);
+  // Choosing may throw on every member alike, so it comes before fail_call takes a call number.
+  const algorithm a = choose(*g, {operation::allgather, p.total / p.sizes.size(), counts.empty()},
+                             o.algo, g->svc->cfg());
   if (!p.problem.empty()) fail_call(g, p.problem);
   if (p.total != checked_product(all_count, elem_size, "allgather output"))
     fail_call(g, "gaea::coll: allgather on group '" + g->name + "': the output holds " +
                      std::to_string(all_count) + " elements, the members give " +
                      std::to_string(p.total / (elem_size ? elem_size : 1)));
-  const algorithm a = choose(*g, {operation::allgather, p.total / p.sizes.size(), counts.empty()},
-                             o.algo, g->svc->cfg());
   schedule s;
   allgather_ring(s, whole(*g, g->me), mine, all, p.offsets, p.sizes, phase_a);
   return finish(g, p.signature(operation::allgather, a, -1), std::move(s), mine_count * elem_size,
