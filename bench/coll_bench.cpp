@@ -272,15 +272,12 @@ class bench {
 };
 
 /// Host names of all ranks (rank 0 gets them; others an empty vector).
-std::vector<std::string> gather_hosts(int rank, int size) {
+std::vector<std::string> gather_hosts() {
   std::array<char, 64> mine{};
   gethostname(mine.data(), mine.size() - 1);
-  std::vector<char> all(rank == 0 ? mine.size() * static_cast<std::size_t>(size) : 0);
-  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, all.data(),
-             static_cast<int>(mine.size()), MPI_CHAR, 0, MPI_COMM_WORLD);
   std::vector<std::string> out;
-  for (int r = 0; rank == 0 && r < size; ++r)
-    out.emplace_back(all.data() + static_cast<std::size_t>(r) * mine.size());
+  for (const auto& h : coll::gather(coll::world(), mine, 0))
+    out.emplace_back(h.data());
   return out;
 }
 
@@ -373,7 +370,7 @@ int main(int argc, char** argv) {
     bench b(rt, op, sizes.back(), gaea_opts);
 
     // The run's description.
-    const std::vector<std::string> hosts = gather_hosts(me, np);
+    const std::vector<std::string> hosts = gather_hosts();
     int node_size_min = rt.node_size(), node_size_max = rt.node_size();
     MPI_Allreduce(MPI_IN_PLACE, &node_size_min, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &node_size_max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

@@ -391,7 +391,7 @@ int main(int argc, char** argv) {
 
     std::array<char, 64> host{};
     gethostname(host.data(), host.size() - 1);
-    const std::vector<std::array<char, 64>> hosts = coll::allgather(w, host);
+    const std::vector<std::array<char, 64>> hosts = coll::gather(w, host, 0);  // root writes
 
     json out = gaea_bench::run_info(rt, "coll_energy");
     const gaea::energy::model_params& p = rt.model();

@@ -80,8 +80,8 @@ double solo_rate(gaea::runtime& rt, double seconds) {
   return rate;
 }
 
-/// One waiting period under `c`; returns every rank's figures (row-major by rank; rank 0 reads
-/// them).
+/// One waiting period under `c`; returns every rank's figures on rank 0 (row-major by rank),
+/// nothing on the others.
 std::vector<double> waiting_period(gaea::runtime& rt, const wait_config& c, double seconds) {
   std::vector<double> mine(f_count, 0.0);
   {
@@ -114,8 +114,9 @@ std::vector<double> waiting_period(gaea::runtime& rt, const wait_config& c, doub
     mine[f_sleep_s] = state_s(progress::wait_state::sleep);
     mine[f_block_s] = state_s(progress::wait_state::block);
   }
-  std::vector<double> all(f_count * static_cast<std::size_t>(rt.size()));
-  gaea::coll::allgather(gaea::coll::world(), std::span<const double>(mine), std::span<double>(all));
+  // Only rank 0 reports.
+  std::vector<double> all(rt.rank() == 0 ? f_count * static_cast<std::size_t>(rt.size()) : 0);
+  gaea::coll::gather(gaea::coll::world(), std::span<const double>(mine), std::span<double>(all), 0);
   return all;
 }
 

@@ -11,11 +11,11 @@
 
 namespace gaea_coll {
 
-/// Predicted vs measured time and energy of every algorithm of broadcast, allreduce, alltoall
-/// and allgather at sizes between the calibration's, all measured interleaved in one
-/// coll::measure; prints the table and per-algorithm errors on rank 0, writes `json_out` if set.
+/// Predicted vs measured time and energy of every algorithm of `ops` at sizes between the
+/// calibration's, all measured interleaved in one coll::measure; prints the table and
+/// per-algorithm errors on rank 0, writes `json_out` if set.
 int validate(gaea::runtime& rt, const gaea::coll::group& w, const gaea::coll::estimator& e,
-             int reps, const std::string& json_out);
+             const std::vector<gaea::coll::operation>& ops, int reps, const std::string& json_out);
 
 /// Measured time of every algorithm of `ops` at every power of two from `min_bytes` to
 /// `max_bytes` (interleaved), with each point's own noise; rank 0 prints, writes `json_out`.

@@ -23,7 +23,7 @@ namespace {
 gaea::coll::operation parse_op(const std::string& s) {
   if (auto op = gaea::coll::parse_operation(s)) return *op;
   throw gaea::error("gaea-coll: unknown operation '" + s +
-                    "' (barrier|broadcast|reduce|allreduce|allgather|alltoall)");
+                    "' (barrier|broadcast|reduce|allreduce|allgather|alltoall|gather|scatter)");
 }
 
 }  // namespace
@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   apps::conventions(app, "gaea-coll");
   app.require_subcommand(1);
   std::string out, calibration, op_name = "broadcast", json_out;
+  std::vector<std::string> validate_ops{"broadcast", "allreduce", "alltoall", "allgather"};
   int reps = 20, ranks = 4, nodes = 1;
   std::size_t bytes = 1024;
   bool cyclic = false;
@@ -45,7 +46,8 @@ int main(int argc, char** argv) {
   auto* pred = app.add_subcommand(
       "predict", "print the predicted time and energy of every algorithm (one process)");
   pred->add_option("--calibration", calibration, "calibration file (default: documented defaults)");
-  pred->add_option("--op", op_name, "barrier|broadcast|reduce|allreduce|allgather|alltoall");
+  pred->add_option("--op", op_name,
+                   "barrier|broadcast|reduce|allreduce|allgather|alltoall|gather|scatter");
   pred->add_option("--bytes", bytes, "bytes per member (alltoall: per block)");
   pred->add_option("--ranks", ranks, "members")->check(CLI::Range(1, 1 << 20));
   pred->add_option("--nodes", nodes, "nodes")->check(CLI::Range(1, 1 << 20));
@@ -61,6 +63,9 @@ int main(int argc, char** argv) {
   val->add_option("--out", out, "with --fresh: also write the calibration here");
   val->add_option("--reps", reps, "calls per timed batch")->check(CLI::Range(1, 100000));
   val->add_option("--json", json_out, "write the table as JSON");
+  val->add_option("--ops", validate_ops, "operations to validate (comma-separated)")
+      ->delimiter(',')
+      ->capture_default_str();
   auto* sw = app.add_subcommand(
       "sweep", "measured time of every algorithm over a range of sizes (collective, under mpirun)");
   std::vector<std::string> sweep_names{"broadcast", "allreduce", "allgather", "alltoall"};
@@ -78,10 +83,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gaea-coll: error: validate needs --calibration FILE or --fresh\n");
     return apps::bad_command_line;
   }
-  std::vector<gaea::coll::operation> sweep_ops;
+  std::vector<gaea::coll::operation> sweep_ops, validate_op_list;
   try {
     for (const std::string& n : sweep_names)
       sweep_ops.push_back(parse_op(n));
+    for (const std::string& n : validate_ops)
+      validate_op_list.push_back(parse_op(n));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gaea-coll: error: %s\n", e.what());
     return apps::bad_command_line;
@@ -121,7 +128,7 @@ int main(int argc, char** argv) {
           const gaea::coll::estimator e = fresh ? gaea::coll::estimator::calibrate(w, reps)
                                                 : gaea::coll::estimator::load(calibration);
           if (fresh && !out.empty() && w.rank() == 0) e.save(out);
-          return gaea_coll::validate(rt, w, e, reps, json_out);
+          return gaea_coll::validate(rt, w, e, validate_op_list, reps, json_out);
         },
         1);
   } catch (const std::exception& e) {

@@ -26,8 +26,8 @@ std::vector<std::size_t> validation_sizes() {
   return out;
 }
 
-int validate(gaea::runtime& rt, const coll::group& w, const coll::estimator& e, int reps,
-             const std::string& json_out) {
+int validate(gaea::runtime& rt, const coll::group& w, const coll::estimator& e,
+             const std::vector<coll::operation>& ops, int reps, const std::string& json_out) {
   struct row {
     coll::operation op;
     std::size_t bytes;
@@ -38,8 +38,7 @@ int validate(gaea::runtime& rt, const coll::group& w, const coll::estimator& e, 
   };
   std::vector<row> rows;
   std::vector<coll::measure_case> cases;
-  for (coll::operation op : {coll::operation::broadcast, coll::operation::allreduce,
-                             coll::operation::alltoall, coll::operation::allgather}) {
+  for (coll::operation op : ops) {
     for (std::size_t b : validation_sizes()) {
       if (op == coll::operation::alltoall && b > 65536) continue;
       const coll::algorithm pick = e.choose(op, b, w.size(), w.nodes(), w.block_placement());

@@ -130,9 +130,10 @@ int main(int argc, char** argv) {
                                   t_acc,
                                   static_cast<double>(s.accs_served),
                                   static_cast<double>(s.flushes_avoided)};
-          // Rank 0 prints every rank's row (coll has no gather: every rank gets them).
-          std::vector<double> all(row.size() * static_cast<std::size_t>(rt.size()));
-          gaea::coll::allgather(world, std::span<const double>(row), std::span<double>(all));
+          // Rank 0 prints every rank's row.
+          std::vector<double> all(rt.rank() == 0 ? row.size() * static_cast<std::size_t>(rt.size())
+                                                 : 0);
+          gaea::coll::gather(world, std::span<const double>(row), std::span<double>(all), 0);
           const bool ok = global_err < 1e-12 && total == ntasks;
           if (rt.rank() == 0) {
             std::printf(

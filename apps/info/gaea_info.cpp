@@ -16,15 +16,20 @@
 
 namespace {
 
-// Every rank's string, in rank order (coll has no gather: every rank gets them all).
+// Every rank's string, in rank order, on member 0 (empty elsewhere). Only the lengths go to
+// every member: gatherv takes the same counts everywhere.
 std::vector<std::string> gather_strings(const gaea::coll::group& g, const std::string& mine) {
   const std::vector<std::int64_t> lens =
       gaea::coll::allgather(g, static_cast<std::int64_t>(mine.size()));
+  if (g.rank() != 0) {
+    gaea::coll::gatherv(g, std::span<const char>(mine), std::span<char>(), lens, 0);
+    return {};
+  }
   std::int64_t total = 0;
   for (const std::int64_t l : lens)
     total += l;
   std::string flat(static_cast<std::size_t>(total), '\0');
-  gaea::coll::allgatherv(g, std::span<const char>(mine), std::span<char>(flat), lens);
+  gaea::coll::gatherv(g, std::span<const char>(mine), std::span<char>(flat), lens, 0);
   std::vector<std::string> out;
   std::size_t at = 0;
   for (const std::int64_t l : lens) {

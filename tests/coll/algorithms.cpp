@@ -167,6 +167,101 @@ TEST_CASE("allgather and allgatherv place every member's part in member order", 
   }
 }
 
+TEST_CASE("every gather and scatter algorithm moves each member's part to and from every root",
+          "[coll]") {
+  for (const coll::group& g : groups()) {
+    const auto p = static_cast<std::size_t>(g.size());
+    for (algorithm a : {algorithm::automatic, algorithm::binomial, algorithm::linear}) {
+      coll::options o;
+      o.algo = a;
+      for (std::size_t n : sizes) {
+        for (int root = 0; root < g.size(); ++root) {
+          const bool at_root = g.rank() == root;
+          INFO("group " << g.name() << " algorithm " << coll::to_string(a) << " n " << n << " root "
+                        << root);
+          std::vector<float> mine(n);
+          for (std::size_t j = 0; j < n; ++j)
+            mine[j] = static_cast<float>(value(g.rank(), j, 5));
+          // Off the root the buffer is not touched: a sentinel of the wrong size shows it.
+          std::vector<float> all(at_root ? n * p : 1, -7.0f);
+          coll::gather(g, std::span<const float>(mine), std::span<float>(all), root, o);
+          std::size_t bad = 0;
+          if (at_root) {
+            for (std::size_t m = 0; m < p; ++m)
+              for (std::size_t j = 0; j < n; ++j)
+                bad += all[m * n + j] != static_cast<float>(value(static_cast<int>(m), j, 5));
+          } else {
+            bad += all[0] != -7.0f;
+          }
+          REQUIRE(bad == 0);
+          // Scatter back what the root holds, shifted: member m gets the root's block m.
+          if (at_root)
+            for (float& x : all)
+              x += 1.0f;
+          std::vector<float> back(n, -1.0f);
+          coll::scatter(g, std::span<const float>(all.data(), at_root ? all.size() : 0),
+                        std::span<float>(back), root, o);
+          for (std::size_t j = 0; j < n; ++j)
+            bad += back[j] != static_cast<float>(value(g.rank(), j, 5)) + 1.0f;
+          REQUIRE(bad == 0);
+        }
+      }
+    }
+    const std::vector<int> everyone = coll::allgather(g, g.rank() * 3);
+    REQUIRE(coll::gather(g, g.rank() * 3, 0) == (g.rank() == 0 ? everyone : std::vector<int>{}));
+  }
+}
+
+TEST_CASE("gatherv and scatterv move parts of different sizes, empty ones included", "[coll]") {
+  for (const coll::group& g : groups()) {
+    const auto p = static_cast<std::size_t>(g.size());
+    for (algorithm a : {algorithm::automatic, algorithm::binomial, algorithm::linear}) {
+      coll::options o;
+      o.algo = a;
+      for (int root = 0; root < g.size(); ++root) {
+        for (int pattern = 0; pattern < 3; ++pattern) {
+          // Unequal with zeros (member 0 gives none), a large part on the last member only, and
+          // nothing at all.
+          std::vector<std::int64_t> counts(p);
+          for (std::size_t m = 0; m < p; ++m)
+            counts[m] = pattern == 0   ? static_cast<std::int64_t>((m * 37 + 11 * m * m) % 101)
+                        : pattern == 1 ? (m + 1 == p ? 50000 : 1)
+                                       : 0;
+          const auto me = static_cast<std::size_t>(g.rank());
+          INFO("group " << g.name() << " algorithm " << coll::to_string(a) << " root " << root
+                        << " pattern " << pattern);
+          std::vector<std::int64_t> mine(static_cast<std::size_t>(counts[me]));
+          for (std::size_t j = 0; j < mine.size(); ++j)
+            mine[j] = g.rank() * 1000000 + static_cast<std::int64_t>(j);
+          const auto total =
+              static_cast<std::size_t>(std::accumulate(counts.begin(), counts.end(), 0L));
+          const bool at_root = g.rank() == root;
+          std::vector<std::int64_t> all(at_root ? total : 0, -1);
+          coll::gatherv(g, std::span<const std::int64_t>(mine), std::span<std::int64_t>(all),
+                        std::span<const std::int64_t>(counts), root, o);
+          std::size_t bad = 0;
+          if (at_root) {
+            std::size_t at = 0;
+            for (std::size_t m = 0; m < p; ++m)
+              for (std::int64_t j = 0; j < counts[m]; ++j)
+                bad += all[at++] != static_cast<std::int64_t>(m) * 1000000 + j;
+          }
+          REQUIRE(bad == 0);
+          for (auto& x : all)
+            x = -x;
+          std::vector<std::int64_t> back(mine.size(), 1);
+          coll::scatterv(g, std::span<const std::int64_t>(all),
+                         std::span<const std::int64_t>(counts), std::span<std::int64_t>(back), root,
+                         o);
+          for (std::size_t j = 0; j < back.size(); ++j)
+            bad += back[j] != -mine[j];
+          REQUIRE(bad == 0);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("every alltoall algorithm transposes the blocks", "[coll]") {
   for (const coll::group& g : groups()) {
     const int p = g.size();
@@ -261,6 +356,14 @@ TEST_CASE("non-blocking collectives overlap and complete in any wait order", "[c
   rs.push_back(
       coll::allgather(w, std::span<const int>(&mine, 1), std::span<int>(c), coll::nonblocking));
   rs.push_back(coll::barrier(w, coll::nonblocking));
+  std::vector<int> gathered(w.rank() == 0 ? c.size() : 0);
+  rs.push_back(coll::gather(w, std::span<const int>(&mine, 1), std::span<int>(gathered), 0,
+                            coll::nonblocking));
+  std::vector<int> parts(w.rank() == w.size() - 1 ? 2 * c.size() : 0);
+  std::iota(parts.begin(), parts.end(), 0);
+  int got[2] = {-1, -1};
+  rs.push_back(coll::scatter(w, std::span<const int>(parts), std::span<int>(got), w.size() - 1,
+                             coll::nonblocking));
   // Wait in reverse order, testing the others meanwhile.
   while (!rs[0].test()) {
   }
@@ -270,6 +373,10 @@ TEST_CASE("non-blocking collectives overlap and complete in any wait order", "[c
   for (int m = 0; m < w.size(); ++m)
     REQUIRE(c[static_cast<std::size_t>(m)] == m + 1);
   REQUIRE_FALSE(rs[1].pending());
+  for (std::size_t m = 0; m < gathered.size(); ++m)
+    REQUIRE(gathered[m] == static_cast<int>(m) + 1);
+  REQUIRE(got[0] == 2 * w.rank());
+  REQUIRE(got[1] == 2 * w.rank() + 1);
 }
 
 TEST_CASE("strings and verdicts travel to every member", "[coll]") {

@@ -274,9 +274,9 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
   // Every rank's totals, for the per-rank table.
   res.mine = mine_total;
   const auto mine = pack(mine_total);
-  // Rank 0 needs them (coll has no gather: every rank gets them).
-  std::vector<double> all(static_cast<std::size_t>(n_fields * rt.size()));
-  gaea::coll::allgather(world, std::span<const double>(mine), std::span<double>(all));
+  // Rank 0 needs them.
+  std::vector<double> all(root ? static_cast<std::size_t>(n_fields * rt.size()) : 0);
+  gaea::coll::gather(world, std::span<const double>(mine), std::span<double>(all), 0);
   if (root) {
     for (int r = 0; r < rt.size(); ++r)
       res.per_rank.push_back(unpack(&all[static_cast<std::size_t>(r * n_fields)]));

@@ -85,9 +85,9 @@ const std::vector<variable>& table() {
        value_kind::fraction},
       {"GAEA_COLL_ALGO", "",
        "algorithm per collective, overriding the estimator: comma-separated operation=algorithm "
-       "(operations barrier|broadcast|reduce|allreduce|allgather|alltoall; algorithms "
-       "dissemination|binomial|scatter_allgather|chain|recursive_doubling|ring|hierarchical|"
-       "bruck|pairwise|send_recv), e.g. alltoall=bruck,broadcast=chain",
+       "(operations barrier|broadcast|reduce|allreduce|allgather|alltoall|gather|scatter; "
+       "algorithms dissemination|binomial|linear|scatter_allgather|chain|recursive_doubling|ring|"
+       "hierarchical|bruck|pairwise|send_recv), e.g. alltoall=bruck,broadcast=chain",
        value_kind::text},
       {"GAEA_COLL_CHUNK",
        "64K",

@@ -71,8 +71,9 @@ estimator estimator::calibrate(const group& g, int reps) {
   runtime& rt = runtime::current();
   const int n = g.size();
   std::vector<measure_case> cases;
-  for (operation op : {operation::barrier, operation::broadcast, operation::allreduce,
-                       operation::allgather, operation::alltoall}) {
+  for (operation op :
+       {operation::barrier, operation::broadcast, operation::allreduce, operation::allgather,
+        operation::alltoall, operation::gather, operation::scatter}) {
     for (algorithm a : detail::candidates(op, n)) {
       for (std::size_t bytes : calibration_sizes()) {
         if (op == operation::barrier && bytes > 8) continue;

@@ -47,6 +47,93 @@ std::size_t checked_product(std::size_t a, std::size_t b, const char* what) {
   return a * b;
 }
 
+// Byte layout of the members' parts in a gather-like call: `counts[i]` elements each (v-variant)
+// or `mine_count` each (counts empty), consecutive in member order.
+struct parts {
+  std::vector<std::size_t> sizes, offsets;
+  std::size_t total = 0;
+  std::size_t elem_size = 0;
+  std::uint64_t count = 0;  // the signature's: elements per member, or the counts' digest
+  bool digest = false;
+  std::string problem;  // this member's part does not fit its count (only it can tell)
+  call_signature signature(operation op, algorithm a, int root) const {
+    call_signature sig{static_cast<std::uint8_t>(op),
+                       static_cast<std::uint8_t>(a),
+                       static_cast<std::uint8_t>(elem_size),
+                       0,
+                       root,
+                       count};
+    sig.digest = digest;
+    return sig;
+  }
+};
+
+// Problems every member sees alike (counts' length, a negative count) throw here.
+parts part_layout(const group_state& g, const char* op, std::size_t mine_count,
+                  std::span<const std::int64_t> counts, std::size_t elem_size) {
+  const auto n = static_cast<std::size_t>(g.size());
+  const bool uniform = counts.empty();
+  const std::string what =
+      "gaea::coll: " + std::string(op) + (uniform ? "" : "v") + " on group '" + g.name + "'";
+  if (!uniform && counts.size() != n)
+    throw error(what + ": " + std::to_string(counts.size()) + " counts for " + std::to_string(n) +
+                " members");
+  parts p;
+  p.sizes.resize(n);
+  p.offsets.resize(n);
+  p.elem_size = elem_size;
+  p.digest = !uniform;
+  p.count = uniform ? mine_count : counts_digest(counts);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t c = uniform ? static_cast<std::int64_t>(mine_count) : counts[i];
+    if (c < 0)
+      throw error(what + ": count[" + std::to_string(i) + "] = " + std::to_string(c) +
+                  " is negative");
+    p.sizes[i] = checked_product(static_cast<std::size_t>(c), elem_size, "part size");
+    p.offsets[i] = p.total;
+    if (p.sizes[i] > SIZE_MAX - p.total) throw error(what + ": the total size overflows");
+    p.total += p.sizes[i];
+  }
+  const auto me = static_cast<std::size_t>(g.me);
+  if (!uniform && static_cast<std::size_t>(counts[me]) != mine_count)
+    p.problem = what + ": this member gives " + std::to_string(mine_count) +
+                " elements but counts[" + std::to_string(me) + "] = " + std::to_string(counts[me]);
+  return p;
+}
+
+// A problem only this member can see (its own part, the root's buffer): the call fails on every
+// member, which would otherwise wait for this one's part.
+[[noreturn]] void fail_call(const std::shared_ptr<group_state>& g, const std::string& what) {
+  const std::uint64_t call = g->next_call++;
+  throw error(g->svc->fail(*g, call, what));
+}
+
+// gather: every member's `from` (this member's part) into `to` on the root; scatter: the
+// root's `from` into every member's `to`.
+request start_rooted(const group& grp, operation op, const std::byte* from, std::size_t from_count,
+                     std::byte* to, std::size_t to_count, std::span<const std::int64_t> counts,
+                     std::size_t elem_size, int root, const options& o) {
+  auto g = member_state(grp, op);
+  check_root(*g, op, root);
+  const bool gather = op == operation::gather;
+  const std::size_t mine_count = gather ? from_count : to_count;
+  const std::size_t all_count = gather ? to_count : from_count;
+  const parts p = part_layout(*g, gather ? "gather" : "scatter", mine_count, counts, elem_size);
+  const auto n = static_cast<std::size_t>(g->size());
+  // The average part: the same on every member, so that all choose alike (and throw alike,
+  // before fail_call takes a call number).
+  const algorithm a = choose(*g, {op, p.total / n, counts.empty()}, o.algo, g->svc->cfg());
+  if (!p.problem.empty()) fail_call(g, p.problem);
+  if (g->me == root && p.total != checked_product(all_count, elem_size, "root buffer"))
+    fail_call(g, "gaea::coll: " + std::string(to_string(op)) + (counts.empty() ? "" : "v") +
+                     " on group '" + g->name + "': the root's buffer holds " +
+                     std::to_string(all_count) + " elements, the members' parts " +
+                     std::to_string(p.total / (elem_size ? elem_size : 1)));
+  schedule s;
+  gather_scatter_builder(op, a)(s, whole(*g, g->me), root, from, to, p.offsets, p.sizes, phase_a);
+  return finish(g, p.signature(op, a, root), std::move(s), p.total / n, o);
+}
+
 }  // namespace
 
 const settings& current_settings() {
@@ -157,41 +244,33 @@ request start_allgather(const group& grp, const std::byte* mine, std::size_t min
                         std::byte* all, std::size_t all_count, std::span<const std::int64_t> counts,
                         std::size_t elem_size, const options& o) {
   auto g = member_state(grp, operation::allgather);
-  const auto n = static_cast<std::size_t>(g->size());
-  std::vector<std::size_t> sizes(n), offsets(n);
-  const bool uniform = counts.empty();
-  if (!uniform && counts.size() != n)
-    throw error("gaea::coll: allgatherv on group '" + g->name + "': " +
-                std::to_string(counts.size()) + " counts for " + std::to_string(n) + " members");
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::int64_t c = uniform ? static_cast<std::int64_t>(mine_count) : counts[i];
-    if (c < 0)
-      throw error("gaea::coll: allgatherv on group '" + g->name + "': count[" + std::to_string(i) +
-                  "] = " + std::to_string(c) + " is negative");
-    sizes[i] = checked_product(static_cast<std::size_t>(c), elem_size, "allgather size");
-    offsets[i] = total;
-    total += sizes[i];
-  }
-  if (!uniform && static_cast<std::size_t>(counts[static_cast<std::size_t>(g->me)]) != mine_count)
-    throw error("gaea::coll: allgatherv on group '" + g->name + "': this member gives " +
-                std::to_string(mine_count) + " elements but counts[" + std::to_string(g->me) +
-                "] = " + std::to_string(counts[static_cast<std::size_t>(g->me)]));
-  if (total != all_count * elem_size)
-    throw error("gaea::coll: allgather on group '" + g->name + "': the output holds " +
-                std::to_string(all_count) + " elements, the members give " +
-                std::to_string(total / (elem_size ? elem_size : 1)));
-  const algorithm a =
-      choose(*g, {operation::allgather, mine_count * elem_size, uniform}, o.algo, g->svc->cfg());
+  const parts p = part_layout(*g, "allgather", mine_count, counts, elem_size);
+  // Choosing may throw on every member alike, so it comes before fail_call takes a call number.
+  const algorithm a = choose(*g, {operation::allgather, p.total / p.sizes.size(), counts.empty()},
+                             o.algo, g->svc->cfg());
+  if (!p.problem.empty()) fail_call(g, p.problem);
+  if (p.total != checked_product(all_count, elem_size, "allgather output"))
+    fail_call(g, "gaea::coll: allgather on group '" + g->name + "': the output holds " +
+                     std::to_string(all_count) + " elements, the members give " +
+                     std::to_string(p.total / (elem_size ? elem_size : 1)));
   schedule s;
-  allgather_ring(s, whole(*g, g->me), mine, all, offsets, sizes, phase_a);
-  call_signature sig{static_cast<std::uint8_t>(operation::allgather),
-                     static_cast<std::uint8_t>(a),
-                     static_cast<std::uint8_t>(elem_size),
-                     0,
-                     -1,
-                     uniform ? mine_count : 0};
-  return finish(g, sig, std::move(s), mine_count * elem_size, o);
+  allgather_ring(s, whole(*g, g->me), mine, all, p.offsets, p.sizes, phase_a);
+  return finish(g, p.signature(operation::allgather, a, -1), std::move(s), mine_count * elem_size,
+                o);
+}
+
+request start_gather(const group& grp, const std::byte* mine, std::size_t mine_count,
+                     std::byte* all, std::size_t all_count, std::span<const std::int64_t> counts,
+                     std::size_t elem_size, int root, const options& o) {
+  return start_rooted(grp, operation::gather, mine, mine_count, all, all_count, counts, elem_size,
+                      root, o);
+}
+
+request start_scatter(const group& grp, const std::byte* all, std::size_t all_count,
+                      std::byte* mine, std::size_t mine_count, std::span<const std::int64_t> counts,
+                      std::size_t elem_size, int root, const options& o) {
+  return start_rooted(grp, operation::scatter, all, all_count, mine, mine_count, counts, elem_size,
+                      root, o);
 }
 
 request start_alltoall(const group& grp, const std::byte* send, std::size_t send_count,

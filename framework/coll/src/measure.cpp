@@ -83,6 +83,13 @@ struct call_runner {
       case operation::alltoall:
         alltoall(g, std::span<const double>(x.data(), all), std::span<double>(y.data(), all), o);
         break;
+      case operation::gather:
+        gather(g, std::span<const double>(x.data(), elems), std::span<double>(y.data(), all), 0, o);
+        break;
+      case operation::scatter:
+        scatter(g, std::span<const double>(x.data(), all), std::span<double>(y.data(), elems), 0,
+                o);
+        break;
     }
   }
 };

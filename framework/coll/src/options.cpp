@@ -15,7 +15,10 @@ bool implements(algorithm a, operation op) noexcept {
     case dissemination:
       return op == operation::barrier;
     case binomial:
-      return op == operation::broadcast || op == operation::reduce;
+      return op == operation::broadcast || op == operation::reduce || op == operation::gather ||
+             op == operation::scatter;
+    case linear:
+      return op == operation::gather || op == operation::scatter;
     case scatter_allgather:
     case chain:
       return op == operation::broadcast;

@@ -42,15 +42,26 @@ std::size_t message_key_hash::operator()(const message_key& k) const noexcept {
 std::string describe(const call_signature& s) {
   std::string out(to_string(static_cast<operation>(s.op)));
   out += " (" + std::string(to_string(static_cast<algorithm>(s.algo)));
-  if (s.root >= 0 && (s.op == static_cast<std::uint8_t>(operation::broadcast) ||
-                      s.op == static_cast<std::uint8_t>(operation::reduce)))
-    out += ", root " + std::to_string(s.root);
-  if (s.count) out += ", count " + std::to_string(s.count);
+  if (s.root >= 0) out += ", root " + std::to_string(s.root);  // -1: an operation without one
+  if (s.digest)
+    out += ", counts digest " + std::to_string(s.count);
+  else if (s.count)
+    out += ", count " + std::to_string(s.count);
   if (s.op == static_cast<std::uint8_t>(operation::reduce) ||
       s.op == static_cast<std::uint8_t>(operation::allreduce))
     out += ", " + std::string(to_string(static_cast<reduce_op>(s.rop))) + " on element type " +
            std::to_string(s.elem);
   return out + ")";
+}
+
+std::uint64_t counts_digest(std::span<const std::int64_t> counts) noexcept {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::int64_t c : counts)
+    for (int b = 0; b < 64; b += 8) {
+      h ^= static_cast<std::uint64_t>(c) >> b & 0xFF;
+      h *= 0x100000001b3ull;
+    }
+  return h;
 }
 
 service::service(runtime& rt)

@@ -48,12 +48,17 @@ schedule shape_schedule(operation op, algorithm a, const group_state& g, int me,
       else
         allreduce_recursive_doubling(s, t, nullptr, count, r, phase_a);
       break;
-    case operation::allgather: {
+    case operation::allgather:
+    case operation::gather:
+    case operation::scatter: {
       const auto n = static_cast<std::size_t>(g.size());
       std::vector<std::size_t> sizes(n, bytes), offsets(n);
       for (std::size_t i = 0; i < n; ++i)
         offsets[i] = i * bytes;
-      allgather_ring(s, t, nullptr, nullptr, offsets, sizes, phase_a);
+      if (op == operation::allgather)
+        allgather_ring(s, t, nullptr, nullptr, offsets, sizes, phase_a);
+      else
+        gather_scatter_builder(op, a)(s, t, 0, nullptr, nullptr, offsets, sizes, phase_a);
       break;
     }
     case operation::alltoall: {

@@ -11,6 +11,7 @@
 
 #include "detail/group_state.hpp"
 #include "detail/schedule.hpp"
+#include "gaea/coll/options.hpp"
 
 namespace gaea::coll::detail {
 
@@ -65,6 +66,28 @@ void reduce_hierarchical(schedule& s, const group_state& g, int me, int root, co
 void allgather_ring(schedule& s, const team& t, const std::byte* mine, std::byte* all,
                     std::span<const std::size_t> offsets, std::span<const std::size_t> sizes,
                     std::uint32_t phase);
+
+/// Gather to / scatter from position `root_pos`: position p's part is all[offsets[p] .. +
+/// sizes[p]) on the root (offsets consecutive in position order), `mine` on position p. `all`
+/// is only touched on the root.
+void gather_binomial(schedule& s, const team& t, int root_pos, const std::byte* mine,
+                     std::byte* all, std::span<const std::size_t> offsets,
+                     std::span<const std::size_t> sizes, std::uint32_t phase);
+void gather_linear(schedule& s, const team& t, int root_pos, const std::byte* mine, std::byte* all,
+                   std::span<const std::size_t> offsets, std::span<const std::size_t> sizes,
+                   std::uint32_t phase);
+void scatter_binomial(schedule& s, const team& t, int root_pos, const std::byte* all,
+                      std::byte* mine, std::span<const std::size_t> offsets,
+                      std::span<const std::size_t> sizes, std::uint32_t phase);
+void scatter_linear(schedule& s, const team& t, int root_pos, const std::byte* all, std::byte* mine,
+                    std::span<const std::size_t> offsets, std::span<const std::size_t> sizes,
+                    std::uint32_t phase);
+/// The builder of `a` (binomial or linear) for operation::gather or ::scatter; `from` is the
+/// side read (gather: mine, scatter: all), `to` the side written.
+using rooted_builder = void (*)(schedule& s, const team& t, int root_pos, const std::byte* from,
+                                std::byte* to, std::span<const std::size_t> offsets,
+                                std::span<const std::size_t> sizes, std::uint32_t phase);
+rooted_builder gather_scatter_builder(operation op, algorithm a) noexcept;
 
 /// Per-peer byte ranges of an all-to-all (uniform or v).
 struct exchange_layout {

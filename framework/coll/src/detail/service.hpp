@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -40,10 +41,14 @@ struct call_signature {
   std::uint8_t elem = 0;  // detail::elem or element size for byte collectives
   std::uint8_t rop = 0;   // reduce_op
   std::int32_t root = -1;
-  std::uint64_t count = 0;  // elements (or bytes); 0 for the v-variants
+  std::uint64_t count = 0;  // elements (or bytes); alltoallv: 0
+  bool digest = false;      // count is counts_digest() of a v-variant's counts (gather, scatter,
+                            // allgather), the same on every member
   bool operator==(const call_signature&) const = default;
 };
 std::string describe(const call_signature& s);
+/// A hash of per-member counts that every member passes alike (FNV-1a over the values).
+std::uint64_t counts_digest(std::span<const std::int64_t> counts) noexcept;
 
 struct message_key {
   std::uint64_t group = 0;

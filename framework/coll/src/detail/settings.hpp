@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <iterator>
 #include <optional>
 #include <string>
 
@@ -10,7 +11,9 @@
 
 namespace gaea::coll::detail {
 
-inline constexpr std::size_t operation_count = static_cast<std::size_t>(operation::alltoall) + 1;
+// Every operation has a name (options.hpp), so the names' list also counts them.
+inline constexpr std::size_t operation_count = std::size(operation_names);
+static_assert(operation_count == static_cast<std::size_t>(operation::scatter) + 1);
 
 struct settings {
   std::array<algorithm, operation_count> algo{};  // GAEA_COLL_ALGO per operation

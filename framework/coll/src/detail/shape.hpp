@@ -11,7 +11,8 @@
 namespace gaea::coll::detail {
 
 /// Shape-only schedule of `a` for member `me` of `g`, moving `bytes` per member (broadcast,
-/// reduce: the buffer; allgather: each member's part; alltoall: one block), root 0.
+/// reduce: the buffer; allgather, gather, scatter: each member's part; alltoall: one block),
+/// root 0.
 schedule shape_schedule(operation op, algorithm a, const group_state& g, int me, std::size_t bytes,
                         std::size_t chunk);
 

@@ -13,6 +13,8 @@
 ///   - the blocking form returns when this rank's part is complete (buffers usable); the
 ///     `nonblocking` form returns a request (see request.hpp);
 ///   - called by a rank outside `g`, or with a bad root: gaea::error on that rank;
+///   - a rooted call (reduce, gather, scatter) by a member that is not the root leaves the root's
+///     buffer arguments alone (`all`, `out` may be empty there);
 ///   - sizes are 64-bit; messages larger than the transport's limit are split.
 
 #include <complex>
@@ -96,6 +98,14 @@ request start_reduce(const group& g, const std::byte* in, std::byte* out, std::s
 request start_allgather(const group& g, const std::byte* mine, std::size_t mine_count,
                         std::byte* all, std::size_t all_count, std::span<const std::int64_t> counts,
                         std::size_t elem_size, const options& o);
+/// Every member's `mine` to `all` on `root` (counts as start_allgather's).
+request start_gather(const group& g, const std::byte* mine, std::size_t mine_count, std::byte* all,
+                     std::size_t all_count, std::span<const std::int64_t> counts,
+                     std::size_t elem_size, int root, const options& o);
+/// The root's `all` cut into every member's `mine` (counts as start_allgather's).
+request start_scatter(const group& g, const std::byte* all, std::size_t all_count, std::byte* mine,
+                      std::size_t mine_count, std::span<const std::int64_t> counts,
+                      std::size_t elem_size, int root, const options& o);
 /// Uniform when every span is empty (`block` elements to and from each member).
 request start_alltoall(const group& g, const std::byte* send, std::size_t send_count,
                        std::byte* recv, std::size_t recv_count, std::size_t block,
@@ -188,7 +198,8 @@ std::vector<T> allgather(const group& g, const T& mine, const options& o = {}) {
   return all;
 }
 /// Member i contributes counts[i] elements (its `mine`), stored consecutively in member order;
-/// all.size() == sum(counts). `counts` is the same on every member.
+/// all.size() == sum(counts). `counts` is the same on every member (a different one is a
+/// mismatch: gaea::error).
 template <transferable T>
 request allgatherv(const group& g, std::span<const T> mine, std::span<T> all,
                    std::span<const std::int64_t> counts, nonblocking_t, const options& o = {}) {
@@ -199,6 +210,74 @@ template <transferable T>
 void allgatherv(const group& g, std::span<const T> mine, std::span<T> all,
                 std::span<const std::int64_t> counts, const options& o = {}) {
   allgatherv(g, mine, all, counts, nonblocking, o).wait();
+}
+
+/// Gather to one member: member i's `mine` lands at all[i * mine.size()] on member `root`. On
+/// the root all.size() == mine.size() * g.size() (else gaea::error on every member); on the
+/// others `all` is not touched and may be empty. Same mine.size() on every member. Algorithms:
+/// binomial (default) or linear.
+template <transferable T>
+request gather(const group& g, std::span<const T> mine, std::span<T> all, int root, nonblocking_t,
+               const options& o = {}) {
+  return detail::start_gather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all),
+                              all.size(), {}, sizeof(T), root, o);
+}
+template <transferable T>
+void gather(const group& g, std::span<const T> mine, std::span<T> all, int root,
+            const options& o = {}) {
+  gather(g, mine, all, root, nonblocking, o).wait();
+}
+/// One value per member, in member order, on `root`; an empty vector on the others.
+template <transferable T>
+std::vector<T> gather(const group& g, const T& mine, int root, const options& o = {}) {
+  std::vector<T> all(g.rank() == root ? static_cast<std::size_t>(g.size()) : 0);
+  gather(g, std::span<const T>(&mine, 1), std::span<T>(all), root, o);
+  return all;
+}
+/// Member i contributes counts[i] elements (its `mine`, zero allowed), stored consecutively in
+/// member order in `all` on `root` (all.size() == sum(counts) there; ignored elsewhere).
+/// `counts` is the same on every member (a different one is a mismatch: gaea::error).
+template <transferable T>
+request gatherv(const group& g, std::span<const T> mine, std::span<T> all,
+                std::span<const std::int64_t> counts, int root, nonblocking_t,
+                const options& o = {}) {
+  return detail::start_gather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all),
+                              all.size(), counts, sizeof(T), root, o);
+}
+template <transferable T>
+void gatherv(const group& g, std::span<const T> mine, std::span<T> all,
+             std::span<const std::int64_t> counts, int root, const options& o = {}) {
+  gatherv(g, mine, all, counts, root, nonblocking, o).wait();
+}
+
+/// Scatter from one member: all[i * mine.size() .. + mine.size()) of member `root` lands in
+/// member i's `mine`. On the root all.size() == mine.size() * g.size() (else gaea::error on
+/// every member); elsewhere `all` is not read and may be empty. Same mine.size() on every member.
+/// Algorithms: binomial (default) or linear.
+template <transferable T>
+request scatter(const group& g, std::span<const T> all, std::span<T> mine, int root, nonblocking_t,
+                const options& o = {}) {
+  return detail::start_scatter(g, detail::bytes_of(all), all.size(), detail::bytes_of(mine),
+                               mine.size(), {}, sizeof(T), root, o);
+}
+template <transferable T>
+void scatter(const group& g, std::span<const T> all, std::span<T> mine, int root,
+             const options& o = {}) {
+  scatter(g, all, mine, root, nonblocking, o).wait();
+}
+/// Member i receives counts[i] elements (zero allowed) into its `mine` (mine.size() ==
+/// counts[i]), taken consecutively in member order from `all` on `root` (all.size() ==
+/// sum(counts) there; not read elsewhere). `counts` is the same on every member.
+template <transferable T>
+request scatterv(const group& g, std::span<const T> all, std::span<const std::int64_t> counts,
+                 std::span<T> mine, int root, nonblocking_t, const options& o = {}) {
+  return detail::start_scatter(g, detail::bytes_of(all), all.size(), detail::bytes_of(mine),
+                               mine.size(), counts, sizeof(T), root, o);
+}
+template <transferable T>
+void scatterv(const group& g, std::span<const T> all, std::span<const std::int64_t> counts,
+              std::span<T> mine, int root, const options& o = {}) {
+  scatterv(g, all, counts, mine, root, nonblocking, o).wait();
 }
 
 /// Block j of `send` (send.size() / g.size() elements) goes to member j, and block i of `recv`

@@ -19,13 +19,16 @@ enum class operation : std::uint8_t {
   allreduce,
   allgather,
   alltoall,
+  gather,   ///< gather(v): every member's part to a root
+  scatter,  ///< scatter(v): a root's parts to every member
 };
 
 /// Algorithms. Each belongs to the families listed; `automatic` lets the estimator choose.
 enum class algorithm : std::uint8_t {
   automatic,
   dissemination,       ///< barrier: log2 P rounds, rank+2^k
-  binomial,            ///< broadcast, reduce: binomial tree
+  binomial,            ///< broadcast, reduce, gather(v), scatter(v): binomial tree
+  linear,              ///< gather(v), scatter(v): the root talks to every member directly
   scatter_allgather,   ///< broadcast: binomial scatter then ring allgather (large messages)
   chain,               ///< broadcast: pipelined chain, chunk = options::chunk_bytes
   recursive_doubling,  ///< allreduce
@@ -43,13 +46,20 @@ enum class energy_mode : std::uint8_t { automatic, on, off };
 inline constexpr enum_name<operation> operation_names[] = {
     {operation::barrier, "barrier"},     {operation::broadcast, "broadcast"},
     {operation::reduce, "reduce"},       {operation::allreduce, "allreduce"},
-    {operation::allgather, "allgather"}, {operation::alltoall, "alltoall"}};
+    {operation::allgather, "allgather"}, {operation::alltoall, "alltoall"},
+    {operation::gather, "gather"},       {operation::scatter, "scatter"}};
 inline constexpr enum_name<algorithm> algorithm_names[] = {
-    {algorithm::automatic, "auto"},     {algorithm::dissemination, "dissemination"},
-    {algorithm::binomial, "binomial"},  {algorithm::scatter_allgather, "scatter_allgather"},
-    {algorithm::chain, "chain"},        {algorithm::recursive_doubling, "recursive_doubling"},
-    {algorithm::ring, "ring"},          {algorithm::hierarchical, "hierarchical"},
-    {algorithm::bruck, "bruck"},        {algorithm::pairwise, "pairwise"},
+    {algorithm::automatic, "auto"},
+    {algorithm::dissemination, "dissemination"},
+    {algorithm::binomial, "binomial"},
+    {algorithm::linear, "linear"},
+    {algorithm::scatter_allgather, "scatter_allgather"},
+    {algorithm::chain, "chain"},
+    {algorithm::recursive_doubling, "recursive_doubling"},
+    {algorithm::ring, "ring"},
+    {algorithm::hierarchical, "hierarchical"},
+    {algorithm::bruck, "bruck"},
+    {algorithm::pairwise, "pairwise"},
     {algorithm::send_recv, "send_recv"}};
 /// GAEA_COLL_ENERGY's choices.
 inline constexpr enum_name<energy_mode> energy_mode_names[] = {
