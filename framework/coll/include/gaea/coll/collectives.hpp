@@ -215,7 +215,7 @@ void allgatherv(const group& g, std::span<const T> mine, std::span<T> all,
 /// Gather to one member: member i's `mine` lands at all[i * mine.size()] on member `root`. On
 /// the root all.size() == mine.size() * g.size() (else gaea::error on every member); on the
 /// others `all` is not touched and may be empty. Same mine.size() on every member. Algorithms:
-/// binomial (default) or linear.
+/// binomial or linear (default rule in framework/coll/README.md).
 template <transferable T>
 request gather(const group& g, std::span<const T> mine, std::span<T> all, int root, nonblocking_t,
                const options& o = {}) {
@@ -253,7 +253,7 @@ void gatherv(const group& g, std::span<const T> mine, std::span<T> all,
 /// Scatter from one member: all[i * mine.size() .. + mine.size()) of member `root` lands in
 /// member i's `mine`. On the root all.size() == mine.size() * g.size() (else gaea::error on
 /// every member); elsewhere `all` is not read and may be empty. Same mine.size() on every member.
-/// Algorithms: binomial (default) or linear.
+/// Algorithms: binomial or linear (default rule in framework/coll/README.md).
 template <transferable T>
 request scatter(const group& g, std::span<const T> all, std::span<T> mine, int root, nonblocking_t,
                 const options& o = {}) {
