@@ -54,7 +54,8 @@ TEST_CASE("the fit recovers a known machine's predictions between the calibratio
     std::vector<detail::calibration_point> pts;
     for (coll::operation op :
          {coll::operation::barrier, coll::operation::broadcast, coll::operation::allreduce,
-          coll::operation::allgather, coll::operation::alltoall})
+          coll::operation::allgather, coll::operation::alltoall, coll::operation::gather,
+          coll::operation::scatter})
       for (coll::algorithm a : coll::algorithms_of(op, l.size))
         for (std::size_t b : coll::estimator::calibration_sizes()) {
           if (op == coll::operation::barrier && b > 8) continue;
@@ -70,8 +71,9 @@ TEST_CASE("the fit recovers a known machine's predictions between the calibratio
     fitted.message[1] = truth.message[1];
     detail::fit(fitted, *g, pts);
     // Sizes between the calibration's: predictions, not fits.
-    for (coll::operation op : {coll::operation::broadcast, coll::operation::allreduce,
-                               coll::operation::allgather, coll::operation::alltoall})
+    for (coll::operation op :
+         {coll::operation::broadcast, coll::operation::allreduce, coll::operation::allgather,
+          coll::operation::alltoall, coll::operation::gather, coll::operation::scatter})
       for (std::size_t b : {std::size_t{40}, std::size_t{1024}, std::size_t{11584},
                             std::size_t{92680}, std::size_t{524288}}) {
         const auto want = truth.predict(op, b, l.size, l.nodes, l.block);

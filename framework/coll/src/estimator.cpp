@@ -72,8 +72,9 @@ namespace detail {
 
 // Replays every member's schedule: a round starts when the member's previous one ended (its
 // first after the call overhead), its messages arrive a step cost after that, and it ends when
-// its receives have arrived, plus its local work. With `features`, each member's clock also
-// carries the step counts and bytes of the path that set it (calibration's regressors).
+// its receives have arrived and it has injected its sends and copied out its receives (each
+// direction one message after the other), plus its local work. With `features`, each member's clock
+// also carries the step counts and bytes of the path that set it (calibration's regressors).
 sim_result simulate(const estimator& e, operation op, algorithm a, const group_state& g,
                     std::size_t bytes, std::size_t chunk, bool features) {
   const int size = g.size();
@@ -133,22 +134,24 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
             break;
           }
         if (!ready) break;
-        // The latest of: this member's own injection, each receive's arrival.
+        // The latest of: this member's own injections, one after the other; its copies of the
+        // received data, one after the other (a root of a linear gather takes its messages in
+        // turn); each receive's arrival.
         double end = clock[m];
         const std::vector<double>* path = nullptr;
-        std::vector<double> own;
-        for (const auto& t : r.sends) {
-          const int c = g.same_node(me, t.peer) ? 0 : 1;
-          const double busy = e.message[c].at(static_cast<double>(t.bytes)) - e.message[c].at(0);
-          const double inject =
-              clock[m] + prm.steps[kind][static_cast<std::size_t>(c)].scale * busy;
-          if (inject > end) {
-            end = inject;
-            if (features) {
-              own = feat[m];
-              own[feature_index(kind, c, 1)] += busy;
-              path = &own;
-            }
+        std::vector<double> own[2];
+        for (int dir = 0; dir < 2; ++dir) {
+          double t_busy = clock[m];
+          if (features) own[dir] = feat[m];
+          for (const auto& t : dir == 0 ? r.sends : r.recvs) {
+            const int c = g.same_node(me, t.peer) ? 0 : 1;
+            const double busy = e.message[c].at(static_cast<double>(t.bytes)) - e.message[c].at(0);
+            t_busy += prm.steps[kind][static_cast<std::size_t>(c)].scale * busy;
+            if (features) own[dir][feature_index(kind, c, 1)] += busy;
+          }
+          if (t_busy > end) {
+            end = t_busy;
+            path = features ? &own[dir] : nullptr;
           }
         }
         for (const auto& t : r.recvs) {
