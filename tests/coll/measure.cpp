@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "detail/clock_offset.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
@@ -41,4 +42,23 @@ TEST_CASE("measure rejects a repetition count below one on every member", "[coll
   REQUIRE_THROWS_WITH(coll::measure(w, cases, 0), Catch::Contains("reps must be at least 1"));
   // The group is still usable.
   REQUIRE(coll::allreduce(w, 1, coll::reduce_op::sum) == w.size());
+}
+
+TEST_CASE("clock offsets measured by round trips are within half a round trip of the truth",
+          "[coll][measure]") {
+  const coll::group& w = coll::world();
+  // Every rank here runs on one kernel (the emulated hosts too): the true offset is 0, so the
+  // measured one must lie within the method's bound, half the round trip it used.
+  const gaea::coll::detail::clock_offset o = gaea::coll::detail::offset_from_member0(w, true);
+  if (w.rank() == 0) {
+    CHECK(o.offset == 0);
+    CHECK(o.rtt == 0);
+  } else {
+    CHECK(o.rtt > 0);
+    CHECK(std::abs(o.offset) <= 0.5 * o.rtt + 1e-7);
+  }
+  // Without `always`, one kernel means no round trips at all.
+  const gaea::coll::detail::clock_offset same = gaea::coll::detail::offset_from_member0(w, false);
+  CHECK(same.offset == 0);
+  CHECK(same.rtt == 0);
 }

@@ -8,14 +8,13 @@
 // window-based benchmarks do.
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <functional>
 #include <numeric>
 #include <random>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "detail/clock_offset.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
@@ -94,49 +93,6 @@ struct call_runner {
   }
 };
 
-// This kernel's boot id: members that share it read one clock (the emulated hosts of
-// scripts/cluster.sh do), and their offset is exactly zero.
-std::uint64_t clock_domain() {
-  std::ifstream in("/proc/sys/kernel/random/boot_id");
-  std::string id;
-  std::getline(in, id);
-  return id.empty() ? 0 : std::hash<std::string>()(id);
-}
-
-// Collective over `g`: seconds to add to member 0's clock to read the calling member's. Zero for
-// members in member 0's clock domain; else the offset of the round trip with the least time
-// among a few (the error is at most half that round trip).
-double offset_from_member0(const group& g) {
-  std::vector<std::uint64_t> domains(static_cast<std::size_t>(g.size()));
-  const std::uint64_t mine = clock_domain();
-  allgather(g, std::span<const std::uint64_t>(&mine, 1), std::span<std::uint64_t>(domains),
-            plain());
-  double offset = 0;
-  for (int i = 1; i < g.size(); ++i) {
-    if (domains[static_cast<std::size_t>(i)] == domains[0] && domains[0] != 0) continue;
-    const int members[] = {0, i};
-    const group pair = g.subset(members);
-    if (pair.rank() < 0) continue;
-    double best_rtt = 1e300, best = 0;
-    for (int k = 0; k < 16; ++k) {
-      double t[1] = {0};
-      const double ta = now_s();
-      broadcast(pair, std::span<double>(t), 0, plain());
-      if (pair.rank() == 1) t[0] = now_s();
-      broadcast(pair, std::span<double>(t), 1, plain());
-      const double tc = now_s();
-      if (tc - ta < best_rtt) {
-        best_rtt = tc - ta;
-        best = t[0] - 0.5 * (ta + tc);
-      }
-    }
-    double o[1] = {best};
-    broadcast(pair, std::span<double>(o), 0, plain());
-    if (pair.rank() == 1) offset = o[0];
-  }
-  return offset;
-}
-
 }  // namespace
 
 std::vector<measurement> measure(const group& g, const std::vector<measure_case>& cases, int reps) {
@@ -147,7 +103,7 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
   const std::size_t nc = cases.size(), nr = static_cast<std::size_t>(reps);
   for (const measure_case& c : cases)
     run(c);  // warm-up: first touch of the buffers, endpoints, the schedule's memo
-  const double offset = offset_from_member0(g);
+  const double offset = detail::offset_from_member0(g, false).offset;
   // The lead of each start: enough for the start's broadcast to reach every member. It grows
   // when a member comes late (a loaded machine deschedules it) and shrinks back after a run of
   // punctual starts.
