@@ -171,7 +171,11 @@ class runtime {
   progress_placement placement_;
   bool own_hw_ = false;
   std::unique_ptr<comm::context> comm_;
-  std::unique_ptr<energy::actuator> actuator_;
+  // Behind the node's arbiter when other ranks of the job share the node (gaea/energy/arbiter.hpp):
+  // actuator_ carries the collectives' requests, governor_actuator_ the governor's, over one
+  // backend.
+  std::shared_ptr<energy::actuator> actuator_;
+  std::shared_ptr<energy::actuator> governor_actuator_;
   std::string dvfs_reason_;
   std::unique_ptr<energy::throttle> throttle_;
   std::string throttle_reason_;
