@@ -130,7 +130,7 @@ TEST_CASE("arbiter: a rank's restore raises only the CPUs it may run on", "[ener
   CHECK(r2.dvfs->current_khz(2) == low);
   // Rank 0 leaves: CPU 1 is then up to ranks 1 and 2 alone, decided at their next request.
   r0 = sim_rank(fresh_key(), 0, 2, {7});  // detaches rank 0 from `key`
-  unlink_name(*r0.arb);                    // its new table will never see a second rank
+  unlink_name(*r0.arb);                   // its new table will never see a second rank
   REQUIRE(r1.dvfs->set_low(1, true));
   CHECK(r1.dvfs->current_khz(1) == low);
   r1.dvfs->restore();
