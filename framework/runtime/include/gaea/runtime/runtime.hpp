@@ -88,7 +88,10 @@ class runtime {
   /// Must be called from the thread that created the runtime (gaea::error otherwise).
   void barrier();
 
-  /// The DVFS actuator (possibly "none") and the line saying why it was chosen.
+  /// The DVFS actuator (possibly "none") and the line saying why it was chosen. When other ranks
+  /// of the job share this node, it and throttle() sit behind the node's arbiter
+  /// (gaea/energy/arbiter.hpp): requests are recorded, and current_khz()/level() answer what the
+  /// node's ranks together decided.
   const energy::actuator& dvfs() const noexcept { return *actuator_; }
   energy::actuator& dvfs() noexcept { return *actuator_; }
   const std::string& dvfs_reason() const noexcept { return dvfs_reason_; }
