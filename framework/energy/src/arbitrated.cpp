@@ -115,7 +115,7 @@ class arbitrated_throttle final : public throttle {
     arb_->set_my_vote(cpu, detail::vote::with_level(arb_->my_vote(cpu), level));
     if (detail::vote::level(arb_->outcome(cpu)) != level) arb_->sweep_if_due();
     const bool ok = apply(cpu);
-    sync();
+    sync(cpu);
     return ok;
   }
   int level(int cpu) const noexcept override {
@@ -129,8 +129,8 @@ class arbitrated_throttle final : public throttle {
       for (int c : arb_->cpus()) {
         arb_->set_my_vote(c, detail::vote::with_level(arb_->my_vote(c), 0));
         apply(c);
+        sync(c);
       }
-      sync();
     } catch (...) {  // the table could not be locked: the backend's restore still runs
     }
     inner_->restore();
@@ -151,11 +151,9 @@ class arbitrated_throttle final : public throttle {
     arb_->set_applied(cpu, detail::vote::with_level(a, want));
     return true;
   }
-  // The backend counts this process's CPU time at the levels other ranks applied too.
-  void sync() noexcept {
-    for (int c : arb_->cpus())
-      base_.assume_level(c, detail::vote::level(arb_->applied(c)));
-  }
+  // The backend counts this process's CPU time at the level applied, also when another rank
+  // applied it (seen whenever this rank takes the lock for the CPU).
+  void sync(int cpu) noexcept { base_.assume_level(cpu, detail::vote::level(arb_->applied(cpu))); }
 
   std::unique_ptr<throttle> inner_;
   detail::throttle_base& base_;

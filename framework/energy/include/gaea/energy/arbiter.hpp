@@ -19,8 +19,9 @@
 /// Leaving: a rank's requests are withdrawn by restore() (its CPUs go high / T0), by its
 /// destructor (withdrawn entirely: it no longer counts), and by the fatal-signal handler
 /// (async-signal-safe atomic stores). A rank killed by SIGKILL cannot withdraw anything: its last
-/// requests stay until another rank of the node takes the lock and finds its pid gone (every
-/// attach and detach, and the robust lock's owner-died path, sweep dead ranks). A dead rank's
+/// requests stay until another rank of the node finds its pid gone (every attach and detach, the
+/// robust lock's owner-died path, and at most once a millisecond a request that the outcome
+/// overrides, sweep dead ranks). A dead rank's
 /// "low" never holds a CPU low against a live rank that wants it high; what it can do is keep a
 /// CPU that only it could run on where it left it (as without an arbiter). The table's name is
 /// unlinked once every rank of the node attached (unlink_name) and the memory goes with the last
