@@ -147,6 +147,7 @@ TEST_CASE("arbiter: a rank's end-of-call restore leaves low the CPUs only others
   const std::vector<int> mask{me, me + 1};
   energy::arbiter_config ac;
   ac.job_key = key;
+  ac.node = rt.node_id();
   ac.local_rank = me;
   ac.local_ranks = ranks;
   ac.cpus = mask;
