@@ -57,8 +57,11 @@ class dvfs_throttle_session final : public energy_session {
  public:
   dvfs_throttle_session(runtime& rt, std::vector<int> levels, std::vector<int> cpus)
       : rt_(rt), levels_(std::move(levels)), cpus_(std::move(cpus)) {
+    // Behind the node's arbiter a request may be recorded while the CPU stays high (another rank
+    // of the node wants it so): the model credits only CPUs that went low.
+    energy::actuator& dvfs = rt_.dvfs();
     for (int c : cpus_)
-      low_ = rt_.dvfs().set_low(c, true) || low_;
+      low_ = (dvfs.set_low(c, true) && dvfs.current_khz(c) == dvfs.low_khz(c)) || low_;
     cpu0_ns_ = progress::process_cpu_ns();
   }
   ~dvfs_throttle_session() override { finish(); }

@@ -15,6 +15,18 @@ bool actuator_base::set_low(int cpu, bool low) {
   return true;
 }
 
+void actuator_base::assume_low(int cpu, bool low) noexcept {
+  const int s = slot_of(cpu);
+  if (s < 0) return;
+  const auto slot = static_cast<std::size_t>(s);
+  try {
+    std::lock_guard lock(mutex_);
+    low_[slot] = low ? 1 : 0;
+    note_low(slot, low);
+  } catch (...) {  // locking a valid mutex does not fail
+  }
+}
+
 void actuator_base::restore() noexcept {
   std::unique_lock lock(mutex_, std::defer_lock);
   try {

@@ -236,6 +236,13 @@ class cpufreq_actuator final : public actuator_base {
     return mode_ == cpufreq_mode::userspace ? set_userspace(cpu, c, low) : set_minmax(cpu, c, low);
   }
 
+  // Another process of the job moved the CPU: as it would have, min/max lowered the floor too.
+  void note_low(std::size_t slot, bool low) noexcept override {
+    cpu_state& c = state_[slot];
+    c.cur = low ? c.low : c.high;
+    if (mode_ == cpufreq_mode::minmax) c.min_lowered = low && c.orig_min > c.low;
+  }
+
   void write_originals(bool locked) noexcept override {
     files_.plan().restore_now();
     if (!locked) return;

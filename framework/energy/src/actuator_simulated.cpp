@@ -49,6 +49,10 @@ class simulated_actuator final : public actuator_base {
     return true;
   }
 
+  void note_low(std::size_t slot, bool low) noexcept override {
+    state_[slot].cur = low ? range_.min_khz : range_.max_khz;
+  }
+
   void write_originals(bool locked) noexcept override {
     if (!locked) return;  // nothing was written
     for (cpu_state& c : state_)

@@ -36,10 +36,13 @@ governor::domain_state& governor::domain(int cpu) {
 
 bool governor::raise(domain_state& d) {
   if (!d.low) return false;
+  // Behind an arbiter the CPU may have stayed high (another rank wanted it so): then this
+  // withdraws the request but raises nothing.
+  const bool was_low = act_.current_khz(d.low_cpu) == act_.low_khz(d.low_cpu);
   // On failure the domain stays low and the next wake tries again.
   if (!act_.set_low(d.low_cpu, false)) return false;
   d.low = false;
-  return true;
+  return was_low;
 }
 
 void governor::thread_started(int cpu) {
@@ -75,7 +78,8 @@ bool governor::before_block(int cpu, std::int64_t now_ns, std::int64_t expected_
   d.low = true;
   d.low_cpu = cpu;
   d.last_lowered_ns = now_ns;
-  return true;
+  // Behind an arbiter the request may be recorded while the CPU stays high.
+  return act_.current_khz(cpu) == act_.low_khz(cpu);
 }
 
 bool governor::after_wake(int cpu, std::int64_t /*now_ns*/) {

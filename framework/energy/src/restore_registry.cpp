@@ -18,7 +18,14 @@ namespace {
 // allocation. 256 live actuators per process is far more than Gaea creates (one per rank).
 constexpr std::size_t max_plans = 256;
 std::array<std::atomic<restore_plan*>, max_plans> g_plans{};
-// Handlers currently walking g_plans; a plan being destroyed waits until it drops to zero.
+struct hook_entry {
+  std::atomic<exit_hook> fn{nullptr};
+  std::atomic<void*> context{nullptr};
+};
+// Exit hooks: claimed by a compare-exchange on `context`, published by storing `fn` last.
+std::array<hook_entry, max_plans> g_hooks{};
+// Handlers currently walking g_plans or g_hooks; a plan being destroyed waits until it drops to
+// zero.
 std::atomic<int> g_walkers{0};
 
 constexpr std::array<int, 6> fatal_signals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV};
@@ -42,12 +49,23 @@ void on_fatal_signal(int sig) {
   raise(sig);
 }
 
+// A handler that loaded an entry before it was cleared has already incremented g_walkers (both
+// are sequentially consistent), so once it is zero nobody can still be using it.
+void wait_for_walkers() noexcept {
+  while (g_walkers.load() != 0)
+    sched_yield();
+}
+
+void restore_at_exit_once() {
+  static std::once_flag at_exit_once;
+  std::call_once(at_exit_once, [] { std::atexit(restore_at_exit); });
+}
+
 }  // namespace
 
 restore_plan::restore_plan(std::size_t capacity)
     : entries_(std::make_unique<entry[]>(capacity)), capacity_(capacity), pid_(getpid()) {
-  static std::once_flag at_exit_once;
-  std::call_once(at_exit_once, [] { std::atexit(restore_at_exit); });
+  restore_at_exit_once();
   for (std::size_t i = 0; i < max_plans; ++i) {
     restore_plan* expected = nullptr;
     if (g_plans[i].compare_exchange_strong(expected, this)) {
@@ -60,10 +78,30 @@ restore_plan::restore_plan(std::size_t capacity)
 restore_plan::~restore_plan() {
   if (slot_ < 0) return;
   g_plans[static_cast<std::size_t>(slot_)].store(nullptr);
-  // A handler that loaded this plan before the store above has already incremented g_walkers
-  // (both are sequentially consistent), so once it is zero nobody can still be reading us.
-  while (g_walkers.load() != 0)
-    sched_yield();
+  wait_for_walkers();
+}
+
+int add_exit_hook(exit_hook fn, void* context) noexcept {
+  try {
+    restore_at_exit_once();
+  } catch (...) {  // std::call_once can only throw what the lambda throws: nothing
+  }
+  for (std::size_t i = 0; i < g_hooks.size(); ++i) {
+    void* expected = nullptr;
+    if (g_hooks[i].context.compare_exchange_strong(expected, context)) {
+      g_hooks[i].fn.store(fn);
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+void remove_exit_hook(int slot) noexcept {
+  if (slot < 0) return;
+  hook_entry& h = g_hooks[static_cast<std::size_t>(slot)];
+  h.fn.store(nullptr);
+  wait_for_walkers();
+  h.context.store(nullptr);
 }
 
 bool restore_plan::save(int fd, std::int64_t offset, std::string_view bytes) noexcept {
@@ -92,6 +130,8 @@ bool restore_plan::restore_now() noexcept {
 void restore_plan::restore_all(bool retire) noexcept {
   const int saved_errno = errno;
   g_walkers.fetch_add(1);
+  for (hook_entry& h : g_hooks)
+    if (const exit_hook fn = h.fn.load()) fn(h.context.load());
   for (auto& slot : g_plans) {
     restore_plan* p = slot.load();
     if (!p) continue;

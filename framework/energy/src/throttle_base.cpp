@@ -46,6 +46,19 @@ bool throttle_base::set_level(int cpu, int level) {
   return true;
 }
 
+void throttle_base::assume_level(int cpu, int level) noexcept {
+  const int s = slots_.slot_of(cpu);
+  if (s < 0 || level < 0 || level >= throttle_levels) return;
+  const auto slot = static_cast<std::size_t>(s);
+  if (levels_[slot].load(std::memory_order_acquire) == level) return;
+  try {
+    std::lock_guard lock(mutex_);
+    account_locked(by_level_, since_cpu_ns_, process_cpu_ns());
+    levels_[slot].store(level, std::memory_order_release);
+  } catch (...) {  // locking a valid mutex does not fail
+  }
+}
+
 int throttle_base::level(int cpu) const noexcept {
   const int s = slots_.slot_of(cpu);
   return s < 0 ? 0 : levels_[static_cast<std::size_t>(s)].load(std::memory_order_acquire);

@@ -1,6 +1,7 @@
 #include "gaea/runtime/runtime.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <exception>
 #include <optional>
+#include <random>
 #include <span>
 #include <thread>
 #include <vector>
@@ -20,6 +22,7 @@
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/energy/actuator.hpp"
+#include "gaea/energy/arbiter.hpp"
 #include "gaea/energy/meter.hpp"
 #include "gaea/energy/sysfs.hpp"
 #include "gaea/progress/clock.hpp"
@@ -58,6 +61,22 @@ double parse_slowdown() {
     throw error("environment variable GAEA_MAX_SLOWDOWN='" + text +
                 "' must be a fraction in (0, 1), e.g. 0.02 for 2%");
   return v;
+}
+// The job key of the node arbiters: world rank 0's pid, clock and a random number, broadcast, so
+// that it is the same on every rank of the job and differs between jobs. Collective (world).
+std::string job_key(int rank) {
+  std::uint64_t v[2] = {0, 0};
+  if (rank == 0) {
+    std::random_device rd;
+    v[0] = (static_cast<std::uint64_t>(getpid()) << 40) ^
+           static_cast<std::uint64_t>(progress::monotonic_ns());
+    v[1] = (static_cast<std::uint64_t>(rd()) << 32) | rd();
+  }
+  MPI_Bcast(v, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  char text[33];
+  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(v[0]),
+                static_cast<unsigned long long>(v[1]));
+  return text;
 }
 }  // namespace
 
@@ -142,17 +161,53 @@ runtime::runtime(int* argc, char*** argv)
       if (std::find(ac.cpus.begin(), ac.cpus.end(), c) == ac.cpus.end()) ac.cpus.push_back(c);
     ac.simulated_cost_ns = model_.transition_ns;
     energy::actuator_choice choice = energy::make_actuator(ac);
-    actuator_ = std::move(choice.act);
     dvfs_reason_ = std::move(choice.reason);
     // Throttling (clock modulation) on the same CPUs; never throws for missing hardware either.
     energy::throttle_config tc;
     tc.kind = throttle_kind;
     tc.root = sysfs;
-    tc.cpus = std::move(ac.cpus);
+    tc.cpus = ac.cpus;
     tc.simulated_cost_ns = model_.throttle_transition_ns;
     energy::throttle_choice thr = energy::make_throttle(tc);
-    throttle_ = std::move(thr.thr);
     throttle_reason_ = std::move(thr.reason);
+    // Ranks of this job on one node agree on each CPU through the node's arbiter; a rank alone
+    // on its node has none. If any rank of the node cannot attach, none of them uses it.
+    const std::string key = job_key(rank_);
+    std::shared_ptr<energy::arbiter> arbiter;
+    std::string why;
+    if (node_size_ > 1 && (choice.act->active() || thr.thr->active())) {
+      try {
+        energy::arbiter_config arb;
+        arb.job_key = key;
+        arb.node = node_id_;
+        arb.local_rank = node_rank_;
+        arb.local_ranks = node_size_;
+        arb.cpus = ac.cpus;
+        arbiter = energy::attach_arbiter(arb);
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+    }
+    int attached = why.empty() ? 1 : 0;
+    if (node_size_ > 1) MPI_Allreduce(MPI_IN_PLACE, &attached, 1, MPI_INT, MPI_MIN, node_comm_);
+    if (!attached) {
+      if (!why.empty())
+        std::fprintf(stderr,
+                     "gaea: rank %d: warning: %s; DVFS and throttle requests of the ranks on this "
+                     "node are not arbitrated\n",
+                     rank_, why.c_str());
+      arbiter.reset();
+    } else if (arbiter) {
+      energy::unlink_name(*arbiter);  // every rank of the node attached: the memory stays
+      const std::string note =
+          " (arbitrated among the " + std::to_string(node_size_) + " ranks of this node)";
+      dvfs_reason_ += note;
+      throttle_reason_ += note;
+    }
+    const std::shared_ptr<energy::actuator> dvfs = std::move(choice.act);
+    actuator_ = energy::arbitrated(dvfs, arbiter, energy::dvfs_source::calls);
+    governor_actuator_ = energy::arbitrated(dvfs, arbiter, energy::dvfs_source::governor);
+    throttle_ = energy::arbitrated(std::move(thr.thr), arbiter);
   }
   if (actuator_->active()) {
     // Frequency domains: the PUs of one core share a clock.
@@ -164,7 +219,7 @@ runtime::runtime(int* argc, char*** argv)
           domain_of_cpu.resize(static_cast<std::size_t>(pu) + 1, -1);
         domain_of_cpu[static_cast<std::size_t>(pu)] = static_cast<int>(c);
       }
-    governor_ = std::make_unique<energy::governor>(*actuator_, std::move(domain_of_cpu));
+    governor_ = std::make_unique<energy::governor>(*governor_actuator_, std::move(domain_of_cpu));
   }
 
   comm_ = std::make_unique<comm::context>(MPI_COMM_WORLD, cfg);

@@ -25,6 +25,11 @@ class actuator_base : public actuator {
   std::uint64_t transition_count() const noexcept override { return log_.count(); }
   std::int64_t transition_cost_ns() const noexcept override { return log_.cost_ns(); }
 
+  /// Takes note, without writing or counting anything, that `cpu` is now low (true) or high, as
+  /// another process of the job left it (the arbiter). The next set_low() then writes whenever
+  /// it moves the CPU from there. No-op for a CPU not managed.
+  void assume_low(int cpu, bool low) noexcept;
+
  protected:
   /// The frequencies of one managed CPU, as a backend keeps them.
   struct cpu_level {
@@ -40,6 +45,8 @@ class actuator_base : public actuator {
   /// Writes back every original this backend changed and resets its per-CPU state. `locked`:
   /// mutex_ is held; false only when locking failed, then write back but touch no state.
   virtual void write_originals(bool locked) noexcept = 0;
+  /// assume_low()'s part for the backend's own per-CPU state (caller holds mutex_).
+  virtual void note_low(std::size_t /*slot*/, bool /*low*/) noexcept {}
   /// False once the backend must not write again (a fatal signal restored the originals).
   virtual bool writable() const noexcept { return true; }
 

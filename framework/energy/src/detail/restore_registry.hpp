@@ -62,6 +62,16 @@ class restore_plan {
   int slot_ = -1;
 };
 
+/// A function the atexit and fatal-signal handlers call, before they restore the plans, with the
+/// context it was registered with. It must be async-signal-safe (e.g. atomic stores only). The
+/// arbiter withdraws its rank's requests this way.
+using exit_hook = void (*)(void* context) noexcept;
+/// Registers `fn(context)` (`context` not null); returns the slot to pass to remove_exit_hook, -1
+/// when the fixed table is full (then only the normal paths run). Thread-safe.
+int add_exit_hook(exit_hook fn, void* context) noexcept;
+/// Unregisters the hook in `slot` (negative: nothing), waiting for a handler still calling it.
+void remove_exit_hook(int slot) noexcept;
+
 /// Installs the restoring handler for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT and SIGSEGV,
 /// remembering the previous dispositions (signals set to SIG_IGN are left alone). Called again
 /// it re-installs where someone replaced the handler since. The handler restores every plan,

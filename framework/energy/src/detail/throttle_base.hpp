@@ -33,6 +33,12 @@ class throttle_base : public throttle {
   std::int64_t transition_cost_ns() const noexcept override { return log_.cost_ns(); }
   level_times cpu_ns_by_level() const final;
 
+  /// Takes note, without writing or counting a transition, that `cpu` is now at `level` (0..7),
+  /// as another process of the job left it (the arbiter): the CPU time from here on counts at
+  /// that level, and the next set_level() writes whenever it moves the CPU from there. No-op for
+  /// a CPU not managed or a level outside 0..7.
+  void assume_level(int cpu, int level) noexcept;
+
  protected:
   /// `cpus`: the CPUs this throttle may change; `original_levels`: the level each is at now (and
   /// goes back to on restore), one per CPU; `capacity`: transitions kept.

@@ -39,13 +39,15 @@ class governor {
   void thread_started(int cpu);
   /// The thread left `cpu` for good: one awake thread less (never below 0); nothing is lowered.
   void thread_stopped(int cpu);
-  /// Called right before a thread on `cpu` blocks, with its expected idle time. Returns true if
-  /// the domain was lowered by this call: only when this was its last awake thread, the idle
-  /// time is at least min_idle_ns() and the domain was not lowered within min_interval_ns().
+  /// Called right before a thread on `cpu` blocks, with its expected idle time. Asks for the
+  /// domain to go low only when this was its last awake thread, the idle time is at least
+  /// min_idle_ns() and the domain was not lowered within min_interval_ns(). Returns true if the
+  /// CPU is low after the request (behind an arbiter, gaea/energy/arbiter.hpp, the request is
+  /// recorded but the CPU stays high while another rank of the node wants it high).
   /// A negative `cpu` (unknown) is ignored.
   bool before_block(int cpu, std::int64_t now_ns, std::int64_t expected_idle_ns);
-  /// Called right after the thread wakes, on the CPU it blocked on. Raises the domain if it was
-  /// low. Returns true if this call raised it.
+  /// Called right after the thread wakes, on the CPU it blocked on. Withdraws the domain's low
+  /// request if it made one. Returns true if this call raised the CPU (it was low).
   bool after_wake(int cpu, std::int64_t now_ns);
   /// Lowerings skipped by hysteresis / by the rate limit (telemetry).
   std::uint64_t skipped_short() const noexcept;

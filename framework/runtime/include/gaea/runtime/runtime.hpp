@@ -88,7 +88,10 @@ class runtime {
   /// Must be called from the thread that created the runtime (gaea::error otherwise).
   void barrier();
 
-  /// The DVFS actuator (possibly "none") and the line saying why it was chosen.
+  /// The DVFS actuator (possibly "none") and the line saying why it was chosen. When other ranks
+  /// of the job share this node, it and throttle() sit behind the node's arbiter
+  /// (gaea/energy/arbiter.hpp): requests are recorded, and current_khz()/level() answer what the
+  /// node's ranks together decided.
   const energy::actuator& dvfs() const noexcept { return *actuator_; }
   energy::actuator& dvfs() noexcept { return *actuator_; }
   const std::string& dvfs_reason() const noexcept { return dvfs_reason_; }
@@ -171,7 +174,11 @@ class runtime {
   progress_placement placement_;
   bool own_hw_ = false;
   std::unique_ptr<comm::context> comm_;
-  std::unique_ptr<energy::actuator> actuator_;
+  // Behind the node's arbiter when other ranks of the job share the node (gaea/energy/arbiter.hpp):
+  // actuator_ carries the collectives' requests, governor_actuator_ the governor's, over one
+  // backend.
+  std::shared_ptr<energy::actuator> actuator_;
+  std::shared_ptr<energy::actuator> governor_actuator_;
   std::string dvfs_reason_;
   std::unique_ptr<energy::throttle> throttle_;
   std::string throttle_reason_;
