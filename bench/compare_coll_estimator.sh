@@ -2,14 +2,19 @@
 # The collectives' estimator ([Bcast-Energy]): predicted vs measured time and energy of every
 # algorithm at sizes between the calibration's, on one node (2 ranks, shared memory) and across
 # emulated hosts (2 hosts x 2 ranks unshaped; 3 hosts x 1 rank, bgq preset). Per layout:
-#   fresh    validate --fresh: calibrate and validate in one launch (the model's own error)
+#   fresh    validate --fresh, --launches times: calibrate and validate in one launch; the
+#            validation cases are also measured inside the calibration's run (the model's own
+#            error) and again after it
 #   cal      calibrate in a launch of its own, then val-a and val-b: two more launches validate
 #            that file (the error a user sees: model + drift between launches), and the
 #            measured times of val-a against val-b show the drift between launches itself.
 # Each point's noise inside a launch (even vs odd repetitions) is in every table.
 # Results: bench/results/<date>-coll-estimator/ (built under .partial, renamed when complete):
 # cal-*.json, fresh-*.json, val-*-{a,b}.json, *.txt, summary.md (bench/coll_estimator_summary.py).
-#   usage: bench/compare_coll_estimator.sh [--reps N] [--no-hosts]
+# Every layout runs under each progress mode of --modes (default "spin auto"): the estimator is
+# calibrated for the mode a job runs in, and auto's waits depend on what came before.
+#   usage: bench/compare_coll_estimator.sh [--reps N] [--launches N] [--modes "spin auto"]
+#                                          [--no-hosts]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -17,11 +22,16 @@ source "$here/nodes_common.sh"
 export GAEA_CLUSTER_NAME=gaeae  # its own cluster
 reps=100
 hosts=1
+modes="spin auto"
+launches=3
 while (($#)); do
   case "$1" in
     --reps) reps=$2; shift 2 ;;
     --no-hosts) hosts=0; shift ;;
-    *) echo "usage: $0 [--reps N] [--no-hosts]" >&2; exit 2 ;;
+    --modes) modes=$2; shift 2 ;;
+    --launches) launches=$2; shift 2 ;;
+    *) echo "usage: $0 [--reps N] [--launches N] [--modes \"spin auto\"] [--no-hosts]" >&2
+       exit 2 ;;
   esac
 done
 tool=$root/build/apps/coll/gaea-coll
@@ -34,17 +44,28 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 UCX_WARN_UNUSED
   echo "# Collectives' estimator: predicted vs measured"
   echo
   echo "$(date -u) on $(hostname), $(nproc) cores; load before: $(load_now); $reps repetitions"
-  echo "per point (medians of the slowest member's time, all members starting together; energy"
-  echo "from the model meter above windows without a call). Sizes validated lie between the"
+  echo "per point, progress modes: $modes"
+  echo "(medians of the slowest member's time, all members starting together; energy"
+  echo "from the model meter while the calls run). Sizes validated lie between the"
   echo "calibration sizes."
 } >"$out.partial/summary.md"
 
 run_layout() {  # name launcher...
+  local layout=$1
+  shift
+  for mode in $modes; do
+    GAEA_PROGRESS=$mode run_mode "$mode-$layout" "$@"
+  done
+}
+
+run_mode() {  # name launcher... (GAEA_PROGRESS set)
   local name=$1
   shift
   local p=$out.partial
-  "$@" "$tool" validate --fresh --reps "$reps" --json "$p/fresh-$name.json" \
-    >"$p/fresh-$name.txt" 2>/dev/null
+  for ((k = 1; k <= launches; ++k)); do
+    "$@" "$tool" validate --fresh --reps "$reps" --json "$p/fresh-$name-$k.json" \
+      >"$p/fresh-$name-$k.txt" 2>/dev/null
+  done
   "$@" "$tool" calibrate --reps "$reps" --out "$p/cal-$name.json" >/dev/null 2>&1
   for v in a b; do
     "$@" "$tool" validate --reps "$reps" --calibration "$p/cal-$name.json" \
@@ -53,7 +74,8 @@ run_layout() {  # name launcher...
   echo "$name: load after $(load_now)" >>"$p/loads.txt"
 }
 
-run_layout node-2ranks-sm env UCX_TLS=sm mpirun -np 2
+export GAEA_PROGRESS
+run_layout node-2ranks-sm env UCX_TLS=sm mpirun -x GAEA_PROGRESS -np 2
 if ((hosts)); then
   if [[ $(id -u) -ne 0 ]]; then
     echo "across hosts needs root (network namespaces); skipped" >>"$out.partial/summary.md"

@@ -63,6 +63,10 @@ int main(int argc, char** argv) {
   val->add_option("--out", out, "with --fresh: also write the calibration here");
   val->add_option("--reps", reps, "calls per timed batch")->check(CLI::Range(1, 100000));
   val->add_option("--json", json_out, "write the table as JSON");
+  std::vector<std::size_t> validate_sizes;
+  val->add_option("--sizes", validate_sizes,
+                  "sizes in bytes, comma-separated (default: between the calibration's)")
+      ->delimiter(',');
   val->add_option("--ops", validate_ops, "operations to validate (comma-separated)")
       ->delimiter(',')
       ->capture_default_str();
@@ -125,10 +129,17 @@ int main(int argc, char** argv) {
             return 0;
           }
           if (*sw) return gaea_coll::sweep(rt, w, sweep_ops, min_bytes, max_bytes, reps, json_out);
-          const gaea::coll::estimator e = fresh ? gaea::coll::estimator::calibrate(w, reps)
-                                                : gaea::coll::estimator::load(calibration);
-          if (fresh && !out.empty() && w.rank() == 0) e.save(out);
-          return gaea_coll::validate(rt, w, e, validate_op_list, reps, json_out);
+          const std::vector<std::size_t> sizes =
+              validate_sizes.empty() ? gaea_coll::validation_sizes() : validate_sizes;
+          if (!fresh)
+            return gaea_coll::validate(rt, w, gaea::coll::estimator::load(calibration),
+                                       validate_op_list, sizes, reps, json_out, nullptr);
+          // Fresh: the validation cases are measured inside the calibration's run as well.
+          std::vector<gaea::coll::measurement> same;
+          const gaea::coll::estimator e = gaea::coll::estimator::calibrate(
+              w, reps, gaea_coll::validation_cases(w, validate_op_list, sizes), &same);
+          if (!out.empty() && w.rank() == 0) e.save(out);
+          return gaea_coll::validate(rt, w, e, validate_op_list, sizes, reps, json_out, &same);
         },
         1);
   } catch (const std::exception& e) {

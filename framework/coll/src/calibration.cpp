@@ -67,7 +67,8 @@ std::span<const std::size_t> estimator::calibration_sizes() noexcept {
   return op_sizes;
 }
 
-estimator estimator::calibrate(const group& g, int reps) {
+estimator estimator::calibrate(const group& g, int reps, const std::vector<measure_case>& extra,
+                               std::vector<measurement>* extra_out) {
   runtime& rt = runtime::current();
   const int n = g.size();
   std::vector<measure_case> cases;
@@ -82,11 +83,14 @@ estimator estimator::calibrate(const group& g, int reps) {
       }
     }
   }
+  const std::size_t own = cases.size();
+  cases.insert(cases.end(), extra.begin(), extra.end());
   estimator e;
   measure_curves(g, e, reps);
   const std::vector<measurement> ms = measure(g, cases, reps);
+  if (extra_out) extra_out->assign(ms.begin() + static_cast<long>(own), ms.end());
   std::vector<detail::calibration_point> pts;
-  for (std::size_t i = 0; i < cases.size(); ++i)
+  for (std::size_t i = 0; i < own; ++i)
     pts.push_back({cases[i].op, cases[i].algo, cases[i].bytes, ms[i]});
   const auto shape = detail::synthetic_group(n, g.nodes(), g.block_placement());
   detail::group_state model = *shape;
@@ -97,11 +101,19 @@ estimator estimator::calibrate(const group& g, int reps) {
   for (int i = 0; i < n; ++i)
     model.node_members[static_cast<std::size_t>(g.node_of(i))].push_back(i);
   detail::fit(e, model, pts);
+  // How well the fit reproduces its own measurements (mean |relative error| of the time).
+  double in_sample = 0;
+  for (const detail::calibration_point& p : pts)
+    in_sample += std::abs(
+        detail::simulate(e, p.op, p.algo, model, p.bytes, 64 * 1024, false).seconds / p.m.seconds -
+        1);
+  in_sample /= static_cast<double>(std::max<std::size_t>(1, pts.size()));
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   e.source_ = "calibrated on " + std::string(host) + " (" + std::to_string(n) + " ranks, " +
               std::to_string(g.nodes()) + " nodes, " + std::to_string(pts.size()) +
-              " measurements, meter " + rt.energy().source + ")";
+              " measurements, meter " + rt.energy().source + ", fit within " +
+              std::to_string(static_cast<int>(std::lround(100 * in_sample))) + " % on them)";
   return e;
 }
 

@@ -123,12 +123,12 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
   const double min_lead = lead;
   int punctual = 0;
   // Per case: the slowest member's time of each punctual repetition, in order; late ones; the
-  // meter's joules over the windows with the call. Windows without a call: joules and count.
+  // members' times summed; the meter's joules from before the wait for the start to the call's
+  // end, and the wait's length. Windows without a call: the wait's joules and length.
   std::vector<std::vector<double>> times(nc), late_times(nc), sums(nc);
-  std::vector<double> call_j(nc, 0.0);
+  std::vector<double> call_j(nc, 0.0), call_wait_s(nc, 0.0);
   std::vector<std::size_t> windows(nc, 0);
-  double base_j = 0;
-  std::size_t base_windows = 0;
+  double wait_j = 0, wait_s = 0;
   // Each round visits the cases still short of `reps` punctual repetitions, in its own order, the
   // same on every member (a fixed seed): a case always run right after the same one would carry
   // that one's after-effects (a large call's cold caches, a thread still spinning down). Every
@@ -142,23 +142,26 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
     order.push_back(nc);  // the window without a call
     std::shuffle(order.begin(), order.end(), shuffle_rng);
     for (const std::size_t c : order) {
-      const double j0 = rt.energy().joules;
       barrier(g, plain());
       double start[1] = {g.rank() == 0 ? now_s() + lead : 0};
       broadcast(g, std::span<double>(start), 0, plain());
       const double local_start = start[0] + offset;
-      const bool late = now_s() > local_start + 1e-6;
+      // The meter is read before the wait for the start (a read after it would delay the call);
+      // the wait's share is taken out at the power measured over windows without a call.
+      const double j0 = rt.energy().joules, t_j0 = now_s();
+      const bool late = t_j0 > local_start + 1e-6;
       while (now_s() < local_start) {
       }
       if (c == nc) {
-        base_j += rt.energy().joules - j0;
-        ++base_windows;
+        wait_j += rt.energy().joules - j0;
+        wait_s += now_s() - t_j0;
         continue;
       }
       run(cases[c]);
       const double mine = now_s() - local_start;
       double v[2] = {late ? 1.0 : 0.0, mine};
       call_j[c] += rt.energy().joules - j0;
+      call_wait_s[c] += std::max(0.0, local_start - t_j0);
       ++windows[c];
       allreduce(g, std::span<double>(v), reduce_op::max, plain());
       const double sum = allreduce(g, mine, reduce_op::sum, plain());
@@ -176,9 +179,10 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
       }
     }
   }
-  const double base = base_windows ? base_j / static_cast<double>(base_windows) : 0.0;
+  const double wait_w = wait_s > 0 ? wait_j / wait_s : 0.0;
   for (std::size_t c = 0; c < nc; ++c)
-    call_j[c] = windows[c] ? call_j[c] / static_cast<double>(windows[c]) - base : 0.0;
+    call_j[c] =
+        windows[c] ? (call_j[c] - wait_w * call_wait_s[c]) / static_cast<double>(windows[c]) : 0.0;
   allreduce(g, std::span<double>(call_j), reduce_op::sum, plain());
   std::vector<measurement> out(nc);
   for (std::size_t c = 0; c < nc; ++c) {

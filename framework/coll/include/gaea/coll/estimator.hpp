@@ -4,9 +4,9 @@
 /// runs ([Bcast-Energy]): per link class (inside a node, across nodes) the measured time of one
 /// message as a function of its size; per high-level step (tree, scatter, allgather, pipeline,
 /// reduce, exchange, Bruck, local copy) and link class a start-up and a factor on that time,
-/// fitted by least squares from a calibration run; and a power above idle per link class from
-/// the energy meter in use. A prediction replays the algorithm's schedule for
-/// every member (who waits for whom), so it holds for any group size, node count and placement.
+/// fitted by least squares from a calibration run; and a member's power during a call per link
+/// class from the energy meter in use. A prediction replays the algorithm's schedule for every
+/// member (who waits for whom), so it holds for any group size, node count and placement.
 
 #include <cstddef>
 #include <filesystem>
@@ -45,9 +45,31 @@ struct step_cost {
 struct prediction {
   algorithm algo = algorithm::automatic;
   double seconds = 0;  ///< until the last member finishes
-  double joules = 0;   ///< above idle, all members
+  double joules = 0;   ///< while the call runs, all members (as the meter counts)
 };
 
+/// One point to measure: `op` run by `algo` on `bytes` per member, read as predict() reads them
+/// (root 0; double elements; alltoall: `bytes` per block).
+struct measure_case {
+  operation op = operation::barrier;
+  algorithm algo = algorithm::automatic;
+  std::size_t bytes = 0;
+};
+/// One measured point: what predict() estimates.
+struct measurement {
+  double seconds = 0;  ///< median over the repetitions of the slowest member's time for one call
+  /// Median over the repetitions of the members' times summed (member-seconds: what the energy
+  /// is charged on, and what tells a member's own costs from the critical path's).
+  double member_seconds = 0;
+  double joules =
+      0;  ///< per call, all members, while it runs (as the meter counts, static share in)
+  /// The point's own noise: |median of the even repetitions - median of the odd ones| / seconds.
+  /// An estimator cannot be checked closer than this.
+  double spread = 0;
+  /// Share of the repetitions dropped because a member reached the common start late (they are
+  /// repeated, up to 4 x reps rounds in all).
+  double late = 0;
+};
 /// Thread safety: const members are thread-safe.
 class estimator {
  public:
@@ -81,13 +103,20 @@ class estimator {
   };
   /// Indexed by coll::operation (reduce takes allreduce's when not calibrated itself).
   std::vector<op_params> ops;
-  double power_w[2] = {12.0, 10.0};  ///< above idle per member in a call: intra rounds, inter
+  /// Power of a member during a call, as the meter counts it: in intra-node rounds (and set-up),
+  /// in inter-node rounds.
+  double power_w[2] = {12.0, 10.0};
 
-  /// Collective over `g`: measures every algorithm of every operation at a few sizes (see
-  /// measure()), fits the parameters by weighted least squares on the relative error of the
-  /// predicted totals (the critical path's step counts and bytes are the regressors, re-derived
-  /// until they settle) and the power from the meter's readings. A minute at most on small groups.
-  static estimator calibrate(const group& g, int reps = 20);
+  /// Collective over `g`: measures the message curves, then every algorithm of every operation
+  /// at calibration_sizes() (see measure()), fits the parameters by weighted least squares on the
+  /// relative error of the predicted totals (the slowest member's time and the member-seconds;
+  /// the regressors are the paths' message counts and curve times, re-derived until they settle)
+  /// and the power from the meter's readings. `extra` cases are measured in the same interleaved
+  /// run but not fitted; their measurements go to `*extra_out` (validation under the very
+  /// conditions of the calibration). Seconds on small groups.
+  static estimator calibrate(const group& g, int reps = 20,
+                             const std::vector<measure_case>& extra = {},
+                             std::vector<measurement>* extra_out = nullptr);
   /// The message sizes (bytes per member; alltoall: per block, up to 64 KiB) calibrate()
   /// measures, ascending. Validation measures between them.
   static std::span<const std::size_t> calibration_sizes() noexcept;
@@ -100,36 +129,17 @@ class estimator {
 /// Not collective.
 std::vector<algorithm> algorithms_of(operation op, int size);
 
-/// One point to measure: `op` run by `algo` on `bytes` per member, read as predict() reads them
-/// (root 0; double elements; alltoall: `bytes` per block).
-struct measure_case {
-  operation op = operation::barrier;
-  algorithm algo = algorithm::automatic;
-  std::size_t bytes = 0;
-};
-/// One measured point: what predict() estimates.
-struct measurement {
-  double seconds = 0;  ///< median over the repetitions of the slowest member's time for one call
-  /// Median over the repetitions of the members' times summed (member-seconds: what the energy
-  /// is charged on, and what tells a member's own costs from the critical path's).
-  double member_seconds = 0;
-  double joules = 0;  ///< per call, all members, above the same windows holding a barrier only
-  /// The point's own noise: |median of the even repetitions - median of the odd ones| / seconds.
-  /// An estimator cannot be checked closer than this.
-  double spread = 0;
-  /// Share of the repetitions dropped because a member reached the common start late (they are
-  /// repeated, up to 4 x reps rounds in all).
-  double late = 0;
-};
 /// Collective over `g` (every member passes the same cases and reps): measures every case `reps`
 /// times, interleaved — each repetition runs every case once, in an order shuffled per
 /// repetition (alike on every member) — so that a slow moment of the machine touches all cases
 /// alike instead of all repetitions of one. Every call starts on all members at once: member 0
 /// names a start time a little ahead, each member waits for it on its own clock (offset from member
 /// 0's measured unless both share one kernel), and the call lasts until the last member ends; a
-/// repetition in which a member reached the start late is dropped. One warm-up call per case first.
-/// Energy per call is the meter's reading over the window (barrier, start, call) minus its reading
-/// over windows without a call, summed over members. Energy mode off. gaea::error for reps < 1.
+/// repetition in which a member reached the start late is dropped and repeated (the lead grows).
+/// One warm-up call per case first. Energy per call is what the meter counts while the call runs
+/// on each member (static share included), summed over members: read before the wait for the
+/// start, less the wait at the power measured over windows without a call. Energy mode off.
+/// gaea::error for reps < 1.
 std::vector<measurement> measure(const group& g, const std::vector<measure_case>& cases, int reps);
 
 /// The estimator the automatic selection uses: GAEA_COLL_CALIBRATION's file, else none (the
