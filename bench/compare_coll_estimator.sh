@@ -13,8 +13,10 @@
 # cal-*.json, fresh-*.json, val-*-{a,b}.json, *.txt, summary.md (bench/coll_estimator_summary.py).
 # Every layout runs under each progress mode of --modes (default "spin auto"): the estimator is
 # calibrated for the mode a job runs in, and auto's waits depend on what came before.
+# Across hosts (4 and 3 ranks on this machine's 2 cores, about ten times slower per launch) the
+# defaults are lighter: --host-modes "spin", --host-launches 1, --host-reps 20.
 #   usage: bench/compare_coll_estimator.sh [--reps N] [--launches N] [--modes "spin auto"]
-#                                          [--no-hosts]
+#          [--host-reps N] [--host-launches N] [--host-modes "spin"] [--no-hosts]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -24,13 +26,20 @@ reps=100
 hosts=1
 modes="spin auto"
 launches=3
+host_reps=20
+host_launches=1
+host_modes="spin"
 while (($#)); do
   case "$1" in
     --reps) reps=$2; shift 2 ;;
     --no-hosts) hosts=0; shift ;;
     --modes) modes=$2; shift 2 ;;
     --launches) launches=$2; shift 2 ;;
-    *) echo "usage: $0 [--reps N] [--launches N] [--modes \"spin auto\"] [--no-hosts]" >&2
+    --host-reps) host_reps=$2; shift 2 ;;
+    --host-launches) host_launches=$2; shift 2 ;;
+    --host-modes) host_modes=$2; shift 2 ;;
+    *) echo "usage: $0 [--reps N] [--launches N] [--modes M] [--host-reps N]" \
+         "[--host-launches N] [--host-modes M] [--no-hosts]" >&2
        exit 2 ;;
   esac
 done
@@ -44,7 +53,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 UCX_WARN_UNUSED
   echo "# Collectives' estimator: predicted vs measured"
   echo
   echo "$(date -u) on $(hostname), $(nproc) cores; load before: $(load_now); $reps repetitions"
-  echo "per point, progress modes: $modes"
+  echo "per point, progress modes: $modes, $launches fresh launches; across hosts $host_reps"
+  echo "repetitions, modes: $host_modes, $host_launches fresh launch(es)"
   echo "(medians of the slowest member's time, all members starting together; energy"
   echo "from the model meter while the calls run). Sizes validated lie between the"
   echo "calibration sizes."
@@ -82,10 +92,12 @@ if ((hosts)); then
   else
     trap '"$nodes_cluster" down >/dev/null 2>&1 || true' EXIT
     "$nodes_cluster" up 2 --ppn 2 >/dev/null
-    run_layout hosts-2x2 "$nodes_cluster" mpirun -np 4
+    reps=$host_reps launches=$host_launches modes=$host_modes \
+      run_layout hosts-2x2 "$nodes_cluster" mpirun -np 4
     "$nodes_cluster" down >/dev/null
     "$nodes_cluster" up 3 --ppn 1 --preset bgq >/dev/null
-    run_layout hosts-3x1-bgq "$nodes_cluster" mpirun -np 3
+    reps=$host_reps launches=$host_launches modes=$host_modes \
+      run_layout hosts-3x1-bgq "$nodes_cluster" mpirun -np 3
     "$nodes_cluster" down >/dev/null
   fi
 fi

@@ -68,6 +68,7 @@ TEST_CASE("calibration files round-trip and bad ones are named", "[coll][estimat
   e.ops[1].steps[2][1].scale = 1.25;
   e.message[1] = {{8, 8192, 1 << 20}, {2e-6, 9e-6, 300e-6}};
   e.power_w[1] = 7.5;
+  e.call_joules = 3e-6;
   e.save(dir / "cal.json");
   const coll::estimator back = coll::estimator::load(dir / "cal.json");
   CHECK(back.ops[1].steps[2][1].start_s == Approx(-4.2e-6));
@@ -75,11 +76,13 @@ TEST_CASE("calibration files round-trip and bad ones are named", "[coll][estimat
   CHECK(back.message[1].bytes == e.message[1].bytes);
   CHECK(back.message[1].seconds == e.message[1].seconds);
   CHECK(back.power_w[1] == 7.5);
+  CHECK(back.call_joules == Approx(3e-6));
   CHECK(back.source() == (dir / "cal.json").string() + " (defaults)");
   for (const auto& entry : std::filesystem::directory_iterator(dir))  // no temporary left
     CHECK_FALSE(entry.path().filename().string().starts_with("cal.json.tmp"));
   std::ofstream(dir / "bad.json")
-      << "{\"kind\": \"gaea-coll-calibration\", \"version\": 3, \"power_w\": [1, 1]}";
+      << "{\"kind\": \"gaea-coll-calibration\", \"version\": 3, \"power_w\": [1, 1], "
+         "\"call_joules\": 0}";
   CHECK_THROWS_WITH(coll::estimator::load(dir / "bad.json"),
                     Catch::Contains("bad.json") && Catch::Contains("message.intra"));
   // A curve whose sizes do not ascend is named with the point.

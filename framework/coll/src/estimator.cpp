@@ -181,7 +181,8 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
     }
     out.class_seconds[0] += prm.call_overhead_s;  // every member's set-up
   }
-  out.joules = out.class_seconds[0] * e.power_w[0] + out.class_seconds[1] * e.power_w[1];
+  out.joules = out.class_seconds[0] * e.power_w[0] + out.class_seconds[1] * e.power_w[1] +
+               e.call_joules * static_cast<double>(n);
   if (features && n) {
     out.features = feat[last];
     out.member_features.assign(nf, 0.0);
@@ -223,6 +224,7 @@ void estimator::save(const std::filesystem::path& file) const {
   j["version"] = file_version;
   j["source"] = source_;
   j["power_w"] = {power_w[0], power_w[1]};
+  j["call_joules"] = call_joules;
   for (int c = 0; c < 2; ++c)
     j["message"][c == 0 ? "intra" : "inter"] = {{"bytes", message[c].bytes},
                                                 {"seconds", message[c].seconds}};
@@ -276,6 +278,7 @@ estimator estimator::load(const std::filesystem::path& file) {
                 ": 'power_w' must be [intra, inter]");
   e.power_w[0] = j["power_w"][0].get<double>();
   e.power_w[1] = j["power_w"][1].get<double>();
+  e.call_joules = need(j, "call_joules");
   for (int c = 0; c < 2; ++c) {
     const char* cls = c == 0 ? "intra" : "inter";
     const std::string where = "gaea::coll: calibration file " + file.string() + ": message." + cls;

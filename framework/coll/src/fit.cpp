@@ -95,22 +95,32 @@ void fit(estimator& e, const group_state& model, const std::vector<calibration_p
   // Reduce is not measured on its own: its tree steps behave as allreduce's.
   e.ops[static_cast<std::size_t>(operation::reduce)] =
       e.ops[static_cast<std::size_t>(operation::allreduce)];
-  // Power: joules = p_intra * intra member-seconds + p_inter * inter member-seconds.
+  // Power: joules = p_intra * intra member-seconds + p_inter * inter member-seconds
+  //                 + e_call * members (what every member spends on a call whatever its length:
+  //                 the meter's own reading, setting the call up).
   {
     const bool two = model.nodes() > 1;
-    Eigen::MatrixXd A(static_cast<Eigen::Index>(pts.size()), two ? 2 : 1);
+    const Eigen::Index cols = two ? 3 : 2, last = cols - 1;
+    Eigen::MatrixXd A(static_cast<Eigen::Index>(pts.size()), cols);
     Eigen::VectorXd b(static_cast<Eigen::Index>(pts.size()));
     for (std::size_t r = 0; r < pts.size(); ++r) {
+      const auto row = static_cast<Eigen::Index>(r);
       const auto sim = simulate(e, pts[r].op, pts[r].algo, model, pts[r].bytes, chunk, false);
       const double w = pts[r].m.joules > 0 ? 1.0 / pts[r].m.joules : 0.0;
-      A(static_cast<Eigen::Index>(r), 0) =
-          (two ? sim.class_seconds[0] : sim.class_seconds[0] + sim.class_seconds[1]) * w;
-      if (two) A(static_cast<Eigen::Index>(r), 1) = sim.class_seconds[1] * w;
-      b(static_cast<Eigen::Index>(r)) = w > 0 ? 1.0 : 0.0;
+      A(row, 0) = (two ? sim.class_seconds[0] : sim.class_seconds[0] + sim.class_seconds[1]) * w;
+      if (two) A(row, 1) = sim.class_seconds[1] * w;
+      A(row, last) = static_cast<double>(model.size()) * w;
+      b(row) = w > 0 ? 1.0 : 0.0;
     }
-    const Eigen::VectorXd p = A.completeOrthogonalDecomposition().solve(b);
+    Eigen::VectorXd p = A.completeOrthogonalDecomposition().solve(b);
+    if (p(last) < 0) {  // no negative energy per call: refit the powers alone
+      p = A.leftCols(last).completeOrthogonalDecomposition().solve(b);
+      p.conservativeResize(cols);
+      p(last) = 0;
+    }
     e.power_w[0] = std::max(0.0, p(0));
     e.power_w[1] = two ? std::max(0.0, p(1)) : e.power_w[0];
+    e.call_joules = p(last);
   }
 }
 

@@ -106,6 +106,9 @@ class estimator {
   /// Power of a member during a call, as the meter counts it: in intra-node rounds (and set-up),
   /// in inter-node rounds.
   double power_w[2] = {12.0, 10.0};
+  /// Energy every member spends on a call whatever its length (setting it up, the meter's
+  /// own reading), in joules.
+  double call_joules = 0;
 
   /// Collective over `g`: measures the message curves, then every algorithm of every operation
   /// at calibration_sizes() (see measure()), fits the parameters by weighted least squares on the
