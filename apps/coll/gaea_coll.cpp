@@ -1,10 +1,7 @@
 // gaea-coll: calibrate the collectives' estimator, print its predictions, and check them against
 // measurements ([Bcast-Energy]'s validation: predicted vs measured time and energy per algorithm).
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -15,8 +12,6 @@
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
 #include "gaea/runtime/runtime.hpp"
-
-namespace coll = gaea::coll;
 
 namespace {
 
