@@ -195,7 +195,9 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
     for (std::size_t r = 0; r < use.size(); ++r)
       (r % 2 ? odd : even).push_back(use[r]);
     m.seconds = median(use);
-    m.member_seconds = median(sums[c].empty() ? use : sums[c]);
+    // With no punctual repetition, every member is taken to have run as long as the slowest.
+    m.member_seconds =
+        sums[c].empty() ? m.seconds * static_cast<double>(g.size()) : median(sums[c]);
     m.joules = call_j[c];
     m.spread = !even.empty() && !odd.empty() && m.seconds > 0
                    ? std::abs(median(even) - median(odd)) / m.seconds
