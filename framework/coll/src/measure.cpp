@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "detail/clock_offset.hpp"
+#include "gaea/base/detail/median.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
@@ -29,12 +30,7 @@ double now_s() {
   return static_cast<double>(progress::monotonic_ns()) * 1e-9;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const auto mid = v.begin() + static_cast<long>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
+using gaea::detail::median;
 
 options plain() {
   options o;

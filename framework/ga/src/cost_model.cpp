@@ -10,6 +10,7 @@
 #include "detail/registry.hpp"
 #include "detail/wire.hpp"
 #include "gaea/base/detail/copy.hpp"
+#include "gaea/base/detail/median.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/ga/detail/array_core.hpp"
@@ -30,10 +31,7 @@ void on_ping(const comm::am_message& m) {
   m.reply(reply);
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using gaea::detail::median;
 
 // memcpy cost per byte on this rank, measured once (warm 256 KiB copies).
 double copy_cost_per_byte() {
