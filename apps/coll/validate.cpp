@@ -70,18 +70,15 @@ int validate(gaea::runtime& rt, const coll::group& w, const coll::estimator& e,
     rows[i].meas = ms[i];
     if (same_run) rows[i].same = (*same_run)[i];
   }
-  // The measured cheapest of each (op, size): least energy within 2 % of the fastest, as choose().
+  // The measured cheapest of each (op, size), by choose()'s rule applied to the measurements.
   for (std::size_t i = 0; i < rows.size();) {
     std::size_t j = i;
-    double fastest = 1e300;
-    while (j < rows.size() && rows[j].op == rows[i].op && rows[j].bytes == rows[i].bytes)
-      fastest = std::min(fastest, rows[j++].meas.seconds);
-    row* best = nullptr;
+    std::vector<coll::prediction> measured;
+    for (; j < rows.size() && rows[j].op == rows[i].op && rows[j].bytes == rows[i].bytes; ++j)
+      measured.push_back({rows[j].pred.algo, rows[j].meas.seconds, rows[j].meas.joules});
+    const coll::algorithm best = coll::cheapest(measured);
     for (std::size_t k = i; k < j; ++k)
-      if (rows[k].meas.seconds <= fastest * 1.02 &&
-          (!best || rows[k].meas.joules < best->meas.joules))
-        best = &rows[k];
-    best->best = true;
+      rows[k].best = rows[k].pred.algo == best;
     i = j;
   }
   if (w.rank() != 0) return 0;

@@ -10,7 +10,6 @@
 
 #include "detail/fit.hpp"
 #include "detail/shape.hpp"
-#include "detail/simulate.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
@@ -75,7 +74,7 @@ estimator estimator::calibrate(const group& g, int reps, const std::vector<measu
   for (operation op :
        {operation::barrier, operation::broadcast, operation::allreduce, operation::allgather,
         operation::alltoall, operation::gather, operation::scatter}) {
-    for (algorithm a : detail::candidates(op, n)) {
+    for (algorithm a : algorithms_of(op, n)) {
       for (std::size_t bytes : calibration_sizes()) {
         if (op == operation::barrier && bytes > 8) continue;
         if (op == operation::alltoall && bytes > 65536) continue;
@@ -100,14 +99,8 @@ estimator estimator::calibrate(const group& g, int reps, const std::vector<measu
   model.node_members.assign(static_cast<std::size_t>(g.nodes()), {});
   for (int i = 0; i < n; ++i)
     model.node_members[static_cast<std::size_t>(g.node_of(i))].push_back(i);
-  detail::fit(e, model, pts);
-  // How well the fit reproduces its own measurements (mean |relative error| of the time).
-  double in_sample = 0;
-  for (const detail::calibration_point& p : pts)
-    in_sample += std::abs(
-        detail::simulate(e, p.op, p.algo, model, p.bytes, 64 * 1024, false).seconds / p.m.seconds -
-        1);
-  in_sample /= static_cast<double>(std::max<std::size_t>(1, pts.size()));
+  // How well the fit reproduces its own measurements (in the source line).
+  const double in_sample = detail::fit(e, model, pts);
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   e.source_ = "calibrated on " + std::string(host) + " (" + std::to_string(n) + " ranks, " +

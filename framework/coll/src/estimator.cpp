@@ -208,12 +208,15 @@ std::vector<prediction> estimator::predict(operation op, std::size_t bytes, int 
 
 algorithm estimator::choose(operation op, std::size_t bytes, int size, int nodes, bool block,
                             double time_budget) const {
-  const auto p = predict(op, bytes, size, nodes, block);
+  return cheapest(predict(op, bytes, size, nodes, block), time_budget);
+}
+
+algorithm cheapest(const std::vector<prediction>& costs, double time_budget) {
   double fastest = std::numeric_limits<double>::infinity();
-  for (const auto& x : p)
+  for (const auto& x : costs)
     fastest = std::min(fastest, x.seconds);
   const prediction* best = nullptr;
-  for (const auto& x : p)
+  for (const auto& x : costs)
     if (x.seconds <= fastest * (1 + time_budget) && (!best || x.joules < best->joules)) best = &x;
   return best ? best->algo : algorithm::automatic;
 }

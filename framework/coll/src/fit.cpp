@@ -3,12 +3,13 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <cmath>
 
 #include "detail/simulate.hpp"
 
 namespace gaea::coll::detail {
 
-void fit(estimator& e, const group_state& model, const std::vector<calibration_point>& pts) {
+double fit(estimator& e, const group_state& model, const std::vector<calibration_point>& pts) {
   using op_params = estimator::op_params;
   const std::size_t chunk = 64 * 1024;
   // Time: weighted least squares on the relative error of the totals — the slowest member's time
@@ -122,6 +123,11 @@ void fit(estimator& e, const group_state& model, const std::vector<calibration_p
     e.power_w[1] = two ? std::max(0.0, p(1)) : e.power_w[0];
     e.call_joules = p(last);
   }
+  double in_sample = 0;
+  for (const calibration_point& q : pts)
+    in_sample +=
+        std::abs(simulate(e, q.op, q.algo, model, q.bytes, chunk, false).seconds / q.m.seconds - 1);
+  return in_sample / static_cast<double>(std::max<std::size_t>(1, pts.size()));
 }
 
 }  // namespace gaea::coll::detail

@@ -22,7 +22,8 @@ struct calibration_point {
 /// already hold the curves. Per operation, weighted least squares on the relative error of the
 /// totals, the factors and the copy rate kept non-negative (active set); the regressors are the
 /// critical path's message counts and curve times, re-derived from the replay until they settle.
-/// Reduce takes allreduce's parameters.
-void fit(estimator& e, const group_state& model, const std::vector<calibration_point>& pts);
+/// Reduce takes allreduce's parameters. Returns how well the fit reproduces `pts` (mean |relative
+/// error| of the slowest member's time).
+double fit(estimator& e, const group_state& model, const std::vector<calibration_point>& pts);
 
 }  // namespace gaea::coll::detail

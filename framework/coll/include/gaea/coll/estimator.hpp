@@ -128,6 +128,11 @@ class estimator {
   std::string source_ = "defaults";
 };
 
+/// The least-energy entry of `costs` among those within (1 + time_budget) of the fastest: the
+/// rule estimator::choose applies to its predictions, and a validation to measured costs.
+/// algorithm::automatic when `costs` is empty. Not collective.
+algorithm cheapest(const std::vector<prediction>& costs, double time_budget = 0.02);
+
 /// Every algorithm that can run `op` on `size` members (those predict() compares), in enum order.
 /// Not collective.
 std::vector<algorithm> algorithms_of(operation op, int size);
