@@ -14,10 +14,6 @@ namespace gaea::coll::detail {
 
 namespace {
 
-double now_s() {
-  return static_cast<double>(progress::monotonic_ns()) * 1e-9;
-}
-
 options plain() {
   options o;
   o.energy = energy_mode::off;
@@ -55,11 +51,11 @@ clock_offset offset_from_member0(const group& g, bool always) {
     double best_rtt = 1e300, best = 0;
     for (int k = 0; k < 16; ++k) {
       double t[1] = {0};
-      const double ta = now_s();
+      const double ta = progress::monotonic_s();
       broadcast(pair, std::span<double>(t), 0, plain());
-      if (pair.rank() == 1) t[0] = now_s();
+      if (pair.rank() == 1) t[0] = progress::monotonic_s();
       broadcast(pair, std::span<double>(t), 1, plain());
-      const double tc = now_s();
+      const double tc = progress::monotonic_s();
       if (tc - ta < best_rtt) {
         best_rtt = tc - ta;
         best = t[0] - 0.5 * (ta + tc);

@@ -15,6 +15,11 @@ inline std::int64_t monotonic_ns() noexcept {
   return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
+/// CLOCK_MONOTONIC in seconds, for timings kept as doubles.
+inline double monotonic_s() noexcept {
+  return static_cast<double>(monotonic_ns()) * 1e-9;
+}
+
 /// CPU time of the calling thread in ns (a system call: call it at state changes, not per step).
 inline std::int64_t thread_cpu_ns() noexcept {
   timespec ts;
