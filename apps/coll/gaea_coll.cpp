@@ -107,8 +107,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     // Every rank, before the long collective part: a file that cannot be written is known now.
-    if (!out.empty()) gaea::check_output_path(out, "gaea-coll calibrate --out");
-    if (!json_out.empty()) gaea::check_output_path(json_out, "gaea-coll validate --json");
+    // Named after the subcommand given: --out belongs to calibrate and validate --fresh, --json
+    // to validate and sweep.
+    const std::string sub = *cal ? "calibrate" : *sw ? "sweep" : "validate";
+    if (!out.empty()) gaea::check_output_path(out, "gaea-coll " + sub + " --out");
+    if (!json_out.empty()) gaea::check_output_path(json_out, "gaea-coll " + sub + " --json");
     // An error on any rank ends the job with its message on every rank (exit 1).
     return gaea::run_main(
         "gaea-coll", &argc, &argv,
