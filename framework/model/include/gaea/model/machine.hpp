@@ -1,0 +1,90 @@
+#pragma once
+/// \file
+/// gaea::model::machine — what the scale models [PGAS-BGQ §III] need to know about a cluster: its
+/// nodes and cores, LogGP parameters per link class (Alexopoulos et al. 1995, as [PGAS-BGQ eq.
+/// 7-9] use them), the owner-side costs of active messages, and the compute rates the apps' models
+/// divide work by. Read from and written to JSON (machine descriptions: `framework/model/machines/`,
+/// or a file `gaea-model calibrate` writes from measurements on the machine itself).
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace gaea::model {
+
+/// Which link a message between two ranks takes.
+enum class link_class : std::uint8_t {
+  intra,  ///< both ranks on one node (shared memory)
+  inter,  ///< ranks on different nodes (the network)
+};
+
+/// LogGP parameters of one link class, in seconds (and seconds per byte), as the models use them:
+///   - one-sided get of m bytes, RMA:        o + 2 L + m G                         [PGAS-BGQ eq. 7]
+///   - the same through an active message:   o + 2 L + o_r + m G                   [PGAS-BGQ eq. 8]
+///   - k further messages posted back to back: k max(o, g) more (the origin's gap)  [PGAS-BGQ eq. 9]
+/// L is one-way, so a round trip pays it twice; o is the origin's CPU time to post and complete one
+/// message; o_r is the target's CPU time to run a small active message's handler (the progress
+/// thread of the owner, or the owner itself when it polls).
+struct link_params {
+  double L = 0;    ///< one-way latency
+  double o = 0;    ///< origin overhead per message
+  double g = 0;    ///< gap between consecutive messages of one rank (inverse message rate)
+  double G = 0;    ///< per byte (inverse bandwidth)
+  double o_r = 0;  ///< target's handler time for one small active message
+
+  /// A blocking RMA get (or put with remote completion) of `bytes`.
+  double rma_s(double bytes) const noexcept { return o + 2 * L + bytes * G; }
+  /// A round trip through the target's handler carrying `bytes` one way.
+  double am_s(double bytes) const noexcept { return o + 2 * L + o_r + bytes * G; }
+};
+
+/// A cluster as the models see it. Ranks are placed in blocks: rank r runs on node
+/// r / ranks_per_node.
+struct machine {
+  std::string name;    ///< e.g. "bgq"
+  std::string source;  ///< where the figures come from (a paper's key, "calibrated on <host> ...")
+  std::int64_t nodes = 1;
+  std::int64_t cores_per_node = 1;
+  std::int64_t threads_per_core = 1;  ///< SMT: hardware threads per core
+  std::int64_t ranks_per_node = 1;    ///< default for predictions (at most nodes' worth of ranks)
+  link_params intra;                  ///< inside a node
+  link_params inter;                  ///< across nodes
+  /// Added per network hop beyond the first, per one-way message ([PGAS-BGQ §IV.B.1]: 35 ns on the
+  /// Blue Gene/Q torus); 0 for a switched network. The models use the mean hop count of a
+  /// torus of `torus_dims` dimensions holding the nodes in use (0: no torus).
+  double hop_s = 0;
+  int torus_dims = 0;
+  double copy_s_per_byte = 0;       ///< memcpy on one core
+  double add_s_per_byte = 0;        ///< accumulate kernel (y += a x, doubles) on one core
+  double dgemm_flops_per_core = 0;  ///< flop/s of one core's dgemm (large blocks)
+  double memory_bytes_per_node = 0; ///< sustained memory bandwidth of a node (STREAM copy), B/s
+  /// True when an asynchronous progress thread serves active messages while the rank computes
+  /// (Gaea's progress thread; [PGAS-BGQ §III.D]'s asynchronous thread on a spare SMT thread).
+  bool progress_thread = true;
+
+  /// The link between ranks a and b when `ranks_per_node` ranks share a node.
+  link_class link_between(std::int64_t a, std::int64_t b, std::int64_t ranks_per_node) const;
+  const link_params& params(link_class c) const noexcept {
+    return c == link_class::intra ? intra : inter;
+  }
+  /// Mean one-way latency added by hops among `nodes_used` nodes (hop_s x (mean hops - 1)).
+  double mean_hop_s(std::int64_t nodes_used) const;
+  /// Nodes that `ranks` ranks occupy at `ranks_per_node` per node.
+  static std::int64_t nodes_for(std::int64_t ranks, std::int64_t ranks_per_node) noexcept {
+    return ranks_per_node > 0 ? (ranks + ranks_per_node - 1) / ranks_per_node : 0;
+  }
+  /// gaea::error naming the machine and the field for a count below 1, a negative time or rate,
+  /// or ranks_per_node above cores_per_node x threads_per_core.
+  void check() const;
+};
+
+/// Reads a machine description (JSON, documented in framework/model/README.md). gaea::error naming
+/// the file and the key for an unreadable file, invalid JSON, a missing or wrong-typed key, and
+/// whatever machine::check() refuses.
+machine load_machine(const std::filesystem::path& file);
+/// Writes `m` as JSON to a temporary beside `file`, renamed over it when written. gaea::error when
+/// it cannot (the file is then untouched).
+void save_machine(const machine& m, const std::filesystem::path& file);
+
+}  // namespace gaea::model

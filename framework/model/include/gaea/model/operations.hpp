@@ -1,0 +1,72 @@
+#pragma once
+/// \file
+/// Time models of Gaea's one-sided operations on a described machine ([PGAS-BGQ §III.C-D], with
+/// LogGP parameters from gaea::model::machine). Every function is a pure computation: not
+/// collective, thread-safe, no runtime needed. Times are seconds for one blocking call as the
+/// origin sees it (issue to completion).
+
+#include <cstdint>
+
+#include "gaea/model/machine.hpp"
+
+namespace gaea::model {
+
+/// How a contiguous transfer travels.
+enum class contiguous_path : std::uint8_t {
+  rma,             ///< zero-copy RMA, no target CPU [PGAS-BGQ eq. 7]
+  active_message,  ///< the fall-back through the target's handler [PGAS-BGQ eq. 8]
+};
+
+/// A contiguous get (or a put waiting for remote completion) of `bytes` over link `c`, with
+/// `extra_latency_s` added each way (hops).
+double contiguous_s(const machine& m, link_class c, double bytes,
+                    contiguous_path path = contiguous_path::rma, double extra_latency_s = 0);
+
+/// A strided get/put of `chunks` contiguous chunks of `chunk_bytes` each to one target:
+///   zero-copy: one RMA per chunk, posted back to back, one completion [PGAS-BGQ eq. 9]:
+///              o + 2 L + (chunks - 1) max(o, g) + m G
+///   packed:    one active message carrying the packed piece, a copy on each side:
+///              o + 2 L + o_r + m (G + 2 copy)
+double strided_zero_copy_s(const machine& m, link_class c, std::int64_t chunks, double chunk_bytes);
+double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, double chunk_bytes);
+
+/// An accumulate of `bytes` (doubles) into one owner.
+///   target-driven: the data travels in an active message and the owner's handler adds it:
+///                  o + 2 L + o_r + m (G + add)
+///   source-driven: lock, then the patch in `chunk_bytes` pieces through a pipeline of get → add
+///                  → put (each stage overlapping the next piece's previous stage), then unlock
+///                  ([PGAS-BGQ Fig. 11]'s source-driven pipelined form): two small round trips,
+///                  the first piece's get, and per piece the slowest stage.
+double acc_target_driven_s(const machine& m, link_class c, double bytes);
+double acc_source_driven_s(const machine& m, link_class c, double bytes, double chunk_bytes);
+
+/// How a shared counter's fetch-and-add is served (gaea::counters::counter_mode).
+enum class counter_service : std::uint8_t {
+  atomic,    ///< a network or CPU atomic: the owner's CPU is not involved
+  progress,  ///< an active message served by the owner's progress thread
+  owner,     ///< served only when the owner's own thread polls (no asynchronous progress)
+};
+
+/// The [PGAS-BGQ Fig. 10] experiment: `clients` ranks fetch-and-add back to back on one counter.
+struct counter_load {
+  std::int64_t clients = 1;    ///< ranks requesting (P - 1 in the figure)
+  std::int64_t ranks_per_node = 1;  ///< placement: rank r on node r / ranks_per_node, owner rank 0
+  counter_service service = counter_service::progress;
+  double owner_compute_s = 0;  ///< the owner computes in kernels of this length between polls
+  double client_think_s = 0;   ///< each client's own work between two calls
+  double service_s = -1;       ///< the owner's time per request; < 0: the link's o_r
+};
+/// Mean time of one fetch-and-add as the clients see it. The owner is a single server in a closed
+/// system of `clients` customers (exact mean-value analysis; think time = the client's work plus
+/// the round trip's wire time), which gives the linear growth in P once the owner saturates.
+/// With counter_service::owner and a computing owner, a request also waits for the kernel
+/// running when it arrives: in saturation every client gets one reply per owner cycle
+/// (owner_compute_s + clients x service). A progress thread without a hardware thread of its own
+/// (machine::progress_thread false) behaves as counter_service::owner.
+double fetch_add_s(const machine& m, const counter_load& load);
+
+/// Mean response time of a single server with service time `service_s` and `customers` customers
+/// who each think `think_s` between requests (exact MVA). Exposed for tests.
+double closed_queue_response_s(std::int64_t customers, double service_s, double think_s);
+
+}  // namespace gaea::model
