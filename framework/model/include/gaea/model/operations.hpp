@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "gaea/coll/options.hpp"
 #include "gaea/model/machine.hpp"
 
 namespace gaea::model {
@@ -24,7 +25,9 @@ double contiguous_s(const machine& m, link_class c, double bytes,
 
 /// A strided get/put of `chunks` contiguous chunks of `chunk_bytes` each to one target:
 ///   zero-copy: one RMA per chunk, posted back to back, one completion [PGAS-BGQ eq. 9]:
-///              o + 2 L + (chunks - 1) max(o, g) + m G
+///              o + 2 L + (chunks - 1) g + m G  (g: the origin's cost per further message
+///              of a batch; [PGAS-BGQ eq. 9] charges o, which is what an origin whose batch
+///              costs as much as separate calls pays)
 ///   packed:    one active message carrying the packed piece, a copy on each side:
 ///              o + 2 L + o_r + m (G + 2 copy)
 double strided_zero_copy_s(const machine& m, link_class c, std::int64_t chunks, double chunk_bytes);
@@ -42,7 +45,8 @@ double acc_source_driven_s(const machine& m, link_class c, double bytes, double 
 
 /// How a shared counter's fetch-and-add is served (gaea::counters::counter_mode).
 enum class counter_service : std::uint8_t {
-  atomic,    ///< a network or CPU atomic: the owner's CPU is not involved
+  atomic,    ///< a CPU atomic on a node, a network atomic across nodes (machine::network_atomics;
+             ///< else served by the owner's handler as an active message)
   progress,  ///< an active message served by the owner's progress thread
   owner,     ///< served only when the owner's own thread polls (no asynchronous progress)
 };
@@ -64,6 +68,13 @@ struct counter_load {
 /// (owner_compute_s + clients x service). A progress thread without a hardware thread of its own
 /// (machine::progress_thread false) behaves as counter_service::owner.
 double fetch_add_s(const machine& m, const counter_load& load);
+
+/// A collective of `op` with `bytes` per member (as coll::estimator::predict reads them) over
+/// `ranks` ranks placed in blocks of m.ranks_per_node: the fastest algorithm's time as the
+/// collectives' estimator replays it ([Bcast-Energy]), its message curves taken from the
+/// machine's links (one message = o + L + bytes G, hops included) and its step costs at their
+/// defaults. gaea::error for ranks < 1.
+double collective_s(const machine& m, coll::operation op, double bytes, std::int64_t ranks);
 
 /// Mean response time of a single server with service time `service_s` and `customers` customers
 /// who each think `think_s` between requests (exact MVA). Exposed for tests.
