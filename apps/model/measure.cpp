@@ -22,7 +22,8 @@ namespace ga = gaea::ga;
 namespace coll = gaea::coll;
 
 constexpr std::int64_t strided_rows = 1024;   // chunks of a strided case: up to 1024
-constexpr std::int64_t strided_cols = 2048;   // doubles per row: chunks up to 16 KiB
+constexpr std::int64_t strided_cols = 512;    // doubles per row: chunks up to 4 KiB (4 MiB
+                                              // in all: under an 8 MiB locked-memory limit)
 constexpr int burst = 64;                     // messages of get_issue
 
 // Seconds per call aimed at for one timed batch: long enough for the clock, short enough to

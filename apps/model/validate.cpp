@@ -45,7 +45,7 @@ void one_sided(gaea::runtime& rt, const model::machine& m, int target, int reps,
     cases.push_back({op_kind::put, target, s, 0});
   }
   constexpr std::int64_t strided_total = 64 * 1024;
-  for (const std::int64_t chunk : {64, 512, 4096, 16384}) {
+  for (const std::int64_t chunk : {64, 512, 4096}) {
     cases.push_back({op_kind::strided_zero, target, strided_total, chunk});
     cases.push_back({op_kind::strided_packed, target, strided_total, chunk});
   }

@@ -108,6 +108,22 @@ TEST_CASE("fetch-and-add latency grows linearly in P once the owner saturates") 
   load.service = counter_service::owner;
   load.owner_compute_s = 300e-6;
   CHECK(fetch_add_s(m, load) == Approx(300e-6 + 4095 * 2e-6));
+  // An owner busy half the time, few clients: between an idle owner and a busy one.
+  load.clients = 3;
+  const double busy = fetch_add_s(m, load);
+  CHECK(busy == Approx(300e-6 + 3 * 2e-6));
+  load.owner_busy_fraction = 0.5;
+  const double half = fetch_add_s(m, load);
+  load.owner_compute_s = 0;
+  const double idle = fetch_add_s(m, load);
+  CHECK(half == Approx(0.5 * (300e-6 + 3 * 2e-6)));  // saturated: half a cycle
+  CHECK(idle < half);
+  CHECK(half < busy);
+  load.owner_compute_s = 300e-6;
+  load.clients = 4095;
+  load.owner_busy_fraction = 1.5;
+  CHECK_THROWS_WITH(fetch_add_s(m, load), Catch::Contains("owner_busy_fraction = 1.5"));
+  load.owner_busy_fraction = 1;
   // A machine without an asynchronous thread serves "progress" as "owner".
   m.progress_thread = false;
   load.service = counter_service::progress;

@@ -93,10 +93,13 @@ double fetch_add_s(const machine& m, const counter_load& load) {
   if (load.clients < 1 || load.ranks_per_node < 1)
     throw error("gaea::model::fetch_add_s: clients = " + std::to_string(load.clients) +
                 ", ranks_per_node = " + std::to_string(load.ranks_per_node) + " (need >= 1)");
-  if (load.owner_compute_s < 0 || load.client_think_s < 0)
+  if (load.owner_compute_s < 0 || load.client_think_s < 0 || !(load.owner_busy_fraction >= 0) ||
+      load.owner_busy_fraction > 1)
     throw error("gaea::model::fetch_add_s: owner_compute_s = " +
                 std::to_string(load.owner_compute_s) +
-                ", client_think_s = " + std::to_string(load.client_think_s) + " (need >= 0)");
+                ", client_think_s = " + std::to_string(load.client_think_s) +
+                ", owner_busy_fraction = " + std::to_string(load.owner_busy_fraction) +
+                " (need times >= 0 and a fraction in [0, 1])");
   // Clients are ranks 1..clients; rank 0 owns the counter. Their mean wire time and mean
   // per-request service, by the link each one takes.
   const std::int64_t on_node = std::min(load.clients, load.ranks_per_node - 1);
@@ -120,9 +123,10 @@ double fetch_add_s(const machine& m, const counter_load& load) {
   const double n = static_cast<double>(load.clients);
   const double open = wire + closed_queue_response_s(load.clients, s, wire + load.client_think_s);
   if (service != counter_service::owner || load.owner_compute_s <= 0) return open;
-  // The owner serves only between kernels: a lone request waits half a kernel on average; in
-  // saturation every client gets one reply per owner cycle.
-  return std::max(open + load.owner_compute_s / 2, load.owner_compute_s + n * s);
+  // The owner serves only between kernels: a request that finds it in one waits half a kernel
+  // on average; in saturation every client gets one reply per owner cycle.
+  const double f = load.owner_busy_fraction;
+  return std::max(open + f * load.owner_compute_s / 2, f * (load.owner_compute_s + n * s));
 }
 
 double collective_s(const machine& m, coll::operation op, double bytes, std::int64_t ranks) {

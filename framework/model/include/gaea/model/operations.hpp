@@ -57,6 +57,9 @@ struct counter_load {
   std::int64_t ranks_per_node = 1;  ///< placement: rank r on node r / ranks_per_node, owner rank 0
   counter_service service = counter_service::progress;
   double owner_compute_s = 0;  ///< the owner computes in kernels of this length between polls
+  /// Share of the time the owner spends in those kernels (1: back to back, as [PGAS-BGQ Fig. 10];
+  /// an app's owner that also waits for data computes a smaller share).
+  double owner_busy_fraction = 1;
   double client_think_s = 0;   ///< each client's own work between two calls
   double service_s = -1;       ///< the owner's time per request; < 0: the link's o_r
 };
@@ -65,7 +68,9 @@ struct counter_load {
 /// the round trip's wire time), which gives the linear growth in P once the owner saturates.
 /// With counter_service::owner and a computing owner, a request also waits for the kernel
 /// running when it arrives: in saturation every client gets one reply per owner cycle
-/// (owner_compute_s + clients x service). A progress thread without a hardware thread of its own
+/// (owner_compute_s + clients x service). With a busy fraction f < 1 a request finds the owner in
+/// a kernel with probability f: f x owner_compute_s / 2 more, and a cycle of f x (kernel +
+/// clients x service) in saturation. A progress thread without a hardware thread of its own
 /// (machine::progress_thread false) behaves as counter_service::owner.
 double fetch_add_s(const machine& m, const counter_load& load);
 
