@@ -80,9 +80,10 @@ std::string host_name() {
 
 gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
   if (rt.size() < 2)
-    throw gaea::error("gaea-model calibrate: needs at least 2 ranks (it times one rank's "
-                      "operations against another), got " +
-                      std::to_string(rt.size()));
+    throw gaea::error(
+        "gaea-model calibrate: needs at least 2 ranks (it times one rank's "
+        "operations against another), got " +
+        std::to_string(rt.size()));
   gaea::model::machine m;
   const int intra = first_target(rt, true), inter = first_target(rt, false);
   if (intra >= 0) m.intra = measure_link(rt, intra, reps);
@@ -103,8 +104,8 @@ gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
   char when[32] = {};
   std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
   m.source = "gaea-model calibrate on " + host_name() + ", " + when + ", " +
-             std::to_string(rt.size()) + " ranks on " + std::to_string(rt.nodes()) +
-             " nodes, " + std::to_string(reps) + " repetitions";
+             std::to_string(rt.size()) + " ranks on " + std::to_string(rt.nodes()) + " nodes, " +
+             std::to_string(reps) + " repetitions";
   if (intra < 0) {
     m.intra = m.inter;
     m.source += "; intra not measured (one rank per node): copied from inter";

@@ -72,9 +72,9 @@ int main(int argc, char** argv) {
           return 0;
         }
         // Every rank needs the parameters: rank 0 measured them.
-        std::vector<double> p{m.intra.L, m.intra.o, m.intra.g, m.intra.G, m.intra.o_r,
-                              m.inter.L, m.inter.o, m.inter.g, m.inter.G, m.inter.o_r,
-                              m.copy_s_per_byte, m.add_s_per_byte};
+        std::vector<double> p{m.intra.L,   m.intra.o,   m.intra.g,         m.intra.G,
+                              m.intra.o_r, m.inter.L,   m.inter.o,         m.inter.g,
+                              m.inter.G,   m.inter.o_r, m.copy_s_per_byte, m.add_s_per_byte};
         gaea::coll::broadcast(gaea::coll::world(), std::span<double>(p), 0);
         gaea::model::machine all = m;
         all.intra = {p[0], p[1], p[2], p[3], p[4]};

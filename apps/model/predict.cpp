@@ -18,18 +18,19 @@ int predict_scale(const model::machine& m, const std::vector<std::int64_t>& rank
   std::printf("# machine '%s': %lld nodes x %lld ranks (%s)\n", m.name.c_str(),
               static_cast<long long>(m.nodes), static_cast<long long>(m.ranks_per_node),
               m.source.c_str());
-  std::printf("# fetch-and-add on rank 0's counter, ranks 1..P-1 back to back (us per call); "
-              "owner computing %.0f us kernels\n",
-              owner_compute_s * 1e6);
-  std::printf("%8s %12s %12s %12s %12s %12s | %12s %12s %12s\n", "P", "thread_idle",
-              "thread_busy", "nothread_idle", "nothread_busy", "atomic", "barrier_us",
-              "allred8B_us", "bcast64K_us");
+  std::printf(
+      "# fetch-and-add on rank 0's counter, ranks 1..P-1 back to back (us per call); "
+      "owner computing %.0f us kernels\n",
+      owner_compute_s * 1e6);
+  std::printf("%8s %12s %12s %12s %12s %12s | %12s %12s %12s\n", "P", "thread_idle", "thread_busy",
+              "nothread_idle", "nothread_busy", "atomic", "barrier_us", "allred8B_us",
+              "bcast64K_us");
   nlohmann::json rows = nlohmann::json::array();
   for (const std::int64_t p : ranks) {
     if (p < 2 || p > most)
       throw gaea::error("gaea-model predict: P = " + std::to_string(p) + " outside [2, " +
-                        std::to_string(most) + "] (machine '" + m.name + "': " +
-                        std::to_string(m.nodes) + " nodes x " +
+                        std::to_string(most) + "] (machine '" + m.name +
+                        "': " + std::to_string(m.nodes) + " nodes x " +
                         std::to_string(m.ranks_per_node) + " ranks)");
     model::counter_load load;
     load.clients = p - 1;
@@ -65,8 +66,11 @@ int predict_scale(const model::machine& m, const std::vector<std::int64_t>& rank
                     {"broadcast_64KiB_s", bc}});
   }
   if (!json_out.empty()) {
-    nlohmann::json j{{"kind", "gaea-model-scale"}, {"version", 1},       {"machine", m.name},
-                     {"source", m.source},         {"owner_compute_s", owner_compute_s},
+    nlohmann::json j{{"kind", "gaea-model-scale"},
+                     {"version", 1},
+                     {"machine", m.name},
+                     {"source", m.source},
+                     {"owner_compute_s", owner_compute_s},
                      {"rows", rows}};
     gaea::output_file out(json_out, "gaea-model predict --json");
     out.write(j.dump(2) + "\n");

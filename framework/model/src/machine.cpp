@@ -16,7 +16,9 @@ namespace {
 constexpr int file_version = 1;
 constexpr const char* file_kind = "gaea-machine";
 
-std::string named(const machine& m) { return "machine '" + m.name + "'"; }
+std::string named(const machine& m) {
+  return "machine '" + m.name + "'";
+}
 
 void check_time(const machine& m, const std::string& field, double v) {
   if (!std::isfinite(v) || v < 0)
@@ -67,8 +69,7 @@ link_params link_from(const nlohmann::json& j, const std::filesystem::path& file
 
 }  // namespace
 
-link_class machine::link_between(std::int64_t a, std::int64_t b,
-                                 std::int64_t per_node) const {
+link_class machine::link_between(std::int64_t a, std::int64_t b, std::int64_t per_node) const {
   if (per_node < 1)
     throw error(named(*this) + ": ranks per node " + std::to_string(per_node) + " must be >= 1");
   return a / per_node == b / per_node ? link_class::intra : link_class::inter;
@@ -126,8 +127,8 @@ machine load_machine(const std::filesystem::path& file) {
     throw error("gaea::model: " + file.string() + " is not a machine description (\"kind\": \"" +
                 file_kind + "\" missing)");
   if (const int v = field<int>(j, "version", file, ""); v != file_version)
-    throw error("gaea::model: machine file " + file.string() + " has version " +
-                std::to_string(v) + "; this Gaea reads version " + std::to_string(file_version));
+    throw error("gaea::model: machine file " + file.string() + " has version " + std::to_string(v) +
+                "; this Gaea reads version " + std::to_string(file_version));
   machine m;
   m.name = field<std::string>(j, "name", file, "");
   m.source = optional_field<std::string>(j, "source", "", file, "");

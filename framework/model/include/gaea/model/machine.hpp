@@ -3,8 +3,9 @@
 /// gaea::model::machine — what the scale models [PGAS-BGQ §III] need to know about a cluster: its
 /// nodes and cores, LogGP parameters per link class (Alexandrov et al. 1995, as [PGAS-BGQ eq.
 /// 7-9] use them), the owner-side costs of active messages, and the compute rates the apps' models
-/// divide work by. Read from and written to JSON (machine descriptions: `framework/model/machines/`,
-/// or a file `gaea-model calibrate` writes from measurements on the machine itself).
+/// divide work by. Read from and written to JSON (machine descriptions:
+/// `framework/model/machines/`, or a file `gaea-model calibrate` writes from measurements on the
+/// machine itself).
 
 #include <cstddef>
 #include <cstdint>
@@ -55,10 +56,10 @@ struct machine {
   /// torus of `torus_dims` dimensions holding the nodes in use (0: no torus).
   double hop_s = 0;
   int torus_dims = 0;
-  double copy_s_per_byte = 0;       ///< memcpy on one core
-  double add_s_per_byte = 0;        ///< accumulate kernel (y += a x, doubles) on one core
-  double dgemm_flops_per_core = 0;  ///< flop/s of one core's dgemm (large blocks)
-  double memory_bytes_per_node = 0; ///< sustained memory bandwidth of a node (STREAM copy), B/s
+  double copy_s_per_byte = 0;        ///< memcpy on one core
+  double add_s_per_byte = 0;         ///< accumulate kernel (y += a x, doubles) on one core
+  double dgemm_flops_per_core = 0;   ///< flop/s of one core's dgemm (large blocks)
+  double memory_bytes_per_node = 0;  ///< sustained memory bandwidth of a node (STREAM copy), B/s
   /// True when an asynchronous progress thread serves active messages while the rank computes
   /// (Gaea's progress thread; [PGAS-BGQ §III.D]'s asynchronous thread on a spare SMT thread).
   bool progress_thread = true;

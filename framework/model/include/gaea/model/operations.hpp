@@ -53,15 +53,15 @@ enum class counter_service : std::uint8_t {
 
 /// The [PGAS-BGQ Fig. 10] experiment: `clients` ranks fetch-and-add back to back on one counter.
 struct counter_load {
-  std::int64_t clients = 1;    ///< ranks requesting (P - 1 in the figure)
+  std::int64_t clients = 1;         ///< ranks requesting (P - 1 in the figure)
   std::int64_t ranks_per_node = 1;  ///< placement: rank r on node r / ranks_per_node, owner rank 0
   counter_service service = counter_service::progress;
   double owner_compute_s = 0;  ///< the owner computes in kernels of this length between polls
   /// Share of the time the owner spends in those kernels (1: back to back, as [PGAS-BGQ Fig. 10];
   /// an app's owner that also waits for data computes a smaller share).
   double owner_busy_fraction = 1;
-  double client_think_s = 0;   ///< each client's own work between two calls
-  double service_s = -1;       ///< the owner's time per request; < 0: the link's o_r
+  double client_think_s = 0;  ///< each client's own work between two calls
+  double service_s = -1;      ///< the owner's time per request; < 0: the link's o_r
 };
 /// Mean time of one fetch-and-add as the clients see it. The owner is a single server in a closed
 /// system of `clients` customers (exact mean-value analysis; think time = the client's work plus
