@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
       if (ranks.empty())
         for (std::int64_t p = 2; p <= 4096; p *= 2)
           ranks.push_back(p);
-      return gaea_model::predict_scale(gaea::model::load_machine(machine_file), ranks,
+      return gaea_model::predict_scale(gaea::model::load_machine(machine_file), machine_file, ranks,
                                        compute_us * 1e-6, json_out);
     }
     const std::string sub = *cal ? "calibrate" : "validate";

@@ -12,8 +12,9 @@ namespace gaea_model {
 
 namespace model = gaea::model;
 
-int predict_scale(const model::machine& m, const std::vector<std::int64_t>& ranks,
-                  double owner_compute_s, const std::string& json_out) {
+int predict_scale(const model::machine& m, const std::filesystem::path& machine_file,
+                  const std::vector<std::int64_t>& ranks, double owner_compute_s,
+                  const std::string& json_out) {
   const std::int64_t most = m.nodes * m.ranks_per_node;
   std::printf("# machine '%s': %lld nodes x %lld ranks (%s)\n", m.name.c_str(),
               static_cast<long long>(m.nodes), static_cast<long long>(m.ranks_per_node),
@@ -65,13 +66,15 @@ int predict_scale(const model::machine& m, const std::vector<std::int64_t>& rank
                     {"allreduce_8B_s", ar},
                     {"broadcast_64KiB_s", bc}});
   }
+  const nlohmann::json points = reference_points(m, machine_file);
   if (!json_out.empty()) {
     nlohmann::json j{{"kind", "gaea-model-scale"},
                      {"version", 1},
                      {"machine", m.name},
                      {"source", m.source},
                      {"owner_compute_s", owner_compute_s},
-                     {"rows", rows}};
+                     {"rows", rows},
+                     {"reference_points", points}};
     gaea::output_file out(json_out, "gaea-model predict --json");
     out.write(j.dump(2) + "\n");
     out.commit();
