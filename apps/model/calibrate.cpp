@@ -43,7 +43,9 @@ int first_target(gaea::runtime& rt, bool same) {
   return -1;
 }
 
-gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps) {
+// `pack_s_per_chunk` gets the packing cost per chunk (both sides' share: half the difference).
+gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps,
+                                      double& pack_s_per_chunk) {
   probe p(rt, 1 << 20);
   std::vector<op_case> cases;
   for (const std::int64_t s : calibration_sizes)
@@ -56,6 +58,9 @@ gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps) {
   // against an 8 B get.
   cases.push_back({op_kind::fetch_add, target, 8, 0});
   cases.push_back({op_kind::get, target, 8, 0});
+  // Packing per chunk: packed strided gets of 1024 and of 2 chunks of 8 B.
+  cases.push_back({op_kind::strided_packed, target, 8192, 8});
+  cases.push_back({op_kind::strided_packed, target, 16, 8});
   const std::vector<double> t = p.time(cases, reps);
   gaea::model::link_params l;
   if (rt.rank() != 0) return l;
@@ -67,6 +72,7 @@ gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps) {
   l.g = std::max((t[n + 1] - t[n + 2]) / 1023, 0.0);
   l.L = std::max((a - l.o) / 2, 0.0);
   l.o_r = std::max(t[n + 3] - t[n + 4], 0.0);
+  pack_s_per_chunk = std::max((t[n + 5] - t[n + 6]) / (2 * 1022), 0.0);
   return l;
 }
 
@@ -86,8 +92,11 @@ gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
         std::to_string(rt.size()));
   gaea::model::machine m;
   const int intra = first_target(rt, true), inter = first_target(rt, false);
-  if (intra >= 0) m.intra = measure_link(rt, intra, reps);
-  if (inter >= 0) m.inter = measure_link(rt, inter, reps);
+  // Packing is the CPU's: taken from the intra-node pair when there is one.
+  double pack_intra = 0, pack_inter = 0;
+  if (intra >= 0) m.intra = measure_link(rt, intra, reps, pack_intra);
+  if (inter >= 0) m.inter = measure_link(rt, inter, reps, pack_inter);
+  m.pack_s_per_chunk = intra >= 0 ? pack_intra : pack_inter;
   const local_rates r = measure_local_rates(rt);
   const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
   m.name = "calibrated-" + host_name();

@@ -66,7 +66,7 @@ TEST_CASE("source-driven accumulate pipelines its pieces; target-driven pays one
   const machine m = two_level();
   const double mib = 1 << 20;
   CHECK(acc_target_driven_s(m, link_class::inter, mib) ==
-        Approx(1e-6 + 10e-6 + 2e-6 + mib * (1e-9 + 0.3e-9)));
+        Approx(1e-6 + 10e-6 + 2e-6 + mib * (0.2e-9 + 1e-9 + 0.3e-9)));
   // One piece: lock + get + add + put + unlock, nothing overlapped.
   const double one = acc_source_driven_s(m, link_class::inter, 1024, 1 << 20);
   CHECK(one == Approx(2 * 11e-6 + (11e-6 + 1024e-9) + 1024 * 0.3e-9 + (11e-6 + 1024e-9)));

@@ -110,6 +110,7 @@ void machine::check() const {
                 " must be in [0, 6]");
   check_time(*this, "copy_s_per_byte", copy_s_per_byte);
   check_time(*this, "add_s_per_byte", add_s_per_byte);
+  check_time(*this, "pack_s_per_chunk", pack_s_per_chunk);
   check_time(*this, "dgemm_flops_per_core", dgemm_flops_per_core);
   check_time(*this, "memory_bytes_per_node", memory_bytes_per_node);
 }
@@ -142,6 +143,7 @@ machine load_machine(const std::filesystem::path& file) {
   m.torus_dims = optional_field<int>(j, "torus_dims", 0, file, "");
   m.copy_s_per_byte = field<double>(j, "copy_s_per_byte", file, "");
   m.add_s_per_byte = field<double>(j, "add_s_per_byte", file, "");
+  m.pack_s_per_chunk = optional_field<double>(j, "pack_s_per_chunk", 0.0, file, "");
   m.dgemm_flops_per_core = field<double>(j, "dgemm_flops_per_core", file, "");
   m.memory_bytes_per_node = field<double>(j, "memory_bytes_per_node", file, "");
   m.progress_thread = optional_field<bool>(j, "progress_thread", true, file, "");
@@ -171,6 +173,7 @@ void save_machine(const machine& m, const std::filesystem::path& file) {
   j["torus_dims"] = m.torus_dims;
   j["copy_s_per_byte"] = m.copy_s_per_byte;
   j["add_s_per_byte"] = m.add_s_per_byte;
+  j["pack_s_per_chunk"] = m.pack_s_per_chunk;
   j["dgemm_flops_per_core"] = m.dgemm_flops_per_core;
   j["memory_bytes_per_node"] = m.memory_bytes_per_node;
   j["progress_thread"] = m.progress_thread;

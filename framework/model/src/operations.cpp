@@ -48,13 +48,14 @@ double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, dou
                 " must be >= 1");
   const link_params& l = m.params(c);
   const double bytes = static_cast<double>(chunks) * chunk_bytes;
-  return l.o + 2 * l.L + l.o_r + bytes * (l.G + 2 * m.copy_s_per_byte);
+  return l.o + 2 * l.L + l.o_r + 2 * static_cast<double>(chunks) * m.pack_s_per_chunk +
+         bytes * (l.G + 2 * m.copy_s_per_byte);
 }
 
 double acc_target_driven_s(const machine& m, link_class c, double bytes) {
   check_bytes("acc_target_driven_s", bytes);
   const link_params& l = m.params(c);
-  return l.o + 2 * l.L + l.o_r + bytes * (l.G + m.add_s_per_byte);
+  return l.o + 2 * l.L + l.o_r + bytes * (m.copy_s_per_byte + l.G + m.add_s_per_byte);
 }
 
 double acc_source_driven_s(const machine& m, link_class c, double bytes, double chunk_bytes) {

@@ -58,6 +58,7 @@ struct machine {
   int torus_dims = 0;
   double copy_s_per_byte = 0;        ///< memcpy on one core
   double add_s_per_byte = 0;         ///< accumulate kernel (y += a x, doubles) on one core
+  double pack_s_per_chunk = 0;       ///< packing or unpacking one contiguous chunk (per chunk)
   double dgemm_flops_per_core = 0;   ///< flop/s of one core's dgemm (large blocks)
   double memory_bytes_per_node = 0;  ///< sustained memory bandwidth of a node (STREAM copy), B/s
   /// True when an asynchronous progress thread serves active messages while the rank computes

@@ -28,14 +28,14 @@ double contiguous_s(const machine& m, link_class c, double bytes,
 ///              o + 2 L + (chunks - 1) g + m G  (g: the origin's cost per further message
 ///              of a batch; [PGAS-BGQ eq. 9] charges o, which is what an origin whose batch
 ///              costs as much as separate calls pays)
-///   packed:    one active message carrying the packed piece, a copy on each side:
-///              o + 2 L + o_r + m (G + 2 copy)
+///   packed:    one active message carrying the packed piece, packed on one side and unpacked
+///              on the other: o + 2 L + o_r + 2 chunks pack + m (G + 2 copy)
 double strided_zero_copy_s(const machine& m, link_class c, std::int64_t chunks, double chunk_bytes);
 double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, double chunk_bytes);
 
 /// An accumulate of `bytes` (doubles) into one owner.
-///   target-driven: the data travels in an active message and the owner's handler adds it:
-///                  o + 2 L + o_r + m (G + add)
+///   target-driven: the origin packs the data into an active message and the owner's handler
+///                  adds it: o + 2 L + o_r + m (copy + G + add)
 ///   source-driven: lock, then the patch in `chunk_bytes` pieces through a pipeline of get → add
 ///                  → put (each stage overlapping the next piece's previous stage), then unlock
 ///                  ([PGAS-BGQ Fig. 11]'s source-driven pipelined form): two small round trips,
