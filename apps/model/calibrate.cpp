@@ -82,6 +82,29 @@ std::string host_name() {
   return h;
 }
 
+// Per node pair: rank 0's 8 B and 64 KiB gets to every rank, as latency and per-byte cost (the
+// machine keeps one set per link class; this shows how far the pairs of a class differ, as
+// [PGAS-BGQ Fig. 8] does per torus distance).
+void print_pairs(gaea::runtime& rt, int reps) {
+  probe p(rt, 1 << 20);
+  std::vector<op_case> cases;
+  for (int r = 1; r < rt.size(); ++r) {
+    cases.push_back({op_kind::get, r, 8, 0});
+    cases.push_back({op_kind::get, r, 65536, 0});
+  }
+  const std::vector<double> t = p.time(cases, std::max(3, reps / 2));
+  if (rt.rank() != 0) return;
+  std::printf("# rank 0 to each rank: 8 B get, and per byte from 8 B to 64 KiB\n");
+  std::printf("%6s %6s %12s %14s\n", "rank", "link", "get_8B_us", "G_ns_per_byte");
+  for (int r = 1; r < rt.size(); ++r) {
+    const double small = t[2 * static_cast<std::size_t>(r - 1)];
+    const double large = t[2 * static_cast<std::size_t>(r - 1) + 1];
+    std::printf("%6d %6s %12.2f %14.4f\n", r,
+                rt.comm().node_of(r) == rt.comm().node_of(0) ? "intra" : "inter", small * 1e6,
+                (large - small) / (65536 - 8) * 1e9);
+  }
+}
+
 }  // namespace
 
 gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
@@ -97,6 +120,7 @@ gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
   if (intra >= 0) m.intra = measure_link(rt, intra, reps, pack_intra);
   if (inter >= 0) m.inter = measure_link(rt, inter, reps, pack_inter);
   m.pack_s_per_chunk = intra >= 0 ? pack_intra : pack_inter;
+  print_pairs(rt, reps);
   const local_rates r = measure_local_rates(rt);
   const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
   m.name = "calibrated-" + host_name();
