@@ -113,6 +113,12 @@ void machine::check() const {
   check_time(*this, "pack_s_per_chunk", pack_s_per_chunk);
   check_time(*this, "dgemm_flops_per_core", dgemm_flops_per_core);
   check_time(*this, "memory_bytes_per_node", memory_bytes_per_node);
+  check_time(*this, "setup.endpoint_bytes", setup.endpoint_bytes);
+  check_time(*this, "setup.endpoint_s", setup.endpoint_s);
+  check_time(*this, "setup.rkey_bytes", setup.rkey_bytes);
+  check_time(*this, "setup.rkey_s", setup.rkey_s);
+  check_time(*this, "setup.region_s", setup.region_s);
+  check_time(*this, "setup.exchange_s_per_rank", setup.exchange_s_per_rank);
 }
 
 machine load_machine(const std::filesystem::path& file) {
@@ -148,6 +154,18 @@ machine load_machine(const std::filesystem::path& file) {
   m.memory_bytes_per_node = field<double>(j, "memory_bytes_per_node", file, "");
   m.progress_thread = optional_field<bool>(j, "progress_thread", true, file, "");
   m.network_atomics = optional_field<bool>(j, "network_atomics", false, file, "");
+  if (j.contains("setup")) {
+    const nlohmann::json& s = j["setup"];
+    setup_params& p = m.setup;
+    p.endpoint_bytes =
+        optional_field<double>(s, "endpoint_bytes", p.endpoint_bytes, file, "setup.");
+    p.endpoint_s = optional_field<double>(s, "endpoint_s", p.endpoint_s, file, "setup.");
+    p.rkey_bytes = optional_field<double>(s, "rkey_bytes", p.rkey_bytes, file, "setup.");
+    p.rkey_s = optional_field<double>(s, "rkey_s", p.rkey_s, file, "setup.");
+    p.region_s = optional_field<double>(s, "region_s", p.region_s, file, "setup.");
+    p.exchange_s_per_rank =
+        optional_field<double>(s, "exchange_s_per_rank", p.exchange_s_per_rank, file, "setup.");
+  }
   try {
     m.check();
   } catch (const error& e) {
@@ -178,6 +196,12 @@ void save_machine(const machine& m, const std::filesystem::path& file) {
   j["memory_bytes_per_node"] = m.memory_bytes_per_node;
   j["progress_thread"] = m.progress_thread;
   j["network_atomics"] = m.network_atomics;
+  j["setup"] = {{"endpoint_bytes", m.setup.endpoint_bytes},
+                {"endpoint_s", m.setup.endpoint_s},
+                {"rkey_bytes", m.setup.rkey_bytes},
+                {"rkey_s", m.setup.rkey_s},
+                {"region_s", m.setup.region_s},
+                {"exchange_s_per_rank", m.setup.exchange_s_per_rank}};
   output_file out(file, "gaea::model: machine file");
   out.write(j.dump(2) + "\n");
   out.commit();

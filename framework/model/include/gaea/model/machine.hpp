@@ -40,6 +40,18 @@ struct link_params {
   double am_s(double bytes) const noexcept { return o + 2 * L + o_r + bytes * G; }
 };
 
+/// What connecting to one peer and reaching one of its memory regions costs a rank: the space and
+/// time attributes of [PGAS-BGQ §III.B, eq. 3-6, Table II] (alpha, beta, gamma, delta), for
+/// Gaea's UCX endpoints and remote keys. Defaults: docs/scaling.md's estimates for UCX here.
+struct setup_params {
+  double endpoint_bytes = 1536;  ///< one idle endpoint with its lanes (alpha)
+  double endpoint_s = 30e-6;     ///< creating and wiring it up (beta)
+  double rkey_bytes = 230;       ///< one peer's packed key kept, plus its unpacked key (gamma)
+  double rkey_s = 2e-6;          ///< unpacking one peer's key on first use
+  double region_s = 50e-6;       ///< registering one memory region (delta), plus its collectives
+  double exchange_s_per_rank = 0.25e-6;  ///< the all-gather of packed keys, per rank
+};
+
 /// A cluster as the models see it. Ranks are placed in blocks: rank r runs on node
 /// r / ranks_per_node.
 struct machine {
@@ -68,6 +80,7 @@ struct machine {
   /// an atomic across nodes is served by the owner's handler like an active message (tcp here,
   /// Blue Gene/Q's PAMI [PGAS-BGQ §III.D]). Atomics inside a node are CPU atomics either way.
   bool network_atomics = false;
+  setup_params setup;  ///< "setup" in the file (optional; defaults above)
 
   /// The link between ranks a and b when `ranks_per_node` ranks share a node.
   link_class link_between(std::int64_t a, std::int64_t b, std::int64_t ranks_per_node) const;
