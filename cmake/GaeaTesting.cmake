@@ -153,9 +153,14 @@ set(GAEA_CLUSTER_UP_2x2 2 --ppn 2)
 set(GAEA_CLUSTER_UP_3x1 3 --ppn 1 --preset bgq)
 set(GAEA_CLUSTER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/../scripts/cluster.sh)
 
+# The cluster of one layout for this build tree: "gaeat<layout digits><3 hex digits of the build
+# directory's hash>", so that test runs of several trees at once (worktrees, a CI clone) never
+# take down each other's hosts (cluster.sh allows 10 characters).
 function(_gaea_cluster_name layout out)
   string(REPLACE "x" "" digits ${layout})
-  set(${out} gaeat${digits} PARENT_SCOPE)
+  string(MD5 tree "${CMAKE_BINARY_DIR}")
+  string(SUBSTRING "${tree}" 0 3 tree)
+  set(${out} gaeat${digits}${tree} PARENT_SCOPE)
 endfunction()
 
 # gaea_add_cluster_fixtures(): the up/down tests of every layout (call once).
