@@ -259,6 +259,48 @@ TEST_CASE("comm: the handler-id table names every id it assigns", "[comm][am]") 
   CHECK(comm::handler_ids::holder_of(comm::handler_ids::user_last) == "an application");
 }
 
+TEST_CASE("comm: gatherv gives every rank's part to the root only, in chunks beyond the limit",
+          "[comm][bootstrap]") {
+  const int me = rt().rank(), n = rt().size();
+  const int root = n - 1;  // not rank 0, so that a root hard-wired to 0 would fail
+  // Rank r contributes 500 + 29 r values (rank 1: none, to cover an empty part).
+  std::vector<std::int64_t> mine(me == 1 ? 0 : static_cast<std::size_t>(500 + 29 * me));
+  std::iota(mine.begin(), mine.end(), std::int64_t{me} * 100000);
+  auto wait = [](MPI_Request& r) { rt().comm().wait_mpi(r); };
+  const auto one = comm::detail::gatherv(rt().comm().mpi_comm(), mine, root, wait);
+  // 1 KiB limit: the point-to-point path, with several chunks per rank.
+  const auto chunked = comm::detail::gatherv(rt().comm().mpi_comm(), mine, root, wait, 1024);
+  if (me != root) {
+    CHECK(one.empty());
+    CHECK(chunked.empty());
+  } else {
+    REQUIRE(one.size() == static_cast<std::size_t>(n));
+    REQUIRE(chunked.size() == static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r) {
+      std::vector<std::int64_t> expected(r == 1 ? 0 : static_cast<std::size_t>(500 + 29 * r));
+      std::iota(expected.begin(), expected.end(), std::int64_t{r} * 100000);
+      CHECK(one[static_cast<std::size_t>(r)] == expected);
+      CHECK(chunked[static_cast<std::size_t>(r)] == expected);
+    }
+  }
+  rt().barrier();
+}
+
+TEST_CASE("comm: broadcast gives the root's vector to every rank", "[comm][bootstrap]") {
+  const int me = rt().rank(), n = rt().size();
+  const int root = n / 2;
+  const std::string text = "verdict of rank " + std::to_string(me);
+  const std::vector<char> mine(text.begin(), text.end());
+  auto wait = [](MPI_Request& r) { rt().comm().wait_mpi(r); };
+  const auto got = comm::detail::broadcast(rt().comm().mpi_comm(), mine, root, wait);
+  CHECK(std::string(got.begin(), got.end()) == "verdict of rank " + std::to_string(root));
+  // An empty vector from the root is empty everywhere.
+  const auto none = comm::detail::broadcast(rt().comm().mpi_comm(),
+                                            me == root ? std::vector<char>{} : mine, root, wait);
+  CHECK(none.empty());
+  rt().barrier();
+}
+
 TEST_CASE("comm: allgatherv beyond the single-call limit goes in chunks", "[comm][bootstrap]") {
   const int me = rt().rank(), n = rt().size();
   // Rank r contributes 1000 + 37 r values; with a 1 KiB limit the chunked path runs.
