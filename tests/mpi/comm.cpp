@@ -6,6 +6,9 @@
 #include <cstring>
 #include <mutex>
 #include <numeric>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/comm/handler_ids.hpp"
@@ -257,6 +260,74 @@ TEST_CASE("comm: the handler-id table names every id it assigns", "[comm][am]") 
   CHECK(comm::handler_ids::holder_of(30) == "ga");
   CHECK(comm::handler_ids::holder_of(100) == "a reserved range");
   CHECK(comm::handler_ids::holder_of(comm::handler_ids::user_last) == "an application");
+}
+
+TEST_CASE("comm: a worker makes an endpoint to a rank only when it first addresses it",
+          "[comm][endpoints]") {
+  const int me = rt().rank(), n = rt().size();
+  comm::segment seg(rt().comm(), 64, "endpoints");
+  std::int64_t seed = 1000 + me;
+  {
+    comm::completion c;
+    rt().worker().put(me, seg, 0, &seed, sizeof seed, c);
+    rt().wait(c);
+  }
+  rt().barrier();
+  // The main thread's worker: one endpoint per other node from the start-up check (C5), then
+  // one per rank it has addressed since (the barrier's partners, the put to itself).
+  CHECK(rt().worker().endpoint_count() >= rt().nodes() - 1);
+  CHECK(rt().worker().endpoint_count() <= n);
+  // A new thread's worker starts with none and gains exactly one per distinct rank addressed.
+  const int first = (me + 1) % n, second = (me + 2) % n, untouched = (me + 3) % n;
+  std::vector<std::int64_t> counts;
+  std::int64_t got_first = -1, got_again = -1, old_second = -1;
+  bool flush_untouched_done = false;
+  std::string failure;
+  std::atomic<bool> finished{false};
+  std::thread t([&] {
+    try {
+      auto& w = rt().worker();
+      comm::completion c;
+      counts.push_back(w.endpoint_count());  // 0
+      w.flush(untouched, c);                 // nothing issued there: no endpoint, done at once
+      flush_untouched_done = c.done();
+      w.flush_all(c);
+      rt().wait(c);
+      counts.push_back(w.endpoint_count());  // 0
+      w.get(first, seg, 0, &got_first, sizeof got_first, c);
+      rt().wait(c);
+      counts.push_back(w.endpoint_count());  // 1
+      w.get(first, seg, 0, &got_again, sizeof got_again, c);
+      rt().wait(c);
+      w.flush(first, c);
+      rt().wait(c);
+      counts.push_back(w.endpoint_count());  // still 1
+      w.fetch_add(second, seg, 8, 1, &old_second, c);
+      rt().wait(c);
+      counts.push_back(w.endpoint_count());  // 2 (1 on one rank: both are itself)
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    finished = true;
+  });
+  // Serve the peers' first contact while the thread works (mode off has no progress thread).
+  while (!finished)
+    rt().progress().poll_service();
+  t.join();
+  REQUIRE(failure.empty());
+  CHECK(flush_untouched_done);
+  CHECK(got_first == 1000 + first);
+  CHECK(got_again == 1000 + first);
+  const std::int64_t distinct = n == 1 ? 1 : 2;  // 1 rank: `first` and `second` are itself
+  CHECK(counts == std::vector<std::int64_t>{0, 0, 1, 1, distinct});
+  rt().barrier();
+  // Each rank's second word was incremented by the rank two below it, and by no other.
+  std::int64_t bumped = -1;
+  comm::completion c;
+  rt().worker().get(me, seg, 8, &bumped, sizeof bumped, c);
+  rt().wait(c);
+  CHECK(bumped == 1);
+  rt().barrier();
 }
 
 TEST_CASE("comm: gatherv gives every rank's part to the root only, in chunks beyond the limit",
