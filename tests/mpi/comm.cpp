@@ -65,6 +65,10 @@ TEST_CASE("comm: out-of-range transfers throw gaea::error naming the segment", "
                     Contains("rank " + std::to_string(rt().size())));
   std::int64_t old;
   CHECK_THROWS_WITH(w.fetch_add(0, seg, 4, 1, &old, c), Contains("aligned"));
+  // Calls that take a rank but no segment name the rank and the range.
+  CHECK_THROWS_WITH(w.flush(rt().size(), c),
+                    Contains("flush to rank " + std::to_string(rt().size()) + " out of range"));
+  CHECK_THROWS_WITH(w.transports(-1), Contains("rank -1 out of range"));
   CHECK(c.done());
   rt().barrier();
 }
