@@ -6,6 +6,9 @@
 #include <cstring>
 #include <mutex>
 #include <numeric>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/comm/handler_ids.hpp"
@@ -62,6 +65,10 @@ TEST_CASE("comm: out-of-range transfers throw gaea::error naming the segment", "
                     Contains("rank " + std::to_string(rt().size())));
   std::int64_t old;
   CHECK_THROWS_WITH(w.fetch_add(0, seg, 4, 1, &old, c), Contains("aligned"));
+  // Calls that take a rank but no segment name the rank and the range.
+  CHECK_THROWS_WITH(w.flush(rt().size(), c),
+                    Contains("flush to rank " + std::to_string(rt().size()) + " out of range"));
+  CHECK_THROWS_WITH(w.transports(-1), Contains("rank -1 out of range"));
   CHECK(c.done());
   rt().barrier();
 }
@@ -257,6 +264,116 @@ TEST_CASE("comm: the handler-id table names every id it assigns", "[comm][am]") 
   CHECK(comm::handler_ids::holder_of(30) == "ga");
   CHECK(comm::handler_ids::holder_of(100) == "a reserved range");
   CHECK(comm::handler_ids::holder_of(comm::handler_ids::user_last) == "an application");
+}
+
+TEST_CASE("comm: a worker makes an endpoint to a rank only when it first addresses it",
+          "[comm][endpoints]") {
+  const int me = rt().rank(), n = rt().size();
+  comm::segment seg(rt().comm(), 64, "endpoints");
+  std::int64_t seed = 1000 + me;
+  {
+    comm::completion c;
+    rt().worker().put(me, seg, 0, &seed, sizeof seed, c);
+    rt().wait(c);
+  }
+  rt().barrier();
+  // The main thread's worker: one endpoint per other node from the start-up check (C5), then
+  // one per rank it has addressed since (the barrier's partners, the put to itself).
+  CHECK(rt().worker().endpoint_count() >= rt().nodes() - 1);
+  CHECK(rt().worker().endpoint_count() <= n);
+  // A new thread's worker starts with none and gains exactly one per distinct rank addressed.
+  const int first = (me + 1) % n, second = (me + 2) % n, untouched = (me + 3) % n;
+  std::vector<std::int64_t> counts;
+  std::int64_t got_first = -1, got_again = -1, old_second = -1;
+  bool flush_untouched_done = false;
+  std::string failure;
+  std::atomic<bool> finished{false};
+  std::thread t([&] {
+    try {
+      auto& w = rt().worker();
+      comm::completion c;
+      counts.push_back(w.endpoint_count());  // 0
+      w.flush(untouched, c);                 // nothing issued there: no endpoint, done at once
+      flush_untouched_done = c.done();
+      w.flush_all(c);
+      rt().wait(c);
+      counts.push_back(w.endpoint_count());  // 0
+      w.get(first, seg, 0, &got_first, sizeof got_first, c);
+      rt().wait(c);
+      counts.push_back(w.endpoint_count());  // 1
+      w.get(first, seg, 0, &got_again, sizeof got_again, c);
+      rt().wait(c);
+      w.flush(first, c);
+      rt().wait(c);
+      counts.push_back(w.endpoint_count());  // still 1
+      w.fetch_add(second, seg, 8, 1, &old_second, c);
+      rt().wait(c);
+      counts.push_back(w.endpoint_count());  // 2 (1 on one rank: both are itself)
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    finished = true;
+  });
+  // Serve the peers' first contact while the thread works (mode off has no progress thread).
+  while (!finished)
+    rt().progress().poll_service();
+  t.join();
+  REQUIRE(failure.empty());
+  CHECK(flush_untouched_done);
+  CHECK(got_first == 1000 + first);
+  CHECK(got_again == 1000 + first);
+  const std::int64_t distinct = n == 1 ? 1 : 2;  // 1 rank: `first` and `second` are itself
+  CHECK(counts == std::vector<std::int64_t>{0, 0, 1, 1, distinct});
+  rt().barrier();
+  // Each rank's second word was incremented by the rank two below it, and by no other.
+  std::int64_t bumped = -1;
+  comm::completion c;
+  rt().worker().get(me, seg, 8, &bumped, sizeof bumped, c);
+  rt().wait(c);
+  CHECK(bumped == 1);
+  rt().barrier();
+}
+
+TEST_CASE("comm: gatherv gives every rank's part to the root only, in chunks beyond the limit",
+          "[comm][bootstrap]") {
+  const int me = rt().rank(), n = rt().size();
+  const int root = n - 1;  // not rank 0, so that a root hard-wired to 0 would fail
+  // Rank r contributes 500 + 29 r values (rank 1: none, to cover an empty part).
+  std::vector<std::int64_t> mine(me == 1 ? 0 : static_cast<std::size_t>(500 + 29 * me));
+  std::iota(mine.begin(), mine.end(), std::int64_t{me} * 100000);
+  auto wait = [](MPI_Request& r) { rt().comm().wait_mpi(r); };
+  const auto one = comm::detail::gatherv(rt().comm().mpi_comm(), mine, root, wait);
+  // 1 KiB limit: the point-to-point path, with several chunks per rank.
+  const auto chunked = comm::detail::gatherv(rt().comm().mpi_comm(), mine, root, wait, 1024);
+  if (me != root) {
+    CHECK(one.empty());
+    CHECK(chunked.empty());
+  } else {
+    REQUIRE(one.size() == static_cast<std::size_t>(n));
+    REQUIRE(chunked.size() == static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r) {
+      std::vector<std::int64_t> expected(r == 1 ? 0 : static_cast<std::size_t>(500 + 29 * r));
+      std::iota(expected.begin(), expected.end(), std::int64_t{r} * 100000);
+      CHECK(one[static_cast<std::size_t>(r)] == expected);
+      CHECK(chunked[static_cast<std::size_t>(r)] == expected);
+    }
+  }
+  rt().barrier();
+}
+
+TEST_CASE("comm: broadcast gives the root's vector to every rank", "[comm][bootstrap]") {
+  const int me = rt().rank(), n = rt().size();
+  const int root = n / 2;
+  const std::string text = "verdict of rank " + std::to_string(me);
+  const std::vector<char> mine(text.begin(), text.end());
+  auto wait = [](MPI_Request& r) { rt().comm().wait_mpi(r); };
+  const auto got = comm::detail::broadcast(rt().comm().mpi_comm(), mine, root, wait);
+  CHECK(std::string(got.begin(), got.end()) == "verdict of rank " + std::to_string(root));
+  // An empty vector from the root is empty everywhere.
+  const auto none = comm::detail::broadcast(rt().comm().mpi_comm(),
+                                            me == root ? std::vector<char>{} : mine, root, wait);
+  CHECK(none.empty());
+  rt().barrier();
 }
 
 TEST_CASE("comm: allgatherv beyond the single-call limit goes in chunks", "[comm][bootstrap]") {

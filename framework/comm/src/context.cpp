@@ -89,8 +89,9 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
 
   service_ = std::make_unique<service_impl>(*this);
   service_addresses_ = detail::allgatherv(comm_, service_->address());
-  // The thread that creates the context gets its worker now, so that endpoint wire-up happens
-  // while all ranks are in this collective.
+  // The thread that creates the context gets its worker now. It makes endpoints on first use
+  // only: here, one to a rank of every other node (the check below), while all ranks are in
+  // this collective. The addresses above stay allgathered: any worker may address any rank.
   worker& w = this_thread_worker();
   check_off_node_transports(w);
   MPI_Barrier(comm_);

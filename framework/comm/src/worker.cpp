@@ -117,27 +117,34 @@ worker::worker(context& ctx, int index) : ctx_(ctx), index_(index) {
   hp.arg = this;
   detail::check(ucp_worker_set_am_recv_handler(worker_, &hp), "set_am_recv_handler(reply)");
 
+  // Endpoints are made on first use (endpoint()): at P ranks, one to every peer would cost
+  // every worker P endpoints (KiB, a socket or a QP each) and P wire-ups [PGAS-BGQ §III.B].
   eps_.resize(static_cast<std::size_t>(ctx.size()), nullptr);
-  for (int r = 0; r < ctx.size(); ++r) {
-    ucp_ep_params_t ep{};
-    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
-    ep.address =
-        reinterpret_cast<const ucp_address_t*>(detail::access::service_address(ctx, r).data());
-    // Peer-failure handling only towards other nodes: UCX 1.13's shared-memory transports do not
-    // support it (UCX would fall back to tcp inside the node), and a process that dies on this
-    // node is seen at once by the node's launcher daemon.
-    if (!ctx.same_node(r)) {
-      ep.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
-      ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
-      ep.err_handler.cb = &on_peer_failure;
-      ep.err_handler.arg = this;
-    }
-    detail::check(ucp_ep_create(worker_, &ep, &eps_[static_cast<std::size_t>(r)]),
-                  "ucp_ep_create to rank " + std::to_string(r) +
-                      (ctx.same_node(r) ? std::string()
-                                        : " on another node (host '" + ctx.host(r) +
-                                              "': UCX_TLS must include a network transport)"));
+}
+
+ucp_ep* worker::endpoint(int target) {
+  ucp_ep*& slot = eps_[static_cast<std::size_t>(target)];
+  if (slot) return slot;
+  ucp_ep_params_t ep{};
+  ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+  ep.address =
+      reinterpret_cast<const ucp_address_t*>(detail::access::service_address(ctx_, target).data());
+  // Peer-failure handling only towards other nodes: UCX 1.13's shared-memory transports do not
+  // support it (UCX would fall back to tcp inside the node), and a process that dies on this
+  // node is seen at once by the node's launcher daemon.
+  if (!ctx_.same_node(target)) {
+    ep.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
+    ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    ep.err_handler.cb = &on_peer_failure;
+    ep.err_handler.arg = this;
   }
+  detail::check(ucp_ep_create(worker_, &ep, &slot),
+                "ucp_ep_create to rank " + std::to_string(target) +
+                    (ctx_.same_node(target) ? std::string()
+                                            : " on another node (host '" + ctx_.host(target) +
+                                                  "': UCX_TLS must include a network transport)"));
+  ++endpoints_;
+  return slot;
 }
 
 worker::~worker() {
@@ -228,8 +235,7 @@ const worker::remote_key& worker::key(int target, const segment& seg) {
   remote_key& k = row[static_cast<std::size_t>(target)];
   if (k.rkey) return k;
   detail::check(
-      ucp_ep_rkey_unpack(eps_[static_cast<std::size_t>(target)], seg.packed_rkey(target).data(),
-                         &k.rkey),
+      ucp_ep_rkey_unpack(endpoint(target), seg.packed_rkey(target).data(), &k.rkey),
       "ucp_ep_rkey_unpack for segment '" + seg.name() + "' of rank " + std::to_string(target));
   k.base = seg.remote_base(target);
   if (target == ctx_.rank()) {
@@ -308,7 +314,7 @@ void worker::strided(int target, const segment& seg, std::uint64_t offset,
     return;
   }
   ucp_request_param_t p = detail::completion_param(c);
-  ucp_ep_h ep = eps_[static_cast<std::size_t>(target)];
+  ucp_ep_h ep = endpoint(target);  // made by key() above
   const std::size_t max = ctx_.cfg().max_transfer;
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t done = 0; done < row_bytes; done += max) {
@@ -346,8 +352,8 @@ void worker::fetch_add(int target, const segment& seg, std::uint64_t offset, std
                        std::int64_t* result, completion& done) {
   const remote_key& k = atomic_key(target, seg, offset, "fetch_add");
   stats_.record(op_kind::atomic, sizeof(std::int64_t));
-  post_atomic(eps_[static_cast<std::size_t>(target)], UCP_ATOMIC_OP_ADD, value, result,
-              k.base + offset, k.rkey, done, target, "fetch_add");
+  post_atomic(endpoint(target), UCP_ATOMIC_OP_ADD, value, result, k.base + offset, k.rkey, done,
+              target, "fetch_add");
 }
 
 void worker::compare_swap(int target, const segment& seg, std::uint64_t offset,
@@ -356,8 +362,8 @@ void worker::compare_swap(int target, const segment& seg, std::uint64_t offset,
   const remote_key& k = atomic_key(target, seg, offset, "compare_swap");
   stats_.record(op_kind::atomic, sizeof(std::int64_t));
   *result = desired;  // UCX swaps *result in when the remote value equals `expected`
-  post_atomic(eps_[static_cast<std::size_t>(target)], UCP_ATOMIC_OP_CSWAP, expected, result,
-              k.base + offset, k.rkey, done, target, "compare_swap");
+  post_atomic(endpoint(target), UCP_ATOMIC_OP_CSWAP, expected, result, k.base + offset, k.rkey,
+              done, target, "compare_swap");
 }
 
 void worker::am_send(int target, handler_id id, std::span<const std::byte> header,
@@ -393,9 +399,8 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
     remote->add("active message (remote completion)", target, header.size() + data.size());
     ++pending_acks_;
   }
-  ucs_status_ptr_t req =
-      ucp_am_send_nbx(eps_[static_cast<std::size_t>(target)], detail::am_request_id,
-                      b->header.data(), b->header.size(), data.data(), data.size(), &p);
+  ucs_status_ptr_t req = ucp_am_send_nbx(endpoint(target), detail::am_request_id, b->header.data(),
+                                         b->header.size(), data.data(), data.size(), &p);
   if (req == nullptr || UCS_PTR_IS_ERR(req)) {
     delete b;
     if (remote && UCS_PTR_IS_ERR(req)) {
@@ -407,10 +412,15 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
 }
 
 void worker::flush(int target, completion& done) {
+  if (target < 0 || target >= ctx_.size())
+    throw error("gaea::comm: flush to rank " + std::to_string(target) + " out of range [0, " +
+                std::to_string(ctx_.size()) + ")");
   stats_.record(op_kind::flush, 0);
+  // No endpoint: nothing was ever issued to `target`, so there is nothing to complete.
+  ucp_ep_h ep = eps_[static_cast<std::size_t>(target)];
+  if (!ep) return;
   ucp_request_param_t p = detail::completion_param(done);
-  detail::attach(ucp_ep_flush_nbx(eps_.at(static_cast<std::size_t>(target)), &p), done, "flush",
-                 target);
+  detail::attach(ucp_ep_flush_nbx(ep, &p), done, "flush", target);
 }
 
 void worker::flush_all(completion& done) {
@@ -420,11 +430,14 @@ void worker::flush_all(completion& done) {
 }
 
 std::string worker::transports(int target) {
+  if (target < 0 || target >= ctx_.size())
+    throw error("gaea::comm: transports of rank " + std::to_string(target) + " out of range [0, " +
+                std::to_string(ctx_.size()) + ")");
   char* buf = nullptr;
   std::size_t len = 0;
   FILE* f = open_memstream(&buf, &len);
   if (!f) return "?";
-  ucp_ep_print_info(eps_.at(static_cast<std::size_t>(target)), f);
+  ucp_ep_print_info(endpoint(target), f);
   std::fclose(f);
   std::istringstream in(std::string(buf, len));
   std::free(buf);

@@ -152,12 +152,12 @@ index array_core::buffer_strides(const patch& p, const user_buffer& buf, const c
 }
 
 void array_core::fence_for_get(comm::worker& w, tracker& tr, int r) {
-  target_status& st = tr.status(id(), r);
-  if (st.dirty) {  // earlier writes to this array on r: complete them first
+  target_status* st = tr.find(id(), r);  // no entry is made for a target only read
+  if (st && st->dirty) {                 // earlier writes to this array on r: complete them first
     comm::completion fenced;
-    if (st.puts) w.flush(r, fenced);
+    if (st->puts) w.flush(r, fenced);
     rt_.wait(fenced);
-    rt_.wait(*st.accs);
+    rt_.wait(tr.status(id(), r).accs);  // looked up again: waiting may run handlers
     tr.clean(id(), r);
     bump(counters().flushes_issued);
   } else if (tr.dirty_arrays(r) > 0) {
@@ -168,18 +168,21 @@ void array_core::fence_for_get(comm::worker& w, tracker& tr, int r) {
 void array_core::fence() {
   comm::worker& w = rt_.worker();
   tracker& tr = my_tracker();
+  // Only the targets written since the last fence have an entry: O(those), not O(P).
+  const std::vector<int> written = tr.targets(id());
+  if (written.empty()) return;
   comm::completion flushed;
   bool any_puts = false;
-  for (int r = 0; r < rt_.size(); ++r) {
-    target_status& st = tr.status(id(), r);
-    if (st.dirty && st.puts) any_puts = true;
+  for (int r : written) {
+    const target_status* st = tr.find(id(), r);
+    if (st && st->dirty && st->puts) any_puts = true;
   }
   if (any_puts) w.flush_all(flushed);
   rt_.wait(flushed);
-  for (int r = 0; r < rt_.size(); ++r) {
-    target_status& st = tr.status(id(), r);
-    if (!st.dirty) continue;
-    rt_.wait(*st.accs);
+  for (int r : written) {
+    // Looked up each time (not held across waits, which may run handlers); an entry left
+    // clean by a write that failed to post has nothing pending and is dropped too.
+    rt_.wait(tr.status(id(), r).accs);
     tr.clean(id(), r);
   }
 }

@@ -169,7 +169,7 @@ request array_core::element_list(op k, std::span<const index> subs, const std::b
     } else {
       target_status& ts = tr.status(id(), r);
       st.w.am_send(r, elements_handler, hb, {msg, sub_bytes + (carries_values ? cnt * es : 0)},
-                   st.done, ts.accs.get());
+                   st.done, &ts.accs);
       tr.mark(id(), r, false);
     }
   }

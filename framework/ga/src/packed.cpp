@@ -153,7 +153,7 @@ void array_core::send_packed(comm::handler_id h, const tile& t, const patch& pie
     write_patch_header(header, id(), q, alpha, es);
     // Remote completion counts on the (array, target) status, so fences and gets wait for it.
     st.w.am_send(t.rank, h, {header, hsize}, {packed, bytes}, st.done,
-                 tr.status(id(), t.rank).accs.get());
+                 &tr.status(id(), t.rank).accs);
     tr.mark(id(), t.rank, false);
   }
 }

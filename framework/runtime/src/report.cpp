@@ -270,7 +270,8 @@ void runtime::write_report_and_trace() {
     const std::vector<progress::trace_sample> mine = progress_->trace(&dropped);
     const auto bytes = std::as_bytes(std::span(mine));
     const std::vector<std::byte> in(bytes.begin(), bytes.end());
-    const auto all = comm::detail::allgatherv(MPI_COMM_WORLD, in, wait_request);  // rank 0 writes
+    // Rank 0 writes: only it receives the others' traces (empty elsewhere).
+    const auto all = comm::detail::gatherv(MPI_COMM_WORLD, in, 0, wait_request);
     if (rank_ == 0) try {
         // HDF5's own error dump would only repeat, less clearly, the error thrown here.
         H5E_auto2_t print = nullptr;
@@ -332,10 +333,10 @@ void runtime::write_report_and_trace() {
   }
   // Rank 0's verdict to every rank (collective: both settings are the same everywhere).
   const std::vector<char> mine(problem.begin(), problem.end());
-  const auto verdicts = comm::detail::allgatherv(MPI_COMM_WORLD, mine, wait_request);
-  if (!verdicts[0].empty())
+  const auto verdict = comm::detail::broadcast(MPI_COMM_WORLD, mine, 0, wait_request);
+  if (!verdict.empty())
     throw error("rank 0 could not write its output: " +
-                std::string(verdicts[0].begin(), verdicts[0].end()));
+                std::string(verdict.begin(), verdict.end()));
 }
 
 }  // namespace gaea

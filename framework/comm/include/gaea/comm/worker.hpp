@@ -1,8 +1,9 @@
 #pragma once
 /// \file
 /// gaea::comm::worker — the origin side: one UCX worker per application thread, with an endpoint
-/// to every rank's service worker. All operations are non-blocking: they attach to a
-/// gaea::comm::completion and return; wait on it through the progress engine.
+/// to a rank's service worker made the first time this worker addresses that rank. All
+/// operations are non-blocking: they attach to a gaea::comm::completion and return; wait on it
+/// through the progress engine.
 
 #include <cstddef>
 #include <cstdint>
@@ -77,7 +78,9 @@ class worker final : public waitable {
   void am_send(int target, handler_id id, std::span<const std::byte> header,
                std::span<const std::byte> data, completion& local, completion* remote,
                std::span<std::byte> reply = {});
-  /// Remote completion of every put/atomic issued so far to `target` by this worker.
+  /// Remote completion of every put/atomic issued so far to `target` by this worker. Throws
+  /// gaea::error for a bad target. A target never addressed has nothing to complete: `done` is
+  /// left untouched and no endpoint is made.
   void flush(int target, completion& done);
   /// Remote completion of every put/atomic issued so far by this worker.
   void flush_all(completion& done);
@@ -85,7 +88,15 @@ class worker final : public waitable {
   /// True when put/get to `target` in `seg` are direct loads/stores (ucp_rkey_ptr).
   bool is_direct(int target, const segment& seg);
   /// Human-readable transports used by the endpoint to `target` (e.g. "posix/memory cma/memory").
+  /// Makes the endpoint if this worker has none to `target` yet. Throws gaea::error for a bad
+  /// target.
   std::string transports(int target);
+  /// Diagnostics: how many endpoints this worker has made so far (self included). Endpoints are
+  /// made on first use, by the first put, get, atomic, active message or transports() call to a
+  /// rank (is_direct() too, as it unpacks the rank's key), and kept until the worker is
+  /// destroyed; flush() and flush_all() make none. So this is the number of distinct ranks this
+  /// worker has addressed. Owner thread only, like every member.
+  std::int64_t endpoint_count() const noexcept { return endpoints_; }
 
   int index() const noexcept { return index_; }
 
@@ -102,6 +113,8 @@ class worker final : public waitable {
     std::uint64_t base = 0;
     std::byte* direct = nullptr;  // ucp_rkey_ptr result, or null
   };
+  /// The endpoint to `target`'s service worker, made on the first call (`target` in range).
+  ucp_ep* endpoint(int target);
   const remote_key& key(int target, const segment& seg);
   /// key() after the checks every 64-bit atomic needs (range, 8-byte alignment).
   const remote_key& atomic_key(int target, const segment& seg, std::uint64_t offset,
@@ -123,7 +136,8 @@ class worker final : public waitable {
   context& ctx_;
   int index_;
   ucp_worker* worker_ = nullptr;
-  std::vector<ucp_ep*> eps_;
+  std::vector<ucp_ep*> eps_;  // by rank; null until endpoint() makes it
+  std::int64_t endpoints_ = 0;
   std::unordered_map<std::uint64_t, std::vector<remote_key>> keys_;
   std::uint64_t seen_epoch_ = 0;
   std::int64_t pending_acks_ = 0;
