@@ -8,6 +8,8 @@
 
 #include "commands.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/coll/collectives.hpp"
+#include "gaea/coll/estimator.hpp"
 #include "gaea/progress/engine.hpp"
 #include "measure.hpp"
 
@@ -43,9 +45,31 @@ int first_target(gaea::runtime& rt, bool same) {
   return -1;
 }
 
-// `pack_s_per_chunk` gets the packing cost per chunk (both sides' share: half the difference).
+// The two-member broadcast curve between rank 0 and `target` ([Bcast-Energy]'s and coll's
+// message curve): collective over the runtime, the result on rank 0.
+void measure_curve(gaea::runtime& rt, int target, int reps, gaea::model::link_params& l) {
+  namespace coll = gaea::coll;
+  const int members[] = {0, target};
+  const coll::group pair = coll::world().subset(members, "model.pair");
+  std::vector<coll::measure_case> cases;
+  for (const std::int64_t s : calibration_sizes)
+    cases.push_back(
+        {coll::operation::broadcast, coll::algorithm::automatic, static_cast<std::size_t>(s)});
+  if (pair.rank() >= 0) {
+    const std::vector<coll::measurement> got = coll::measure(pair, cases, reps);
+    if (rt.rank() == 0)
+      for (std::size_t i = 0; i < cases.size(); ++i) {
+        l.curve_bytes.push_back(static_cast<double>(cases[i].bytes));
+        l.curve_s.push_back(got[i].seconds);
+      }
+  }
+  coll::barrier(coll::world());
+}
+
+// `pack_s_per_chunk` gets the packing cost per chunk (both sides' share: half the difference);
+// `copy_s_per_byte` is this rank's memcpy (taken out of the active messages' per-byte cost).
 gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps,
-                                      double& pack_s_per_chunk) {
+                                      double copy_s_per_byte, double& pack_s_per_chunk) {
   probe p(rt, 1 << 20);
   std::vector<op_case> cases;
   for (const std::int64_t s : calibration_sizes)
@@ -61,6 +85,10 @@ gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps,
   // Packing per chunk: packed strided gets of 1024 and of 2 chunks of 8 B.
   cases.push_back({op_kind::strided_packed, target, 8192, 8});
   cases.push_back({op_kind::strided_packed, target, 16, 8});
+  // An active message's payload: a packed get of 16 chunks of 4 KiB.
+  cases.push_back({op_kind::strided_packed, target, 65536, 4096});
+  // One uncontended atomic fetch-and-add.
+  cases.push_back({op_kind::fetch_add_atomic, target, 8, 0});
   const std::vector<double> t = p.time(cases, reps);
   gaea::model::link_params l;
   if (rt.rank() != 0) return l;
@@ -73,6 +101,10 @@ gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps,
   l.L = std::max((a - l.o) / 2, 0.0);
   l.o_r = std::max(t[n + 3] - t[n + 4], 0.0);
   pack_s_per_chunk = std::max((t[n + 5] - t[n + 6]) / (2 * 1022), 0.0);
+  constexpr double payload = 65536 - 16;
+  l.G_am = std::max(
+      (t[n + 7] - t[n + 6] - 2 * 14 * pack_s_per_chunk) / payload - 2 * copy_s_per_byte, 0.0);
+  l.atomic = t[n + 8];
   return l;
 }
 
@@ -116,12 +148,14 @@ gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
   gaea::model::machine m;
   const int intra = first_target(rt, true), inter = first_target(rt, false);
   // Packing is the CPU's: taken from the intra-node pair when there is one.
-  double pack_intra = 0, pack_inter = 0;
-  if (intra >= 0) m.intra = measure_link(rt, intra, reps, pack_intra);
-  if (inter >= 0) m.inter = measure_link(rt, inter, reps, pack_inter);
-  m.pack_s_per_chunk = intra >= 0 ? pack_intra : pack_inter;
-  print_pairs(rt, reps);
   const local_rates r = measure_local_rates(rt);
+  double pack_intra = 0, pack_inter = 0;
+  if (intra >= 0) m.intra = measure_link(rt, intra, reps, r.copy_s_per_byte, pack_intra);
+  if (inter >= 0) m.inter = measure_link(rt, inter, reps, r.copy_s_per_byte, pack_inter);
+  m.pack_s_per_chunk = intra >= 0 ? pack_intra : pack_inter;
+  if (intra >= 0) measure_curve(rt, intra, reps, m.intra);
+  if (inter >= 0) measure_curve(rt, inter, reps, m.inter);
+  print_pairs(rt, reps);
   const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
   m.name = "calibrated-" + host_name();
   m.nodes = rt.nodes();

@@ -42,6 +42,8 @@ const char* to_string(op_kind k) {
       return "get_issue";
     case op_kind::fetch_add:
       return "fetch_add";
+    case op_kind::fetch_add_atomic:
+      return "fetch_add_atomic";
     case op_kind::strided_zero:
       return "strided_zero_copy";
     case op_kind::strided_packed:
@@ -65,8 +67,10 @@ probe::probe(gaea::runtime& rt, std::int64_t max_bytes)
       buf_(static_cast<std::size_t>(std::max(max_bytes_ / 8, strided_rows * strided_cols)), 1.0) {
   flat_.fill(1.0);
   grid_.fill(1.0);
-  for (int r = 0; r < rt.size(); ++r)
+  for (int r = 0; r < rt.size(); ++r) {
     counters_.emplace_back("model.probe.counter", r, 0, gaea::counters::counter_mode::progress);
+    atomics_.emplace_back("model.probe.atomic", r, 0, gaea::counters::counter_mode::atomic);
+  }
 }
 
 double probe::run(const op_case& c, int calls) {
@@ -106,6 +110,10 @@ double probe::run(const op_case& c, int calls) {
     case op_kind::fetch_add:
       for (int i = 0; i < calls; ++i)
         counters_[static_cast<std::size_t>(c.target)].fetch_add(1);
+      break;
+    case op_kind::fetch_add_atomic:
+      for (int i = 0; i < calls; ++i)
+        atomics_[static_cast<std::size_t>(c.target)].fetch_add(1);
       break;
     case op_kind::strided_zero:
     case op_kind::strided_packed: {

@@ -18,14 +18,15 @@ namespace gaea_model {
 
 /// What one timed case does (rank 0 to `target`).
 enum class op_kind {
-  get,             ///< contiguous get of `bytes`
-  put,             ///< contiguous put of `bytes`, then fence (remote completion)
-  get_issue,       ///< issuing one non-blocking 8 B get (the origin's overhead), completed later
-  fetch_add,       ///< fetch-and-add on a counter of `target` served by its progress thread
-  strided_zero,    ///< strided get, zero-copy: `bytes` in chunks of `chunk` bytes
-  strided_packed,  ///< the same, packed
-  acc_target,      ///< accumulate of `bytes`, target-driven, then fence
-  acc_source,      ///< accumulate of `bytes`, source-driven, then fence
+  get,               ///< contiguous get of `bytes`
+  put,               ///< contiguous put of `bytes`, then fence (remote completion)
+  get_issue,         ///< issuing one non-blocking 8 B get (the origin's overhead), completed later
+  fetch_add,         ///< fetch-and-add on a counter of `target` served by its progress thread
+  fetch_add_atomic,  ///< the same on a counter in atomic mode
+  strided_zero,      ///< strided get, zero-copy: `bytes` in chunks of `chunk` bytes
+  strided_packed,    ///< the same, packed
+  acc_target,        ///< accumulate of `bytes`, target-driven, then fence
+  acc_source,        ///< accumulate of `bytes`, source-driven, then fence
 };
 const char* to_string(op_kind k);
 
@@ -52,6 +53,7 @@ class probe {
   gaea::ga::global_array<double> flat_;
   gaea::ga::global_array<double> grid_;
   std::vector<gaea::counters::shared_counter> counters_;  // one per owner rank, progress mode
+  std::vector<gaea::counters::shared_counter> atomics_;   // one per owner rank, atomic mode
   std::vector<double> buf_;
 };
 

@@ -66,7 +66,7 @@ void one_sided(gaea::runtime& rt, const model::machine& m, int target, int reps,
       case op_kind::get:
       case op_kind::put:
         r.family = std::string(to_string(k.kind)) + where;
-        r.predicted = model::contiguous_s(m, c, b);
+        r.predicted = k.kind == op_kind::get ? model::contiguous_s(m, c, b) : model::put_s(m, c, b);
         break;
       case op_kind::strided_zero:
       case op_kind::strided_packed: {

@@ -171,6 +171,23 @@ TEST_CASE("collectives skip replaying ring and chain schedules only when they ca
     }
 }
 
+TEST_CASE("a measured message curve replaces LogGP in the collectives; G_am in messages") {
+  machine m = two_level();
+  m.ranks_per_node = 1;
+  const double plain = collective_s(m, gaea::coll::operation::broadcast, 1024, 2);
+  m.inter.curve_bytes = {8, 1024, 65536};
+  m.inter.curve_s = {100e-6, 200e-6, 400e-6};
+  const double curved = collective_s(m, gaea::coll::operation::broadcast, 1024, 2);
+  // One message between two nodes: the curve's 200 us instead of o + L + 1024 G (7 us).
+  CHECK(plain < 20e-6);
+  CHECK(curved > 150e-6);
+  CHECK(curved < 250e-6);
+  const double before = acc_target_driven_s(m, link_class::inter, 1 << 20);
+  m.inter.G_am = 2e-9;
+  CHECK(acc_target_driven_s(m, link_class::inter, 1 << 20) - before == Approx((1 << 20) * 1e-9));
+  CHECK(put_s(m, link_class::inter, 64) == Approx(contiguous_s(m, link_class::inter, 64) + 1e-6));
+}
+
 TEST_CASE("a machine description survives a write and a read, and bad ones are named") {
   machine m = two_level();
   m.hop_s = 35e-9;
@@ -195,6 +212,18 @@ TEST_CASE("a machine description survives a write and a read, and bad ones are n
     CHECK_THAT(e.what(), Catch::Contains("cores_per_node") && Catch::Contains(file.string()));
   }
   std::filesystem::remove(file);
+  // Through text (as between ranks), with the optional link terms and a message curve.
+  m.intra.G_am = 0.5e-9;
+  m.inter.atomic = 3e-6;
+  m.inter.curve_bytes = {8, 1024};
+  m.inter.curve_s = {20e-6, 25e-6};
+  const machine text = machine_from_json_text(to_json_text(m), "text");
+  CHECK(text.intra.G_am == m.intra.G_am);
+  CHECK(text.inter.atomic == m.inter.atomic);
+  CHECK(text.inter.curve_s == m.inter.curve_s);
+  m.inter.curve_s = {20e-6};
+  CHECK_THROWS_WITH(m.check(), Catch::Contains("inter.curve has 2 sizes and 1 times"));
+  m.inter.curve_s = {20e-6, 25e-6};
   m.ranks_per_node = 99;
   CHECK_THROWS_WITH(m.check(), Catch::Contains("ranks_per_node = 99"));
 }

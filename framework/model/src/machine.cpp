@@ -27,7 +27,11 @@ void check_time(const machine& m, const std::string& field, double v) {
 }
 
 nlohmann::json to_json(const link_params& l) {
-  return {{"L_s", l.L}, {"o_s", l.o}, {"g_s", l.g}, {"G_s_per_byte", l.G}, {"o_r_s", l.o_r}};
+  nlohmann::json j{{"L_s", l.L},          {"o_s", l.o},     {"g_s", l.g},
+                   {"G_s_per_byte", l.G}, {"o_r_s", l.o_r}, {"G_am_s_per_byte", l.G_am},
+                   {"atomic_s", l.atomic}};
+  if (!l.curve_bytes.empty()) j["curve"] = {{"bytes", l.curve_bytes}, {"seconds", l.curve_s}};
+  return j;
 }
 
 // The value of `key` in `j` as T; a gaea::error naming the file and the key otherwise.
@@ -64,6 +68,13 @@ link_params link_from(const nlohmann::json& j, const std::filesystem::path& file
   l.g = field<double>(j, "g_s", file, w);
   l.G = field<double>(j, "G_s_per_byte", file, w);
   l.o_r = field<double>(j, "o_r_s", file, w);
+  l.G_am = optional_field<double>(j, "G_am_s_per_byte", 0.0, file, w);
+  l.atomic = optional_field<double>(j, "atomic_s", 0.0, file, w);
+  if (j.contains("curve")) {
+    const nlohmann::json& c = j["curve"];
+    l.curve_bytes = field<std::vector<double>>(c, "bytes", file, w + "curve.");
+    l.curve_s = field<std::vector<double>>(c, "seconds", file, w + "curve.");
+  }
   return l;
 }
 
@@ -103,6 +114,17 @@ void machine::check() const {
     check_time(*this, p + "g", l->g);
     check_time(*this, p + "G", l->G);
     check_time(*this, p + "o_r", l->o_r);
+    check_time(*this, p + "G_am", l->G_am);
+    check_time(*this, p + "atomic", l->atomic);
+    if (l->curve_bytes.size() != l->curve_s.size() || l->curve_bytes.size() == 1)
+      throw error(named(*this) + ": " + p + "curve has " + std::to_string(l->curve_bytes.size()) +
+                  " sizes and " + std::to_string(l->curve_s.size()) +
+                  " times (need as many, at least two)");
+    for (std::size_t i = 0; i < l->curve_bytes.size(); ++i) {
+      check_time(*this, p + "curve.seconds", l->curve_s[i]);
+      if (i > 0 && !(l->curve_bytes[i] > l->curve_bytes[i - 1]))
+        throw error(named(*this) + ": " + p + "curve.bytes must ascend");
+    }
   }
   check_time(*this, "hop_s", hop_s);
   if (torus_dims < 0 || torus_dims > 6)
@@ -121,15 +143,10 @@ void machine::check() const {
   check_time(*this, "setup.exchange_s_per_rank", setup.exchange_s_per_rank);
 }
 
-machine load_machine(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw error("gaea::model: cannot read the machine file " + file.string());
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw error("gaea::model: machine file " + file.string() + " is not valid JSON: " + e.what());
-  }
+namespace {
+
+// A parsed machine description; `file` names it in errors.
+machine from_json(const nlohmann::json& j, const std::filesystem::path& file) {
   if (!j.is_object() || j.value("kind", std::string()) != file_kind)
     throw error("gaea::model: " + file.string() + " is not a machine description (\"kind\": \"" +
                 file_kind + "\" missing)");
@@ -174,7 +191,7 @@ machine load_machine(const std::filesystem::path& file) {
   return m;
 }
 
-void save_machine(const machine& m, const std::filesystem::path& file) {
+nlohmann::json to_json(const machine& m) {
   m.check();
   nlohmann::json j;
   j["kind"] = file_kind;
@@ -202,8 +219,41 @@ void save_machine(const machine& m, const std::filesystem::path& file) {
                 {"rkey_s", m.setup.rkey_s},
                 {"region_s", m.setup.region_s},
                 {"exchange_s_per_rank", m.setup.exchange_s_per_rank}};
+  return j;
+}
+
+}  // namespace
+
+machine load_machine(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw error("gaea::model: cannot read the machine file " + file.string());
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw error("gaea::model: machine file " + file.string() + " is not valid JSON: " + e.what());
+  }
+  return from_json(j, file);
+}
+
+machine machine_from_json_text(const std::string& text, const std::string& what) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw error("gaea::model: machine file " + what + " is not valid JSON: " + e.what());
+  }
+  return from_json(j, what);
+}
+
+std::string to_json_text(const machine& m) {
+  return to_json(m).dump(2) + "\n";
+}
+
+void save_machine(const machine& m, const std::filesystem::path& file) {
+  const std::string text = to_json_text(m);
   output_file out(file, "gaea::model: machine file");
-  out.write(j.dump(2) + "\n");
+  out.write(text);
   out.commit();
 }
 

@@ -30,6 +30,10 @@ double contiguous_s(const machine& m, link_class c, double bytes, contiguous_pat
   return path == contiguous_path::rma ? t : t + l.o_r;
 }
 
+double put_s(const machine& m, link_class c, double bytes) {
+  return contiguous_s(m, c, bytes) + m.params(c).o;
+}
+
 double strided_zero_copy_s(const machine& m, link_class c, std::int64_t chunks,
                            double chunk_bytes) {
   check_bytes("strided_zero_copy_s", chunk_bytes);
@@ -49,13 +53,13 @@ double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, dou
   const link_params& l = m.params(c);
   const double bytes = static_cast<double>(chunks) * chunk_bytes;
   return l.o + 2 * l.L + l.o_r + 2 * static_cast<double>(chunks) * m.pack_s_per_chunk +
-         bytes * (l.G + 2 * m.copy_s_per_byte);
+         bytes * (l.am_G() + 2 * m.copy_s_per_byte);
 }
 
 double acc_target_driven_s(const machine& m, link_class c, double bytes) {
   check_bytes("acc_target_driven_s", bytes);
   const link_params& l = m.params(c);
-  return l.o + 2 * l.L + l.o_r + bytes * (m.copy_s_per_byte + l.G + m.add_s_per_byte);
+  return l.o + 2 * l.L + l.o_r + bytes * (m.copy_s_per_byte + l.am_G() + m.add_s_per_byte);
 }
 
 double acc_source_driven_s(const machine& m, link_class c, double bytes, double chunk_bytes) {
@@ -109,18 +113,20 @@ double fetch_add_s(const machine& m, const counter_load& load) {
   auto mean = [&](auto of) {
     return f_intra * of(m.intra, 0.0) + (1 - f_intra) * of(m.inter, hops);
   };
-  const double wire = mean([](const link_params& l, double h) { return l.o + 2 * (l.L + h); });
   counter_service service = load.service;
   if (service == counter_service::progress && !m.progress_thread) service = counter_service::owner;
   // The owner's time per request: a CPU or network atomic costs the target's gap; an atomic the
-  // network cannot execute, and every active message, costs the handler's o_r.
-  double s = load.service_s;
-  if (s < 0) {
-    const bool inter_atomic = service == counter_service::atomic && m.network_atomics;
-    s = service == counter_service::atomic
-            ? f_intra * m.intra.g + (1 - f_intra) * (inter_atomic ? m.inter.g : m.inter.o_r)
-            : mean([](const link_params& l, double) { return l.o_r; });
-  }
+  // network cannot execute, and every active message, costs the handler's o_r. An atomic's wire
+  // time is its uncontended round trip less that service.
+  const bool atomic = service == counter_service::atomic;
+  const double s_intra = atomic ? m.intra.g : m.intra.o_r;
+  const double s_inter = atomic && m.network_atomics ? m.inter.g : m.inter.o_r;
+  const double wire =
+      atomic ? f_intra * std::max(m.intra.atomic_s() - s_intra, 0.0) +
+                   (1 - f_intra) * std::max(m.inter.atomic_s() + 2 * hops - s_inter, 0.0)
+             : mean([](const link_params& l, double h) { return l.o + 2 * (l.L + h); });
+  const double s =
+      load.service_s >= 0 ? load.service_s : f_intra * s_intra + (1 - f_intra) * s_inter;
   const double n = static_cast<double>(load.clients);
   const double open = wire + closed_queue_response_s(load.clients, s, wire + load.client_think_s);
   if (service != counter_service::owner || load.owner_compute_s <= 0) return open;
@@ -141,7 +147,14 @@ double collective_s(const machine& m, coll::operation op, double bytes, std::int
   const double big = double(1 << 30);
   for (int c = 0; c < 2; ++c) {
     const link_params& l = c == 0 ? m.intra : m.inter;
-    const double start = l.o + l.L + (c == 0 ? 0 : hops);
+    const double extra = c == 0 ? 0 : hops;
+    if (!l.curve_bytes.empty()) {
+      e.message[c] = {l.curve_bytes, l.curve_s};
+      for (double& t : e.message[c].seconds)
+        t += extra;
+      continue;
+    }
+    const double start = l.o + l.L + extra;
     e.message[c] = {{0, big}, {start, start + big * l.G}};
   }
   // Replays of ring and chain schedules cost O(P^2) messages (a minute at P = 4096), so they are

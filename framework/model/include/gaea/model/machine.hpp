@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace gaea::model {
 
@@ -28,16 +29,33 @@ enum class link_class : std::uint8_t {
 /// message; o_r is the target's CPU time to run a small active message's handler (the progress
 /// thread of the owner, or the owner itself when it polls).
 struct link_params {
+  link_params() = default;
+  /// The five LogGP terms (the rest at their defaults).
+  link_params(double L_s, double o_s, double g_s, double G_s_per_byte, double o_r_s) noexcept
+      : L(L_s), o(o_s), g(g_s), G(G_s_per_byte), o_r(o_r_s) {}
+
   double L = 0;    ///< one-way latency
   double o = 0;    ///< origin overhead per message
   double g = 0;    ///< gap: the origin's cost per further message of a batch (inverse message rate)
   double G = 0;    ///< per byte (inverse bandwidth)
   double o_r = 0;  ///< target's handler time for one small active message
+  /// Per byte of an active message's payload (Gaea's packed transfers and accumulates go
+  /// through the transport's message path, whose copies and protocol switches differ from an
+  /// RMA's; 0: the same as G).
+  double G_am = 0;
+  /// One remote atomic (fetch-and-add) as its origin sees it without contention (0: o + 2 L).
+  double atomic = 0;
+  /// The measured time of a two-member broadcast at `curve_bytes` (PLogP-style, Kielmann, Bal &
+  /// Verstoep 2000): what a collective's message costs with the progress mode's wake-ups in.
+  /// Empty: o + L + bytes G.
+  std::vector<double> curve_bytes, curve_s;
 
   /// A blocking RMA get (or put with remote completion) of `bytes`.
   double rma_s(double bytes) const noexcept { return o + 2 * L + bytes * G; }
   /// A round trip through the target's handler carrying `bytes` one way.
-  double am_s(double bytes) const noexcept { return o + 2 * L + o_r + bytes * G; }
+  double am_s(double bytes) const noexcept { return o + 2 * L + o_r + bytes * am_G(); }
+  double am_G() const noexcept { return G_am > 0 ? G_am : G; }
+  double atomic_s() const noexcept { return atomic > 0 ? atomic : o + 2 * L; }
 };
 
 /// What connecting to one peer and reaching one of its memory regions costs a rank: the space and
@@ -102,6 +120,10 @@ struct machine {
 /// the file and the key for an unreadable file, invalid JSON, a missing or wrong-typed key, and
 /// whatever machine::check() refuses.
 machine load_machine(const std::filesystem::path& file);
+/// `m` as the JSON text a machine file holds, and back (`what` names the text in errors, as a
+/// file name would). For passing a description between ranks.
+std::string to_json_text(const machine& m);
+machine machine_from_json_text(const std::string& text, const std::string& what);
 /// Writes `m` as JSON to a temporary beside `file`, renamed over it when written. gaea::error when
 /// it cannot (the file is then untouched).
 void save_machine(const machine& m, const std::filesystem::path& file);

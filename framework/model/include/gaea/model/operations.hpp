@@ -23,6 +23,10 @@ enum class contiguous_path : std::uint8_t {
 double contiguous_s(const machine& m, link_class c, double bytes,
                     contiguous_path path = contiguous_path::rma, double extra_latency_s = 0);
 
+/// A contiguous put of `bytes` and the fence that completes it at the target (two calls: one more
+/// o than contiguous_s).
+double put_s(const machine& m, link_class c, double bytes);
+
 /// A strided get/put of `chunks` contiguous chunks of `chunk_bytes` each to one target:
 ///   zero-copy: one RMA per chunk, posted back to back, one completion [PGAS-BGQ eq. 9]:
 ///              o + 2 L + (chunks - 1) g + m G  (g: the origin's cost per further message
@@ -77,8 +81,8 @@ double fetch_add_s(const machine& m, const counter_load& load);
 /// A collective of `op` with `bytes` per member (as coll::estimator::predict reads them) over
 /// `ranks` ranks placed in blocks of m.ranks_per_node: the fastest algorithm's time as the
 /// collectives' estimator replays it ([Bcast-Energy]), its message curves taken from the
-/// machine's links (one message = o + L + bytes G, hops included) and its step costs at their
-/// defaults. gaea::error for ranks < 1.
+/// machine's links (the measured two-member curve when the link has one, else one message =
+/// o + L + bytes G; hops included) and its step costs at their defaults. gaea::error for ranks < 1.
 double collective_s(const machine& m, coll::operation op, double bytes, std::int64_t ranks);
 
 /// Mean response time of a single server with service time `service_s` and `customers` customers
