@@ -13,19 +13,24 @@
 #   hosts3-bgq   3 emulated hosts x 1 rank, bgq preset (fetch-and-add with 2 clients)
 # Results: bench/results/<date>-model/ (built under .partial, renamed when complete): *.json,
 # *.txt, machine-*.json, summary.md (bench/model_summary.py).
-#   usage: bench/model_validate.sh [--reps N] [--layouts "node-sm hosts-none ..."]
+# Every layout runs under each progress mode of --modes (default "spin auto"): spin is the
+# repeatable one; auto's waits depend on what came before (a sleeping progress thread must be
+# woken), which no per-operation model holds.
+#   usage: bench/model_validate.sh [--reps N] [--layouts "node-sm hosts-none ..."] [--modes M]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 source "$here/nodes_common.sh"
 export GAEA_CLUSTER_NAME=gaeam  # its own cluster
 reps=20
+modes="spin auto"
 layouts="node-sm node-tcp hosts-none hosts-bgq hosts4-none hosts3-bgq"
 while (($#)); do
   case "$1" in
     --reps) reps=$2; shift 2 ;;
     --layouts) layouts=$2; shift 2 ;;
-    *) echo "usage: $0 [--reps N] [--layouts \"node-sm node-tcp hosts-none hosts-bgq hosts4-none\"]" >&2
+    --modes) modes=$2; shift 2 ;;
+    *) echo "usage: $0 [--reps N] [--layouts \"node-sm node-tcp hosts-none ...\"] [--modes \"spin auto\"]" >&2
        exit 2 ;;
   esac
 done
@@ -40,15 +45,17 @@ trap nodes_down EXIT
   echo "# Scale models: predicted vs measured"
   echo
   echo "$(date -u) on $(hostname), $(nproc) cores; load before: $(load_now); $reps repetitions"
-  echo "per point (medians; cases interleaved in a shuffled order). Layouts: $layouts."
+  echo "per point (medians; cases interleaved in a shuffled order). Layouts: $layouts;"
+  echo "progress modes: $modes."
 } > "$out.partial/README.md"
 
-# run LAYOUT KIND ARGS...: one launch of gaea-model validate for the layout.
+# run LAYOUT MODE KIND ARGS...: one launch of gaea-model validate for the layout.
 run() {
-  local layout=$1 kind=$2
-  shift 2
-  local log=$out.partial/$kind-$layout.txt
-  echo "== $layout $kind (load $(load_now))" | tee -a "$out.partial/README.md"
+  local layout=$1 mode=$2 kind=$3
+  shift 3
+  export GAEA_PROGRESS=$mode
+  local log=$out.partial/$kind-$layout-$mode.txt
+  echo "== $layout $mode $kind (load $(load_now))" | tee -a "$out.partial/README.md"
   case $layout in
     node-sm) timeout 900 mpirun -np 2 --oversubscribe "$tool" validate "$@" > "$log" 2>&1 ;;
     node-tcp) timeout 900 mpirun -np 2 --oversubscribe -x UCX_TLS=tcp,self "$tool" validate "$@" \
@@ -71,10 +78,12 @@ run() {
 }
 
 for layout in $layouts; do
-  run "$layout" fresh --fresh --reps "$reps" --out "$out.partial/machine-$layout.json" \
-    --json "$out.partial/fresh-$layout.json"
-  run "$layout" other --machine "$out.partial/machine-$layout.json" --reps "$reps" \
-    --json "$out.partial/other-$layout.json"
+  for mode in $modes; do
+    run "$layout" "$mode" fresh --fresh --reps "$reps" \
+      --out "$out.partial/machine-$layout-$mode.json" --json "$out.partial/fresh-$layout-$mode.json"
+    run "$layout" "$mode" other --machine "$out.partial/machine-$layout-$mode.json" \
+      --reps "$reps" --json "$out.partial/other-$layout-$mode.json"
+  done
 done
 nodes_down
 echo "load after: $(load_now)" >> "$out.partial/README.md"
