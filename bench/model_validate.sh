@@ -13,10 +13,14 @@
 #   hosts3-bgq   3 emulated hosts x 1 rank, bgq preset (fetch-and-add with 2 clients)
 # Results: bench/results/<date>-model/ (built under .partial, renamed when complete): *.json,
 # *.txt, machine-*.json, summary.md (bench/model_summary.py).
-# Every layout runs under each progress mode of --modes (default "spin auto"): spin is the
-# repeatable one; auto's waits depend on what came before (a sleeping progress thread must be
-# woken), which no per-operation model holds.
+# Every layout runs under each progress mode of --modes (one node, default "spin auto") or
+# --host-modes (emulated hosts, default "interrupt auto"): spin is the repeatable mode on one node;
+# auto's waits depend on what came before (a sleeping progress thread must be woken), which no
+# per-operation model holds. Across hosts spin is not used by default: the hosts share this
+# machine's 2 cores, and 2-4 ranks each spinning with a progress thread time-slice in
+# milliseconds, which is this machine's scheduler, not a network.
 #   usage: bench/model_validate.sh [--reps N] [--layouts "node-sm hosts-none ..."] [--modes M]
+#          [--host-modes M]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -24,12 +28,14 @@ source "$here/nodes_common.sh"
 export GAEA_CLUSTER_NAME=gaeam  # its own cluster
 reps=20
 modes="spin auto"
+host_modes="interrupt auto"
 layouts="node-sm node-tcp hosts-none hosts-bgq hosts4-none hosts3-bgq"
 while (($#)); do
   case "$1" in
     --reps) reps=$2; shift 2 ;;
     --layouts) layouts=$2; shift 2 ;;
     --modes) modes=$2; shift 2 ;;
+    --host-modes) host_modes=$2; shift 2 ;;
     *) echo "usage: $0 [--reps N] [--layouts \"node-sm node-tcp hosts-none ...\"] [--modes \"spin auto\"]" >&2
        exit 2 ;;
   esac
@@ -46,7 +52,7 @@ trap nodes_down EXIT
   echo
   echo "$(date -u) on $(hostname), $(nproc) cores; load before: $(load_now); $reps repetitions"
   echo "per point (medians; cases interleaved in a shuffled order). Layouts: $layouts;"
-  echo "progress modes: $modes."
+  echo "progress modes: $modes on one node, $host_modes across hosts."
 } > "$out.partial/README.md"
 
 # run LAYOUT MODE KIND ARGS...: one launch of gaea-model validate for the layout.
@@ -78,7 +84,9 @@ run() {
 }
 
 for layout in $layouts; do
-  for mode in $modes; do
+  layout_modes=$modes
+  [[ $layout == hosts* ]] && layout_modes=$host_modes
+  for mode in $layout_modes; do
     run "$layout" "$mode" fresh --fresh --reps "$reps" \
       --out "$out.partial/machine-$layout-$mode.json" --json "$out.partial/fresh-$layout-$mode.json"
     run "$layout" "$mode" other --machine "$out.partial/machine-$layout-$mode.json" \
