@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The scale models (framework/model) against measurements: gaea-model validate on one node and
 # across emulated hosts with two link presets. Per layout two launches:
-#   fresh   validate --fresh: calibrate and validate in one launch (the models' own error)
+#   fresh   validate --fresh --collectives: calibrate (links, rates and the collectives' estimator)
+#           and validate in one launch (the models' own error)
 #   other   validate --machine <fresh's calibration>: a later launch (model + drift between
 #           launches, what a user of a calibration file sees)
 # Layouts (name: ranks, where, transport):
@@ -87,7 +88,7 @@ for layout in $layouts; do
   layout_modes=$modes
   [[ $layout == hosts* ]] && layout_modes=$host_modes
   for mode in $layout_modes; do
-    run "$layout" "$mode" fresh --fresh --reps "$reps" \
+    run "$layout" "$mode" fresh --fresh --collectives --reps "$reps" \
       --out "$out.partial/machine-$layout-$mode.json" --json "$out.partial/fresh-$layout-$mode.json"
     run "$layout" "$mode" other --machine "$out.partial/machine-$layout-$mode.json" \
       --reps "$reps" --json "$out.partial/other-$layout-$mode.json"

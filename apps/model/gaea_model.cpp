@@ -1,6 +1,8 @@
 // gaea-model: calibrate a machine description here, validate the scale models against
 // measurements, and predict Gaea's operations (and apps) at thousands of ranks.
 #include <cstdio>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -9,6 +11,7 @@
 #include "gaea/base/error.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/coll/estimator.hpp"
 #include "gaea/model/machine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -22,12 +25,19 @@ int main(int argc, char** argv) {
       "calibrate", "measure this machine's LogGP parameters and rates (collective, under mpirun)");
   cal->add_option("--out", out, "machine description to write (JSON)")->required();
   cal->add_option("--reps", reps, "repetitions per point")->check(CLI::Range(1, 100000));
+  bool with_coll = false;
+  cal->add_flag("--collectives", with_coll,
+                "also calibrate the collectives' estimator (gaea-coll's), written beside --out as "
+                "<out>.coll.json and used for collectives");
   auto* val = app.add_subcommand(
       "validate", "every operation model against measurements here (collective, under mpirun)");
   auto* val_machine = val->add_option("--machine", machine_file, "machine description");
   bool fresh = false;
   val->add_flag("--fresh", fresh, "calibrate in this launch first")->excludes(val_machine);
   val->add_option("--out", out, "with --fresh: also write the machine description here");
+  val->add_flag("--collectives", with_coll,
+                "with --fresh: also calibrate the collectives' estimator and predict collectives "
+                "with it");
   val->add_option("--reps", reps, "repetitions per point")->check(CLI::Range(1, 100000));
   val->add_option("--json", json_out, "write the table as JSON");
   auto* pred = app.add_subcommand(
@@ -62,7 +72,17 @@ int main(int argc, char** argv) {
         machine_file.empty() ? gaea::model::machine{} : gaea::model::load_machine(machine_file);
     return gaea::run_main("gaea-model", &argc, &argv, [&](gaea::runtime& rt) {
       if (*cal || fresh) {
-        const gaea::model::machine m = gaea_model::calibrate(rt, reps);
+        gaea::model::machine m = gaea_model::calibrate(rt, reps);
+        if (with_coll) {
+          // Every rank fits the same estimator (the measurements are reduced across ranks).
+          m.collectives = std::make_shared<const gaea::coll::estimator>(
+              gaea::coll::estimator::calibrate(gaea::coll::world(), reps));
+          if (!out.empty()) {
+            const std::filesystem::path file = std::filesystem::path(out).string() + ".coll.json";
+            m.coll_calibration = file.filename();
+            if (rt.rank() == 0) m.collectives->save(file);
+          }
+        }
         if (rt.rank() == 0 && !out.empty()) {
           gaea::model::save_machine(m, out);
           std::printf("gaea-model: wrote %s (%s)\n", out.c_str(), m.source.c_str());
@@ -71,11 +91,16 @@ int main(int argc, char** argv) {
           gaea::coll::barrier(gaea::coll::world());
           return 0;
         }
-        // Every rank needs the description: rank 0 measured it.
+        // Every rank needs the description: rank 0 measured it (the estimator each rank has).
+        gaea::model::machine sent = m;
+        sent.coll_calibration.clear();
+        sent.collectives.reset();
         const std::string text = gaea::coll::broadcast(
-            gaea::coll::world(), rt.rank() == 0 ? gaea::model::to_json_text(m) : std::string(), 0);
-        const gaea::model::machine all =
+            gaea::coll::world(), rt.rank() == 0 ? gaea::model::to_json_text(sent) : std::string(),
+            0);
+        gaea::model::machine all =
             gaea::model::machine_from_json_text(text, "(calibrated in this launch)");
+        all.collectives = m.collectives;
         return gaea_model::validate(rt, all, reps, json_out);
       }
       return gaea_model::validate(rt, given, reps, json_out);

@@ -146,7 +146,8 @@ void machine::check() const {
 namespace {
 
 // A parsed machine description; `file` names it in errors.
-machine from_json(const nlohmann::json& j, const std::filesystem::path& file) {
+machine from_json(const nlohmann::json& j, const std::filesystem::path& file,
+                  const std::filesystem::path& base_dir) {
   if (!j.is_object() || j.value("kind", std::string()) != file_kind)
     throw error("gaea::model: " + file.string() + " is not a machine description (\"kind\": \"" +
                 file_kind + "\" missing)");
@@ -171,6 +172,16 @@ machine from_json(const nlohmann::json& j, const std::filesystem::path& file) {
   m.memory_bytes_per_node = field<double>(j, "memory_bytes_per_node", file, "");
   m.progress_thread = optional_field<bool>(j, "progress_thread", true, file, "");
   m.network_atomics = optional_field<bool>(j, "network_atomics", false, file, "");
+  if (j.contains("coll_calibration")) {
+    m.coll_calibration = field<std::string>(j, "coll_calibration", file, "");
+    const std::filesystem::path at =
+        m.coll_calibration.is_absolute() ? m.coll_calibration : base_dir / m.coll_calibration;
+    try {
+      m.collectives = std::make_shared<const coll::estimator>(coll::estimator::load(at));
+    } catch (const error& e) {
+      throw error("gaea::model: machine file " + file.string() + ": coll_calibration: " + e.what());
+    }
+  }
   if (j.contains("setup")) {
     const nlohmann::json& s = j["setup"];
     setup_params& p = m.setup;
@@ -213,6 +224,7 @@ nlohmann::json to_json(const machine& m) {
   j["memory_bytes_per_node"] = m.memory_bytes_per_node;
   j["progress_thread"] = m.progress_thread;
   j["network_atomics"] = m.network_atomics;
+  if (!m.coll_calibration.empty()) j["coll_calibration"] = m.coll_calibration.string();
   j["setup"] = {{"endpoint_bytes", m.setup.endpoint_bytes},
                 {"endpoint_s", m.setup.endpoint_s},
                 {"rkey_bytes", m.setup.rkey_bytes},
@@ -233,7 +245,7 @@ machine load_machine(const std::filesystem::path& file) {
   } catch (const nlohmann::json::exception& e) {
     throw error("gaea::model: machine file " + file.string() + " is not valid JSON: " + e.what());
   }
-  return from_json(j, file);
+  return from_json(j, file, file.parent_path());
 }
 
 machine machine_from_json_text(const std::string& text, const std::string& what) {
@@ -243,7 +255,7 @@ machine machine_from_json_text(const std::string& text, const std::string& what)
   } catch (const nlohmann::json::exception& e) {
     throw error("gaea::model: machine file " + what + " is not valid JSON: " + e.what());
   }
-  return from_json(j, what);
+  return from_json(j, what, std::filesystem::current_path());
 }
 
 std::string to_json_text(const machine& m) {

@@ -142,10 +142,12 @@ double collective_s(const machine& m, coll::operation op, double bytes, std::int
     throw error("gaea::model::collective_s: ranks = " + std::to_string(ranks) + " must be in [1, " +
                 std::to_string(INT_MAX) + "]");
   const std::int64_t nodes = machine::nodes_for(ranks, m.ranks_per_node);
-  coll::estimator e;
+  // A calibrated estimator when the machine has one (its curves and step costs measured here),
+  // else LogGP curves with default step costs.
+  coll::estimator e = m.collectives ? *m.collectives : coll::estimator{};
   const double hops = m.mean_hop_s(nodes);
   const double big = double(1 << 30);
-  for (int c = 0; c < 2; ++c) {
+  for (int c = 0; c < 2 && !m.collectives; ++c) {
     const link_params& l = c == 0 ? m.intra : m.inter;
     const double extra = c == 0 ? 0 : hops;
     if (!l.curve_bytes.empty()) {
@@ -159,7 +161,9 @@ double collective_s(const machine& m, coll::operation op, double bytes, std::int
   }
   // Replays of ring and chain schedules cost O(P^2) messages (a minute at P = 4096), so they are
   // replayed only when they could win: their critical path holds P - 1 messages one after the
-  // other, each at least the cheapest link's o + L (the step costs are the defaults here).
+  // other, each at least the cheapest link's empty message (with default step costs; a calibrated
+  // estimator's fitted costs make this an approximation, so it replays everything up to 1024
+  // ranks).
   const auto size = static_cast<int>(ranks), node_count = static_cast<int>(nodes);
   std::vector<coll::algorithm> short_paths, long_paths;
   for (const coll::algorithm a : coll::algorithms_of(op, size))
@@ -179,7 +183,9 @@ double collective_s(const machine& m, coll::operation op, double bytes, std::int
   };
   take(short_paths);
   const double floor =
-      static_cast<double>(ranks - 1) * std::min(m.intra.o + m.intra.L, m.inter.o + m.inter.L);
+      m.collectives && ranks <= 1024
+          ? 0
+          : static_cast<double>(ranks - 1) * std::min(e.message[0].at(0), e.message[1].at(0));
   if (best < 0 || floor < best) take(long_paths);
   return std::max(best, 0.0);
 }

@@ -10,8 +10,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "gaea/coll/estimator.hpp"
 
 namespace gaea::model {
 
@@ -99,6 +102,12 @@ struct machine {
   /// Blue Gene/Q's PAMI [PGAS-BGQ §III.D]). Atomics inside a node are CPU atomics either way.
   bool network_atomics = false;
   setup_params setup;  ///< "setup" in the file (optional; defaults above)
+  /// The collectives' estimator calibrated on this machine (`gaea-coll calibrate`, or
+  /// `gaea-model calibrate --collectives`): "coll_calibration" in the file, a path relative to
+  /// the machine file. When set, collectives are predicted by it instead of by the links' LogGP
+  /// terms. Empty for described machines.
+  std::filesystem::path coll_calibration;
+  std::shared_ptr<const coll::estimator> collectives;
 
   /// The link between ranks a and b when `ranks_per_node` ranks share a node.
   link_class link_between(std::int64_t a, std::int64_t b, std::int64_t ranks_per_node) const;
