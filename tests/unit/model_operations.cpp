@@ -228,6 +228,26 @@ TEST_CASE("a machine description survives a write and a read, and bad ones are n
   CHECK_THROWS_WITH(m.check(), Catch::Contains("ranks_per_node = 99"));
 }
 
+TEST_CASE("a machine with a collectives calibration predicts collectives with that estimator") {
+  machine m = two_level();
+  m.ranks_per_node = 1;
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("gaea_model_coll_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  gaea::coll::estimator slow;  // every message 1 ms
+  slow.message[0] = slow.message[1] = {{0, 1e9}, {1e-3, 1e-3}};
+  slow.save(dir / "m.json.coll.json");
+  m.coll_calibration = "m.json.coll.json";  // relative to the machine file
+  save_machine(m, dir / "m.json");
+  const machine back = load_machine(dir / "m.json");
+  REQUIRE(back.collectives);
+  CHECK(collective_s(back, gaea::coll::operation::barrier, 0, 2) > 1e-3);
+  CHECK(collective_s(two_level(), gaea::coll::operation::barrier, 0, 2) < 1e-4);
+  std::filesystem::remove(dir / "m.json.coll.json");
+  CHECK_THROWS_WITH(load_machine(dir / "m.json"), Catch::Contains("coll_calibration"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("the machine descriptions shipped with Gaea load") {
   for (const auto& entry : std::filesystem::directory_iterator(
            std::filesystem::path(GAEA_SOURCE_DIR) / "framework/model/machines")) {
