@@ -69,12 +69,13 @@ TEST_CASE("source-driven accumulate pipelines its pieces; target-driven pays one
         Approx(1e-6 + 10e-6 + 2e-6 + mib * (0.2e-9 + 1e-9 + 0.3e-9)));
   // One piece: lock + get + add + put + unlock, nothing overlapped.
   const double one = acc_source_driven_s(m, link_class::inter, 1024, 1 << 20);
-  CHECK(one == Approx(2 * 11e-6 + (11e-6 + 1024e-9) + 1024 * 0.3e-9 + (11e-6 + 1024e-9)));
+  CHECK(one ==
+        Approx(2 * 11e-6 + (11e-6 + 1024e-9) + 1024 * (0.3e-9 + 0.4e-9) + (11e-6 + 1024e-9)));
   // Many pieces: the slowest stage per piece (here the link: 1 µs + c G).
   const double piped = acc_source_driven_s(m, link_class::inter, mib, 16384);
   const double stage = 1e-6 + 16384e-9;
-  CHECK(piped ==
-        Approx(2 * 11e-6 + (11e-6 + 16384e-9) + 63 * stage + 16384 * 0.3e-9 + (11e-6 + 16384e-9)));
+  CHECK(piped == Approx(2 * 11e-6 + (11e-6 + 16384e-9) + 63 * stage + 16384 * (0.3e-9 + 0.4e-9) +
+                        (11e-6 + 16384e-9)));
   CHECK_THROWS_AS(acc_source_driven_s(m, link_class::inter, mib, 0), gaea::error);
 }
 

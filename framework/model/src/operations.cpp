@@ -73,10 +73,12 @@ double acc_source_driven_s(const machine& m, link_class c, double bytes, double 
   const double pieces = bytes > 0 ? std::ceil(bytes / chunk_bytes) : 1;
   // Lock and unlock are small round trips; the first get fills the pipeline, then each piece
   // costs its slowest stage (the next get and the previous put share the origin's injection),
-  // and the last add and put drain it.
-  const double stage = std::max(l.o + piece * l.G, piece * m.add_s_per_byte);
+  // and the last add and put drain it. The origin fills two buffers of a piece (the owner's
+  // data and its own) per piece.
+  const double stage =
+      std::max(l.o + piece * l.G, piece * (m.add_s_per_byte + 2 * m.copy_s_per_byte));
   return 2 * round_trip + (round_trip + piece * l.G) + (pieces - 1) * stage +
-         piece * m.add_s_per_byte + (round_trip + piece * l.G);
+         piece * (m.add_s_per_byte + 2 * m.copy_s_per_byte) + (round_trip + piece * l.G);
 }
 
 double closed_queue_response_s(std::int64_t customers, double service_s, double think_s) {

@@ -43,7 +43,8 @@ double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, dou
 ///   source-driven: lock, then the patch in `chunk_bytes` pieces through a pipeline of get → add
 ///                  → put (each stage overlapping the next piece's previous stage), then unlock
 ///                  ([PGAS-BGQ Fig. 11]'s source-driven pipelined form): two small round trips,
-///                  the first piece's get, and per piece the slowest stage.
+///                  the first piece's get, and per piece the slowest stage (the add includes
+///                  filling the origin's two piece buffers: 2 copy per byte).
 double acc_target_driven_s(const machine& m, link_class c, double bytes);
 double acc_source_driven_s(const machine& m, link_class c, double bytes, double chunk_bytes);
 
