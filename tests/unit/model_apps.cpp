@@ -248,6 +248,10 @@ TEST_CASE("scf: bad cases name the values", "[model][scf]") {
   CHECK_THROWS_WITH(predict_scf(m, {2, 1, counter_service::progress, 0}, p),
                     Contains("profile tasks = 0"));
   p = water_profile();
+  p.tasks = 56;  // 4 blocks have 55 block quartets
+  CHECK_THROWS_WITH(predict_scf(m, {2, 1, counter_service::progress, 0}, p),
+                    Contains("tasks = 56") && Contains("55 block quartets"));
+  p = water_profile();
   p.blocks = 500;
   CHECK_THROWS_WITH(predict_scf(m, {2, 1, counter_service::progress, 0}, p),
                     Contains("blocks = 500") && Contains("nbf = 120"));

@@ -69,6 +69,11 @@ scf_breakdown predict_scf(const machine& m, const scf_case& c, const scf_profile
                 " must be > 0, max_task_s = " + std::to_string(p.max_task_s) +
                 " and diag_s = " + std::to_string(p.diag_s) +
                 " >= 0, accs_per_task = " + std::to_string(p.accs_per_task) + " in [0, 6]");
+  const double quartets1 = pairs_of(pairs_of(static_cast<double>(p.blocks)));
+  if (static_cast<double>(p.tasks) > quartets1)
+    throw error("model " + name + ": profile tasks = " + std::to_string(p.tasks) + " exceeds the " +
+                std::to_string(static_cast<std::int64_t>(quartets1)) + " block quartets of " +
+                std::to_string(p.blocks) + " blocks");
   if (c.block_bf < 0)
     throw error("model " + name + ": block_bf = " + std::to_string(c.block_bf) + " must be >= 0");
 
