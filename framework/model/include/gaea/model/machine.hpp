@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// gaea::model::machine — what the scale models [PGAS-BGQ §III] need to know about a cluster: its
-/// nodes and cores, LogGP parameters per link class (Alexopoulos et al. 1995, as [PGAS-BGQ eq.
+/// nodes and cores, LogGP parameters per link class (Alexandrov et al. 1995, as [PGAS-BGQ eq.
 /// 7-9] use them), the owner-side costs of active messages, and the compute rates the apps' models
 /// divide work by. Read from and written to JSON (machine descriptions: `framework/model/machines/`,
 /// or a file `gaea-model calibrate` writes from measurements on the machine itself).
@@ -22,14 +22,14 @@ enum class link_class : std::uint8_t {
 /// LogGP parameters of one link class, in seconds (and seconds per byte), as the models use them:
 ///   - one-sided get of m bytes, RMA:        o + 2 L + m G                         [PGAS-BGQ eq. 7]
 ///   - the same through an active message:   o + 2 L + o_r + m G                   [PGAS-BGQ eq. 8]
-///   - k further messages posted back to back: k max(o, g) more (the origin's gap)  [PGAS-BGQ eq. 9]
+///   - k further messages posted back to back in one batch: k g more               [PGAS-BGQ eq. 9]
 /// L is one-way, so a round trip pays it twice; o is the origin's CPU time to post and complete one
 /// message; o_r is the target's CPU time to run a small active message's handler (the progress
 /// thread of the owner, or the owner itself when it polls).
 struct link_params {
   double L = 0;    ///< one-way latency
   double o = 0;    ///< origin overhead per message
-  double g = 0;    ///< gap between consecutive messages of one rank (inverse message rate)
+  double g = 0;    ///< gap: the origin's cost per further message of a batch (inverse message rate)
   double G = 0;    ///< per byte (inverse bandwidth)
   double o_r = 0;  ///< target's handler time for one small active message
 
@@ -62,6 +62,10 @@ struct machine {
   /// True when an asynchronous progress thread serves active messages while the rank computes
   /// (Gaea's progress thread; [PGAS-BGQ §III.D]'s asynchronous thread on a spare SMT thread).
   bool progress_thread = true;
+  /// True when the network executes remote atomics itself (InfiniBand, Cray Gemini); false when
+  /// an atomic across nodes is served by the owner's handler like an active message (tcp here,
+  /// Blue Gene/Q's PAMI [PGAS-BGQ §III.D]). Atomics inside a node are CPU atomics either way.
+  bool network_atomics = false;
 
   /// The link between ranks a and b when `ranks_per_node` ranks share a node.
   link_class link_between(std::int64_t a, std::int64_t b, std::int64_t ranks_per_node) const;

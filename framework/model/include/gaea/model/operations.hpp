@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "gaea/coll/options.hpp"
 #include "gaea/model/machine.hpp"
 
 namespace gaea::model {
@@ -24,7 +25,9 @@ double contiguous_s(const machine& m, link_class c, double bytes,
 
 /// A strided get/put of `chunks` contiguous chunks of `chunk_bytes` each to one target:
 ///   zero-copy: one RMA per chunk, posted back to back, one completion [PGAS-BGQ eq. 9]:
-///              o + 2 L + (chunks - 1) max(o, g) + m G
+///              o + 2 L + (chunks - 1) g + m G  (g: the origin's cost per further message
+///              of a batch; [PGAS-BGQ eq. 9] charges o, which is what an origin whose batch
+///              costs as much as separate calls pays)
 ///   packed:    one active message carrying the packed piece, a copy on each side:
 ///              o + 2 L + o_r + m (G + 2 copy)
 double strided_zero_copy_s(const machine& m, link_class c, std::int64_t chunks, double chunk_bytes);
@@ -42,7 +45,8 @@ double acc_source_driven_s(const machine& m, link_class c, double bytes, double 
 
 /// How a shared counter's fetch-and-add is served (gaea::counters::counter_mode).
 enum class counter_service : std::uint8_t {
-  atomic,    ///< a network or CPU atomic: the owner's CPU is not involved
+  atomic,    ///< a CPU atomic on a node, a network atomic across nodes (machine::network_atomics;
+             ///< else served by the owner's handler as an active message)
   progress,  ///< an active message served by the owner's progress thread
   owner,     ///< served only when the owner's own thread polls (no asynchronous progress)
 };
@@ -53,6 +57,9 @@ struct counter_load {
   std::int64_t ranks_per_node = 1;  ///< placement: rank r on node r / ranks_per_node, owner rank 0
   counter_service service = counter_service::progress;
   double owner_compute_s = 0;  ///< the owner computes in kernels of this length between polls
+  /// Share of the time the owner spends in those kernels (1: back to back, as [PGAS-BGQ Fig. 10];
+  /// an app's owner that also waits for data computes a smaller share).
+  double owner_busy_fraction = 1;
   double client_think_s = 0;   ///< each client's own work between two calls
   double service_s = -1;       ///< the owner's time per request; < 0: the link's o_r
 };
@@ -61,9 +68,18 @@ struct counter_load {
 /// the round trip's wire time), which gives the linear growth in P once the owner saturates.
 /// With counter_service::owner and a computing owner, a request also waits for the kernel
 /// running when it arrives: in saturation every client gets one reply per owner cycle
-/// (owner_compute_s + clients x service). A progress thread without a hardware thread of its own
+/// (owner_compute_s + clients x service). With a busy fraction f < 1 a request finds the owner in
+/// a kernel with probability f: f x owner_compute_s / 2 more, and a cycle of f x (kernel +
+/// clients x service) in saturation. A progress thread without a hardware thread of its own
 /// (machine::progress_thread false) behaves as counter_service::owner.
 double fetch_add_s(const machine& m, const counter_load& load);
+
+/// A collective of `op` with `bytes` per member (as coll::estimator::predict reads them) over
+/// `ranks` ranks placed in blocks of m.ranks_per_node: the fastest algorithm's time as the
+/// collectives' estimator replays it ([Bcast-Energy]), its message curves taken from the
+/// machine's links (one message = o + L + bytes G, hops included) and its step costs at their
+/// defaults. gaea::error for ranks < 1.
+double collective_s(const machine& m, coll::operation op, double bytes, std::int64_t ranks);
 
 /// Mean response time of a single server with service time `service_s` and `customers` customers
 /// who each think `think_s` between requests (exact MVA). Exposed for tests.

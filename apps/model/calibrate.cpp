@@ -1,0 +1,119 @@
+// gaea-model calibrate: LogGP parameters per link class from timed gets ([PGAS-BGQ eq. 7-9]).
+#include <unistd.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <string>
+
+#include "commands.hpp"
+#include "gaea/base/error.hpp"
+#include "gaea/progress/engine.hpp"
+#include "measure.hpp"
+
+namespace gaea_model {
+
+namespace {
+
+// The sizes the contiguous get is calibrated at; validate measures between them.
+constexpr std::int64_t calibration_sizes[] = {8, 64, 512, 4096, 32768, 262144, 1048576};
+
+// Least squares of t = a + b m weighted by 1/t^2 (each point's relative error counts alike).
+std::pair<double, double> fit_line(const std::vector<double>& m, const std::vector<double>& t) {
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    const double w = 1.0 / (t[i] * t[i]);
+    sw += w;
+    sx += w * m[i];
+    sy += w * t[i];
+    sxx += w * m[i] * m[i];
+    sxy += w * m[i] * t[i];
+  }
+  const double det = sw * sxx - sx * sx;
+  if (det <= 0) return {t.empty() ? 0 : t[0], 0};
+  const double b = (sw * sxy - sx * sy) / det;
+  return {(sy - b * sx) / sw, std::max(b, 0.0)};
+}
+
+// The first rank other than 0 on rank 0's node (intra) or on another node (inter); -1 if none.
+// Alike on every rank (the calibration's collective calls depend on it).
+int first_target(gaea::runtime& rt, bool same) {
+  for (int r = 1; r < rt.size(); ++r)
+    if ((rt.comm().node_of(r) == rt.comm().node_of(0)) == same) return r;
+  return -1;
+}
+
+gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps) {
+  probe p(rt, 1 << 20);
+  std::vector<op_case> cases;
+  for (const std::int64_t s : calibration_sizes)
+    cases.push_back({op_kind::get, target, s, 0});
+  cases.push_back({op_kind::get_issue, target, 8, 0});
+  // The gap: a zero-copy strided get of 1024 chunks of 8 B against one contiguous 8 KiB get.
+  cases.push_back({op_kind::strided_zero, target, 8192, 8});
+  cases.push_back({op_kind::get, target, 8192, 0});
+  // One active-message round trip (a fetch-and-add served by the target's progress thread)
+  // against an 8 B get.
+  cases.push_back({op_kind::fetch_add, target, 8, 0});
+  cases.push_back({op_kind::get, target, 8, 0});
+  const std::vector<double> t = p.time(cases, reps);
+  gaea::model::link_params l;
+  if (rt.rank() != 0) return l;
+  const std::size_t n = std::size(calibration_sizes);
+  std::vector<double> m(calibration_sizes, calibration_sizes + n), tg(t.begin(), t.begin() + n);
+  const auto [a, G] = fit_line(m, tg);
+  l.G = G;
+  l.o = t[n];
+  l.g = std::max((t[n + 1] - t[n + 2]) / 1023, 0.0);
+  l.L = std::max((a - l.o) / 2, 0.0);
+  l.o_r = std::max(t[n + 3] - t[n + 4], 0.0);
+  return l;
+}
+
+std::string host_name() {
+  char h[256] = {};
+  ::gethostname(h, sizeof h - 1);
+  return h;
+}
+
+}  // namespace
+
+gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
+  if (rt.size() < 2)
+    throw gaea::error("gaea-model calibrate: needs at least 2 ranks (it times one rank's "
+                      "operations against another), got " +
+                      std::to_string(rt.size()));
+  gaea::model::machine m;
+  const int intra = first_target(rt, true), inter = first_target(rt, false);
+  if (intra >= 0) m.intra = measure_link(rt, intra, reps);
+  if (inter >= 0) m.inter = measure_link(rt, inter, reps);
+  const local_rates r = measure_local_rates(rt);
+  const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+  m.name = "calibrated-" + host_name();
+  m.nodes = rt.nodes();
+  m.cores_per_node = cpus;
+  m.threads_per_core = 1;
+  m.ranks_per_node = std::min<std::int64_t>(rt.node_size(), cpus);
+  m.copy_s_per_byte = r.copy_s_per_byte;
+  m.add_s_per_byte = r.add_s_per_byte;
+  m.dgemm_flops_per_core = r.dgemm_flops;
+  m.memory_bytes_per_node = r.memory_bytes_per_node;
+  m.progress_thread = rt.progress().asynchronous();
+  const std::time_t now = std::time(nullptr);
+  char when[32] = {};
+  std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  m.source = "gaea-model calibrate on " + host_name() + ", " + when + ", " +
+             std::to_string(rt.size()) + " ranks on " + std::to_string(rt.nodes()) +
+             " nodes, " + std::to_string(reps) + " repetitions";
+  if (intra < 0) {
+    m.intra = m.inter;
+    m.source += "; intra not measured (one rank per node): copied from inter";
+  }
+  if (inter < 0) {
+    m.inter = m.intra;
+    m.source += "; inter not measured (one node): copied from intra";
+  }
+  return m;
+}
+
+}  // namespace gaea_model

@@ -1,0 +1,31 @@
+#pragma once
+// The subcommands of gaea-model that run under mpirun (calibrate, validate) and the predictions
+// at scale (predict), one file each.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gaea/model/machine.hpp"
+#include "gaea/runtime/runtime.hpp"
+
+namespace gaea_model {
+
+/// Collective: measures this machine's LogGP parameters per link class present (rank 0 against
+/// the first rank on its node and the first rank on another node) and its local rates. The
+/// result is valid on rank 0. `reps`: repetitions per point.
+gaea::model::machine calibrate(gaea::runtime& rt, int reps);
+
+/// Collective: measures every operation the models cover at sizes between the calibration's and
+/// prints predicted vs measured with the error per case and per model on rank 0; `json_out`
+/// (rank 0) gets the table. Returns 0.
+int validate(gaea::runtime& rt, const gaea::model::machine& m, int reps,
+             const std::string& json_out);
+
+/// Prints, for `m`, the counter latency of [PGAS-BGQ Fig. 10] at every P in `ranks` (with and
+/// without the asynchronous progress thread, owner idle and computing `owner_compute_s`), and
+/// the collectives' times at those P. Not collective (no runtime). `json_out` when set.
+int predict_scale(const gaea::model::machine& m, const std::vector<std::int64_t>& ranks,
+                  double owner_compute_s, const std::string& json_out);
+
+}  // namespace gaea_model

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The scale models (framework/model) against measurements: gaea-model validate on one node and
+# across emulated hosts with two link presets. Per layout two launches:
+#   fresh   validate --fresh: calibrate and validate in one launch (the models' own error)
+#   other   validate --machine <fresh's calibration>: a later launch (model + drift between
+#           launches, what a user of a calibration file sees)
+# Layouts (name: ranks, where, transport):
+#   node-sm      2 ranks on this machine, shared memory
+#   node-tcp     2 ranks on this machine, UCX_TLS=tcp (the intra-node link is tcp)
+#   hosts-none   2 emulated hosts x 1 rank, unshaped veth (tcp)
+#   hosts-bgq    the same with the bgq preset (link rate 14.4 Gbit/s; no delay without sch_netem)
+#   hosts4-none  2 emulated hosts x 2 ranks (both link classes, 4 ranks on 2 cores)
+# Results: bench/results/<date>-model/ (built under .partial, renamed when complete): *.json,
+# *.txt, machine-*.json, summary.md (bench/model_summary.py).
+#   usage: bench/model_validate.sh [--reps N] [--layouts "node-sm hosts-none ..."]
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+source "$here/nodes_common.sh"
+export GAEA_CLUSTER_NAME=gaeam  # its own cluster
+reps=20
+layouts="node-sm node-tcp hosts-none hosts-bgq hosts4-none"
+while (($#)); do
+  case "$1" in
+    --reps) reps=$2; shift 2 ;;
+    --layouts) layouts=$2; shift 2 ;;
+    *) echo "usage: $0 [--reps N] [--layouts \"node-sm node-tcp hosts-none hosts-bgq hosts4-none\"]" >&2
+       exit 2 ;;
+  esac
+done
+tool=$root/build/apps/model/gaea-model
+[[ -x $tool ]] || { echo "build first: $tool missing" >&2; exit 1; }
+out=$here/results/$(date +%Y%m%d-%H%M%S)-model
+[[ -e $out ]] && { echo "$out exists" >&2; exit 1; }
+mkdir -p "$out.partial"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 UCX_WARN_UNUSED_ENV_VARS=n
+trap nodes_down EXIT
+{
+  echo "# Scale models: predicted vs measured"
+  echo
+  echo "$(date -u) on $(hostname), $(nproc) cores; load before: $(load_now); $reps repetitions"
+  echo "per point (medians; cases interleaved in a shuffled order). Layouts: $layouts."
+} > "$out.partial/README.md"
+
+# run LAYOUT KIND ARGS...: one launch of gaea-model validate for the layout.
+run() {
+  local layout=$1 kind=$2
+  shift 2
+  local log=$out.partial/$kind-$layout.txt
+  echo "== $layout $kind (load $(load_now))" | tee -a "$out.partial/README.md"
+  case $layout in
+    node-sm) timeout 900 mpirun -np 2 --oversubscribe "$tool" validate "$@" > "$log" 2>&1 ;;
+    node-tcp) timeout 900 mpirun -np 2 --oversubscribe -x UCX_TLS=tcp,self "$tool" validate "$@" \
+                > "$log" 2>&1 ;;
+    hosts-none | hosts-bgq)
+      nodes_up "${layout#hosts-}"
+      timeout 900 "$nodes_cluster" mpirun -np 2 --map-by ppr:1:node "$tool" validate "$@" \
+        > "$log" 2>&1 ;;
+    hosts4-none)
+      nodes_up none
+      timeout 1800 "$nodes_cluster" mpirun -np 4 "$tool" validate "$@" > "$log" 2>&1 ;;
+    *) echo "unknown layout $layout" >&2; exit 2 ;;
+  esac
+}
+
+for layout in $layouts; do
+  run "$layout" fresh --fresh --reps "$reps" --out "$out.partial/machine-$layout.json" \
+    --json "$out.partial/fresh-$layout.json"
+  run "$layout" other --machine "$out.partial/machine-$layout.json" --reps "$reps" \
+    --json "$out.partial/other-$layout.json"
+done
+nodes_down
+echo "load after: $(load_now)" >> "$out.partial/README.md"
+python3 "$here/model_summary.py" "$out.partial" > "$out.partial/summary.md"
+mv "$out.partial" "$out"
+cat "$out/summary.md"
+echo "results: $out"

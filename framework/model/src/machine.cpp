@@ -1,0 +1,182 @@
+// Machine descriptions: checks, placement helpers, and the JSON file format (README.md).
+#include "gaea/model/machine.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "gaea/base/error.hpp"
+#include "gaea/base/output_file.hpp"
+
+namespace gaea::model {
+
+namespace {
+
+constexpr int file_version = 1;
+constexpr const char* file_kind = "gaea-machine";
+
+std::string named(const machine& m) { return "machine '" + m.name + "'"; }
+
+void check_time(const machine& m, const std::string& field, double v) {
+  if (!std::isfinite(v) || v < 0)
+    throw error(named(m) + ": " + field + " = " + std::to_string(v) +
+                " must be a finite number >= 0");
+}
+
+nlohmann::json to_json(const link_params& l) {
+  return {{"L_s", l.L}, {"o_s", l.o}, {"g_s", l.g}, {"G_s_per_byte", l.G}, {"o_r_s", l.o_r}};
+}
+
+// The value of `key` in `j` as T; a gaea::error naming the file and the key otherwise.
+template <class T>
+T field(const nlohmann::json& j, const std::string& key, const std::filesystem::path& file,
+        const std::string& where) {
+  const auto it = j.find(key);
+  if (it == j.end())
+    throw error("gaea::model: machine file " + file.string() + ": missing key '" + where + key +
+                "'");
+  try {
+    return it->template get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw error("gaea::model: machine file " + file.string() + ": key '" + where + key +
+                "' has the wrong type (" + it->dump() + ")");
+  }
+}
+
+template <class T>
+T optional_field(const nlohmann::json& j, const std::string& key, T fallback,
+                 const std::filesystem::path& file, const std::string& where) {
+  return j.contains(key) ? field<T>(j, key, file, where) : fallback;
+}
+
+link_params link_from(const nlohmann::json& j, const std::filesystem::path& file,
+                      const std::string& where) {
+  if (!j.is_object())
+    throw error("gaea::model: machine file " + file.string() + ": '" + where +
+                "' must be an object");
+  const std::string w = where + ".";
+  link_params l;
+  l.L = field<double>(j, "L_s", file, w);
+  l.o = field<double>(j, "o_s", file, w);
+  l.g = field<double>(j, "g_s", file, w);
+  l.G = field<double>(j, "G_s_per_byte", file, w);
+  l.o_r = field<double>(j, "o_r_s", file, w);
+  return l;
+}
+
+}  // namespace
+
+link_class machine::link_between(std::int64_t a, std::int64_t b,
+                                 std::int64_t per_node) const {
+  if (per_node < 1)
+    throw error(named(*this) + ": ranks per node " + std::to_string(per_node) + " must be >= 1");
+  return a / per_node == b / per_node ? link_class::intra : link_class::inter;
+}
+
+double machine::mean_hop_s(std::int64_t nodes_used) const {
+  if (hop_s <= 0 || torus_dims <= 0 || nodes_used <= 1) return 0;
+  // A torus of `torus_dims` equal sides holding the nodes; the mean wrap-around distance along
+  // one side of length k is k/4 (even k), so the mean over all dimensions is dims k / 4.
+  const double side = std::pow(static_cast<double>(nodes_used), 1.0 / torus_dims);
+  const double mean_hops = torus_dims * side / 4.0;
+  return hop_s * std::max(0.0, mean_hops - 1.0);
+}
+
+void machine::check() const {
+  auto at_least_one = [&](const char* f, std::int64_t v) {
+    if (v < 1) throw error(named(*this) + ": " + f + " = " + std::to_string(v) + " must be >= 1");
+  };
+  at_least_one("nodes", nodes);
+  at_least_one("cores_per_node", cores_per_node);
+  at_least_one("threads_per_core", threads_per_core);
+  at_least_one("ranks_per_node", ranks_per_node);
+  if (ranks_per_node > cores_per_node * threads_per_core)
+    throw error(named(*this) + ": ranks_per_node = " + std::to_string(ranks_per_node) +
+                " exceeds cores_per_node x threads_per_core = " +
+                std::to_string(cores_per_node * threads_per_core));
+  for (const auto& [cls, l] : {std::pair{"intra", &intra}, std::pair{"inter", &inter}}) {
+    const std::string p = std::string(cls) + ".";
+    check_time(*this, p + "L", l->L);
+    check_time(*this, p + "o", l->o);
+    check_time(*this, p + "g", l->g);
+    check_time(*this, p + "G", l->G);
+    check_time(*this, p + "o_r", l->o_r);
+  }
+  check_time(*this, "hop_s", hop_s);
+  if (torus_dims < 0 || torus_dims > 6)
+    throw error(named(*this) + ": torus_dims = " + std::to_string(torus_dims) +
+                " must be in [0, 6]");
+  check_time(*this, "copy_s_per_byte", copy_s_per_byte);
+  check_time(*this, "add_s_per_byte", add_s_per_byte);
+  check_time(*this, "dgemm_flops_per_core", dgemm_flops_per_core);
+  check_time(*this, "memory_bytes_per_node", memory_bytes_per_node);
+}
+
+machine load_machine(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw error("gaea::model: cannot read the machine file " + file.string());
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw error("gaea::model: machine file " + file.string() + " is not valid JSON: " + e.what());
+  }
+  if (!j.is_object() || j.value("kind", std::string()) != file_kind)
+    throw error("gaea::model: " + file.string() + " is not a machine description (\"kind\": \"" +
+                file_kind + "\" missing)");
+  if (const int v = field<int>(j, "version", file, ""); v != file_version)
+    throw error("gaea::model: machine file " + file.string() + " has version " +
+                std::to_string(v) + "; this Gaea reads version " + std::to_string(file_version));
+  machine m;
+  m.name = field<std::string>(j, "name", file, "");
+  m.source = optional_field<std::string>(j, "source", "", file, "");
+  m.nodes = field<std::int64_t>(j, "nodes", file, "");
+  m.cores_per_node = field<std::int64_t>(j, "cores_per_node", file, "");
+  m.threads_per_core = optional_field<std::int64_t>(j, "threads_per_core", 1, file, "");
+  m.ranks_per_node = field<std::int64_t>(j, "ranks_per_node", file, "");
+  m.intra = link_from(field<nlohmann::json>(j, "intra", file, ""), file, "intra");
+  m.inter = link_from(field<nlohmann::json>(j, "inter", file, ""), file, "inter");
+  m.hop_s = optional_field<double>(j, "hop_s", 0.0, file, "");
+  m.torus_dims = optional_field<int>(j, "torus_dims", 0, file, "");
+  m.copy_s_per_byte = field<double>(j, "copy_s_per_byte", file, "");
+  m.add_s_per_byte = field<double>(j, "add_s_per_byte", file, "");
+  m.dgemm_flops_per_core = field<double>(j, "dgemm_flops_per_core", file, "");
+  m.memory_bytes_per_node = field<double>(j, "memory_bytes_per_node", file, "");
+  m.progress_thread = optional_field<bool>(j, "progress_thread", true, file, "");
+  m.network_atomics = optional_field<bool>(j, "network_atomics", false, file, "");
+  try {
+    m.check();
+  } catch (const error& e) {
+    throw error("gaea::model: machine file " + file.string() + ": " + e.what());
+  }
+  return m;
+}
+
+void save_machine(const machine& m, const std::filesystem::path& file) {
+  m.check();
+  nlohmann::json j;
+  j["kind"] = file_kind;
+  j["version"] = file_version;
+  j["name"] = m.name;
+  j["source"] = m.source;
+  j["nodes"] = m.nodes;
+  j["cores_per_node"] = m.cores_per_node;
+  j["threads_per_core"] = m.threads_per_core;
+  j["ranks_per_node"] = m.ranks_per_node;
+  j["intra"] = to_json(m.intra);
+  j["inter"] = to_json(m.inter);
+  j["hop_s"] = m.hop_s;
+  j["torus_dims"] = m.torus_dims;
+  j["copy_s_per_byte"] = m.copy_s_per_byte;
+  j["add_s_per_byte"] = m.add_s_per_byte;
+  j["dgemm_flops_per_core"] = m.dgemm_flops_per_core;
+  j["memory_bytes_per_node"] = m.memory_bytes_per_node;
+  j["progress_thread"] = m.progress_thread;
+  j["network_atomics"] = m.network_atomics;
+  output_file out(file, "gaea::model: machine file");
+  out.write(j.dump(2) + "\n");
+  out.commit();
+}
+
+}  // namespace gaea::model
