@@ -80,6 +80,7 @@ std::string grid_text(std::int64_t a, std::int64_t b) {
 app_commands::app_commands(CLI::App& app) {
   const char* ranks_help = "rank counts: N, A-B (A, 2A, 4A, ... up to B), or a list N,A-B,...";
   lu_ = app.add_subcommand("lu", "gaea-lu: one factorisation (no pivoting) per rank count");
+  lu_->add_option("--machine", machine_, "machine description (JSON)")->required();
   lu_->add_option("--ranks", ranks_lu_, ranks_help)->capture_default_str();
   lu_->add_option("--n", n_, "matrix order (default: the profile's)");
   lu_->add_option("--block", block_, "tile size (default: the profile's, else gaea-lu's rule)");
@@ -91,6 +92,7 @@ app_commands::app_commands(CLI::App& app) {
   lu_->add_option("--json", json_lu_, "also write the predictions to this JSON file");
 
   lbm_ = app.add_subcommand("lbm", "gaea-lbm: one time step per rank count");
+  lbm_->add_option("--machine", machine_, "machine description (JSON)")->required();
   lbm_->add_option("--ranks", ranks_lbm_, ranks_help)->capture_default_str();
   lbm_->add_option("--nx", nx_, "cells along x (default: the profile's)");
   lbm_->add_option("--ny", ny_, "cells along y (default: the profile's)");
@@ -99,6 +101,7 @@ app_commands::app_commands(CLI::App& app) {
   lbm_->add_option("--json", json_lbm_, "also write the predictions to this JSON file");
 
   scf_ = app.add_subcommand("scf", "gaea-scf: one SCF iteration (Fock build) per rank count");
+  scf_->add_option("--machine", machine_, "machine description (JSON)")->required();
   scf_->add_option("--ranks", ranks_scf_, ranks_help)->capture_default_str();
   scf_->add_option("--profile", profile_scf_, "one-rank `gaea-scf --json` output")->required();
   scf_->add_option("--threads", threads_, "worker threads per rank (default: the profile's)");

@@ -17,14 +17,17 @@ namespace gaea_model {
 /// Registers the subcommands on construction; run() does the one chosen. Not thread-safe.
 class app_commands {
  public:
-  /// Adds `lu`, `lbm` and `scf` to `app` with their options (each: `--ranks LIST`, `--profile
-  /// FILE` = the app's one-rank `--json` output, `--json FILE`). `app` must outlive this.
+  /// Adds `lu`, `lbm` and `scf` to `app` with their options (each: `--machine FILE` (required),
+  /// `--ranks LIST`, `--profile FILE` = the app's one-rank `--json` output, `--json FILE`).
+  /// `app` must outlive this.
   explicit app_commands(CLI::App& app);
   app_commands(const app_commands&) = delete;
   app_commands& operator=(const app_commands&) = delete;
 
   /// True when the command line chose one of these subcommands.
   bool chosen() const;
+  /// The chosen subcommand's `--machine` file (for gaea::model::load_machine).
+  const std::string& machine_file() const noexcept { return machine_; }
   /// Prints the table of the chosen subcommand for machine `m` (rank count, predicted seconds and
   /// their breakdown) and writes its `--json` file. Returns the exit status: 0, or 1 after
   /// printing a gaea::error (bad case, unreadable profile, unwritable output) to stderr.
@@ -39,6 +42,7 @@ class app_commands {
   CLI::App* lbm_ = nullptr;
   CLI::App* scf_ = nullptr;
   // Options, filled by CLI11.
+  std::string machine_;
   std::string ranks_lu_ = "1", ranks_lbm_ = "1", ranks_scf_ = "1";
   std::string profile_lu_, profile_lbm_, profile_scf_;
   std::string json_lu_, json_lbm_, json_scf_;

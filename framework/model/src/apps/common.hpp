@@ -24,7 +24,8 @@ inline double hops_s(const machine& m, std::int64_t ranks) {
 
 /// `count` non-blocking requests of `single_s` each, issued back to back and then waited for:
 /// their round trips overlap, so every request after the first adds its time less the round
-/// trip's latency (2 L + hops), never less than the origin's gap.
+/// trip's latency (2 L + hops), never less than the origin's cost per further message of a
+/// batch (link_params::g).
 inline double batch_s(std::int64_t count, double single_s, double round_trip_s, double gap_s) {
   if (count <= 0) return 0;
   const double next = std::max(gap_s, single_s - round_trip_s);

@@ -36,7 +36,7 @@ double fetch_s(const machine& m, link_class c, std::int64_t count, double bytes,
   const double extra = c == link_class::inter ? hop : 0;
   const double one = contiguous_s(m, c, bytes, contiguous_path::rma, extra);
   const link_params& lp = m.params(c);
-  return detail::batch_s(count, one, detail::round_trip_s(m, c, hop), std::max(lp.o, lp.g));
+  return detail::batch_s(count, one, detail::round_trip_s(m, c, hop), lp.g);
 }
 
 }  // namespace

@@ -140,7 +140,10 @@ scf_breakdown predict_scf(const machine& m, const scf_case& c, const scf_profile
     load.ranks_per_node = rpn * c.threads;
     load.service = c.counter;
     load.owner_compute_s = out.task_s;
-    load.client_think_s = out.task_s + (per_worker > 0 ? (out.get_s + out.acc_s) / per_worker : 0);
+    // The owner's worker computes its tasks' integrals and waits for its own data in between.
+    const double per_task = per_worker > 0 ? (out.get_s + out.acc_s) / per_worker : 0;
+    load.owner_busy_fraction = out.task_s / (out.task_s + per_task);
+    load.client_think_s = out.task_s + per_task;
     out.fetch_add_s = fetch_add_s(m, load);
   }
   out.counter_s = per_worker * out.fetch_add_s;
