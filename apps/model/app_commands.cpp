@@ -89,6 +89,9 @@ app_commands::app_commands(CLI::App& app) {
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   lu_->add_option("--profile", profile_lu_, "one-rank `gaea-lu --json` output (the tile rate)");
+  lu_->add_option("--flops-per-rank", flops_per_rank_,
+                  "tile rate of one rank, flop/s (instead of a profile, e.g. fitted to a paper)")
+      ->check(CLI::PositiveNumber);
   lu_->add_option("--json", json_lu_, "also write the predictions to this JSON file");
 
   lbm_ = app.add_subcommand("lbm", "gaea-lbm: one time step per rank count");
@@ -136,6 +139,7 @@ int app_commands::run_lu(const m::machine& mc) const {
   m::lu_profile prof;
   m::lu_case base;
   if (!profile_lu_.empty()) std::tie(prof, base) = m::read_lu_profile(profile_lu_);
+  if (flops_per_rank_ > 0) prof.flops_per_s = flops_per_rank_;
   if (n_ > 0) base.n = n_;
   if (n_ < 0 || base.n < 1)
     throw gaea::error("lu: --n " + std::to_string(n_) + " (or a --profile) is needed, >= 1");

@@ -47,6 +47,7 @@ class app_commands {
   std::string profile_lu_, profile_lbm_, profile_scf_;
   std::string json_lu_, json_lbm_, json_scf_;
   std::int64_t n_ = 0, block_ = 0;
+  double flops_per_rank_ = 0;
   std::string grid_, overlap_ = "on";
   std::int64_t nx_ = 0, ny_ = 0;
   bool periodic_ = false;
