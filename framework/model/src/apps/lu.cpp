@@ -81,6 +81,14 @@ lu_breakdown predict_lu(const machine& m, const lu_case& c, const lu_profile& p)
     return std::max(fetch_s(m, ln.row, nl, tile_bytes, hop),
                     fetch_s(m, ln.col, nu, tile_bytes, hop));
   };
+  // The ranks that solve panel k against the diagonal tile they do not own get it first
+  // (solve_panel's blocking get), on the panel's path.
+  auto diag_get = [&](std::int64_t k, double& bytes) {
+    if (ranks == 1 || rows(k) + cols(k) == 0) return 0.0;
+    bytes += tile_bytes;
+    return contiguous_s(m, ln.any, tile_bytes, contiguous_path::rma,
+                        ln.any == link_class::inter ? hop : 0);
+  };
   // Readiness notices: one accumulate of one counter (diagonal done, then panel done).
   const double notice =
       ranks > 1 ? acc_target_driven_s(m, ln.any, 8) + (ln.any == link_class::inter ? 2 * hop : 0)
@@ -91,8 +99,9 @@ lu_breakdown predict_lu(const machine& m, const lu_case& c, const lu_profile& p)
   out.panel_s = panel(0);
   out.wait_s = ranks > 1 ? notice : 0;
   double next_fetch = nt > 1 ? fetch(0, out.bytes_per_rank) : 0;
-  out.transfer_s = next_fetch;
-  out.comm_s = next_fetch;  // the first panel is fetched with nothing to hide behind
+  const double diag0 = diag_get(0, out.bytes_per_rank);
+  out.transfer_s = next_fetch + diag0;
+  out.comm_s = next_fetch + diag0;  // the first panel is fetched with nothing to hide behind
   for (std::int64_t k = 0; k + 1 < nt; ++k) {
     const double update = rows(k) * cols(k) * gemm_s;
     // Lookahead: the tiles of row and column k+1 first, then panel k+1, then the rest.
@@ -100,6 +109,9 @@ lu_breakdown predict_lu(const machine& m, const lu_case& c, const lu_profile& p)
     const double rest = update - ahead;
     out.update_s += update;
     out.panel_s += panel(k + 1);
+    const double diag = diag_get(k + 1, out.bytes_per_rank);
+    out.transfer_s += diag;
+    out.comm_s += diag;
     if (ranks > 1) out.wait_s += 2 * notice;
     if (k + 2 < nt) {
       next_fetch = fetch(k + 1, out.bytes_per_rank);

@@ -41,7 +41,7 @@ struct lu_breakdown {
   double compute_s = 0;       ///< update_s + panel_s
   double update_s = 0;        ///< trailing updates (GEMM)
   double panel_s = 0;         ///< diagonal factorisation and panel solves (TRSM)
-  double comm_s = 0;          ///< panel gets not hidden behind the update
+  double comm_s = 0;          ///< panel gets not hidden behind the update, diagonal-tile gets
   double wait_s = 0;          ///< readiness notices and the closing sync
   double transfer_s = 0;      ///< panel gets before hiding (comm_s <= transfer_s)
   double bytes_per_rank = 0;  ///< fetched by the busiest rank
