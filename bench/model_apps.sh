@@ -13,7 +13,9 @@
 # profile-*.txt, machine-*.json, meas-<app>-<layout>.txt, pred-<app>-<layout>.json, README.md
 # (load, commands) and summary.md (predicted vs measured, error per model).
 #   usage: bench/model_apps.sh [--build DIR] [--tool GAEA_MODEL] [--layouts "node-1 ..."]
-#                              [--max-load L] [--wait S]
+#                              [--max-load L] [--wait S] [--quick --out DIR]
+# --quick: sizes of a fraction of a second, to check the script itself (not a measurement);
+# --out: the results directory instead of bench/results/<date>-model-apps.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -21,6 +23,8 @@ source "$here/nodes_common.sh"
 export GAEA_CLUSTER_NAME=gaeaa  # its own cluster
 build=$root/build
 tool=""
+quick=0
+out=""
 layouts="node-1 node-2 hosts-none hosts-1gbit"
 max_load=1.5
 wait_s=900
@@ -28,11 +32,13 @@ while (($#)); do
   case "$1" in
     --build) build=$2; shift 2 ;;
     --tool) tool=$2; shift 2 ;;
+    --quick) quick=1; shift ;;
+    --out) out=$2; shift 2 ;;
     --layouts) layouts=$2; shift 2 ;;
     --max-load) max_load=$2; shift 2 ;;
     --wait) wait_s=$2; shift 2 ;;
     *) echo "usage: $0 [--build DIR] [--tool GAEA_MODEL] [--layouts \"node-1 node-2 hosts-none" \
-            "hosts-1gbit\"] [--max-load L] [--wait S]" >&2
+            "hosts-1gbit\"] [--max-load L] [--wait S] [--quick --out DIR]" >&2
        exit 2 ;;
   esac
 done
@@ -45,7 +51,7 @@ for x in "$tool" "$lu" "$lbm" "$scf"; do
 done
 "$tool" lu --help > /dev/null 2>&1 ||
   { echo "$tool has no 'lu' subcommand (apps/model/app_commands not wired in)" >&2; exit 1; }
-out=$here/results/$(date +%Y%m%d-%H%M%S)-model-apps
+out=${out:-$here/results/$(date +%Y%m%d-%H%M%S)-model-apps}
 [[ -e $out ]] && { echo "$out exists" >&2; exit 1; }
 mkdir -p "$out.partial"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 UCX_WARN_UNUSED_ENV_VARS=n
@@ -57,6 +63,11 @@ lu_args=(--n 4096 --block 128 --threads 1 --json)
 lbm_args=(--case cavity --nx 1024 --ny 1024 --steps 300 --tol 0 --no-check --threads 1 --json)
 scf_args=("$out.partial/water4.xyz" --basis cc-pVDZ -q --threads 1 --energy-tol 1e-6
           --density-tol 1e-4 --json)
+if ((quick)); then
+  lu_args=(--n 512 --block 64 --threads 1 --json)
+  lbm_args=(--case cavity --nx 128 --ny 128 --steps 20 --tol 0 --no-check --threads 1 --json)
+  scf_args=("$root/apps/scf/molecules/water.xyz" --basis 6-31G -q --threads 1 --json)
+fi
 
 wait_load() {
   local t=0
