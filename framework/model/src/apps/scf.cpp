@@ -84,8 +84,7 @@ scf_breakdown predict_scf(const machine& m, const scf_case& c, const scf_profile
   const std::int64_t nb = (p.nbf + target - 1) / target;
   const double bs = nbf / static_cast<double>(nb), bs1 = nbf / static_cast<double>(p.blocks);
   // Screening keeps the profile's share of block quartets.
-  const double keep =
-      static_cast<double>(p.tasks) / pairs_of(pairs_of(static_cast<double>(p.blocks)));
+  const double keep = static_cast<double>(p.tasks) / quartets1;
   const double tasks =
       std::max(1.0, std::round(keep * pairs_of(pairs_of(static_cast<double>(nb)))));
   const double per_worker = tasks / static_cast<double>(workers);
