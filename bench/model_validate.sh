@@ -10,6 +10,7 @@
 #   hosts-none   2 emulated hosts x 1 rank, unshaped veth (tcp)
 #   hosts-bgq    the same with the bgq preset (link rate 14.4 Gbit/s; no delay without sch_netem)
 #   hosts4-none  2 emulated hosts x 2 ranks (both link classes, 4 ranks on 2 cores)
+#   hosts3-bgq   3 emulated hosts x 1 rank, bgq preset (fetch-and-add with 2 clients)
 # Results: bench/results/<date>-model/ (built under .partial, renamed when complete): *.json,
 # *.txt, machine-*.json, summary.md (bench/model_summary.py).
 #   usage: bench/model_validate.sh [--reps N] [--layouts "node-sm hosts-none ..."]
@@ -19,7 +20,7 @@ root=$(cd "$here/.." && pwd)
 source "$here/nodes_common.sh"
 export GAEA_CLUSTER_NAME=gaeam  # its own cluster
 reps=20
-layouts="node-sm node-tcp hosts-none hosts-bgq hosts4-none"
+layouts="node-sm node-tcp hosts-none hosts-bgq hosts4-none hosts3-bgq"
 while (($#)); do
   case "$1" in
     --reps) reps=$2; shift 2 ;;
@@ -59,6 +60,12 @@ run() {
     hosts4-none)
       nodes_up none
       timeout 1800 "$nodes_cluster" mpirun -np 4 "$tool" validate "$@" > "$log" 2>&1 ;;
+    hosts3-bgq)
+      if [[ $nodes_preset != 3-bgq ]]; then
+        "$nodes_cluster" up 3 --ppn 1 --preset bgq > /dev/null
+        nodes_preset=3-bgq
+      fi
+      timeout 1800 "$nodes_cluster" mpirun -np 3 "$tool" validate "$@" > "$log" 2>&1 ;;
     *) echo "unknown layout $layout" >&2; exit 2 ;;
   esac
 }

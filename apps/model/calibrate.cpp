@@ -43,7 +43,9 @@ int first_target(gaea::runtime& rt, bool same) {
   return -1;
 }
 
-gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps) {
+// `pack_s_per_chunk` gets the packing cost per chunk (both sides' share: half the difference).
+gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps,
+                                      double& pack_s_per_chunk) {
   probe p(rt, 1 << 20);
   std::vector<op_case> cases;
   for (const std::int64_t s : calibration_sizes)
@@ -56,6 +58,9 @@ gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps) {
   // against an 8 B get.
   cases.push_back({op_kind::fetch_add, target, 8, 0});
   cases.push_back({op_kind::get, target, 8, 0});
+  // Packing per chunk: packed strided gets of 1024 and of 2 chunks of 8 B.
+  cases.push_back({op_kind::strided_packed, target, 8192, 8});
+  cases.push_back({op_kind::strided_packed, target, 16, 8});
   const std::vector<double> t = p.time(cases, reps);
   gaea::model::link_params l;
   if (rt.rank() != 0) return l;
@@ -67,6 +72,7 @@ gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps) {
   l.g = std::max((t[n + 1] - t[n + 2]) / 1023, 0.0);
   l.L = std::max((a - l.o) / 2, 0.0);
   l.o_r = std::max(t[n + 3] - t[n + 4], 0.0);
+  pack_s_per_chunk = std::max((t[n + 5] - t[n + 6]) / (2 * 1022), 0.0);
   return l;
 }
 
@@ -76,17 +82,45 @@ std::string host_name() {
   return h;
 }
 
+// Per node pair: rank 0's 8 B and 64 KiB gets to every rank, as latency and per-byte cost (the
+// machine keeps one set per link class; this shows how far the pairs of a class differ, as
+// [PGAS-BGQ Fig. 8] does per torus distance).
+void print_pairs(gaea::runtime& rt, int reps) {
+  probe p(rt, 1 << 20);
+  std::vector<op_case> cases;
+  for (int r = 1; r < rt.size(); ++r) {
+    cases.push_back({op_kind::get, r, 8, 0});
+    cases.push_back({op_kind::get, r, 65536, 0});
+  }
+  const std::vector<double> t = p.time(cases, std::max(3, reps / 2));
+  if (rt.rank() != 0) return;
+  std::printf("# rank 0 to each rank: 8 B get, and per byte from 8 B to 64 KiB\n");
+  std::printf("%6s %6s %12s %14s\n", "rank", "link", "get_8B_us", "G_ns_per_byte");
+  for (int r = 1; r < rt.size(); ++r) {
+    const double small = t[2 * static_cast<std::size_t>(r - 1)];
+    const double large = t[2 * static_cast<std::size_t>(r - 1) + 1];
+    std::printf("%6d %6s %12.2f %14.4f\n", r,
+                rt.comm().node_of(r) == rt.comm().node_of(0) ? "intra" : "inter", small * 1e6,
+                (large - small) / (65536 - 8) * 1e9);
+  }
+}
+
 }  // namespace
 
 gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
   if (rt.size() < 2)
-    throw gaea::error("gaea-model calibrate: needs at least 2 ranks (it times one rank's "
-                      "operations against another), got " +
-                      std::to_string(rt.size()));
+    throw gaea::error(
+        "gaea-model calibrate: needs at least 2 ranks (it times one rank's "
+        "operations against another), got " +
+        std::to_string(rt.size()));
   gaea::model::machine m;
   const int intra = first_target(rt, true), inter = first_target(rt, false);
-  if (intra >= 0) m.intra = measure_link(rt, intra, reps);
-  if (inter >= 0) m.inter = measure_link(rt, inter, reps);
+  // Packing is the CPU's: taken from the intra-node pair when there is one.
+  double pack_intra = 0, pack_inter = 0;
+  if (intra >= 0) m.intra = measure_link(rt, intra, reps, pack_intra);
+  if (inter >= 0) m.inter = measure_link(rt, inter, reps, pack_inter);
+  m.pack_s_per_chunk = intra >= 0 ? pack_intra : pack_inter;
+  print_pairs(rt, reps);
   const local_rates r = measure_local_rates(rt);
   const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
   m.name = "calibrated-" + host_name();
@@ -103,8 +137,8 @@ gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
   char when[32] = {};
   std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
   m.source = "gaea-model calibrate on " + host_name() + ", " + when + ", " +
-             std::to_string(rt.size()) + " ranks on " + std::to_string(rt.nodes()) +
-             " nodes, " + std::to_string(reps) + " repetitions";
+             std::to_string(rt.size()) + " ranks on " + std::to_string(rt.nodes()) + " nodes, " +
+             std::to_string(reps) + " repetitions";
   if (intra < 0) {
     m.intra = m.inter;
     m.source += "; intra not measured (one rank per node): copied from inter";

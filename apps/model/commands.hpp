@@ -3,6 +3,8 @@
 // at scale (predict), one file each.
 
 #include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -25,7 +27,14 @@ int validate(gaea::runtime& rt, const gaea::model::machine& m, int reps,
 /// Prints, for `m`, the counter latency of [PGAS-BGQ Fig. 10] at every P in `ranks` (with and
 /// without the asynchronous progress thread, owner idle and computing `owner_compute_s`), and
 /// the collectives' times at those P. Not collective (no runtime). `json_out` when set.
-int predict_scale(const gaea::model::machine& m, const std::vector<std::int64_t>& ranks,
-                  double owner_compute_s, const std::string& json_out);
+int predict_scale(const gaea::model::machine& m, const std::filesystem::path& machine_file,
+                  const std::vector<std::int64_t>& ranks, double owner_compute_s,
+                  const std::string& json_out);
+
+/// Prints the machine file's "reference_points" (a source's measured figures) beside the model's
+/// predictions and returns them as JSON (empty when the file has none). gaea::error for a point
+/// the models cannot evaluate. Not collective.
+nlohmann::json reference_points(const gaea::model::machine& m,
+                                const std::filesystem::path& machine_file);
 
 }  // namespace gaea_model

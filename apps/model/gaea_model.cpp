@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
       if (ranks.empty())
         for (std::int64_t p = 2; p <= 4096; p *= 2)
           ranks.push_back(p);
-      return gaea_model::predict_scale(gaea::model::load_machine(machine_file), ranks,
+      return gaea_model::predict_scale(gaea::model::load_machine(machine_file), machine_file, ranks,
                                        compute_us * 1e-6, json_out);
     }
     const std::string sub = *cal ? "calibrate" : "validate";
@@ -72,15 +72,17 @@ int main(int argc, char** argv) {
           return 0;
         }
         // Every rank needs the parameters: rank 0 measured them.
-        std::vector<double> p{m.intra.L, m.intra.o, m.intra.g, m.intra.G, m.intra.o_r,
-                              m.inter.L, m.inter.o, m.inter.g, m.inter.G, m.inter.o_r,
-                              m.copy_s_per_byte, m.add_s_per_byte};
+        std::vector<double> p{m.intra.L,         m.intra.o,   m.intra.g,         m.intra.G,
+                              m.intra.o_r,       m.inter.L,   m.inter.o,         m.inter.g,
+                              m.inter.G,         m.inter.o_r, m.copy_s_per_byte, m.add_s_per_byte,
+                              m.pack_s_per_chunk};
         gaea::coll::broadcast(gaea::coll::world(), std::span<double>(p), 0);
         gaea::model::machine all = m;
         all.intra = {p[0], p[1], p[2], p[3], p[4]};
         all.inter = {p[5], p[6], p[7], p[8], p[9]};
         all.copy_s_per_byte = p[10];
         all.add_s_per_byte = p[11];
+        all.pack_s_per_chunk = p[12];
         return gaea_model::validate(rt, all, reps, json_out);
       }
       return gaea_model::validate(rt, given, reps, json_out);

@@ -21,10 +21,10 @@ using gaea::progress::monotonic_s;
 namespace ga = gaea::ga;
 namespace coll = gaea::coll;
 
-constexpr std::int64_t strided_rows = 1024;   // chunks of a strided case: up to 1024
-constexpr std::int64_t strided_cols = 512;    // doubles per row: chunks up to 4 KiB (4 MiB
-                                              // in all: under an 8 MiB locked-memory limit)
-constexpr int burst = 64;                     // messages of get_issue
+constexpr std::int64_t strided_rows = 1024;  // chunks of a strided case: up to 1024
+constexpr std::int64_t strided_cols = 512;   // doubles per row: chunks up to 4 KiB (4 MiB
+                                             // in all: under an 8 MiB locked-memory limit)
+constexpr int burst = 64;                    // messages of get_issue
 
 // Seconds per call aimed at for one timed batch: long enough for the clock, short enough to
 // interleave many cases.
@@ -34,14 +34,22 @@ constexpr double batch_s = 2e-3;
 
 const char* to_string(op_kind k) {
   switch (k) {
-    case op_kind::get: return "get";
-    case op_kind::put: return "put";
-    case op_kind::get_issue: return "get_issue";
-    case op_kind::fetch_add: return "fetch_add";
-    case op_kind::strided_zero: return "strided_zero_copy";
-    case op_kind::strided_packed: return "strided_packed";
-    case op_kind::acc_target: return "acc_target";
-    case op_kind::acc_source: return "acc_source";
+    case op_kind::get:
+      return "get";
+    case op_kind::put:
+      return "put";
+    case op_kind::get_issue:
+      return "get_issue";
+    case op_kind::fetch_add:
+      return "fetch_add";
+    case op_kind::strided_zero:
+      return "strided_zero_copy";
+    case op_kind::strided_packed:
+      return "strided_packed";
+    case op_kind::acc_target:
+      return "acc_target";
+    case op_kind::acc_source:
+      return "acc_source";
   }
   return "?";
 }
@@ -86,8 +94,8 @@ double probe::run(const op_case& c, int calls) {
       for (int i = 0; i < calls; ++i) {
         const double b = monotonic_s();
         for (int k = 0; k < burst; ++k)
-          reqs.push_back(flat_.get({{base + k}, {base + k}},
-                                   std::span<double>(buf_.data() + k, 1), gaea::nonblocking));
+          reqs.push_back(flat_.get({{base + k}, {base + k}}, std::span<double>(buf_.data() + k, 1),
+                                   gaea::nonblocking));
         issue += monotonic_s() - b;
         for (auto& r : reqs)
           r.wait();

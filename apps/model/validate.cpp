@@ -32,7 +32,7 @@ constexpr std::int64_t between_sizes[] = {24, 184, 1448, 11584, 92680, 741456};
 
 model::link_class class_of(gaea::runtime& rt, int target) {
   return rt.comm().node_of(target) == rt.comm().node_of(0) ? model::link_class::intra
-                                                            : model::link_class::inter;
+                                                           : model::link_class::inter;
 }
 
 void one_sided(gaea::runtime& rt, const model::machine& m, int target, int reps,
@@ -118,7 +118,8 @@ void counters(gaea::runtime& rt, const model::machine& m, int reps, std::vector<
 
 void collectives(gaea::runtime& rt, const model::machine& m, int reps, std::vector<row>& rows) {
   using gaea::coll::operation;
-  std::vector<gaea::coll::measure_case> cases{{operation::barrier, gaea::coll::algorithm::automatic, 0}};
+  std::vector<gaea::coll::measure_case> cases{
+      {operation::barrier, gaea::coll::algorithm::automatic, 0}};
   for (const operation op : {operation::broadcast, operation::allreduce})
     for (const std::size_t b : {8u, 4096u, 65536u})
       cases.push_back({op, gaea::coll::algorithm::automatic, b});
@@ -127,11 +128,11 @@ void collectives(gaea::runtime& rt, const model::machine& m, int reps, std::vect
   model::machine here = m;
   here.ranks_per_node = rt.node_size();
   for (std::size_t i = 0; i < cases.size(); ++i)
-    rows.push_back({std::string(gaea::coll::to_string(cases[i].op)),
-                    std::to_string(cases[i].bytes) + " B, " + std::to_string(rt.size()) + " ranks",
-                    model::collective_s(here, cases[i].op, static_cast<double>(cases[i].bytes),
-                                        rt.size()),
-                    got[i].seconds});
+    rows.push_back(
+        {std::string(gaea::coll::to_string(cases[i].op)),
+         std::to_string(cases[i].bytes) + " B, " + std::to_string(rt.size()) + " ranks",
+         model::collective_s(here, cases[i].op, static_cast<double>(cases[i].bytes), rt.size()),
+         got[i].seconds});
 }
 
 }  // namespace
@@ -164,8 +165,11 @@ int validate(gaea::runtime& rt, const model::machine& m, int reps, const std::st
     auto& f = per_family[r.family];
     f.first += std::fabs(err);
     f.second += 1;
-    cases.push_back({{"model", r.family}, {"case", r.what}, {"predicted_s", r.predicted},
-                     {"measured_s", r.measured}, {"error_pct", err}});
+    cases.push_back({{"model", r.family},
+                     {"case", r.what},
+                     {"predicted_s", r.predicted},
+                     {"measured_s", r.measured},
+                     {"error_pct", err}});
   }
   std::printf("\n%-28s %14s %6s\n", "model", "mean_|err|_%", "cases");
   nlohmann::json summary = nlohmann::json::object();
@@ -174,10 +178,14 @@ int validate(gaea::runtime& rt, const model::machine& m, int reps, const std::st
     summary[family] = {{"mean_abs_error_pct", f.first / f.second}, {"cases", f.second}};
   }
   if (!json_out.empty()) {
-    nlohmann::json j{{"kind", "gaea-model-validation"}, {"version", 1},
-                     {"ranks", rt.size()},             {"nodes", rt.nodes()},
-                     {"machine", m.name},              {"machine_source", m.source},
-                     {"cases", cases},                 {"summary", summary}};
+    nlohmann::json j{{"kind", "gaea-model-validation"},
+                     {"version", 1},
+                     {"ranks", rt.size()},
+                     {"nodes", rt.nodes()},
+                     {"machine", m.name},
+                     {"machine_source", m.source},
+                     {"cases", cases},
+                     {"summary", summary}};
     gaea::output_file out(json_out, "gaea-model validate --json");
     out.write(j.dump(2) + "\n");
     out.commit();

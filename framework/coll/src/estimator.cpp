@@ -196,10 +196,12 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
 }  // namespace detail
 
 std::vector<prediction> estimator::predict(operation op, std::size_t bytes, int size, int nodes,
-                                           bool block, std::size_t chunk) const {
+                                           bool block, std::size_t chunk,
+                                           std::span<const algorithm> only) const {
   const auto g = detail::synthetic_group(size, nodes, block);
   std::vector<prediction> out;
   for (algorithm a : detail::candidates(op, size)) {
+    if (!only.empty() && std::find(only.begin(), only.end(), a) == only.end()) continue;
     const detail::sim_result r = detail::simulate(*this, op, a, *g, bytes, chunk, false);
     out.push_back({a, r.seconds, r.joules});
   }

@@ -16,7 +16,9 @@ namespace {
 constexpr int file_version = 1;
 constexpr const char* file_kind = "gaea-machine";
 
-std::string named(const machine& m) { return "machine '" + m.name + "'"; }
+std::string named(const machine& m) {
+  return "machine '" + m.name + "'";
+}
 
 void check_time(const machine& m, const std::string& field, double v) {
   if (!std::isfinite(v) || v < 0)
@@ -67,8 +69,7 @@ link_params link_from(const nlohmann::json& j, const std::filesystem::path& file
 
 }  // namespace
 
-link_class machine::link_between(std::int64_t a, std::int64_t b,
-                                 std::int64_t per_node) const {
+link_class machine::link_between(std::int64_t a, std::int64_t b, std::int64_t per_node) const {
   if (per_node < 1)
     throw error(named(*this) + ": ranks per node " + std::to_string(per_node) + " must be >= 1");
   return a / per_node == b / per_node ? link_class::intra : link_class::inter;
@@ -109,8 +110,15 @@ void machine::check() const {
                 " must be in [0, 6]");
   check_time(*this, "copy_s_per_byte", copy_s_per_byte);
   check_time(*this, "add_s_per_byte", add_s_per_byte);
+  check_time(*this, "pack_s_per_chunk", pack_s_per_chunk);
   check_time(*this, "dgemm_flops_per_core", dgemm_flops_per_core);
   check_time(*this, "memory_bytes_per_node", memory_bytes_per_node);
+  check_time(*this, "setup.endpoint_bytes", setup.endpoint_bytes);
+  check_time(*this, "setup.endpoint_s", setup.endpoint_s);
+  check_time(*this, "setup.rkey_bytes", setup.rkey_bytes);
+  check_time(*this, "setup.rkey_s", setup.rkey_s);
+  check_time(*this, "setup.region_s", setup.region_s);
+  check_time(*this, "setup.exchange_s_per_rank", setup.exchange_s_per_rank);
 }
 
 machine load_machine(const std::filesystem::path& file) {
@@ -126,8 +134,8 @@ machine load_machine(const std::filesystem::path& file) {
     throw error("gaea::model: " + file.string() + " is not a machine description (\"kind\": \"" +
                 file_kind + "\" missing)");
   if (const int v = field<int>(j, "version", file, ""); v != file_version)
-    throw error("gaea::model: machine file " + file.string() + " has version " +
-                std::to_string(v) + "; this Gaea reads version " + std::to_string(file_version));
+    throw error("gaea::model: machine file " + file.string() + " has version " + std::to_string(v) +
+                "; this Gaea reads version " + std::to_string(file_version));
   machine m;
   m.name = field<std::string>(j, "name", file, "");
   m.source = optional_field<std::string>(j, "source", "", file, "");
@@ -141,10 +149,23 @@ machine load_machine(const std::filesystem::path& file) {
   m.torus_dims = optional_field<int>(j, "torus_dims", 0, file, "");
   m.copy_s_per_byte = field<double>(j, "copy_s_per_byte", file, "");
   m.add_s_per_byte = field<double>(j, "add_s_per_byte", file, "");
+  m.pack_s_per_chunk = optional_field<double>(j, "pack_s_per_chunk", 0.0, file, "");
   m.dgemm_flops_per_core = field<double>(j, "dgemm_flops_per_core", file, "");
   m.memory_bytes_per_node = field<double>(j, "memory_bytes_per_node", file, "");
   m.progress_thread = optional_field<bool>(j, "progress_thread", true, file, "");
   m.network_atomics = optional_field<bool>(j, "network_atomics", false, file, "");
+  if (j.contains("setup")) {
+    const nlohmann::json& s = j["setup"];
+    setup_params& p = m.setup;
+    p.endpoint_bytes =
+        optional_field<double>(s, "endpoint_bytes", p.endpoint_bytes, file, "setup.");
+    p.endpoint_s = optional_field<double>(s, "endpoint_s", p.endpoint_s, file, "setup.");
+    p.rkey_bytes = optional_field<double>(s, "rkey_bytes", p.rkey_bytes, file, "setup.");
+    p.rkey_s = optional_field<double>(s, "rkey_s", p.rkey_s, file, "setup.");
+    p.region_s = optional_field<double>(s, "region_s", p.region_s, file, "setup.");
+    p.exchange_s_per_rank =
+        optional_field<double>(s, "exchange_s_per_rank", p.exchange_s_per_rank, file, "setup.");
+  }
   try {
     m.check();
   } catch (const error& e) {
@@ -170,10 +191,17 @@ void save_machine(const machine& m, const std::filesystem::path& file) {
   j["torus_dims"] = m.torus_dims;
   j["copy_s_per_byte"] = m.copy_s_per_byte;
   j["add_s_per_byte"] = m.add_s_per_byte;
+  j["pack_s_per_chunk"] = m.pack_s_per_chunk;
   j["dgemm_flops_per_core"] = m.dgemm_flops_per_core;
   j["memory_bytes_per_node"] = m.memory_bytes_per_node;
   j["progress_thread"] = m.progress_thread;
   j["network_atomics"] = m.network_atomics;
+  j["setup"] = {{"endpoint_bytes", m.setup.endpoint_bytes},
+                {"endpoint_s", m.setup.endpoint_s},
+                {"rkey_bytes", m.setup.rkey_bytes},
+                {"rkey_s", m.setup.rkey_s},
+                {"region_s", m.setup.region_s},
+                {"exchange_s_per_rank", m.setup.exchange_s_per_rank}};
   output_file out(file, "gaea::model: machine file");
   out.write(j.dump(2) + "\n");
   out.commit();

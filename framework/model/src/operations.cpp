@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "gaea/base/error.hpp"
 #include "gaea/coll/estimator.hpp"
@@ -47,13 +48,14 @@ double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, dou
                 " must be >= 1");
   const link_params& l = m.params(c);
   const double bytes = static_cast<double>(chunks) * chunk_bytes;
-  return l.o + 2 * l.L + l.o_r + bytes * (l.G + 2 * m.copy_s_per_byte);
+  return l.o + 2 * l.L + l.o_r + 2 * static_cast<double>(chunks) * m.pack_s_per_chunk +
+         bytes * (l.G + 2 * m.copy_s_per_byte);
 }
 
 double acc_target_driven_s(const machine& m, link_class c, double bytes) {
   check_bytes("acc_target_driven_s", bytes);
   const link_params& l = m.params(c);
-  return l.o + 2 * l.L + l.o_r + bytes * (l.G + m.add_s_per_byte);
+  return l.o + 2 * l.L + l.o_r + bytes * (m.copy_s_per_byte + l.G + m.add_s_per_byte);
 }
 
 double acc_source_driven_s(const machine& m, link_class c, double bytes, double chunk_bytes) {
@@ -77,8 +79,8 @@ double closed_queue_response_s(std::int64_t customers, double service_s, double 
   if (customers < 0 || !std::isfinite(service_s) || service_s < 0 || !std::isfinite(think_s) ||
       think_s < 0)
     throw error("gaea::model::closed_queue_response_s: customers = " + std::to_string(customers) +
-                ", service = " + std::to_string(service_s) + " s, think = " +
-                std::to_string(think_s) + " s (need >= 0)");
+                ", service = " + std::to_string(service_s) +
+                " s, think = " + std::to_string(think_s) + " s (need >= 0)");
   // Exact mean-value analysis of one queueing station and one delay station.
   double queue = 0, response = service_s;
   for (std::int64_t n = 1; n <= customers; ++n) {
@@ -95,11 +97,10 @@ double fetch_add_s(const machine& m, const counter_load& load) {
                 ", ranks_per_node = " + std::to_string(load.ranks_per_node) + " (need >= 1)");
   if (load.owner_compute_s < 0 || load.client_think_s < 0 || !(load.owner_busy_fraction >= 0) ||
       load.owner_busy_fraction > 1)
-    throw error("gaea::model::fetch_add_s: owner_compute_s = " +
-                std::to_string(load.owner_compute_s) +
-                ", client_think_s = " + std::to_string(load.client_think_s) +
-                ", owner_busy_fraction = " + std::to_string(load.owner_busy_fraction) +
-                " (need times >= 0 and a fraction in [0, 1])");
+    throw error(
+        "gaea::model::fetch_add_s: owner_compute_s = " + std::to_string(load.owner_compute_s) +
+        ", client_think_s = " + std::to_string(load.client_think_s) + ", owner_busy_fraction = " +
+        std::to_string(load.owner_busy_fraction) + " (need times >= 0 and a fraction in [0, 1])");
   // Clients are ranks 1..clients; rank 0 owns the counter. Their mean wire time and mean
   // per-request service, by the link each one takes.
   const std::int64_t on_node = std::min(load.clients, load.ranks_per_node - 1);
@@ -132,8 +133,8 @@ double fetch_add_s(const machine& m, const counter_load& load) {
 double collective_s(const machine& m, coll::operation op, double bytes, std::int64_t ranks) {
   check_bytes("collective_s", bytes);
   if (ranks < 1 || ranks > INT_MAX)
-    throw error("gaea::model::collective_s: ranks = " + std::to_string(ranks) +
-                " must be in [1, " + std::to_string(INT_MAX) + "]");
+    throw error("gaea::model::collective_s: ranks = " + std::to_string(ranks) + " must be in [1, " +
+                std::to_string(INT_MAX) + "]");
   const std::int64_t nodes = machine::nodes_for(ranks, m.ranks_per_node);
   coll::estimator e;
   const double hops = m.mean_hop_s(nodes);
@@ -143,11 +144,30 @@ double collective_s(const machine& m, coll::operation op, double bytes, std::int
     const double start = l.o + l.L + (c == 0 ? 0 : hops);
     e.message[c] = {{0, big}, {start, start + big * l.G}};
   }
+  // Replays of ring and chain schedules cost O(P^2) messages (a minute at P = 4096), so they are
+  // replayed only when they could win: their critical path holds P - 1 messages one after the
+  // other, each at least the cheapest link's o + L (the step costs are the defaults here).
+  const auto size = static_cast<int>(ranks), node_count = static_cast<int>(nodes);
+  std::vector<coll::algorithm> short_paths, long_paths;
+  for (const coll::algorithm a : coll::algorithms_of(op, size))
+    (a == coll::algorithm::ring || a == coll::algorithm::chain ||
+             a == coll::algorithm::scatter_allgather
+         ? long_paths
+         : short_paths)
+        .push_back(a);
+  const auto b = static_cast<std::size_t>(bytes);
+  const bool block = true;
+  const std::size_t chunk = 64 * 1024;
   double best = -1;
-  for (const coll::prediction& p :
-       e.predict(op, static_cast<std::size_t>(bytes), static_cast<int>(ranks),
-                 static_cast<int>(nodes)))
-    if (best < 0 || p.seconds < best) best = p.seconds;
+  auto take = [&](const std::vector<coll::algorithm>& which) {
+    if (which.empty()) return;
+    for (const coll::prediction& p : e.predict(op, b, size, node_count, block, chunk, which))
+      if (best < 0 || p.seconds < best) best = p.seconds;
+  };
+  take(short_paths);
+  const double floor =
+      static_cast<double>(ranks - 1) * std::min(m.intra.o + m.intra.L, m.inter.o + m.inter.L);
+  if (best < 0 || floor < best) take(long_paths);
   return std::max(best, 0.0);
 }
 

@@ -85,9 +85,12 @@ class estimator {
 
   /// Every algorithm of `op` that can run on `size` members over `nodes` nodes, predicted for
   /// `bytes` per member (the buffer for broadcast/reduce/allreduce, each member's part for
-  /// allgather, one block for alltoall). `block`: block placement (else cyclic).
+  /// allgather, one block for alltoall). `block`: block placement (else cyclic). `only`: when
+  /// not empty, just these algorithms (those that cannot run are left out). A replay costs
+  /// O(messages): O(P^2) for ring, chain and all-to-all schedules (seconds at P = 4096).
   std::vector<prediction> predict(operation op, std::size_t bytes, int size, int nodes,
-                                  bool block = true, std::size_t chunk = 64 * 1024) const;
+                                  bool block = true, std::size_t chunk = 64 * 1024,
+                                  std::span<const algorithm> only = {}) const;
   /// The least-energy algorithm among those within (1 + time_budget) of the fastest.
   algorithm choose(operation op, std::size_t bytes, int size, int nodes, bool block = true,
                    double time_budget = 0.02) const;

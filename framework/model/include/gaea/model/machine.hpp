@@ -3,8 +3,9 @@
 /// gaea::model::machine — what the scale models [PGAS-BGQ §III] need to know about a cluster: its
 /// nodes and cores, LogGP parameters per link class (Alexandrov et al. 1995, as [PGAS-BGQ eq.
 /// 7-9] use them), the owner-side costs of active messages, and the compute rates the apps' models
-/// divide work by. Read from and written to JSON (machine descriptions: `framework/model/machines/`,
-/// or a file `gaea-model calibrate` writes from measurements on the machine itself).
+/// divide work by. Read from and written to JSON (machine descriptions:
+/// `framework/model/machines/`, or a file `gaea-model calibrate` writes from measurements on the
+/// machine itself).
 
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +40,18 @@ struct link_params {
   double am_s(double bytes) const noexcept { return o + 2 * L + o_r + bytes * G; }
 };
 
+/// What connecting to one peer and reaching one of its memory regions costs a rank: the space and
+/// time attributes of [PGAS-BGQ §III.B, eq. 3-6, Table II] (alpha, beta, gamma, delta), for
+/// Gaea's UCX endpoints and remote keys. Defaults: docs/scaling.md's estimates for UCX here.
+struct setup_params {
+  double endpoint_bytes = 1536;  ///< one idle endpoint with its lanes (alpha)
+  double endpoint_s = 30e-6;     ///< creating and wiring it up (beta)
+  double rkey_bytes = 230;       ///< one peer's packed key kept, plus its unpacked key (gamma)
+  double rkey_s = 2e-6;          ///< unpacking one peer's key on first use
+  double region_s = 50e-6;       ///< registering one memory region (delta), plus its collectives
+  double exchange_s_per_rank = 0.25e-6;  ///< the all-gather of packed keys, per rank
+};
+
 /// A cluster as the models see it. Ranks are placed in blocks: rank r runs on node
 /// r / ranks_per_node.
 struct machine {
@@ -55,10 +68,11 @@ struct machine {
   /// torus of `torus_dims` dimensions holding the nodes in use (0: no torus).
   double hop_s = 0;
   int torus_dims = 0;
-  double copy_s_per_byte = 0;       ///< memcpy on one core
-  double add_s_per_byte = 0;        ///< accumulate kernel (y += a x, doubles) on one core
-  double dgemm_flops_per_core = 0;  ///< flop/s of one core's dgemm (large blocks)
-  double memory_bytes_per_node = 0; ///< sustained memory bandwidth of a node (STREAM copy), B/s
+  double copy_s_per_byte = 0;        ///< memcpy on one core
+  double add_s_per_byte = 0;         ///< accumulate kernel (y += a x, doubles) on one core
+  double pack_s_per_chunk = 0;       ///< packing or unpacking one contiguous chunk (per chunk)
+  double dgemm_flops_per_core = 0;   ///< flop/s of one core's dgemm (large blocks)
+  double memory_bytes_per_node = 0;  ///< sustained memory bandwidth of a node (STREAM copy), B/s
   /// True when an asynchronous progress thread serves active messages while the rank computes
   /// (Gaea's progress thread; [PGAS-BGQ §III.D]'s asynchronous thread on a spare SMT thread).
   bool progress_thread = true;
@@ -66,6 +80,7 @@ struct machine {
   /// an atomic across nodes is served by the owner's handler like an active message (tcp here,
   /// Blue Gene/Q's PAMI [PGAS-BGQ §III.D]). Atomics inside a node are CPU atomics either way.
   bool network_atomics = false;
+  setup_params setup;  ///< "setup" in the file (optional; defaults above)
 
   /// The link between ranks a and b when `ranks_per_node` ranks share a node.
   link_class link_between(std::int64_t a, std::int64_t b, std::int64_t ranks_per_node) const;

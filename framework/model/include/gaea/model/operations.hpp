@@ -28,14 +28,14 @@ double contiguous_s(const machine& m, link_class c, double bytes,
 ///              o + 2 L + (chunks - 1) g + m G  (g: the origin's cost per further message
 ///              of a batch; [PGAS-BGQ eq. 9] charges o, which is what an origin whose batch
 ///              costs as much as separate calls pays)
-///   packed:    one active message carrying the packed piece, a copy on each side:
-///              o + 2 L + o_r + m (G + 2 copy)
+///   packed:    one active message carrying the packed piece, packed on one side and unpacked
+///              on the other: o + 2 L + o_r + 2 chunks pack + m (G + 2 copy)
 double strided_zero_copy_s(const machine& m, link_class c, std::int64_t chunks, double chunk_bytes);
 double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, double chunk_bytes);
 
 /// An accumulate of `bytes` (doubles) into one owner.
-///   target-driven: the data travels in an active message and the owner's handler adds it:
-///                  o + 2 L + o_r + m (G + add)
+///   target-driven: the origin packs the data into an active message and the owner's handler
+///                  adds it: o + 2 L + o_r + m (copy + G + add)
 ///   source-driven: lock, then the patch in `chunk_bytes` pieces through a pipeline of get → add
 ///                  → put (each stage overlapping the next piece's previous stage), then unlock
 ///                  ([PGAS-BGQ Fig. 11]'s source-driven pipelined form): two small round trips,
@@ -53,15 +53,15 @@ enum class counter_service : std::uint8_t {
 
 /// The [PGAS-BGQ Fig. 10] experiment: `clients` ranks fetch-and-add back to back on one counter.
 struct counter_load {
-  std::int64_t clients = 1;    ///< ranks requesting (P - 1 in the figure)
+  std::int64_t clients = 1;         ///< ranks requesting (P - 1 in the figure)
   std::int64_t ranks_per_node = 1;  ///< placement: rank r on node r / ranks_per_node, owner rank 0
   counter_service service = counter_service::progress;
   double owner_compute_s = 0;  ///< the owner computes in kernels of this length between polls
   /// Share of the time the owner spends in those kernels (1: back to back, as [PGAS-BGQ Fig. 10];
   /// an app's owner that also waits for data computes a smaller share).
   double owner_busy_fraction = 1;
-  double client_think_s = 0;   ///< each client's own work between two calls
-  double service_s = -1;       ///< the owner's time per request; < 0: the link's o_r
+  double client_think_s = 0;  ///< each client's own work between two calls
+  double service_s = -1;      ///< the owner's time per request; < 0: the link's o_r
 };
 /// Mean time of one fetch-and-add as the clients see it. The owner is a single server in a closed
 /// system of `clients` customers (exact mean-value analysis; think time = the client's work plus
