@@ -58,10 +58,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 UCX_WARN_UNUSED
 trap nodes_down EXIT
 
 # The cases, one thread per rank, sized so that a rank's arrays fit the emulated hosts'
-# locked-memory limit (ulimit -l, 8 MiB here; tcp registers them): LU n = 1408 (0.2 s on one
+# locked-memory limit (ulimit -l, 8 MiB here; tcp registers them): LU n = 1152 (0.1 s on one
 # rank, the largest that fits), LBM 256^2 for 3000 steps and SCF (H2O)4 cc-pVDZ (seconds).
 "$root/apps/scf/molecules/make_cluster.sh" 4 > "$out.partial/water4.xyz"
-lu_args=(--n 1408 --block 128 --threads 1 --json)
+lu_args=(--n 1152 --block 128 --threads 1 --json)
 lbm_args=(--case cavity --nx 256 --ny 256 --steps 3000 --tol 0 --no-check --threads 1 --json)
 scf_args=("$out.partial/water4.xyz" --basis cc-pVDZ -q --threads 1 --energy-tol 1e-6
           --density-tol 1e-4 --json)
