@@ -121,6 +121,7 @@ note "profiles (load $(load_now))"
 
 for layout in $layouts; do
   machine=$out.partial/machine-$layout.json
+  wait_load  # the calibration is a measurement too
   case $layout in
     node-*) [[ -e $out.partial/machine-node.json ]] ||
               timeout 600 mpirun -np 2 --oversubscribe "$tool" calibrate \
