@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "cases.hpp"
 #include "cli.hpp"
 #include "gaea/base/error.hpp"
@@ -32,6 +34,7 @@ struct options {
   std::string output, restart, grid;
   int threads = 0;
   bool no_check = false;
+  bool json = false;
 };
 
 std::vector<int> parse_grid(const std::string& s) {
@@ -196,6 +199,27 @@ int run(gaea::runtime& rt, const options& o) {
     std::printf("gaea-lbm: checksum %016" PRIx64 "\n", sum);
     if (!o.output.empty())
       std::printf("gaea-lbm: %zu snapshot(s), series %s/lbm.xmf\n", snaps.size(), o.output.c_str());
+    if (o.json) {
+      // The figures of the run in one line: gaea-model's lbm profile (framework/model) reads it.
+      const nlohmann::json j = {
+          {"case", cfg.name},
+          {"nx", cfg.nx},
+          {"ny", cfg.ny},
+          {"ranks", rt.size()},
+          {"threads", threads},
+          {"grid", std::to_string(s.grid()[0]) + "x" + std::to_string(s.grid()[1])},
+          {"periodic", cfg.periodic_x() || cfg.periodic_y()},
+          {"steps", ran},
+          {"loop_s", t_loop},
+          {"mlups", t_loop > 0 ? updates / t_loop / 1e6 : 0.0},
+          {"compute_s", tc_sum / p},
+          {"compute_max_s", tc_max},
+          {"ghosts_s", tg_sum / p},
+          {"ghosts_max_s", tg_max},
+          {"energy_j", j_sum},
+          {"passed", rc == 0}};
+      std::printf("%s\n", j.dump().c_str());
+    }
   }
   return rc;
 }
@@ -245,6 +269,7 @@ int main(int argc, char** argv) {
   app.add_option("--tol", o.tol, "steady when max |du| / U per step < tol (0: run all steps)")
       ->check(apps::finite_in(0, 1));
   app.add_flag("--no-check", o.no_check, "skip the validation of the poiseuille/cavity cases");
+  app.add_flag("--json", o.json, "one more output line, in JSON, with every figure");
   app.callback([&o] {
     if (o.every > 0 && o.output.empty())
       throw gaea::error("--every " + std::to_string(o.every) + " needs --output DIR");

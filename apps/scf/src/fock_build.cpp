@@ -28,6 +28,7 @@ fock_times& fock_times::operator+=(const fock_times& o) {
   get += o.get;
   acc += o.acc;
   wall += o.wall;
+  max_task = std::max(max_task, o.max_task);
   tasks += o.tasks;
   gets += o.gets;
   cache_hits += o.cache_hits;
@@ -258,7 +259,9 @@ struct fock_builder::impl {
         }
       }
     }
-    w.t.integrals += since(t0);
+    const double task_s = since(t0);
+    w.t.integrals += task_s;
+    w.t.max_task = std::max(w.t.max_task, task_s);
 
     // 3. Accumulate the six blocks into G, each folded into the lower block triangle (the
     //    symmetrisation (G + G^T) / 2 does not mind which side a contribution sits on), blocks

@@ -31,6 +31,7 @@ struct fock_times {
   double get = 0;        ///< issuing and waiting for density gets
   double acc = 0;        ///< issuing accumulates, waiting for them, and the closing sync
   double wall = 0;       ///< wall time of the build on this rank
+  double max_task = 0;   ///< integral seconds of this rank's largest task (+= keeps the largest)
   std::int64_t tasks = 0, gets = 0, cache_hits = 0, accs = 0, quartets = 0;
   fock_times& operator+=(const fock_times& o);
 };

@@ -9,6 +9,9 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "basis.hpp"
 #include "cli.hpp"
@@ -39,6 +42,7 @@ struct cli_options {
   double expect = std::nan("");
   double tolerance = 1e-8;
   bool quiet = false;
+  bool json = false;
 };
 
 /// Figures for the GAEA_REPORT "scf" section (summed over ranks by the report).
@@ -97,6 +101,44 @@ void print_summary(std::FILE* out, const scf_result& r, const molecule& mol) {
                  static_cast<long long>(t.gets), static_cast<long long>(t.cache_hits),
                  static_cast<long long>(t.accs));
   }
+}
+
+/// One line of JSON with the run's figures per iteration (Fock parts: mean over ranks, summed
+/// over each rank's threads); gaea-model's scf profile (framework/model) reads it.
+void print_json(const scf_result& r, const basis_set& basis, int ranks) {
+  fock_times sum;
+  for (const auto& h : r.history)
+    sum += h.mean;
+  const double it = std::max(1, r.iterations);
+  double wall = 0;
+  std::vector<double> largest;  // per iteration; the median leaves out the first one's warm-up
+  for (const auto& h : r.history) {
+    wall += h.wall;
+    largest.push_back(h.mean.max_task);
+  }
+  std::nth_element(largest.begin(),
+                   largest.begin() + static_cast<std::ptrdiff_t>(largest.size() / 2),
+                   largest.end());
+  const double max_task = largest.empty() ? 0.0 : largest[largest.size() / 2];
+  const nlohmann::json j = {{"nbf", basis.nbf},
+                            {"blocks", r.blocks},
+                            {"tasks", r.tasks},
+                            {"ranks", ranks},
+                            {"threads", r.threads},
+                            {"iterations", r.iterations},
+                            {"converged", r.converged},
+                            {"energy", r.energy},
+                            {"integrals_s", sum.integrals / it},
+                            {"counter_s", sum.counter / it},
+                            {"get_s", sum.get / it},
+                            {"acc_s", sum.acc / it},
+                            {"fock_s", sum.wall / it},
+                            {"diag_s", r.diag_total / it},
+                            {"iteration_s", wall / it},
+                            {"max_task_s", max_task},  // mean over ranks of their largest
+                            {"gets", static_cast<double>(sum.gets) / it},
+                            {"accs", static_cast<double>(sum.accs) / it}};
+  std::printf("%s\n", j.dump().c_str());
 }
 
 /// What must be the same on every rank: the molecule and basis (fingerprints of their numbers)
@@ -201,6 +243,7 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
   rep.acc = r.mine.acc;
   rep.diag = r.diag_total;
   if (root && !o.quiet) print_summary(stdout, r, mol);
+  if (root && o.json) print_json(r, basis, rt.size());
   if (!r.converged) {
     if (root)
       std::fprintf(stderr,
@@ -307,6 +350,7 @@ int main(int argc, char** argv) {
       ->check(apps::finite_in(0, 1, true))
       ->capture_default_str();
   app.add_flag("-q,--quiet", o.quiet, "print only errors and the energy check");
+  app.add_flag("--json", o.json, "one more output line, in JSON, with the figures per iteration");
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;
 
   report_figures rep;

@@ -115,7 +115,7 @@ matrix density_of(const matrix& c, std::int64_t nocc) {
   return occ * occ.transpose();
 }
 
-constexpr int n_fields = 10;
+constexpr int n_fields = 11;
 std::array<double, n_fields> pack(const fock_times& t) {
   return {t.integrals,
           t.counter,
@@ -126,7 +126,8 @@ std::array<double, n_fields> pack(const fock_times& t) {
           static_cast<double>(t.gets),
           static_cast<double>(t.cache_hits),
           static_cast<double>(t.accs),
-          static_cast<double>(t.quartets)};
+          static_cast<double>(t.quartets),
+          t.max_task};
 }
 fock_times unpack(const double* v) {
   fock_times t;
@@ -140,6 +141,7 @@ fock_times unpack(const double* v) {
   t.cache_hits = static_cast<std::int64_t>(v[7]);
   t.accs = static_cast<std::int64_t>(v[8]);
   t.quartets = static_cast<std::int64_t>(v[9]);
+  t.max_task = v[10];
   return t;
 }
 }  // namespace
@@ -181,6 +183,9 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
 
   gaea::global_array<double> d("scf-density", {n, n}), g("scf-twoel", {n, n});
   fock_builder fock(basis, q, fopt);
+  res.blocks = fock.blocks();
+  res.tasks = fock.tasks();
+  res.threads = fock.threads();
   if (print) {
     std::fprintf(out, "orthogonalisation: %s; smallest overlap eigenvalue %.3e, %lld dropped\n",
                  xo.used.c_str(), xo.min_eigenvalue, static_cast<long long>(xo.dropped));

@@ -53,6 +53,8 @@ struct scf_result {
   std::vector<fock_times> per_rank;  ///< rank 0: totals over iterations of every rank
   fock_times mine;                   ///< this rank's totals over iterations
   double diag_total = 0;
+  std::int64_t blocks = 0, tasks = 0;  ///< of the Fock build (tasks after screening)
+  int threads = 1;                     ///< worker threads per rank
 };
 
 /// Collective: runs the SCF. Throws gaea::error on every rank for an odd electron count or bad
