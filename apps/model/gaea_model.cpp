@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app_commands.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "gaea/base/error.hpp"
@@ -51,7 +52,16 @@ int main(int argc, char** argv) {
                    "the counter owner's kernel length when busy ([PGAS-BGQ Fig. 10]: 300)")
       ->check(CLI::Range(0.0, 1e9));
   pred->add_option("--json", json_out, "write the table as JSON");
+  const gaea_model::app_commands app_cmds(app);  // lu, lbm, scf: the apps' models
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;
+  if (app_cmds.chosen()) {
+    try {
+      return app_cmds.run(gaea::model::load_machine(app_cmds.machine_file()));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gaea-model: error: %s\n", e.what());
+      return 1;
+    }
+  }
   if (*val && !fresh && machine_file.empty()) {
     std::fprintf(stderr, "gaea-model: error: validate needs --machine FILE or --fresh\n");
     return apps::bad_command_line;
