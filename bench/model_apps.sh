@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The app models (framework/model, "Apps") against measurements: gaea-lu, gaea-lbm and gaea-scf
 # at sizes that take seconds, predicted by gaea-model lu|lbm|scf from one-rank profiles (the apps'
-# --json lines) and a machine description calibrated in the same layout (gaea-model calibrate).
+# --json lines) and a machine description calibrated in the same layout (gaea-model calibrate
+# --collectives: the syncs and barriers by the collectives' estimator).
 # Layouts (name: ranks, where):
 #   node-1       1 rank on this machine
 #   node-2       2 ranks on this machine (shared memory)
@@ -124,11 +125,11 @@ for layout in $layouts; do
   wait_load  # the calibration is a measurement too
   case $layout in
     node-*) [[ -e $out.partial/machine-node.json ]] ||
-              timeout 600 mpirun -np 2 --oversubscribe "$tool" calibrate \
+              timeout 600 mpirun -np 2 --oversubscribe "$tool" calibrate --collectives \
                 --out "$out.partial/machine-node.json" > "$out.partial/calibrate-node.txt" 2>&1
             machine=$out.partial/machine-node.json ;;
     hosts-*) cluster_up "$layout"
-             launch "$layout" "$tool" calibrate --out "$machine" \
+             launch "$layout" "$tool" calibrate --collectives --out "$machine" \
                > "$out.partial/calibrate-$layout.txt" 2>&1 ;;
     *) echo "unknown layout $layout" >&2; exit 2 ;;
   esac
