@@ -15,6 +15,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gaea/base/error.hpp"
@@ -23,6 +24,20 @@ namespace gaea::comm::detail {
 
 /// Finishes a non-blocking MPI request.
 using mpi_wait = std::function<void(MPI_Request&)>;
+// MPI's int counts and displacements of parts of `bytes` each, laid end to end (callers have
+// checked that the total fits an int).
+inline std::pair<std::vector<int>, std::vector<int>> counts_and_displacements(
+    const std::vector<std::int64_t>& bytes) {
+  std::vector<int> counts(bytes.size()), displs(bytes.size());
+  std::int64_t at = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    counts[i] = static_cast<int>(bytes[i]);
+    displs[i] = static_cast<int>(at);
+    at += bytes[i];
+  }
+  return {std::move(counts), std::move(displs)};
+}
+
 inline void plain_wait(MPI_Request& r) {
   MPI_Wait(&r, MPI_STATUS_IGNORE);
 }
@@ -72,13 +87,7 @@ std::vector<std::vector<T>> allgatherv(
     }
     return out;
   }
-  std::vector<int> counts(bytes.size()), displs(bytes.size());
-  std::int64_t at = 0;
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    counts[i] = static_cast<int>(bytes[i]);
-    displs[i] = static_cast<int>(at);
-    at += bytes[i];
-  }
+  const auto [counts, displs] = counts_and_displacements(bytes);
   std::vector<std::byte> flat(static_cast<std::size_t>(total));
   MPI_Request req;
   MPI_Iallgatherv(mine.data(), static_cast<int>(my_bytes), MPI_BYTE, flat.data(), counts.data(),
@@ -152,13 +161,7 @@ std::vector<std::vector<T>> gatherv(
     MPI_Comm_free(&dup);
     return out;
   }
-  std::vector<int> counts(bytes.size()), displs(bytes.size());
-  std::int64_t at = 0;
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    counts[i] = static_cast<int>(bytes[i]);
-    displs[i] = static_cast<int>(at);
-    at += bytes[i];
-  }
+  const auto [counts, displs] = counts_and_displacements(bytes);
   std::vector<std::byte> flat(static_cast<std::size_t>(total));
   MPI_Igatherv(mine.data(), static_cast<int>(my_bytes), MPI_BYTE, flat.data(), counts.data(),
                displs.data(), MPI_BYTE, root, comm, &req);
