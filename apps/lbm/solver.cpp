@@ -1,4 +1,5 @@
 #include "solver.hpp"
+#include "gaea/model/apps.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -70,19 +71,8 @@ std::vector<index_t> starts(index_t n, int parts) {
 }  // namespace
 
 std::vector<int> default_grid(int ranks, index_t ny, index_t nx) {
-  std::vector<int> best;
-  double best_cost = std::numeric_limits<double>::max();
-  for (int py = 1; py <= ranks; ++py) {
-    if (ranks % py != 0) continue;
-    const int px = ranks / py;
-    if (py > ny || px > nx) continue;
-    const double cost = static_cast<double>(ny) / py + static_cast<double>(nx) / px;
-    if (cost < best_cost - 1e-9) best_cost = cost, best = {py, px};
-  }
-  if (best.empty())
-    throw gaea::error("lbm: cannot cut a " + std::to_string(nx) + " x " + std::to_string(ny) +
-                      " grid into " + std::to_string(ranks) + " tiles of at least one cell");
-  return best;
+  const auto [py, px] = gaea::model::lbm_default_grid(ranks, ny, nx);  // as the model predicts
+  return {static_cast<int>(py), static_cast<int>(px)};
 }
 
 solver::solver(config cfg, std::vector<int> grid, int threads) : cfg_(std::move(cfg)) {

@@ -1,4 +1,5 @@
 #include "options.hpp"
+#include "gaea/model/apps.hpp"
 
 #include <sched.h>
 
@@ -77,24 +78,14 @@ void resolve_options(options& o, int ranks, int ranks_on_node) {
                         " does not match the " + std::to_string(ranks) +
                         " ranks (P*Q must equal the rank count)");
   } else {
-    int p = static_cast<int>(std::sqrt(static_cast<double>(ranks)));
-    while (p > 1 && ranks % p != 0)
-      --p;
-    o.prow = std::max(p, 1);
-    o.pcol = ranks / o.prow;
+    const auto [p, q] = gaea::model::lu_default_grid(ranks);  // the model predicts this grid
+    o.prow = static_cast<int>(p);
+    o.pcol = static_cast<int>(q);
   }
   if (o.block < 0 || o.block > o.n)
     throw gaea::error("--block " + std::to_string(o.block) +
                       " must be between 1 and N=" + std::to_string(o.n));
-  if (o.block == 0) {
-    // Enough tiles per process row/column for balance (N / (8 max(P,Q))), as a power of two in
-    // [32, 256] where Eigen's GEMM is efficient; never above N.
-    const std::int64_t want = o.n / (8 * std::max(o.prow, o.pcol));
-    std::int64_t b = 32;
-    while (b * 2 <= want && b < 256)
-      b *= 2;
-    o.block = std::min(b, o.n);
-  }
+  if (o.block == 0) o.block = gaea::model::lu_default_block(o.n, o.prow, o.pcol);
   if (o.threads < 0)
     throw gaea::error("--threads " + std::to_string(o.threads) + " must be positive");
   if (o.threads == 0) {

@@ -53,24 +53,6 @@ json machine_json(const m::machine& mc) {
           {"progress_thread", mc.progress_thread}};
 }
 
-// gaea-lu's default grid: P the largest divisor of the rank count not above its square root.
-std::pair<std::int64_t, std::int64_t> squarest(std::int64_t ranks) {
-  auto p = static_cast<std::int64_t>(std::sqrt(static_cast<double>(ranks)));
-  while (p > 1 && ranks % p != 0)
-    --p;
-  p = std::max<std::int64_t>(p, 1);
-  return {p, ranks / p};
-}
-
-// gaea-lu's automatic tile: N / (8 max(P, Q)) as a power of two in [32, 256], at most N.
-std::int64_t lu_auto_block(std::int64_t n, std::int64_t p, std::int64_t q) {
-  const std::int64_t want = n / (8 * std::max(p, q));
-  std::int64_t b = 32;
-  while (b * 2 <= want && b < 256)
-    b *= 2;
-  return std::min(b, n);
-}
-
 std::string grid_text(std::int64_t a, std::int64_t b) {
   return std::to_string(a) + "x" + std::to_string(b);
 }
@@ -170,9 +152,9 @@ int app_commands::run_lu(const m::machine& mc) const {
   json points = json::array();
   for (const std::int64_t r : ranks) {
     m::lu_case c = base;
-    std::tie(c.prow, c.pcol) = gp > 0 ? std::pair{gp, gq} : squarest(r);
+    std::tie(c.prow, c.pcol) = gp > 0 ? std::pair{gp, gq} : m::lu_default_grid(r);
     if (base.block == 0 || (block_ == 0 && profile_lu_.empty()))
-      c.block = lu_auto_block(c.n, c.prow, c.pcol);
+      c.block = m::lu_default_block(c.n, c.prow, c.pcol);
     const m::lu_breakdown b = m::predict_lu(mc, c, prof);
     const double nd = static_cast<double>(c.n);
     const double gflops = 2 * nd * nd * nd / 3 / b.total_s * 1e-9;
@@ -253,9 +235,7 @@ int app_commands::run_scf(const m::machine& mc) const {
   auto [prof, base] = m::read_scf_profile(profile_scf_);
   if (threads_ != 0) base.threads = threads_;
   base.block_bf = block_bf_;
-  base.counter = counter_ == "atomic"  ? m::counter_service::atomic
-                 : counter_ == "owner" ? m::counter_service::owner
-                                       : m::counter_service::progress;
+  base.counter = *gaea::counters::parse_counter_mode(counter_);  // checked by CLI11
   std::vector<bool> threads_modes;
   if (progress_thread_ != "off") threads_modes.push_back(true);
   if (progress_thread_ != "on") threads_modes.push_back(false);

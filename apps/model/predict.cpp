@@ -85,7 +85,7 @@ int predict_scale(const model::machine& m, const std::filesystem::path& machine_
     model::counter_load load;
     load.clients = p - 1;
     load.ranks_per_node = m.ranks_per_node;
-    auto fa = [&](model::counter_service s, double compute, bool thread) {
+    auto fa = [&](model::counter_mode s, double compute, bool thread) {
       model::machine mm = m;
       mm.progress_thread = thread;
       model::counter_load l = load;
@@ -93,11 +93,11 @@ int predict_scale(const model::machine& m, const std::filesystem::path& machine_
       l.owner_compute_s = compute;
       return model::fetch_add_s(mm, l);
     };
-    const double ti = fa(model::counter_service::progress, 0, true);
-    const double tb = fa(model::counter_service::progress, owner_compute_s, true);
-    const double ni = fa(model::counter_service::owner, 0, false);
-    const double nb = fa(model::counter_service::owner, owner_compute_s, false);
-    const double at = fa(model::counter_service::atomic, 0, true);
+    const double ti = fa(model::counter_mode::progress, 0, true);
+    const double tb = fa(model::counter_mode::progress, owner_compute_s, true);
+    const double ni = fa(model::counter_mode::owner, 0, false);
+    const double nb = fa(model::counter_mode::owner, owner_compute_s, false);
+    const double at = fa(model::counter_mode::atomic, 0, true);
     using gaea::coll::operation;
     const double bar = model::collective_s(m, operation::barrier, 0, p);
     const double ar = model::collective_s(m, operation::allreduce, 8, p);

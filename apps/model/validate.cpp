@@ -94,12 +94,7 @@ void one_sided(gaea::runtime& rt, const model::machine& m, int target, int reps,
 }
 
 void counters(gaea::runtime& rt, const model::machine& m, int reps, std::vector<row>& rows) {
-  using gaea::counters::counter_mode;
-  const std::pair<counter_mode, model::counter_service> modes[] = {
-      {counter_mode::atomic, model::counter_service::atomic},
-      {counter_mode::progress, model::counter_service::progress},
-      {counter_mode::owner, model::counter_service::owner}};
-  for (const auto& [mode, service] : modes)
+  for (const auto& [mode, name] : gaea::counters::counter_mode_names)
     for (const double compute : {0.0, 100e-6}) {
       const int calls = compute > 0 ? 20 : 200;
       const double t = fetch_add_latency(rt, mode, compute, calls, reps);
@@ -107,9 +102,9 @@ void counters(gaea::runtime& rt, const model::machine& m, int reps, std::vector<
       model::counter_load load;
       load.clients = rt.size() - 1;
       load.ranks_per_node = rt.node_size();
-      load.service = service;
+      load.service = mode;
       load.owner_compute_s = compute;
-      rows.push_back({"fetch-add " + std::string(gaea::counters::to_string(mode)),
+      rows.push_back({"fetch-add " + std::string(name),
                       std::to_string(rt.size()) + " ranks, owner " +
                           (compute > 0 ? "computing 100 us" : "idle"),
                       model::fetch_add_s(m, load), t});

@@ -184,7 +184,7 @@ TEST_CASE("scf on one worker: integrals, local gets and accumulates, the serial 
           "[model][scf]") {
   const machine m = test_machine(1);
   const scf_profile p = water_profile();
-  const scf_breakdown b = predict_scf(m, {1, 1, counter_service::progress, 30}, p);
+  const scf_breakdown b = predict_scf(m, {1, 1, counter_mode::progress, 30}, p);
   CHECK(b.blocks == 4);
   CHECK(b.tasks == 55);
   CHECK(b.integrals_s == Approx(11.0));
@@ -201,14 +201,14 @@ TEST_CASE("scf on one worker: integrals, local gets and accumulates, the serial 
 TEST_CASE("scf: workers share the integrals, the largest task bounds the build", "[model][scf]") {
   const machine m = test_machine(1, 4096);
   const scf_profile p = water_profile();
-  const scf_breakdown b2 = predict_scf(m, {2, 1, counter_service::progress, 30}, p);
-  const scf_breakdown b4 = predict_scf(m, {4, 1, counter_service::progress, 30}, p);
+  const scf_breakdown b2 = predict_scf(m, {2, 1, counter_mode::progress, 30}, p);
+  const scf_breakdown b4 = predict_scf(m, {4, 1, counter_mode::progress, 30}, p);
   CHECK(b4.integrals_s == Approx(b2.integrals_s / 2));
   CHECK(b4.counter_s > 0);
   CHECK(b4.collectives_s > 0);
   CHECK(b4.build_s < b2.build_s);
   // 64 workers for 55 tasks: the build cannot be shorter than the largest task.
-  const scf_breakdown b64 = predict_scf(m, {64, 1, counter_service::progress, 30}, p);
+  const scf_breakdown b64 = predict_scf(m, {64, 1, counter_mode::progress, 30}, p);
   CHECK(b64.build_s >= 0.8);
   CHECK(b64.imbalance_s > 0);
 }
@@ -224,7 +224,7 @@ TEST_CASE("scf: an asynchronous progress thread makes the build faster", "[model
   p.integrals_s = 3000;
   p.max_task_s = 2;
   for (std::int64_t ranks : {256, 1024, 4096}) {
-    const scf_case c{ranks, 1, counter_service::progress, 0};
+    const scf_case c{ranks, 1, counter_mode::progress, 0};
     const scf_breakdown a = predict_scf(with, c, p), s = predict_scf(without, c, p);
     CHECK(a.build_s < s.build_s);
     CHECK(a.fetch_add_s < s.fetch_add_s);
@@ -242,19 +242,18 @@ TEST_CASE("scf: the app's automatic blocking", "[model][scf]") {
 TEST_CASE("scf: bad cases name the values", "[model][scf]") {
   const machine m = test_machine(1);
   scf_profile p = water_profile();
-  CHECK_THROWS_WITH(predict_scf(m, {0, 1, counter_service::progress, 0}, p), Contains("ranks = 0"));
-  CHECK_THROWS_WITH(predict_scf(m, {2, 0, counter_service::progress, 0}, p),
-                    Contains("threads = 0"));
+  CHECK_THROWS_WITH(predict_scf(m, {0, 1, counter_mode::progress, 0}, p), Contains("ranks = 0"));
+  CHECK_THROWS_WITH(predict_scf(m, {2, 0, counter_mode::progress, 0}, p), Contains("threads = 0"));
   p.tasks = 0;
-  CHECK_THROWS_WITH(predict_scf(m, {2, 1, counter_service::progress, 0}, p),
+  CHECK_THROWS_WITH(predict_scf(m, {2, 1, counter_mode::progress, 0}, p),
                     Contains("profile tasks = 0"));
   p = water_profile();
   p.tasks = 56;  // 4 blocks have 55 block quartets
-  CHECK_THROWS_WITH(predict_scf(m, {2, 1, counter_service::progress, 0}, p),
+  CHECK_THROWS_WITH(predict_scf(m, {2, 1, counter_mode::progress, 0}, p),
                     Contains("tasks = 56") && Contains("55 block quartets"));
   p = water_profile();
   p.blocks = 500;
-  CHECK_THROWS_WITH(predict_scf(m, {2, 1, counter_service::progress, 0}, p),
+  CHECK_THROWS_WITH(predict_scf(m, {2, 1, counter_mode::progress, 0}, p),
                     Contains("blocks = 500") && Contains("nbf = 120"));
 }
 

@@ -95,7 +95,7 @@ TEST_CASE("fetch-and-add latency grows linearly in P once the owner saturates") 
   machine m = two_level();
   counter_load load;
   load.ranks_per_node = 2;
-  load.service = counter_service::progress;
+  load.service = counter_mode::progress;
   load.clients = 1;
   CHECK(fetch_add_s(m, load) == Approx(0.2e-6 + 1e-6 + 0.4e-6));  // rank 1 shares the node
   load.ranks_per_node = 1;
@@ -107,7 +107,7 @@ TEST_CASE("fetch-and-add latency grows linearly in P once the owner saturates") 
   // Slope: the owner's service time per extra client.
   CHECK((p4096 - p2048) / 2048 == Approx(2e-6).epsilon(0.01));
   // The owner computing without a progress thread: one reply per owner cycle.
-  load.service = counter_service::owner;
+  load.service = counter_mode::owner;
   load.owner_compute_s = 300e-6;
   CHECK(fetch_add_s(m, load) == Approx(300e-6 + 4095 * 2e-6));
   // An owner busy half the time, few clients: between an idle owner and a busy one.
@@ -128,7 +128,7 @@ TEST_CASE("fetch-and-add latency grows linearly in P once the owner saturates") 
   load.owner_busy_fraction = 1;
   // A machine without an asynchronous thread serves "progress" as "owner".
   m.progress_thread = false;
-  load.service = counter_service::progress;
+  load.service = counter_mode::progress;
   CHECK(fetch_add_s(m, load) == Approx(300e-6 + 4095 * 2e-6));
   load.clients = 0;
   CHECK_THROWS_AS(fetch_add_s(m, load), gaea::error);

@@ -1,4 +1,5 @@
 #include "fock_build.hpp"
+#include "gaea/model/apps.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -83,16 +84,9 @@ struct fock_builder::impl {
   void make_blocks() {
     const auto nsh = static_cast<std::int64_t>(basis.shells.size());
     std::int64_t target = opt.block_bf;
-    if (target <= 0) {
-      // Enough blocks that the block quartets (~nb^4/8) outnumber the workers by ~64, and blocks
-      // of at most ~48 functions so that task buffers stay small.
-      const double workers_total =
-          static_cast<double>(gaea::runtime::current().size()) * std::max(1, pool.threads());
-      const auto nb = std::max<std::int64_t>(
-          static_cast<std::int64_t>(std::ceil(std::pow(512.0 * workers_total, 0.25))),
-          (basis.nbf + 47) / 48);
-      target = std::max<std::int64_t>(1, (basis.nbf + nb - 1) / nb);
-    }
+    if (target <= 0)  // the automatic blocking, as the model predicts it
+      target = gaea::model::scf_block_bf(
+          basis.nbf, std::int64_t{gaea::runtime::current().size()} * std::max(1, pool.threads()));
     block_shell = {0};
     block_bf = {0};
     std::int64_t n = 0;

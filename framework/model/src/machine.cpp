@@ -3,9 +3,11 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "detail/json_field.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/base/output_file.hpp"
 
@@ -34,26 +36,21 @@ nlohmann::json to_json(const link_params& l) {
   return j;
 }
 
-// The value of `key` in `j` as T; a gaea::error naming the file and the key otherwise.
+// "gaea::model: machine file F", how errors name a machine file.
+std::string file_named(const std::filesystem::path& file) {
+  return "gaea::model: machine file " + file.string();
+}
+
 template <class T>
 T field(const nlohmann::json& j, const std::string& key, const std::filesystem::path& file,
         const std::string& where) {
-  const auto it = j.find(key);
-  if (it == j.end())
-    throw error("gaea::model: machine file " + file.string() + ": missing key '" + where + key +
-                "'");
-  try {
-    return it->template get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw error("gaea::model: machine file " + file.string() + ": key '" + where + key +
-                "' has the wrong type (" + it->dump() + ")");
-  }
+  return detail::json_field<T>(j, key, file_named(file), where);
 }
 
 template <class T>
 T optional_field(const nlohmann::json& j, const std::string& key, T fallback,
                  const std::filesystem::path& file, const std::string& where) {
-  return j.contains(key) ? field<T>(j, key, file, where) : fallback;
+  return detail::json_field_or<T>(j, key, fallback, file_named(file), where);
 }
 
 link_params link_from(const nlohmann::json& j, const std::filesystem::path& file,
@@ -79,12 +76,6 @@ link_params link_from(const nlohmann::json& j, const std::filesystem::path& file
 }
 
 }  // namespace
-
-link_class machine::link_between(std::int64_t a, std::int64_t b, std::int64_t per_node) const {
-  if (per_node < 1)
-    throw error(named(*this) + ": ranks per node " + std::to_string(per_node) + " must be >= 1");
-  return a / per_node == b / per_node ? link_class::intra : link_class::inter;
-}
 
 double machine::mean_hop_s(std::int64_t nodes_used) const {
   if (hop_s <= 0 || torus_dims <= 0 || nodes_used <= 1) return 0;
@@ -239,23 +230,13 @@ nlohmann::json to_json(const machine& m) {
 machine load_machine(const std::filesystem::path& file) {
   std::ifstream in(file);
   if (!in) throw error("gaea::model: cannot read the machine file " + file.string());
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw error("gaea::model: machine file " + file.string() + " is not valid JSON: " + e.what());
-  }
-  return from_json(j, file, file.parent_path());
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return from_json(detail::parse_json(text, file_named(file)), file, file.parent_path());
 }
 
 machine machine_from_json_text(const std::string& text, const std::string& what) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw error("gaea::model: machine file " + what + " is not valid JSON: " + e.what());
-  }
-  return from_json(j, what, std::filesystem::current_path());
+  return from_json(detail::parse_json(text, file_named(what)), what,
+                   std::filesystem::current_path());
 }
 
 std::string to_json_text(const machine& m) {

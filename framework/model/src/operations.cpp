@@ -26,7 +26,7 @@ double contiguous_s(const machine& m, link_class c, double bytes, contiguous_pat
                     double extra_latency_s) {
   check_bytes("contiguous_s", bytes);
   const link_params& l = m.params(c);
-  const double t = l.o + 2 * (l.L + extra_latency_s) + bytes * l.G;
+  const double t = l.rma_s(bytes) + 2 * extra_latency_s;
   return path == contiguous_path::rma ? t : t + l.o_r;
 }
 
@@ -42,7 +42,7 @@ double strided_zero_copy_s(const machine& m, link_class c, std::int64_t chunks,
                 " must be >= 1");
   const link_params& l = m.params(c);
   const double k = static_cast<double>(chunks);
-  return l.o + 2 * l.L + (k - 1) * l.g + k * chunk_bytes * l.G;
+  return l.rma_s(k * chunk_bytes) + (k - 1) * l.g;
 }
 
 double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, double chunk_bytes) {
@@ -52,14 +52,14 @@ double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, dou
                 " must be >= 1");
   const link_params& l = m.params(c);
   const double bytes = static_cast<double>(chunks) * chunk_bytes;
-  return l.o + 2 * l.L + l.o_r + 2 * static_cast<double>(chunks) * m.pack_s_per_chunk +
-         bytes * (l.am_G() + 2 * m.copy_s_per_byte);
+  return l.am_s(bytes) + 2 * static_cast<double>(chunks) * m.pack_s_per_chunk +
+         bytes * 2 * m.copy_s_per_byte;
 }
 
 double acc_target_driven_s(const machine& m, link_class c, double bytes) {
   check_bytes("acc_target_driven_s", bytes);
   const link_params& l = m.params(c);
-  return l.o + 2 * l.L + l.o_r + bytes * (m.copy_s_per_byte + l.am_G() + m.add_s_per_byte);
+  return l.am_s(bytes) + bytes * (m.copy_s_per_byte + m.add_s_per_byte);
 }
 
 double acc_source_driven_s(const machine& m, link_class c, double bytes, double chunk_bytes) {
@@ -68,7 +68,7 @@ double acc_source_driven_s(const machine& m, link_class c, double bytes, double 
     throw error("gaea::model::acc_source_driven_s: chunk_bytes = " + std::to_string(chunk_bytes) +
                 " must be > 0");
   const link_params& l = m.params(c);
-  const double round_trip = l.o + 2 * l.L;
+  const double round_trip = l.rma_s(0);
   const double piece = std::min(bytes, chunk_bytes);
   const double pieces = bytes > 0 ? std::ceil(bytes / chunk_bytes) : 1;
   // Lock and unlock are small round trips; the first get fills the pipeline, then each piece
@@ -77,8 +77,8 @@ double acc_source_driven_s(const machine& m, link_class c, double bytes, double 
   // data and its own) per piece.
   const double stage =
       std::max(l.o + piece * l.G, piece * (m.add_s_per_byte + 2 * m.copy_s_per_byte));
-  return 2 * round_trip + (round_trip + piece * l.G) + (pieces - 1) * stage +
-         piece * (m.add_s_per_byte + 2 * m.copy_s_per_byte) + (round_trip + piece * l.G);
+  return 2 * round_trip + l.rma_s(piece) + (pieces - 1) * stage +
+         piece * (m.add_s_per_byte + 2 * m.copy_s_per_byte) + l.rma_s(piece);
 }
 
 double closed_queue_response_s(std::int64_t customers, double service_s, double think_s) {
@@ -115,23 +115,23 @@ double fetch_add_s(const machine& m, const counter_load& load) {
   auto mean = [&](auto of) {
     return f_intra * of(m.intra, 0.0) + (1 - f_intra) * of(m.inter, hops);
   };
-  counter_service service = load.service;
-  if (service == counter_service::progress && !m.progress_thread) service = counter_service::owner;
+  counter_mode service = load.service;
+  if (service == counter_mode::progress && !m.progress_thread) service = counter_mode::owner;
   // The owner's time per request: a CPU or network atomic costs the target's gap; an atomic the
   // network cannot execute, and every active message, costs the handler's o_r. An atomic's wire
   // time is its uncontended round trip less that service.
-  const bool atomic = service == counter_service::atomic;
+  const bool atomic = service == counter_mode::atomic;
   const double s_intra = atomic ? m.intra.g : m.intra.o_r;
   const double s_inter = atomic && m.network_atomics ? m.inter.g : m.inter.o_r;
   const double wire =
       atomic ? f_intra * std::max(m.intra.atomic_s() - s_intra, 0.0) +
                    (1 - f_intra) * std::max(m.inter.atomic_s() + 2 * hops - s_inter, 0.0)
-             : mean([](const link_params& l, double h) { return l.o + 2 * (l.L + h); });
+             : mean([](const link_params& l, double h) { return l.rma_s(0) + 2 * h; });
   const double s =
       load.service_s >= 0 ? load.service_s : f_intra * s_intra + (1 - f_intra) * s_inter;
   const double n = static_cast<double>(load.clients);
   const double open = wire + closed_queue_response_s(load.clients, s, wire + load.client_think_s);
-  if (service != counter_service::owner || load.owner_compute_s <= 0) return open;
+  if (service != counter_mode::owner || load.owner_compute_s <= 0) return open;
   // The owner serves only between kernels: a request that finds it in one waits half a kernel
   // on average; in saturation every client gets one reply per owner cycle.
   const double f = load.owner_busy_fraction;

@@ -41,7 +41,7 @@ std::pair<std::int64_t, std::int64_t> lbm_default_grid(std::int64_t ranks, std::
     if (cost < best_cost - 1e-9) best_cost = cost, best = {py, px};
   }
   if (best.first == 0)
-    throw error("model lbm: cannot cut a " + std::to_string(nx) + " x " + std::to_string(ny) +
+    throw error("lbm: cannot cut a " + std::to_string(nx) + " x " + std::to_string(ny) +
                 " grid into " + std::to_string(ranks) + " tiles of at least one cell");
   return best;
 }

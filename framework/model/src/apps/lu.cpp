@@ -41,6 +41,23 @@ double fetch_s(const machine& m, link_class c, std::int64_t count, double bytes,
 
 }  // namespace
 
+std::pair<std::int64_t, std::int64_t> lu_default_grid(std::int64_t ranks) {
+  detail::require_positive(ranks, "ranks", "lu default grid");
+  auto p = static_cast<std::int64_t>(std::sqrt(static_cast<double>(ranks)));
+  while (p > 1 && ranks % p != 0)
+    --p;
+  p = std::max<std::int64_t>(p, 1);
+  return {p, ranks / p};
+}
+
+std::int64_t lu_default_block(std::int64_t n, std::int64_t prow, std::int64_t pcol) {
+  const std::int64_t want = n / (8 * std::max(prow, pcol));
+  std::int64_t b = 32;
+  while (b * 2 <= want && b < 256)
+    b *= 2;
+  return std::min(b, n);
+}
+
 lu_breakdown predict_lu(const machine& m, const lu_case& c, const lu_profile& p) {
   m.check();
   const std::string name = "lu (n " + std::to_string(c.n) + ", block " + std::to_string(c.block) +

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "detail/json_field.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/model/apps.hpp"
 
@@ -16,20 +17,14 @@ struct json_file {
   std::string file;
   nlohmann::json j;
 
+  std::string what() const { return "profile '" + file + "'"; }
   template <class T>
   T get(const char* key) const {
-    if (!j.contains(key))
-      throw error("profile '" + file + "': key '" + key + "' missing (run the app with --json)");
-    try {
-      return j.at(key).get<T>();
-    } catch (const nlohmann::json::exception&) {
-      throw error("profile '" + file + "': key '" + key +
-                  "' has the wrong type: " + j.at(key).dump());
-    }
+    return detail::json_field<T>(j, key, what(), {}, " (run the app with --json)");
   }
   template <class T>
   T get_or(const char* key, T fallback) const {
-    return j.contains(key) ? get<T>(key) : fallback;
+    return detail::json_field_or<T>(j, key, fallback, what());
   }
   void one_rank() const {
     const auto ranks = get<std::int64_t>("ranks");

@@ -48,6 +48,14 @@ struct lu_breakdown {
   std::int64_t steps = 0;     ///< tile columns
 };
 
+/// gaea-lu's default process grid: P the largest divisor of `ranks` not above its square root,
+/// Q = ranks / P. The app itself uses it (one home for the rule). gaea::error for ranks < 1.
+std::pair<std::int64_t, std::int64_t> lu_default_grid(std::int64_t ranks);
+/// gaea-lu's automatic tile size on a P x Q grid: N / (8 max(P, Q)) (enough tiles per process row
+/// and column for balance) as a power of two in [32, 256] (where the GEMM is efficient), at most
+/// N. The app itself uses it.
+std::int64_t lu_default_block(std::int64_t n, std::int64_t prow, std::int64_t pcol);
+
 /// Predicts one gaea-lu factorisation. gaea::error naming the values for n, block, prow or pcol
 /// below 1, block above n, and whatever machine::check() refuses.
 lu_breakdown predict_lu(const machine& m, const lu_case& c, const lu_profile& p = {});
@@ -85,8 +93,9 @@ struct lbm_breakdown {
   std::int64_t py = 0, px = 0;  ///< grid used
 };
 
-/// The grid gaea-lbm uses by default: the factorisation py x px = ranks whose tiles have the
-/// least perimeter (ny / py + nx / px), py <= ny, px <= nx. gaea::error when there is none.
+/// The grid gaea-lbm uses by default (the app itself calls this): the factorisation py x px =
+/// ranks whose tiles have the least perimeter (ny / py + nx / px), py <= ny, px <= nx.
+/// gaea::error when there is none.
 std::pair<std::int64_t, std::int64_t> lbm_default_grid(std::int64_t ranks, std::int64_t ny,
                                                        std::int64_t nx);
 
@@ -100,8 +109,8 @@ lbm_breakdown predict_lbm(const machine& m, const lbm_case& c, const lbm_profile
 /// One Fock build of gaea-scf at a rank count.
 struct scf_case {
   std::int64_t ranks = 1;
-  std::int64_t threads = 1;                             ///< worker threads per rank (`--threads`)
-  counter_service counter = counter_service::progress;  ///< `--counter atomic|progress|owner`
+  std::int64_t threads = 1;                       ///< worker threads per rank (`--threads`)
+  counter_mode counter = counter_mode::progress;  ///< `--counter atomic|progress|owner`
   std::int64_t block_bf = 0;  ///< `--block-size`; 0: the app's automatic blocking
 };
 
@@ -133,8 +142,9 @@ struct scf_breakdown {
   double fetch_add_s = 0;  ///< one counter call
 };
 
-/// The app's automatic blocking: blocks of about this many basis functions for `workers`
-/// workers in all (enough block quartets per worker, blocks of at most ~48 functions).
+/// gaea-scf's automatic blocking (the app itself calls this): blocks of about this many basis
+/// functions for `workers` workers in all (block quartets, ~nb^4/8, outnumber the workers by
+/// ~64, and blocks hold at most ~48 functions so that task buffers stay small).
 std::int64_t scf_block_bf(std::int64_t nbf, std::int64_t workers);
 
 /// Predicts one gaea-scf iteration. gaea::error naming the values for ranks or threads below 1,

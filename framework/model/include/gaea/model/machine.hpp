@@ -109,8 +109,6 @@ struct machine {
   std::filesystem::path coll_calibration;
   std::shared_ptr<const coll::estimator> collectives;
 
-  /// The link between ranks a and b when `ranks_per_node` ranks share a node.
-  link_class link_between(std::int64_t a, std::int64_t b, std::int64_t ranks_per_node) const;
   const link_params& params(link_class c) const noexcept {
     return c == link_class::intra ? intra : inter;
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "gaea/coll/options.hpp"
+#include "gaea/counters/counter_mode.hpp"
 #include "gaea/model/machine.hpp"
 
 namespace gaea::model {
@@ -48,19 +49,16 @@ double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, dou
 double acc_target_driven_s(const machine& m, link_class c, double bytes);
 double acc_source_driven_s(const machine& m, link_class c, double bytes, double chunk_bytes);
 
-/// How a shared counter's fetch-and-add is served (gaea::counters::counter_mode).
-enum class counter_service : std::uint8_t {
-  atomic,    ///< a CPU atomic on a node, a network atomic across nodes (machine::network_atomics;
-             ///< else served by the owner's handler as an active message)
-  progress,  ///< an active message served by the owner's progress thread
-  owner,     ///< served only when the owner's own thread polls (no asynchronous progress)
-};
+/// How a shared counter's fetch-and-add is served: the counters' own modes. In the models,
+/// counter_mode::atomic is a CPU atomic on a node and a network atomic across nodes
+/// (machine::network_atomics; else the owner's handler serves it as an active message).
+using counters::counter_mode;
 
 /// The [PGAS-BGQ Fig. 10] experiment: `clients` ranks fetch-and-add back to back on one counter.
 struct counter_load {
   std::int64_t clients = 1;         ///< ranks requesting (P - 1 in the figure)
   std::int64_t ranks_per_node = 1;  ///< placement: rank r on node r / ranks_per_node, owner rank 0
-  counter_service service = counter_service::progress;
+  counter_mode service = counter_mode::progress;
   double owner_compute_s = 0;  ///< the owner computes in kernels of this length between polls
   /// Share of the time the owner spends in those kernels (1: back to back, as [PGAS-BGQ Fig. 10];
   /// an app's owner that also waits for data computes a smaller share).
@@ -71,12 +69,12 @@ struct counter_load {
 /// Mean time of one fetch-and-add as the clients see it. The owner is a single server in a closed
 /// system of `clients` customers (exact mean-value analysis; think time = the client's work plus
 /// the round trip's wire time), which gives the linear growth in P once the owner saturates.
-/// With counter_service::owner and a computing owner, a request also waits for the kernel
+/// With counter_mode::owner and a computing owner, a request also waits for the kernel
 /// running when it arrives: in saturation every client gets one reply per owner cycle
 /// (owner_compute_s + clients x service). With a busy fraction f < 1 a request finds the owner in
 /// a kernel with probability f: f x owner_compute_s / 2 more, and a cycle of f x (kernel +
 /// clients x service) in saturation. A progress thread without a hardware thread of its own
-/// (machine::progress_thread false) behaves as counter_service::owner.
+/// (machine::progress_thread false) behaves as counter_mode::owner.
 double fetch_add_s(const machine& m, const counter_load& load);
 
 /// A collective of `op` with `bytes` per member (as coll::estimator::predict reads them) over
