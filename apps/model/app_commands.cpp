@@ -1,10 +1,10 @@
 // gaea-model lu | lbm | scf: the app models of framework/model at a list of rank counts.
 #include "app_commands.hpp"
+#include "commands.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <regex>
 
 #include <nlohmann/json.hpp>
@@ -39,12 +39,6 @@ std::vector<std::int64_t> parse_ranks(const std::string& text) {
 }
 
 namespace {
-
-void write_json(const std::string& file, const json& j) {
-  if (file.empty()) return;
-  std::ofstream f(file);
-  if (!(f << j.dump(2) << '\n')) throw gaea::error("--json '" + file + "': cannot be written");
-}
 
 json machine_json(const m::machine& mc) {
   return {{"name", mc.name},
@@ -175,13 +169,15 @@ int app_commands::run_lu(const m::machine& mc) const {
                       {"bytes_per_rank", b.bytes_per_rank},
                       {"gflops", gflops}});
   }
-  write_json(json_lu_, {{"app", "lu"},
-                        {"machine", machine_json(mc)},
-                        {"n", base.n},
-                        {"overlap", base.overlap},
-                        {"profile", profile_lu_},
-                        {"flops_per_s", prof.flops_per_s},
-                        {"points", points}});
+  write_json(json_lu_,
+             {{"app", "lu"},
+              {"machine", machine_json(mc)},
+              {"n", base.n},
+              {"overlap", base.overlap},
+              {"profile", profile_lu_},
+              {"flops_per_s", prof.flops_per_s},
+              {"points", points}},
+             "gaea-model lu --json");
   return 0;
 }
 
@@ -220,14 +216,16 @@ int app_commands::run_lbm(const m::machine& mc) const {
                       {"tile_cells", b.tile_cells},
                       {"mlups", mlups}});
   }
-  write_json(json_lbm_, {{"app", "lbm"},
-                         {"machine", machine_json(mc)},
-                         {"nx", base.nx},
-                         {"ny", base.ny},
-                         {"periodic", base.periodic},
-                         {"profile", profile_lbm_},
-                         {"cell_s", prof.cell_s},
-                         {"points", points}});
+  write_json(json_lbm_,
+             {{"app", "lbm"},
+              {"machine", machine_json(mc)},
+              {"nx", base.nx},
+              {"ny", base.ny},
+              {"periodic", base.periodic},
+              {"profile", profile_lbm_},
+              {"cell_s", prof.cell_s},
+              {"points", points}},
+             "gaea-model lbm --json");
   return 0;
 }
 
@@ -278,13 +276,15 @@ int app_commands::run_scf(const m::machine& mc) const {
                         {"blocks", b.blocks},
                         {"tasks_per_worker", b.tasks_per_worker}});
     }
-  write_json(json_scf_, {{"app", "scf"},
-                         {"machine", machine_json(mc)},
-                         {"profile", profile_scf_},
-                         {"nbf", prof.nbf},
-                         {"threads", base.threads},
-                         {"counter", counter_},
-                         {"points", points}});
+  write_json(json_scf_,
+             {{"app", "scf"},
+              {"machine", machine_json(mc)},
+              {"profile", profile_scf_},
+              {"nbf", prof.nbf},
+              {"threads", base.threads},
+              {"counter", counter_},
+              {"points", points}},
+             "gaea-model scf --json");
   return 0;
 }
 

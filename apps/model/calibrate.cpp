@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <memory>
 #include <string>
 
 #include "commands.hpp"
@@ -37,14 +38,6 @@ std::pair<double, double> fit_line(const std::vector<double>& m, const std::vect
   return {(sy - b * sx) / sw, std::max(b, 0.0)};
 }
 
-// The first rank other than 0 on rank 0's node (intra) or on another node (inter); -1 if none.
-// Alike on every rank (the calibration's collective calls depend on it).
-int first_target(gaea::runtime& rt, bool same) {
-  for (int r = 1; r < rt.size(); ++r)
-    if ((rt.comm().node_of(r) == rt.comm().node_of(0)) == same) return r;
-  return -1;
-}
-
 // The two-member broadcast curve between rank 0 and `target` ([Bcast-Energy]'s and coll's
 // message curve): collective over the runtime, the result on rank 0.
 void measure_curve(gaea::runtime& rt, int target, int reps, gaea::model::link_params& l) {
@@ -68,9 +61,8 @@ void measure_curve(gaea::runtime& rt, int target, int reps, gaea::model::link_pa
 
 // `pack_s_per_chunk` gets the packing cost per chunk (both sides' share: half the difference);
 // `copy_s_per_byte` is this rank's memcpy (taken out of the active messages' per-byte cost).
-gaea::model::link_params measure_link(gaea::runtime& rt, int target, int reps,
+gaea::model::link_params measure_link(gaea::runtime& rt, probe& p, int target, int reps,
                                       double copy_s_per_byte, double& pack_s_per_chunk) {
-  probe p(rt, 1 << 20);
   std::vector<op_case> cases;
   for (const std::int64_t s : calibration_sizes)
     cases.push_back({op_kind::get, target, s, 0});
@@ -117,8 +109,7 @@ std::string host_name() {
 // Per node pair: rank 0's 8 B and 64 KiB gets to every rank, as latency and per-byte cost (the
 // machine keeps one set per link class; this shows how far the pairs of a class differ, as
 // [PGAS-BGQ Fig. 8] does per torus distance).
-void print_pairs(gaea::runtime& rt, int reps) {
-  probe p(rt, 1 << 20);
+void print_pairs(gaea::runtime& rt, probe& p, int reps) {
   std::vector<op_case> cases;
   for (int r = 1; r < rt.size(); ++r) {
     cases.push_back({op_kind::get, r, 8, 0});
@@ -139,7 +130,7 @@ void print_pairs(gaea::runtime& rt, int reps) {
 
 }  // namespace
 
-gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
+gaea::model::machine calibrate(gaea::runtime& rt, int reps, bool collectives) {
   if (rt.size() < 2)
     throw gaea::error(
         "gaea-model calibrate: needs at least 2 ranks (it times one rank's "
@@ -147,15 +138,16 @@ gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
         std::to_string(rt.size()));
   gaea::model::machine m;
   const int intra = first_target(rt, true), inter = first_target(rt, false);
-  // Packing is the CPU's: taken from the intra-node pair when there is one.
   const local_rates r = measure_local_rates(rt);
+  probe p(rt, 1 << 20);
+  // Packing is the CPU's: taken from the intra-node pair when there is one.
   double pack_intra = 0, pack_inter = 0;
-  if (intra >= 0) m.intra = measure_link(rt, intra, reps, r.copy_s_per_byte, pack_intra);
-  if (inter >= 0) m.inter = measure_link(rt, inter, reps, r.copy_s_per_byte, pack_inter);
+  if (intra >= 0) m.intra = measure_link(rt, p, intra, reps, r.copy_s_per_byte, pack_intra);
+  if (inter >= 0) m.inter = measure_link(rt, p, inter, reps, r.copy_s_per_byte, pack_inter);
   m.pack_s_per_chunk = intra >= 0 ? pack_intra : pack_inter;
   if (intra >= 0) measure_curve(rt, intra, reps, m.intra);
   if (inter >= 0) measure_curve(rt, inter, reps, m.inter);
-  print_pairs(rt, reps);
+  print_pairs(rt, p, reps);
   const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
   m.name = "calibrated-" + host_name();
   m.nodes = rt.nodes();
@@ -181,7 +173,15 @@ gaea::model::machine calibrate(gaea::runtime& rt, int reps) {
     m.inter = m.intra;
     m.source += "; inter not measured (one node): copied from intra";
   }
-  return m;
+  // Rank 0 measured the parameters: every rank gets its description.
+  const std::string text = gaea::coll::broadcast(
+      gaea::coll::world(), rt.rank() == 0 ? gaea::model::to_json_text(m) : std::string(), 0);
+  gaea::model::machine all = gaea::model::machine_from_json_text(text, "(calibrated here)");
+  // Every rank fits the same estimator (its measurements are reduced across ranks).
+  if (collectives)
+    all.collectives = std::make_shared<const gaea::coll::estimator>(
+        gaea::coll::estimator::calibrate(gaea::coll::world(), reps));
+  return all;
 }
 
 }  // namespace gaea_model

@@ -13,10 +13,16 @@
 
 namespace gaea_model {
 
+/// Writes `j` to `file` (indented JSON) through gaea::output_file: a temporary renamed over the
+/// target once written; `what` names the file in errors ("gaea-model lu --json"). Nothing for an
+/// empty `file`. Not collective.
+void write_json(const std::string& file, const nlohmann::json& j, const std::string& what);
+
 /// Collective: measures this machine's LogGP parameters per link class present (rank 0 against
-/// the first rank on its node and the first rank on another node) and its local rates. The
-/// result is valid on rank 0. `reps`: repetitions per point.
-gaea::model::machine calibrate(gaea::runtime& rt, int reps);
+/// the first rank on its node and the first rank on another node) and its local rates, and with
+/// `collectives` the collectives' estimator. Every rank gets the same description. `reps`:
+/// repetitions per point.
+gaea::model::machine calibrate(gaea::runtime& rt, int reps, bool collectives);
 
 /// Collective: measures every operation the models cover at sizes between the calibration's and
 /// prints predicted vs measured with the error per case and per model on rank 0; `json_out`

@@ -2,7 +2,6 @@
 // measurements, and predict Gaea's operations (and apps) at thousands of ranks.
 #include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,7 +11,6 @@
 #include "gaea/base/error.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
-#include "gaea/coll/estimator.hpp"
 #include "gaea/model/machine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -82,36 +80,23 @@ int main(int argc, char** argv) {
         machine_file.empty() ? gaea::model::machine{} : gaea::model::load_machine(machine_file);
     return gaea::run_main("gaea-model", &argc, &argv, [&](gaea::runtime& rt) {
       if (*cal || fresh) {
-        gaea::model::machine m = gaea_model::calibrate(rt, reps);
-        if (with_coll) {
-          // Every rank fits the same estimator (the measurements are reduced across ranks).
-          m.collectives = std::make_shared<const gaea::coll::estimator>(
-              gaea::coll::estimator::calibrate(gaea::coll::world(), reps));
-          if (!out.empty()) {
-            const std::filesystem::path file = std::filesystem::path(out).string() + ".coll.json";
+        gaea::model::machine m = gaea_model::calibrate(rt, reps, with_coll);
+        if (!out.empty()) {
+          if (m.collectives) {
+            const std::filesystem::path file = out + ".coll.json";
             m.coll_calibration = file.filename();
             if (rt.rank() == 0) m.collectives->save(file);
           }
-        }
-        if (rt.rank() == 0 && !out.empty()) {
-          gaea::model::save_machine(m, out);
-          std::printf("gaea-model: wrote %s (%s)\n", out.c_str(), m.source.c_str());
+          if (rt.rank() == 0) {
+            gaea::model::save_machine(m, out);
+            std::printf("gaea-model: wrote %s (%s)\n", out.c_str(), m.source.c_str());
+          }
         }
         if (*cal) {
           gaea::coll::barrier(gaea::coll::world());
           return 0;
         }
-        // Every rank needs the description: rank 0 measured it (the estimator each rank has).
-        gaea::model::machine sent = m;
-        sent.coll_calibration.clear();
-        sent.collectives.reset();
-        const std::string text = gaea::coll::broadcast(
-            gaea::coll::world(), rt.rank() == 0 ? gaea::model::to_json_text(sent) : std::string(),
-            0);
-        gaea::model::machine all =
-            gaea::model::machine_from_json_text(text, "(calibrated in this launch)");
-        all.collectives = m.collectives;
-        return gaea_model::validate(rt, all, reps, json_out);
+        return gaea_model::validate(rt, m, reps, json_out);
       }
       return gaea_model::validate(rt, given, reps, json_out);
     });

@@ -177,6 +177,12 @@ std::vector<double> probe::time(const std::vector<op_case>& cases, int reps) {
   return out;
 }
 
+int first_target(gaea::runtime& rt, bool same_node) {
+  for (int r = 1; r < rt.size(); ++r)
+    if ((rt.comm().node_of(r) == rt.comm().node_of(0)) == same_node) return r;
+  return -1;
+}
+
 double compute_kernel(double seconds) {
   const double until = monotonic_s() + seconds;
   double x = 1.0;

@@ -73,6 +73,10 @@ struct local_rates {
 };
 local_rates measure_local_rates(gaea::runtime& rt);
 
+/// The first rank other than 0 on rank 0's node (`same_node`) or on another node, -1 if none:
+/// the targets rank 0 is timed against. Alike on every rank.
+int first_target(gaea::runtime& rt, bool same_node);
+
 /// A busy loop of `seconds` that makes no library call.
 double compute_kernel(double seconds);
 

@@ -126,9 +126,7 @@ int predict_scale(const model::machine& m, const std::filesystem::path& machine_
                      {"rows", rows},
                      {"setup", setup},
                      {"reference_points", points}};
-    gaea::output_file out(json_out, "gaea-model predict --json");
-    out.write(j.dump(2) + "\n");
-    out.commit();
+    write_json(json_out, j, "gaea-model scale --json");
   }
   return 0;
 }

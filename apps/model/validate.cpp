@@ -35,7 +35,7 @@ model::link_class class_of(gaea::runtime& rt, int target) {
                                                            : model::link_class::inter;
 }
 
-void one_sided(gaea::runtime& rt, const model::machine& m, int target, int reps,
+void one_sided(gaea::runtime& rt, probe& p, const model::machine& m, int target, int reps,
                std::vector<row>& rows) {
   const model::link_class c = class_of(rt, target);
   const std::string where = c == model::link_class::intra ? " intra" : " inter";
@@ -53,7 +53,6 @@ void one_sided(gaea::runtime& rt, const model::machine& m, int target, int reps,
     cases.push_back({op_kind::acc_target, target, s, 0});
     cases.push_back({op_kind::acc_source, target, s, 0});
   }
-  probe p(rt, 1 << 20);
   const std::vector<double> t = p.time(cases, reps);
   if (rt.rank() != 0) return;
   for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -153,14 +152,9 @@ void collectives(gaea::runtime& rt, const model::machine& m, int reps, std::vect
 int validate(gaea::runtime& rt, const model::machine& m, int reps, const std::string& json_out) {
   std::vector<row> rows;
   // Rank 0 against the first rank on its node and the first on another node, as calibrated.
-  int intra = -1, inter = -1;
-  for (int r = 1; r < rt.size(); ++r) {
-    const bool same = rt.comm().node_of(r) == rt.comm().node_of(0);
-    if (same && intra < 0) intra = r;
-    if (!same && inter < 0) inter = r;
-  }
-  for (const int target : {intra, inter})
-    if (target >= 0) one_sided(rt, m, target, reps, rows);
+  probe p(rt, 1 << 20);
+  for (const int target : {first_target(rt, true), first_target(rt, false)})
+    if (target >= 0) one_sided(rt, p, m, target, reps, rows);
   if (rt.size() > 1) counters(rt, m, std::max(3, reps / 4), rows);
   collectives(rt, m, reps, rows);
   if (rt.rank() != 0) return 0;
@@ -199,9 +193,7 @@ int validate(gaea::runtime& rt, const model::machine& m, int reps, const std::st
                      {"machine_source", m.source},
                      {"cases", cases},
                      {"summary", summary}};
-    gaea::output_file out(json_out, "gaea-model validate --json");
-    out.write(j.dump(2) + "\n");
-    out.commit();
+    write_json(json_out, j, "gaea-model validate --json");
   }
   return 0;
 }
