@@ -35,7 +35,7 @@ void set_strided_protocol(strided_protocol p) noexcept {
 }
 acc_protocol current_acc_protocol() noexcept {
   const int v = g_acc.load(std::memory_order_relaxed);
-  return v < 0 ? acc_protocol::target_driven : static_cast<acc_protocol>(v);
+  return v < 0 ? acc_protocol::automatic : static_cast<acc_protocol>(v);
 }
 void set_acc_protocol(acc_protocol p) noexcept {
   g_acc.store(static_cast<int>(p), std::memory_order_relaxed);
