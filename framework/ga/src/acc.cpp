@@ -3,6 +3,8 @@
 // packed and sent in an active message that the owner's progress thread applies; the packed
 // copies belong to the operation, so the caller's buffer is free on return. Both take the
 // owner's striped locks (detail/acc_locks.hpp). Source-driven: see acc_source.cpp.
+#include <algorithm>
+
 #include "detail/acc_locks.hpp"
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
@@ -54,8 +56,13 @@ void array_core::acc(const patch& p, user_buffer buf, const void* alpha, op_stat
         return;
       }
     }
-    send_packed(acc_handler, t, piece, p, bs, in, alpha, st);
+    send_packed(acc_handler, t, piece, p, bs, in, alpha, acc_part_limit(), st);
   });
+}
+
+std::size_t array_core::acc_part_limit() const {
+  const std::size_t chunk = current_acc_chunk_bytes(), limit = rt_.comm().cfg().max_transfer;
+  return chunk == 0 ? limit : std::min(chunk, limit);
 }
 
 void array_core::acc_direct(std::byte* base, const tile& t, const patch& piece, const patch& p,

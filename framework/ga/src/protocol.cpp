@@ -24,6 +24,7 @@ namespace {
 // -1: not set yet (the environment decides when the first array is created).
 std::atomic<int> g_strided{-1};
 std::atomic<int> g_acc{-1};
+std::atomic<std::size_t> g_acc_chunk{0};
 }  // namespace
 
 strided_protocol current_strided_protocol() noexcept {
@@ -39,6 +40,12 @@ acc_protocol current_acc_protocol() noexcept {
 }
 void set_acc_protocol(acc_protocol p) noexcept {
   g_acc.store(static_cast<int>(p), std::memory_order_relaxed);
+}
+std::size_t current_acc_chunk_bytes() noexcept {
+  return g_acc_chunk.load(std::memory_order_relaxed);
+}
+void set_acc_chunk_bytes(std::size_t bytes) noexcept {
+  g_acc_chunk.store(bytes, std::memory_order_relaxed);
 }
 
 namespace detail {

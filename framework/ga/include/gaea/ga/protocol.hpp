@@ -66,6 +66,14 @@ void set_strided_protocol(strided_protocol p) noexcept;
 acc_protocol current_acc_protocol() noexcept;
 void set_acc_protocol(acc_protocol p) noexcept;
 
+/// Accumulate chunk size in bytes (0, the default: whole owner pieces, split only at the
+/// transfer limit). Target-driven accumulates send one message per chunk; source-driven ones
+/// pipeline per chunk (the get of chunk k+1 overlaps the add of chunk k and the put of chunk
+/// k-1, [PGAS-BGQ Fig. 11]); direct adds (automatic on a node) ignore it. Chunks are cut along
+/// the leading dimensions, never below one row of the patch. Process-wide, thread-safe.
+std::size_t current_acc_chunk_bytes() noexcept;
+void set_acc_chunk_bytes(std::size_t bytes) noexcept;
+
 /// RAII: sets a protocol for the lifetime of the object, then restores the previous one.
 /// Process-wide (not per thread): use it around phases, not around concurrent operations that
 /// need different protocols.

@@ -163,10 +163,13 @@ class array_core {
   bool use_packed(int target, const patch& piece);
   void get_packed(const tile& t, const patch& piece, const patch& p, const index& bs,
                   std::byte* out, op_state& st);
-  /// Packs `piece` from the user's buffer and sends it to handler `h` (put or accumulate);
-  /// complete at the owner after a fence.
+  /// Packs `piece` from the user's buffer and sends it to handler `h` (put or accumulate), one
+  /// message per part of at most `limit` bytes; complete at the owner after a fence.
   void send_packed(comm::handler_id h, const tile& t, const patch& piece, const patch& p,
-                   const index& bs, const std::byte* in, const void* alpha, op_state& st);
+                   const index& bs, const std::byte* in, const void* alpha, std::size_t limit,
+                   op_state& st);
+  /// Parts of an accumulate: current_acc_chunk_bytes(), within the transfer limit.
+  std::size_t acc_part_limit() const;
   // Source-driven accumulate of one piece (acc_source.cpp), complete at the owner on return.
   void acc_source_driven(const tile& t, const patch& piece, const patch& p, const index& bs,
                          const std::byte* in, const void* alpha, op_state& st);
