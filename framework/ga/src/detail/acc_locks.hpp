@@ -19,7 +19,7 @@
 
 namespace gaea::ga::detail {
 
-/// Storage bytes guarded by one lock word (measured: bench/results/*-acc/README.md).
+/// Storage bytes guarded by one lock word (measured: bench/results/20261124-acc/README.md).
 inline constexpr std::size_t acc_stripe_bytes = 4096;
 static_assert(acc_stripe_bytes % 16 == 0, "a stripe must hold whole elements of every type");
 
