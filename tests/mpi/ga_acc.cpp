@@ -220,3 +220,35 @@ TEST_CASE(
   CHECK(end[1] == static_cast<std::int64_t>(reps) * n);
   c.sync();
 }
+
+TEST_CASE("ga acc: chunked target- and source-driven accumulates (pipelined parts) sum exactly",
+          "[ga][acc][chunks]") {
+  const int n = rt().size();
+  const index_t rows = 40, cols = 90;  // rows of 720 B: chunks of 256 B cut inside rows
+  for (auto proto : {ga::acc_protocol::target_driven, ga::acc_protocol::source_driven}) {
+    for (std::size_t chunk : {std::size_t{256}, std::size_t{4096}, std::size_t{0}}) {
+      const ga::scoped_acc_protocol use(proto);
+      ga::set_acc_chunk_bytes(chunk);
+      global_array<double> a("acc_chunks", {rows, cols});
+      a.zero();
+      const patch p{{1, 3}, {rows - 3, cols - 2}};
+      std::vector<double> v(static_cast<std::size_t>(p.elements()));
+      for (std::size_t e = 0; e < v.size(); ++e)
+        v[e] = static_cast<double>(e % 11);
+      constexpr int reps = 5;
+      for (int k = 0; k < reps; ++k)
+        a.acc(p, std::span<const double>(v), 2.0);
+      a.sync();
+      ga::set_acc_chunk_bytes(0);
+      std::vector<double> got(static_cast<std::size_t>(p.elements()));
+      a.get(p, std::span<double>(got));
+      std::size_t bad = 0;
+      for (std::size_t e = 0; e < got.size(); ++e)
+        if (got[e] != 2.0 * reps * n * v[e] && bad++ == 0)
+          UNSCOPED_INFO(ga::to_string(proto) << ", chunk " << chunk << ": element " << e << " = "
+                                             << got[e] << ", want " << 2.0 * reps * n * v[e]);
+      CHECK(bad == 0);
+      a.sync();
+    }
+  }
+}
