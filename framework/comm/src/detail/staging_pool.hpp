@@ -38,6 +38,11 @@ class staging_pool {
     }
     return {std::unique_ptr<std::byte[]>(new std::byte[std::max<std::size_t>(n, 1)]), n};
   }
+  /// Buffers kept now (diagnostics, tests).
+  std::size_t kept() {
+    std::lock_guard lock(m_);
+    return free_.size();
+  }
   /// Returns `b` for reuse, or frees it when the pool is full. Any thread.
   void give(buffer b) noexcept {
     std::lock_guard lock(m_);
