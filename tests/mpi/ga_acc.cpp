@@ -252,3 +252,37 @@ TEST_CASE("ga acc: chunked target- and source-driven accumulates (pipelined part
     }
   }
 }
+
+TEST_CASE(
+    "ga acc: a packed put then an accumulate of the same patch from one rank: the sum "
+    "includes the put",
+    "[ga][acc][order]") {
+  const int me = rt().rank(), n = rt().size();
+  const index_t rows = 16, w = 12;  // one rows x w block per rank
+  std::vector<index_t> starts;
+  for (int r = 0; r < n; ++r)
+    starts.push_back(r * w);
+  global_array<double> a("acc_after_put", {rows, w * n}, ga::layout_spec::irregular({{0}, starts}));
+  a.zero();
+  a.sync();
+  const index_t c0 = ((me + 1) % n) * w;  // the next rank's block, a strided sub-patch of it
+  const patch p{{2, c0 + 1}, {rows - 3, c0 + w - 3}};
+  const std::vector<double> base(static_cast<std::size_t>(p.elements()), 5.0);
+  const std::vector<double> ones(static_cast<std::size_t>(p.elements()), 1.0);
+  constexpr int rounds = 50;
+  for (int k = 0; k < rounds; ++k) {
+    {
+      const ga::scoped_strided_protocol packed(ga::strided_protocol::packed);
+      a.put(p, std::span<const double>(base));
+    }
+    a.acc(p, std::span<const double>(ones), 2.0);  // no fence in between
+  }
+  a.sync();
+  std::vector<double> got(static_cast<std::size_t>(p.elements()));
+  a.get(p, std::span<double>(got));
+  std::size_t bad = 0;
+  for (double x : got)
+    bad += x != 7.0 ? 1 : 0;  // the last put (5) plus the last accumulate (2)
+  CHECK(bad == 0);
+  a.sync();
+}

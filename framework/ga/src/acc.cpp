@@ -9,6 +9,7 @@
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
 #include "detail/stats_counters.hpp"
+#include "detail/tracker.hpp"
 #include "detail/wire.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/worker.hpp"
@@ -51,6 +52,9 @@ void array_core::acc(const patch& p, user_buffer buf, const void* alpha, op_stat
     }
     if (proto == acc_protocol::automatic) {
       if (std::byte* base = st.w.direct_base(t.rank, *seg_)) {
+        // Our earlier writes there that are still in flight (a packed put, a target-driven
+        // accumulate) complete first, so that a put's message cannot overwrite this sum later.
+        fence_for_get(st.w, my_tracker(), t.rank);
         acc_direct(base, t, piece, p, bs, in, alpha);
         bump(counters().accs_direct);
         return;
