@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Global-array protocol benchmarks, Gaea beside Global Arrays 5.8 (ARMCI-MPI) in the same run:
 # strided get/put bandwidth of a 1 MiB patch against its chunk size (Gaea: zero-copy, packed,
-# auto), accumulate time target- vs source-driven vs GA, non-blocking get throughput.
+# auto), accumulate time (auto: straight into the owner's mapped memory on a node; target- and
+# source-driven) vs GA, non-blocking get throughput.
 # Launches are interleaved; each figure is the median over launches of per-launch medians.
-#   bench/compare_strided.sh [build-dir] [launches] [ranks-for-acc]
+#   bench/compare_strided.sh [build-dir] [launches] [ranks-for-acc, e.g. "2 4"]
+# ACC_ONLY=1 runs the accumulate part only (GA: one launch per size, --acc-bytes).
 set -euo pipefail
 # The peers this comparison runs (GA, ScaLAPACK, NWChem): installed if missing.
 if [[ "${GAEA_SKIP_DEPS:-0}" != 1 ]]; then
@@ -12,6 +14,7 @@ fi
 build=${1:-build}
 launches=${2:-3}
 acc_ranks=${3:-4}
+acc_only=${ACC_ONLY:-0}
 flags=(--oversubscribe)
 [ "$(id -u)" = 0 ] && flags+=(--allow-run-as-root)
 run() { local np=$1; shift; mpirun "${flags[@]}" -np "$np" "$@" 2>/dev/null | grep '^{' || true; }
@@ -19,13 +22,23 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for ((i = 1; i <= launches; i++)); do
   for tls in sm tcp; do
-    UCX_TLS=$tls run 2 "$build/bench/ga_strided" | sed "s/\"system\":\"gaea\"/\"system\":\"gaea-$tls\"/" >>"$out"
-    UCX_TLS=$tls run "$acc_ranks" "$build/bench/ga_strided" | grep '"acc"' |
-      sed "s/\"system\":\"gaea\"/\"system\":\"gaea-$tls\"/" >>"$out"
+    if [[ $acc_only != 1 ]]; then
+      UCX_TLS=$tls run 2 "$build/bench/ga_strided" | sed "s/\"system\":\"gaea\"/\"system\":\"gaea-$tls\"/" >>"$out"
+    fi
+    for np in $acc_ranks; do
+      UCX_TLS=$tls run "$np" "$build/bench/ga_strided" --only acc | grep '"acc"' |
+        sed "s/\"system\":\"gaea\"/\"system\":\"gaea-$tls\"/" >>"$out"
+    done
   done
   if [ -x "$build/bench/reference/ga_strided_bench" ]; then
-    run 2 "$build/bench/reference/ga_strided_bench" | grep -v '"acc"' >>"$out"
-    run "$acc_ranks" "$build/bench/reference/ga_strided_bench" | grep '"acc"' >>"$out"
+    if [[ $acc_only != 1 ]]; then
+      run 2 "$build/bench/reference/ga_strided_bench" | grep -v '"acc"' >>"$out"
+    fi
+    for np in $acc_ranks; do
+      for b in 1024 16384 262144; do
+        run "$np" "$build/bench/reference/ga_strided_bench" --acc-bytes "$b" | grep '"acc"' >>"$out"
+      done
+    done
   fi
 done
 # Rows keyed by system/bench/size(/depth/origins); medians over launches of each metric.
@@ -61,12 +74,13 @@ END {
       res["gaea-tcp|" k "|put_zc"], res["gaea-tcp|" k "|put_packed"], res["gaea-tcp|" k "|put_auto"]
   }
   print "\naccumulate into rank 0 from all other ranks at once, us per accumulate"
-  printf "%9s %8s | %9s | %9s %9s %7s | %9s %9s %7s\n", "size[B]", "origins", "ga", "sm tgt", "sm src", "src/tgt", "tcp tgt", "tcp src", "src/tgt"
-  for (k in keys) if (k ~ /^acc/) {
+  printf "%9s %8s | %9s | %9s %9s %9s %8s | %9s %9s %9s\n", "size[B]", "origins", "ga", "sm auto", "sm tgt", "sm src", "ga/auto", "tcp auto", "tcp tgt", "tcp src"
+  for (k in keys) if (k ~ /^acc\|/) {
     split(k, q, "|")
-    a = res["gaea-sm|" k "|target_us"]; b = res["gaea-sm|" k "|source_us"]
-    c = res["gaea-tcp|" k "|target_us"]; d = res["gaea-tcp|" k "|source_us"]
-    printf "%9s %8s | %9.1f | %9.1f %9.1f %6.2fx | %9.1f %9.1f %6.2fx\n", q[2], q[3], res["ga|" k "|us"], a, b, (a > 0 ? b / a : 0), c, d, (c > 0 ? d / c : 0)
+    g = res["ga|" k "|us"]; a = res["gaea-sm|" k "|auto_us"]
+    printf "%9s %8s | %9.1f | %9.2f %9.1f %9.1f %7.1fx | %9.1f %9.1f %9.1f\n", q[2], q[3], g, a,
+      res["gaea-sm|" k "|target_us"], res["gaea-sm|" k "|source_us"], (a > 0 ? g / a : 0),
+      res["gaea-tcp|" k "|auto_us"], res["gaea-tcp|" k "|target_us"], res["gaea-tcp|" k "|source_us"]
   }
   print "\nnon-blocking gets from rank 1, thousands of ops/s"
   printf "%9s %6s | %9s %9s %9s\n", "size[B]", "depth", "ga", "gaea-sm", "gaea-tcp"
@@ -75,4 +89,4 @@ END {
     printf "%9s %6s | %9.1f %9.1f %9.1f\n", q[2], q[3], res["ga|" k "|kops"], res["gaea-sm|" k "|kops"], res["gaea-tcp|" k "|kops"]
   }
 }' "$out"
-echo "($launches interleaved launches; strided and nbget on 2 ranks, acc on $acc_ranks ranks)"
+echo "($launches interleaved launches; strided and nbget on 2 ranks, acc on $acc_ranks ranks; load $(cut -d' ' -f1-3 /proc/loadavg))"

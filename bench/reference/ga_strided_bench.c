@@ -11,6 +11,8 @@
  *   nbget:   rank 0 keeps `depth` (1, 8) NGA_NbGet of 8 B / 64 KiB from rank 1 in flight;
  *            thousands of operations per second; median over R.
  * Options: --reps R (5) --iters K (20) --quick
+ *          --acc-bytes B: only the acc experiment, on one patch of B bytes (<= 1 MiB; the
+ *          accumulate sweep, bench/compare_acc_sweep.sh)
  * Output: one JSON line per row on rank 0 (the same keys as ga_strided, "system":"ga").
  */
 #include <ga.h>
@@ -40,7 +42,7 @@ static int column_blocks(int rows, int width, int nproc, char* name) {
 }
 
 int main(int argc, char** argv) {
-  int reps = 5, iters = 20, quick = 0, me, nproc, i, r, k;
+  int reps = 5, iters = 20, quick = 0, acc_bytes = 0, me, nproc, i, r, k;
   double* samples;
   double* buf;
   MPI_Init(&argc, &argv);
@@ -56,9 +58,12 @@ int main(int argc, char** argv) {
       reps = atoi(argv[++i]);
     } else if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc) {
       iters = atoi(argv[++i]);
+    } else if (strcmp(argv[i], "--acc-bytes") == 0 && i + 1 < argc) {
+      acc_bytes = atoi(argv[++i]);
     }
   }
-  if (nproc < 2 || reps <= 0 || iters <= 0) {
+  if (nproc < 2 || reps <= 0 || iters <= 0 || acc_bytes < 0 || acc_bytes > (1 << 20) ||
+      acc_bytes % 8 != 0) {
     if (me == 0) fprintf(stderr, "ga_strided_bench: needs >= 2 ranks and positive options\n");
     GA_Terminate();
     MPI_Finalize();
@@ -69,7 +74,7 @@ int main(int argc, char** argv) {
   for (i = 0; i < (1 << 17); i++)
     buf[i] = 1.0;
 
-  { /* strided */
+  if (acc_bytes == 0) { /* strided */
     const int all[] = {64, 256, 1024, 4096, 16384, 65536, 262144}, few[] = {64, 4096, 262144};
     const int* chunks = quick ? few : all;
     int nchunks = quick ? 3 : 7, c;
@@ -105,8 +110,8 @@ int main(int argc, char** argv) {
   }
   { /* acc */
     const int all[] = {1024, 16384, 262144}, few[] = {1024, 262144};
-    const int* sizes = quick ? few : all;
-    int nsizes = quick ? 2 : 3, s;
+    const int* sizes = acc_bytes > 0 ? &acc_bytes : quick ? few : all;
+    int nsizes = acc_bytes > 0 ? 1 : quick ? 2 : 3, s;
     for (s = 0; s < nsizes; s++) {
       int w = (sizes[s] < 512 ? sizes[s] : 512) / 8, rows = sizes[s] / 8 / w;
       int g = column_blocks(rows, w, nproc, "acc");
@@ -134,7 +139,7 @@ int main(int argc, char** argv) {
       GA_Destroy(g);
     }
   }
-  { /* nbget */
+  if (acc_bytes == 0) { /* nbget */
     const int block = (1 << 16) / 8;
     int dims[1] = {block * nproc}, chunk[1] = {block};
     int g = NGA_Create(C_DBL, 1, dims, "nbget", chunk);

@@ -162,10 +162,11 @@ TEST_CASE("ga: a packed put is seen by a later zero-copy get and the reverse (fe
   a.sync();
 }
 
-TEST_CASE("ga: target- and source-driven accumulates give the same sums", "[ga][acc]") {
+TEST_CASE("ga: automatic, target- and source-driven accumulates give the same sums", "[ga][acc]") {
   const int n = rt().size();
   const index_t rows = 30, cols = 26;
-  for (auto proto : {ga::acc_protocol::target_driven, ga::acc_protocol::source_driven}) {
+  for (auto proto : {ga::acc_protocol::automatic, ga::acc_protocol::target_driven,
+                     ga::acc_protocol::source_driven}) {
     const ga::scoped_acc_protocol use(proto);
     global_array<double> a("acc_protocols", {rows, cols});
     a.zero();

@@ -77,7 +77,7 @@ TEST_CASE("enum names: every enum-valued variable's default parses and its choic
   CHECK(gaea::env::get_enum<gaea::ga::strided_protocol>("GAEA_STRIDED") ==
         gaea::ga::strided_protocol::automatic);
   CHECK(gaea::env::get_enum<gaea::ga::acc_protocol>("GAEA_ACC") ==
-        gaea::ga::acc_protocol::target_driven);
+        gaea::ga::acc_protocol::automatic);
   CHECK(gaea::env::get_enum<gaea::coll::energy_mode>("GAEA_COLL_ENERGY") ==
         gaea::coll::energy_mode::automatic);
 }

@@ -46,10 +46,12 @@ const std::vector<variable>& table() {
        "says is faster) | zero_copy (one RMA per contiguous chunk) | packed (one message per "
        "owner piece, packed and unpacked by the two sides)",
        value_kind::choice, "auto|zero_copy|packed"},
-      {"GAEA_ACC", "target",
-       "accumulate protocol: target (an active message the owner applies) | source (lock the "
-       "owner, get, add, put, unlock: the classic scheme, for comparison)",
-       value_kind::choice, "target|source"},
+      {"GAEA_ACC", "auto",
+       "accumulate protocol: auto (per owner: add straight into its memory under its striped "
+       "locks when mapped on this node, else target) | target (an active message the owner "
+       "applies) | source (lock the owner, get, add, put, unlock: the classic scheme, for "
+       "comparison)",
+       value_kind::choice, "auto|target|source"},
       {"GAEA_DVFS", "auto",
        "frequency actuator used around blocking sleeps and in collectives: auto (cpufreq if "
        "writable, else none) | cpufreq | simulated (records transitions for the energy model) | "

@@ -154,7 +154,7 @@ ucs_status_t context::service_impl::receive(const void* header, size_t header_le
     std::unique_ptr<rndv_recv> holder;
     try {
       holder.reset(new rndv_recv{self, wire, std::vector<std::byte>(user, user + user_len),
-                                 std::vector<std::byte>(length), reply_ep});
+                                 staging_.take(length), length, reply_ep});
     } catch (const std::bad_alloc&) {  // no room for the payload: refuse it, tell the origin
       std::cerr << "gaea: rank " << ctx_.rank() << ": no memory for an active message of " << length
                 << " bytes from rank " << wire.source << std::endl;
@@ -168,7 +168,8 @@ ucs_status_t context::service_impl::receive(const void* header, size_t header_le
     p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
     p.cb.recv_am = &service_impl::on_rndv_done;
     p.user_data = r;
-    ucs_status_ptr_t req = ucp_am_recv_data_nbx(self->worker_, data, r->data.data(), length, &p);
+    ucs_status_ptr_t req =
+        ucp_am_recv_data_nbx(self->worker_, data, r->data.bytes.get(), length, &p);
     if (req == nullptr) {
       on_rndv_done(nullptr, UCS_OK, length, r);
     } else if (UCS_PTR_IS_ERR(req)) {
@@ -185,7 +186,7 @@ void context::service_impl::on_rndv_done(void* request, ucs_status_t status, siz
                                          void* user_data) noexcept {
   std::unique_ptr<rndv_recv> r(static_cast<rndv_recv*>(user_data));
   if (status == UCS_OK) {
-    r->self->run_handler(r->wire, r->header, r->data, r->reply_ep);
+    r->self->run_handler(r->wire, r->header, {r->data.bytes.get(), r->length}, r->reply_ep);
   } else {
     std::cerr << "gaea: rank " << r->self->ctx_.rank() << ": receiving active message from rank "
               << r->wire.source << " failed: " << ucs_status_string(status) << std::endl;
@@ -193,6 +194,7 @@ void context::service_impl::on_rndv_done(void* request, ucs_status_t status, siz
       r->self->queue_ack(r->reply_ep, r->wire.cookie, completion::receive_failed,
                          r->wire.reply_addr);
   }
+  r->self->staging_.give(std::move(r->data));
   if (request) ucp_request_free(request);
 }
 

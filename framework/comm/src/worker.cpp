@@ -260,6 +260,11 @@ bool worker::is_direct(int target, const segment& seg) {
   return key(target, seg).direct != nullptr;
 }
 
+std::byte* worker::direct_base(int target, const segment& seg) {
+  check_range(target, seg, 0, 0, "direct_base");
+  return key(target, seg).direct;
+}
+
 void worker::forget_segment(std::uint64_t id) {
   auto it = keys_.find(id);
   if (it == keys_.end()) return;

@@ -1,11 +1,18 @@
-// Accumulate. Target-driven (the default): each tile piece is packed and sent in an active
-// message that the owner's progress thread applies; the packed copies belong to the operation,
-// so the caller's buffer is free on return. Source-driven: see acc_source.cpp.
+// Accumulate, protocol chosen per owner piece (protocol.hpp): added straight into the owner's
+// memory when this process sees it (same node, rkey_ptr), else target-driven — each piece
+// packed and sent in an active message that the owner's progress thread applies; the packed
+// copies belong to the operation, so the caller's buffer is free on return. Both take the
+// owner's striped locks (detail/acc_locks.hpp). Source-driven: see acc_source.cpp.
+#include <algorithm>
+
+#include "detail/acc_locks.hpp"
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
 #include "detail/stats_counters.hpp"
+#include "detail/tracker.hpp"
 #include "detail/wire.hpp"
 #include "gaea/comm/context.hpp"
+#include "gaea/comm/worker.hpp"
 #include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -32,18 +39,47 @@ void install_acc_handlers(runtime& rt) {
 void array_core::acc(const patch& p, user_buffer buf, const void* alpha, op_state& st) {
   const index bs = buffer_strides(p, buf, "acc");
   const auto* in = static_cast<const std::byte*>(buf.data);
-  const std::size_t es = ops_.size;
-  const bool source_driven = current_acc_protocol() == acc_protocol::source_driven;
-  st.bytes += static_cast<std::uint64_t>(p.elements()) * es;
+  const acc_protocol proto = current_acc_protocol();
+  st.bytes += static_cast<std::uint64_t>(p.elements()) * ops_.size;
   dist_.for_each_tile(p, [&](const tile& t, const patch& piece) {
-    if (source_driven) {
+    if (proto == acc_protocol::source_driven) {
       acc_source_driven(t, piece, p, bs, in, alpha, st);
-    } else if (t.rank != rank_) {
-      send_packed(acc_handler, t, piece, p, bs, in, alpha, st);
-    } else {  // our own piece: applied here, without a message
-      std::vector<std::byte> packed(static_cast<std::size_t>(piece.elements()) * es);
-      pack_user(piece, p.lo, bs, in, packed.data());
-      apply_acc(piece, packed.data(), alpha);
+      return;
+    }
+    if (t.rank == rank_) {  // our own piece: added in place, without a message
+      acc_direct(static_cast<std::byte*>(local_data()), t, piece, p, bs, in, alpha);
+      return;
+    }
+    if (proto == acc_protocol::automatic) {
+      if (std::byte* base = st.w.direct_base(t.rank, *seg_)) {
+        // Our earlier writes there that are still in flight (a packed put, a target-driven
+        // accumulate) complete first, so that a put's message cannot overwrite this sum later.
+        fence_for_get(st.w, my_tracker(), t.rank);
+        acc_direct(base, t, piece, p, bs, in, alpha);
+        bump(counters().accs_direct);
+        return;
+      }
+    }
+    send_packed(acc_handler, t, piece, p, bs, in, alpha, acc_part_limit(), st);
+  });
+}
+
+std::size_t array_core::acc_part_limit() const {
+  const std::size_t chunk = current_acc_chunk_bytes(), limit = rt_.comm().cfg().max_transfer;
+  return chunk == 0 ? limit : std::min(chunk, limit);
+}
+
+void array_core::acc_direct(std::byte* base, const tile& t, const patch& piece, const patch& p,
+                            const index& bs, const std::byte* in, const void* alpha) {
+  const std::size_t es = ops_.size;
+  stripe_guard locks(base + acc_locks_offset(t.rank));
+  for_each_piece_transfer(t, piece, p, bs, [&](const transfer& x) {
+    for (std::size_t r = 0; r < x.rows; ++r) {
+      const std::size_t off = x.remote_offset + r * x.remote_stride;
+      const std::byte* src = in + x.local_offset + r * x.local_stride;
+      locks.for_each_part(off, x.row_bytes, [&](std::size_t o, std::size_t bytes) {
+        ops_.acc(base + o, src + (o - off), bytes / es, alpha);
+      });
     }
   });
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "detail/acc_locks.hpp"
 #include "detail/capacity.hpp"
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
@@ -61,12 +62,14 @@ array_core::array_core(std::string name, const index& dims, const layout_spec& s
           static_cast<std::size_t>(rt_.size()))) {
   const std::string what = "global_array '" + name_ + "'";
   const std::size_t bytes = storage_bytes(dist_, rt_.rank(), ops_.size, name_);
-  // The storage, then (8-byte aligned) the rank's lock word for source-driven accumulates.
-  std::size_t with_lock = 0;
-  if (bytes > SIZE_MAX - 16)
+  // The storage, then (8-byte aligned) the striped accumulate locks, then the rank's lock word
+  // for source-driven accumulates (the last 8 bytes).
+  if (bytes > SIZE_MAX / 2)
     throw error(what + ": the part of rank " + std::to_string(rank_) + " needs " +
                 std::to_string(bytes) + " bytes, more than 64 bits can address");
-  with_lock = (bytes + 7) / 8 * 8 + sizeof(std::int64_t);
+  const std::size_t with_lock = acc_locks_offset(rank_) +
+                                (acc_lock_count(bytes) * sizeof(std::uint32_t) + 7) / 8 * 8 +
+                                sizeof(std::int64_t);
   check_capacity(rt_, with_lock, what);
   install_handlers(rt_);
   seg_ = std::make_unique<comm::segment>(rt_.comm(), with_lock, what);
@@ -99,6 +102,9 @@ void* array_core::local_data() const noexcept {
 }
 std::uint64_t array_core::lock_offset(int rank) const {
   return seg_->size(rank) - sizeof(std::int64_t);
+}
+std::uint64_t array_core::acc_locks_offset(int rank) const {
+  return (static_cast<std::uint64_t>(dist_.storage_elements(rank)) * ops_.size + 7) / 8 * 8;
 }
 tracker& array_core::my_tracker() const {
   return tracker::mine(rt_.instance(), rt_.size());
@@ -226,9 +232,11 @@ void for_each_local_row(const distribution& dist, const patch& piece, std::size_
 void array_core::apply_acc(const patch& piece, const std::byte* packed, const void* alpha) {
   auto* base = static_cast<std::byte*>(seg_->local_base());
   const std::size_t es = ops_.size;
-  std::lock_guard lock(acc_mutex_);
+  stripe_guard locks(base + acc_locks_offset(rank_));
   for_each_local_row(dist_, piece, es, [&](std::size_t off, std::size_t at, std::size_t row) {
-    ops_.acc(base + off, packed + at, row / es, alpha);
+    locks.for_each_part(off, row, [&](std::size_t o, std::size_t bytes) {
+      ops_.acc(base + o, packed + at + (o - off), bytes / es, alpha);
+    });
   });
 }
 

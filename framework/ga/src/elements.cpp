@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "detail/acc_locks.hpp"
 #include "detail/op_state.hpp"
 #include "detail/registry.hpp"
 #include "detail/stats_counters.hpp"
@@ -49,8 +50,11 @@ void array_core::serve_list(op o, const index_t* subs, std::size_t count, const 
                             std::byte* out, const void* alpha) {
   auto* base = static_cast<std::byte*>(seg_->local_base());
   const std::size_t es = ops_.size;
-  std::lock_guard lock(acc_mutex_);  // element updates are atomic like accumulates
+  // Element updates are atomic like accumulates: each under its stripe's lock (one held at a
+  // time, kept while consecutive elements share it).
+  stripe_guard locks(base + acc_locks_offset(rank_));
   for_each_local(dist_, subs, count, dist_.ndim(), es, [&](std::size_t i, std::size_t off) {
+    locks.hold_byte(off);
     switch (o) {
       case op::gather:
         std::memcpy(out + i * es, base + off, es);

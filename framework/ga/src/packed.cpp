@@ -142,10 +142,10 @@ void array_core::get_packed(const tile& t, const patch& piece, const patch& p, c
 
 void array_core::send_packed(comm::handler_id h, const tile& t, const patch& piece, const patch& p,
                              const index& bs, const std::byte* in, const void* alpha,
-                             op_state& st) {
+                             std::size_t limit, op_state& st) {
   const std::size_t es = ops_.size, hsize = patch_header_size(p.ndim());
   tracker& tr = my_tracker();
-  for (const patch& q : split_to_fit(piece, es, rt_.comm().cfg().max_transfer)) {
+  for (const patch& q : split_to_fit(piece, es, limit)) {
     const std::size_t bytes = static_cast<std::size_t>(q.elements()) * es;
     std::byte* packed = st.buffer(bytes);
     pack_user(q, p.lo, bs, in, packed);

@@ -24,6 +24,7 @@ namespace {
 // -1: not set yet (the environment decides when the first array is created).
 std::atomic<int> g_strided{-1};
 std::atomic<int> g_acc{-1};
+std::atomic<std::size_t> g_acc_chunk{0};
 }  // namespace
 
 strided_protocol current_strided_protocol() noexcept {
@@ -35,10 +36,16 @@ void set_strided_protocol(strided_protocol p) noexcept {
 }
 acc_protocol current_acc_protocol() noexcept {
   const int v = g_acc.load(std::memory_order_relaxed);
-  return v < 0 ? acc_protocol::target_driven : static_cast<acc_protocol>(v);
+  return v < 0 ? acc_protocol::automatic : static_cast<acc_protocol>(v);
 }
 void set_acc_protocol(acc_protocol p) noexcept {
   g_acc.store(static_cast<int>(p), std::memory_order_relaxed);
+}
+std::size_t current_acc_chunk_bytes() noexcept {
+  return g_acc_chunk.load(std::memory_order_relaxed);
+}
+void set_acc_chunk_bytes(std::size_t bytes) noexcept {
+  g_acc_chunk.store(bytes, std::memory_order_relaxed);
 }
 
 namespace detail {

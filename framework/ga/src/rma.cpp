@@ -39,7 +39,8 @@ void array_core::put(const patch& p, user_buffer buf, op_state& st) {
   st.bytes += static_cast<std::uint64_t>(p.elements()) * ops_.size;
   dist_.for_each_tile(p, [&](const tile& t, const patch& piece) {
     if (use_packed(t.rank, piece)) {
-      send_packed(put_packed_handler, t, piece, p, bs, in, nullptr, st);
+      send_packed(put_packed_handler, t, piece, p, bs, in, nullptr, rt_.comm().cfg().max_transfer,
+                  st);
       bump(counters().packed_transfers);
       return;
     }

@@ -34,6 +34,7 @@ stats current_stats() {
   s.flushes_issued = ld(c.flushes_issued);
   s.flushes_avoided = ld(c.flushes_avoided);
   s.accs_served = ld(c.accs_served);
+  s.accs_direct = ld(c.accs_direct);
   s.packed_served = ld(c.packed_served);
   s.zero_copy_transfers = ld(c.zero_copy_transfers);
   s.packed_transfers = ld(c.packed_transfers);
@@ -42,7 +43,7 @@ stats current_stats() {
 
 std::string format(const stats& s) {
   std::string out;
-  char line[160];
+  char line[256];
   for (std::size_t i = 0; i < op_count; ++i) {
     const op_figures& f = s.ops[i];
     if (f.calls == 0) continue;
@@ -54,13 +55,14 @@ std::string format(const stats& s) {
   }
   std::snprintf(line, sizeof line,
                 "  fences: %llu flushes issued, %llu avoided; transfers: %llu zero-copy, %llu "
-                "packed; served: %llu accumulates, %llu packed\n",
+                "packed; served: %llu accumulates, %llu packed; direct: %llu accumulates\n",
                 static_cast<unsigned long long>(s.flushes_issued),
                 static_cast<unsigned long long>(s.flushes_avoided),
                 static_cast<unsigned long long>(s.zero_copy_transfers),
                 static_cast<unsigned long long>(s.packed_transfers),
                 static_cast<unsigned long long>(s.accs_served),
-                static_cast<unsigned long long>(s.packed_served));
+                static_cast<unsigned long long>(s.packed_served),
+                static_cast<unsigned long long>(s.accs_direct));
   out += line;
   return out;
 }

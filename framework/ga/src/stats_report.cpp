@@ -15,7 +15,7 @@ void add_report_section(runtime& rt) {
     keys.insert(keys.end(), {o + "_calls", o + "_MB", o + "_ms"});
   }
   keys.insert(keys.end(), {"flushes_issued", "flushes_avoided", "zero_copy_transfers",
-                           "packed_transfers", "accs_served", "packed_served"});
+                           "packed_transfers", "accs_served", "packed_served", "accs_direct"});
   rt.add_report_section("global arrays", keys, [] {
     const stats s = current_stats();
     std::vector<double> v;
@@ -23,7 +23,7 @@ void add_report_section(runtime& rt) {
       v.insert(v.end(), {static_cast<double>(f.calls), static_cast<double>(f.bytes) * 1e-6,
                          f.seconds * 1e3});
     for (std::uint64_t x : {s.flushes_issued, s.flushes_avoided, s.zero_copy_transfers,
-                            s.packed_transfers, s.accs_served, s.packed_served})
+                            s.packed_transfers, s.accs_served, s.packed_served, s.accs_direct})
       v.push_back(static_cast<double>(x));
     return v;
   });

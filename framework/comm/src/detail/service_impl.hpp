@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "detail/staging_pool.hpp"
 #include "detail/ucx.hpp"
 #include "gaea/comm/context.hpp"
 
@@ -37,7 +38,8 @@ class context::service_impl final : public service_worker {
     service_impl* self;
     detail::am_wire_header wire;
     std::vector<std::byte> header;
-    std::vector<std::byte> data;
+    detail::staging_pool::buffer data;  // `length` bytes used
+    std::size_t length;
     ucp_ep_h reply_ep;
   };
   void run_handler(const detail::am_wire_header& wire, std::span<const std::byte> header,
@@ -68,6 +70,7 @@ class context::service_impl final : public service_worker {
   context& ctx_;
   ucp_worker_h worker_ = nullptr;
   std::vector<pending_ack> acks_;
+  detail::staging_pool staging_;  // rendezvous payloads, reused
   std::int64_t in_flight_ = 0;
   std::mutex deferred_mutex_;
   std::vector<pending_ack> deferred_;  // answers posted by other threads

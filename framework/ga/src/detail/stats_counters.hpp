@@ -35,7 +35,7 @@ struct stat_counters {
   std::uint64_t clock0;  // op_clock() and monotonic_ns() when the counters were made
   std::int64_t ns0;
   std::array<op_counters, op_count> ops;
-  std::atomic<std::uint64_t> flushes_issued{0}, flushes_avoided{0}, accs_served{0},
+  std::atomic<std::uint64_t> flushes_issued{0}, flushes_avoided{0}, accs_served{0}, accs_direct{0},
       packed_served{0}, zero_copy_transfers{0}, packed_transfers{0};
 };
 stat_counters& counters();

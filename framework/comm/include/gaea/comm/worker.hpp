@@ -87,6 +87,11 @@ class worker final : public waitable {
 
   /// True when put/get to `target` in `seg` are direct loads/stores (ucp_rkey_ptr).
   bool is_direct(int target, const segment& seg);
+  /// The address at which this process sees `target`'s part of `seg` when is_direct() (its own
+  /// part, or a part mapped with ucp_rkey_ptr: same node, GAEA_RKEY_PTR=1), else null. Valid
+  /// while `seg` lives. Loads and stores through it bypass UCX: the caller orders them (CPU
+  /// atomics, locks in the segment) against the owner's and other ranks' accesses.
+  std::byte* direct_base(int target, const segment& seg);
   /// Human-readable transports used by the endpoint to `target` (e.g. "posix/memory cma/memory").
   /// Makes the endpoint if this worker has none to `target` yet. Throws gaea::error for a bad
   /// target.

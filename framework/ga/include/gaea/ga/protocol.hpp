@@ -20,14 +20,22 @@ namespace gaea::ga {
 ///              message, unpacked by the other side; costs two copies, saves per-chunk overheads.
 ///   automatic: per owner piece, whichever the calibrated model (strided_model) says is faster.
 enum class strided_protocol : std::uint8_t { automatic, zero_copy, packed };
-/// Accumulate protocol.
+/// Accumulate protocol. Every accumulate is element-wise atomic with respect to the other
+/// accumulates (and scatter_acc, read_inc) to the same array made with automatic or
+/// target_driven, whatever mix of the two and whichever ranks issue them: the owner's storage
+/// carries striped lock words (one per 4 KiB) that every adder takes.
+///   automatic:     per owner piece: when the owner's memory is mapped into this process (the
+///                  same node, GAEA_RKEY_PTR=1, a shared-memory transport; or this rank), the
+///                  origin adds straight into it under the owner's striped locks, complete on
+///                  return; otherwise target-driven (the default).
 ///   target_driven: data travels in an active message, the owner's progress thread applies it
-///                  (the default; accumulates never wait for each other's round trips).
+///                  (accumulates never wait for each other's round trips); the rank's own
+///                  pieces are added in place.
 ///   source_driven: the origin locks the owner (a remote 64-bit lock word per array and rank),
 ///                  gets the patch, adds, puts it back and unlocks — Global Arrays' classic
-///                  scheme, kept so that benchmarks can compare the two. Source-driven
-///                  accumulates are atomic with respect to each other, not to target-driven ones.
-enum class acc_protocol : std::uint8_t { target_driven, source_driven };
+///                  scheme, kept so that benchmarks can compare. Source-driven accumulates are
+///                  atomic with respect to each other, not to the other two.
+enum class acc_protocol : std::uint8_t { automatic, target_driven, source_driven };
 
 /// The names of the protocols (GAEA_STRIDED's and GAEA_ACC's choices).
 inline constexpr enum_name<strided_protocol> strided_protocol_names[] = {
@@ -35,7 +43,9 @@ inline constexpr enum_name<strided_protocol> strided_protocol_names[] = {
     {strided_protocol::zero_copy, "zero_copy"},
     {strided_protocol::packed, "packed"}};
 inline constexpr enum_name<acc_protocol> acc_protocol_names[] = {
-    {acc_protocol::target_driven, "target"}, {acc_protocol::source_driven, "source"}};
+    {acc_protocol::automatic, "auto"},
+    {acc_protocol::target_driven, "target"},
+    {acc_protocol::source_driven, "source"}};
 constexpr enum_names<strided_protocol> enum_names_of(strided_protocol) noexcept {
   return {"strided protocol", strided_protocol_names};
 }
@@ -50,11 +60,19 @@ constexpr std::string_view to_string(acc_protocol p) noexcept {
 }
 
 /// Process-wide settings, initialised from GAEA_STRIDED (auto|zero_copy|packed) and GAEA_ACC
-/// (target|source). Thread-safe; an operation uses the setting current when it is issued.
+/// (auto|target|source). Thread-safe; an operation uses the setting current when it is issued.
 strided_protocol current_strided_protocol() noexcept;
 void set_strided_protocol(strided_protocol p) noexcept;
 acc_protocol current_acc_protocol() noexcept;
 void set_acc_protocol(acc_protocol p) noexcept;
+
+/// Accumulate chunk size in bytes (0, the default: whole owner pieces, split only at the
+/// transfer limit). Target-driven accumulates send one message per chunk; source-driven ones
+/// pipeline per chunk (the get of chunk k+1 overlaps the add of chunk k and the put of chunk
+/// k-1, [PGAS-BGQ Fig. 11]); direct adds (automatic on a node) ignore it. Chunks are cut along
+/// the leading dimensions, never below one row of the patch. Process-wide, thread-safe.
+std::size_t current_acc_chunk_bytes() noexcept;
+void set_acc_chunk_bytes(std::size_t bytes) noexcept;
 
 /// RAII: sets a protocol for the lifetime of the object, then restores the previous one.
 /// Process-wide (not per thread): use it around phases, not around concurrent operations that

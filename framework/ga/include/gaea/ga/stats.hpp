@@ -59,6 +59,8 @@ struct stats {
   std::uint64_t flushes_avoided = 0;
   /// Accumulates applied by this rank on behalf of others (by its progress thread when on).
   std::uint64_t accs_served = 0;
+  /// Accumulate pieces this rank added straight into another rank's mapped memory (same node).
+  std::uint64_t accs_direct = 0;
   /// Packed transfers served for others (unpacked puts, packed gets).
   std::uint64_t packed_served = 0;
   /// Strided transfers sent zero-copy (one RMA per chunk) and packed (one message per owner).

@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -123,8 +122,9 @@ class array_core {
   void* local_data() const noexcept;
   /// This rank's tiles, in storage order.
   const std::vector<tile>& local_tiles() const noexcept { return local_tiles_; }
-  /// Applies an accumulate to this rank's storage (from a handler or a local origin); `packed`
-  /// holds `piece` row-major. Atomic with respect to other accumulates to this array.
+  /// Applies an accumulate to this rank's storage (from a handler); `packed` holds `piece`
+  /// row-major. Element-wise atomic with respect to other accumulates to this array (the
+  /// striped locks of src/detail/acc_locks.hpp).
   void apply_acc(const patch& piece, const std::byte* packed, const void* alpha);
   /// Copies `piece` (row-major in `packed`) into / out of this rank's storage.
   void unpack_local(const patch& piece, const std::byte* packed);
@@ -147,6 +147,8 @@ class array_core {
   strided_model model_for(int target);
   /// Offset of `rank`'s 64-bit lock word (source-driven accumulates) in the segment.
   std::uint64_t lock_offset(int rank) const;
+  /// Offset of `rank`'s first striped accumulate lock word (after its storage) in the segment.
+  std::uint64_t acc_locks_offset(int rank) const;
 
   /// One 2-D strided transfer (bytes) between an owner's storage and the user's buffer.
   struct transfer {
@@ -164,13 +166,21 @@ class array_core {
   bool use_packed(int target, const patch& piece);
   void get_packed(const tile& t, const patch& piece, const patch& p, const index& bs,
                   std::byte* out, op_state& st);
-  /// Packs `piece` from the user's buffer and sends it to handler `h` (put or accumulate);
-  /// complete at the owner after a fence.
+  /// Packs `piece` from the user's buffer and sends it to handler `h` (put or accumulate), one
+  /// message per part of at most `limit` bytes; complete at the owner after a fence.
   void send_packed(comm::handler_id h, const tile& t, const patch& piece, const patch& p,
-                   const index& bs, const std::byte* in, const void* alpha, op_state& st);
+                   const index& bs, const std::byte* in, const void* alpha, std::size_t limit,
+                   op_state& st);
+  /// Parts of an accumulate: current_acc_chunk_bytes(), within the transfer limit.
+  std::size_t acc_part_limit() const;
   // Source-driven accumulate of one piece (acc_source.cpp), complete at the owner on return.
   void acc_source_driven(const tile& t, const patch& piece, const patch& p, const index& bs,
                          const std::byte* in, const void* alpha, op_state& st);
+  // Adds one tile piece straight into its owner's storage, seen at `base` in this process (the
+  // owner's segment mapped with rkey_ptr, or our own), under the owner's striped locks; complete
+  // on return.
+  void acc_direct(std::byte* base, const tile& t, const patch& piece, const patch& p,
+                  const index& bs, const std::byte* in, const void* alpha);
   void calibrate(int target, strided_model& m);
 
   std::string name_;
@@ -181,7 +191,6 @@ class array_core {
   int rank_;
   std::vector<tile> local_tiles_;
   std::unique_ptr<comm::segment> seg_;
-  std::mutex acc_mutex_;  // accumulates into local storage are atomic w.r.t. each other
   // Per target, the runtime's calibrated model once known: strided transfers read it without
   // the cache's lock (the models live as long as the runtime, which outlives the array).
   std::unique_ptr<std::atomic<const strided_model*>[]> models_;
