@@ -49,6 +49,7 @@ struct fock_builder::impl {
   std::vector<std::pair<std::int64_t, std::int64_t>> tasks;  // (bra pair, ket pair), ket <= bra
   std::int64_t screened = 0;
   std::vector<std::int64_t> active;  // tasks of the current build, after density screening
+  double threshold = 0;              // screening threshold of the current build
   /// Primitive-pair data of every shell pair s1 >= s2 (index s1 (s1 + 1) / 2 + s2), computed
   /// once and shared read-only by the workers, so an engine call does not rebuild it.
   std::vector<libint2::ShellPair> shell_pairs;
@@ -193,7 +194,7 @@ struct fock_builder::impl {
            gil = matrix::Zero(ni, nl), gjk = matrix::Zero(nj, nk), gjl = matrix::Zero(nj, nl);
     const auto& buf = w.engine.results();
     const auto sh = [&](std::int64_t blk) { return block_shell[static_cast<std::size_t>(blk)]; };
-    const double thr = opt.schwarz_threshold;
+    const double thr = threshold;
     for (auto s1 = sh(bi); s1 < sh(bi + 1); ++s1) {
       const auto& a1 = basis.shells[static_cast<std::size_t>(s1)];
       const auto o1 = basis.first_bf[static_cast<std::size_t>(s1)] - bf0(bi);
@@ -308,8 +309,9 @@ fock_builder::fock_builder(const basis_set& b, const matrix& q, fock_options opt
 fock_builder::~fock_builder() = default;
 
 fock_times fock_builder::build(gaea::global_array<double>& d, const matrix& dmax,
-                               gaea::global_array<double>& g) {
+                               gaea::global_array<double>& g, double threshold) {
   impl& m = *impl_;
+  m.threshold = std::max(threshold, m.opt.schwarz_threshold);
   const auto t0 = clock_type::now();
   g.zero();
   // Tasks whose block Schwarz bound times the largest |density| over their six block pairs is
@@ -333,7 +335,7 @@ fock_times fock_builder::build(gaea::global_array<double>& d, const matrix& dmax
         {bmax(bi, bj), bmax(bk, bl), bmax(bi, bk), bmax(bi, bl), bmax(bj, bk), bmax(bj, bl)});
     if (m.pair_bound[static_cast<std::size_t>(p)] * m.pair_bound[static_cast<std::size_t>(r)] *
             dm >=
-        m.opt.schwarz_threshold)
+        m.threshold)
       m.active.push_back(static_cast<std::int64_t>(t));
   }
   // libint2 drops primitive quartets whose estimate is below the engine's precision: the
@@ -341,7 +343,7 @@ fock_times fock_builder::build(gaea::global_array<double>& d, const matrix& dmax
   // threshold itself (a precision loosened by a small max |ΔD| made the incremental energies
   // scatter by 3e-10 Eh, above the 1e-10 convergence test).
   const double dmax_all = dmax.size() > 0 ? dmax.maxCoeff() : 0.0;
-  const double thr = m.opt.schwarz_threshold;
+  const double thr = m.threshold;
   const double precision =
       std::max(std::numeric_limits<double>::epsilon(), dmax_all > 1 ? thr / dmax_all : thr);
   for (auto& w : m.workers) {

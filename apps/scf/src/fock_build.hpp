@@ -22,7 +22,7 @@ struct fock_options {
   gaea::counters::task_pool_options pool;  ///< counter mode/variant and worker threads per rank
   /// Quartets whose Schwarz bound Q12 Q34 times the largest |density| over their six shell
   /// pairs is below it are skipped; the integral engine's precision is this over max |density|.
-  double schwarz_threshold = 1e-12;
+  double schwarz_threshold = 1e-13;
   std::int64_t block_bf = 0;  ///< basis functions per shell block; 0: automatic
 };
 
@@ -55,9 +55,10 @@ class fock_builder {
   /// Contributions are stored in the lower block triangle (block row >= block column).
   /// `dmax` is shell_max_abs of `d`, the same on every rank: it screens tasks and quartets
   /// (density-weighted Schwarz screening) and sets the engines' precision. Complete on every
-  /// rank on return.
-  fock_times build(gaea::global_array<double>& d, const matrix& dmax,
-                   gaea::global_array<double>& g);
+  /// rank on return. `threshold` (the same on every rank) loosens the screening of this build
+  /// (values below the options' schwarz_threshold mean that one).
+  fock_times build(gaea::global_array<double>& d, const matrix& dmax, gaea::global_array<double>& g,
+                   double threshold = 0);
 
   std::int64_t blocks() const noexcept;
   std::int64_t tasks() const noexcept;           ///< after screening

@@ -38,7 +38,7 @@ struct cli_options {
   std::string counter, dispense = "batched", executor = "tbb";
   int threads = 1;
   std::int64_t block_bf = 0;
-  double schwarz = 1e-12;
+  double schwarz = 1e-13;
   std::string output;
   double expect = std::nan("");
   double tolerance = 1e-8;
@@ -168,10 +168,11 @@ std::string describe_inputs(const cli_options& o, const molecule& mol, const bas
   std::snprintf(opts, sizeof opts,
                 "--schwarz %g --max-iter %d --energy-tol %g --density-tol %g --ortho %s "
                 "--lindep %g --diis %d --block-size %lld --counter '%s' --dispense %s --guess %s "
-                "--rebuild-period %d",
+                "--rebuild-period %d --early-schwarz %g --early-until %g",
                 o.schwarz, o.scf.max_iter, o.scf.energy_tol, o.scf.density_tol, o.scf.ortho.c_str(),
                 o.scf.lindep, o.scf.diis_size, static_cast<long long>(o.block_bf),
-                o.counter.c_str(), o.dispense.c_str(), o.guess.c_str(), o.scf.rebuild_period);
+                o.counter.c_str(), o.dispense.c_str(), o.guess.c_str(), o.scf.rebuild_period,
+                o.scf.early_schwarz, o.scf.early_until);
   return "molecule " + mol.source + " (" + std::to_string(mol.atoms.size()) + " atoms, charge " +
          std::to_string(mol.charge) + ", fingerprint " + apps::hex(hm) + "), basis " + basis.file +
          " (" + std::to_string(basis.nbf) + " functions, fingerprint " + apps::hex(hb) + "), " +
@@ -343,6 +344,15 @@ int main(int argc, char** argv) {
                  "a full Fock build every this many builds, the others incremental on the density "
                  "change (1: always full), in [1, 1000]")
       ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  app.add_option("--early-schwarz", o.scf.early_schwarz,
+                 "screening threshold of the early builds, until rms(dP) < --early-until "
+                 "(0: none), in [0, 1e-6]")
+      ->check(apps::finite_in(0, 1e-6))
+      ->capture_default_str();
+  app.add_option("--early-until", o.scf.early_until,
+                 "rms(dP) that ends the early builds, in (0, 1]")
+      ->check(apps::finite_in(0, 1, true))
       ->capture_default_str();
   app.add_option(
       "--counter", o.counter,

@@ -193,21 +193,27 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
   int status = 0;         // 0 continue, 1 converged, 2 out of iterations
   int since_full = 0;     // incremental builds since the last full one
   bool want_full = true;  // rank 0's decision for the next build
+  // The early phase: cheap builds at a loose threshold while the density moves a lot (their
+  // errors, ~1e-7 Eh, are far below the changes); it ends with a full build at the tight one.
+  bool early = opt.early_schwarz > 0;
   for (int it = 1; status == 0; ++it) {
     const auto t_iter = clock_type::now();
     // Rank 0 publishes D (full build) or ΔD (incremental) and its shell-pair maxima.
-    int full = 1;
+    std::array<double, 2> plan{1, 0};  // full build?, threshold
     if (root) {
-      full = want_full || since_full + 1 >= opt.rebuild_period ? 1 : 0;
+      // No periodic rebuild in the early phase: it ends with a full build anyway.
+      int full = want_full || (!early && since_full + 1 >= opt.rebuild_period) ? 1 : 0;
+      plan = {static_cast<double>(full), early ? opt.early_schwarz : 0.0};
       const matrix x = full ? dmat : matrix(dmat - d_built);
       d.put({{0, 0}, {n - 1, n - 1}}, std::span<const double>(x.data(), x.size()));
       dmax = shell_max_abs(x, basis);
     }
     d.sync();
-    gaea::coll::broadcast(world, std::span<int>(&full, 1), 0);
+    gaea::coll::broadcast(world, std::span<double>(plan), 0);
+    const int full = plan[0] != 0 ? 1 : 0;
     gaea::coll::broadcast(world,
                           std::span<double>(dmax.data(), static_cast<std::size_t>(dmax.size())), 0);
-    const fock_times ft = fock.build(d, dmax, g);
+    const fock_times ft = fock.build(d, dmax, g, plan[1]);
     mine_total += ft;
     // Mean of the Fock figures over ranks, for the table.
     const auto mine = pack(ft);
@@ -217,6 +223,7 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
     iteration_record rec;
     rec.iter = it;
     rec.full = full != 0;
+    rec.early = plan[1] > 0;
     res.full_builds += full;
     const auto t_diag = clock_type::now();
     if (root) {
@@ -244,8 +251,14 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
       const matrix dnew = density_of(diagonalise(fx, xo.x).c, res.occupied);
       rec.delta_p = 2.0 * (dnew - dmat).norm() / static_cast<double>(n);
       last_f = f;
-      const bool conv =
-          it > 1 && std::abs(rec.delta_e) < opt.energy_tol && rec.delta_p < opt.density_tol;
+      const bool conv = it > 1 && !rec.early && std::abs(rec.delta_e) < opt.energy_tol &&
+                        rec.delta_p < opt.density_tol;
+      // The accurate phase starts afresh when the density has settled, or at the latest half way
+      // to --max-iter (so loose-threshold noise cannot keep it early).
+      if (early && (rec.delta_p < opt.early_until || 2 * it >= opt.max_iter)) {
+        early = false;
+        want_full = true;
+      }
       if (conv && full) {
         status = 1;
         res.energy = rec.energy;
@@ -268,7 +281,8 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
       std::fprintf(out,
                    "%4d %20.12f %11.3e %10.3e | %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f | %4s %11lld\n",
                    it, rec.energy, rec.delta_e, rec.delta_p, rec.mean.integrals, rec.mean.counter,
-                   rec.mean.get, rec.mean.acc, rec.diag, rec.wall, rec.full ? "full" : "dD",
+                   rec.mean.get, rec.mean.acc, rec.diag, rec.wall,
+                   rec.full ? (rec.early ? "FULL" : "full") : (rec.early ? "DD" : "dD"),
                    static_cast<long long>(rec.quartets));
       std::fflush(out);
     }

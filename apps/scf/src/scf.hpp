@@ -30,6 +30,10 @@ struct scf_options {
   /// Every this many builds one is a full build on D; the others are incremental, G(ΔD) added
   /// to the previous G. 1: every build full. The converged energy always comes from a full one.
   int rebuild_period = 8;
+  /// Screening threshold of the early builds, while rms(dP) >= early_until; then a full build
+  /// at the tight threshold starts the accurate phase. 0: no early phase.
+  double early_schwarz = 1e-9;
+  double early_until = 1e-6;
   bool print = true;  ///< rank 0 prints the iteration table as it goes
 };
 
@@ -39,6 +43,7 @@ struct iteration_record {
   int iter = 0;
   double energy = 0, delta_e = 0, delta_p = 0;
   bool full = true;           ///< a full build (else incremental on ΔD)
+  bool early = false;         ///< at the early (loose) screening threshold
   std::int64_t quartets = 0;  ///< shell quartets computed, summed over ranks
   fock_times mean;            ///< Fock-build times averaged over ranks
   double diag = 0;            ///< rank 0: gather G, DIIS, diagonalise, publish D (others wait)
