@@ -13,8 +13,8 @@
 # NWChem (direct SCF, same geometry, basis, Angstrom-to-Bohr constant; convergence: gradient
 # 1e-8, integral screening 1e-12) and Psi4 (scf_type direct, then pk; e_convergence 1e-10,
 # d_convergence 1e-8; threads = ranks) interleaved, medians over <reps> launches: total wall time
-# of each launch, iterations, the time ratios gaea/peer and the energy differences (Psi4 uses
-# its own Bohr constant: a few 1e-9 Eh of the difference are that). The machine's load
+# of each launch, iterations, the time ratios gaea/peer and the energy differences (Psi4 gets
+# the geometry in Bohr, converted with NWChem's constant like the others). The machine's load
 # (uptime) is recorded before every launch set.
 # Part 2: gaea-scf's time breakdown per iteration (integrals, counter wait, get, accumulate,
 # diagonalise; rank 0 computes like every rank) for each counter mode and dispense variant under
@@ -105,11 +105,14 @@ psi4_deck() {  # <xyz> <scf_type>
   echo "memory $psi4_memory"
   echo "molecule {"
   echo "0 1"
-  tail -n +3 "$xyz" | awk 'NF >= 4 {printf "  %s %s %s %s\n", $1, $2, $3, $4}'
+  # In Bohr with NWChem's constant (gaea-scf --bohr nwchem): Psi4's own Angstrom conversion
+  # (CODATA 2014) would move the nuclei and the energy by ~1e-7 Eh.
+  tail -n +3 "$xyz" | awk -v f=1.8897259885789233 'NF >= 4 {
+    printf "  %s %.12f %.12f %.12f\n", $1, $2 * f, $3 * f, $4 * f }'
   echo "symmetry c1"
   echo "no_reorient"
   echo "no_com"
-  echo "units angstrom"
+  echo "units bohr"
   echo "}"
   echo "set basis $basis"
   echo "set puream $pure"

@@ -25,7 +25,9 @@ struct scf_options {
   double density_tol = 1e-8;        ///< rms change of the total density matrix P = 2 C_occ C_occ^T
   std::string ortho = "symmetric";  ///< "symmetric" or "canonical"
   double lindep = 1e-6;             ///< overlap eigenvalues below it are dropped (canonical)
-  int diis_size = 8;                ///< Fock matrices kept by DIIS (0: off)
+  /// Fock matrices kept by DIIS (0: off); 12 rather than 8 saved one iteration and 5-6 % of
+  /// the quartets on (H2O)4 and (H2O)6 in cc-pVDZ.
+  int diis_size = 12;
   guess_kind guess = guess_kind::sad;
   /// Every this many builds one is a full build on D; the others are incremental, G(ΔD) added
   /// to the previous G. 1: every build full. The converged energy always comes from a full one.
