@@ -1,4 +1,4 @@
-// lu_gemm_peak: Gflop/s of the LU mini-app's GEMM kernel (lu::subtract_product, Eigen,
+// lu_gemm_peak: Gflop/s of the LU mini-app's GEMM kernel (lu::gemm_gflops: Eigen on OpenBLAS,
 // built with the same flags as gaea-lu) on one thread: the practical ceiling of gaea-lu per core.
 //   lu_gemm_peak [seconds-per-shape]
 // Shapes: square tiles (the trailing update of gaea-lu is one such product per tile) and one
@@ -16,26 +16,6 @@
 #include "timings.hpp"
 
 using namespace lu;
-
-namespace {
-
-double gemm_gflops(index_t m, index_t k, index_t n, double seconds) {
-  row_matrix a = row_matrix::Random(m, k), b = row_matrix::Random(k, n), c = row_matrix::Zero(m, n);
-  std::vector<double> rates;
-  const double flops =
-      2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n);
-  const double end = now() + seconds;
-  do {
-    const double t0 = now();
-    subtract_product(map_block(c.data(), m, n, n), const_map_block(a.data(), m, k, k),
-                     const_map_block(b.data(), k, n, n));
-    rates.push_back(flops / (now() - t0) * 1e-9);
-  } while (now() < end || rates.size() < 3);
-  std::sort(rates.begin(), rates.end());
-  return rates[rates.size() / 2];
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"lu_gemm_peak: Gflop/s of gaea-lu's GEMM kernel on one thread"};

@@ -23,3 +23,9 @@ find_package(Eigen3 ${GAEA_EIGEN3_MIN_VERSION} REQUIRED NO_MODULE)
 find_package(TBB REQUIRED)
 find_package(nlohmann_json 3.9 REQUIRED)
 find_package(HDF5 REQUIRED COMPONENTS C)
+include(GaeaFindDense)
+if(_gaea_dense_missing)
+  message(FATAL_ERROR "Gaea needs ${_gaea_dense_missing} (Debian: libopenblas-dev liblapacke-dev; "
+                      "scripts/install-deps.sh --library), or GAEA_OPENBLAS_LIBRARY / "
+                      "GAEA_LAPACKE_LIBRARY pointing at them")
+endif()

@@ -27,6 +27,9 @@ _gaea_pc_module(_gaea_pc_hdf5 hdf5-openmpi hdf5-mpich hdf5-mpi hdf5)
 set(GAEA_PC_REQUIRES "ucx >= ${GAEA_UCX_MIN_VERSION}, hwloc >= ${GAEA_HWLOC_MIN_VERSION}, tbb")
 set(GAEA_PC_EXTRA_LIBS "")
 set(GAEA_PC_EXTRA_CFLAGS "")
+# gaea::dense: OpenBLAS and LAPACKE by name (their own .pc files add -I/usr/include/<triplet>,
+# which breaks #include_next in the C++ headers).
+string(APPEND GAEA_PC_EXTRA_LIBS " -llapacke -lopenblas")
 if(_gaea_pc_mpi)
   string(APPEND GAEA_PC_REQUIRES ", ${_gaea_pc_mpi}")
 else()  # no pkg-config file for MPI: the flags FindMPI found (not relocatable, but correct)

@@ -4,12 +4,12 @@
 #   scripts/install-deps.sh [what...] [--check]
 # what (several may be given; default --all):
 #   --library  build and install the library (compilers, CMake, MPI, UCX, TBB, hwloc, Eigen,
-#              HDF5, nlohmann-json)
+#              HDF5, nlohmann-json, OpenBLAS and LAPACKE)
 #   --apps     the library, and the mini-apps and tools (CLI11, libint2, basis sets)
 #   --tests    the library, apps and the test suite (Catch2, clang-format, iproute2 for the
 #              emulated cluster); what scripts/build.sh installs
 #   --bench    the library, apps, and the peers the benchmarks compare against (Global Arrays,
-#              ARMCI-MPI, ScaLAPACK, NWChem, gfortran)
+#              ARMCI-MPI, ScaLAPACK, NWChem, Psi4, gfortran)
 #   --all      everything above
 #   --check    only report what is missing; exit 1 if anything is
 #   --list     print the packages of the selection and exit
@@ -20,11 +20,12 @@ library=(
   libopenmpi-dev openmpi-bin
   libucx-dev libibverbs-dev rdma-core
   libtbb-dev libhwloc-dev libeigen3-dev nlohmann-json3-dev
+  libopenblas-dev libopenblas0-pthread liblapacke-dev
   libhdf5-openmpi-dev
 )
 apps=(libcli11-dev libint2-dev nwchem-data)
 tests=(catch2 clang-format iproute2 git)
-bench=(ucx-utils libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev gfortran nwchem)
+bench=(ucx-utils libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev gfortran nwchem psi4)
 
 usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
 

@@ -1,7 +1,9 @@
 #include "kernels.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <vector>
 
 namespace lu {
 
@@ -63,6 +65,24 @@ void solve_unit_lower_left(const_block_map l, block_map b) {
 
 void subtract_product(block_map c, const_block_map a, const_block_map b) {
   c.noalias() -= a * b;
+}
+
+double gemm_gflops(index_t m, index_t k, index_t n, double seconds) {
+  using clock = std::chrono::steady_clock;
+  row_matrix a = row_matrix::Random(m, k), b = row_matrix::Random(k, n), c = row_matrix::Zero(m, n);
+  const double flops =
+      2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n);
+  std::vector<double> rates;
+  const auto end = clock::now() + std::chrono::duration<double>(seconds);
+  do {
+    const auto t0 = clock::now();
+    subtract_product(map_block(c.data(), m, n, n), const_map_block(a.data(), m, k, k),
+                     const_map_block(b.data(), k, n, n));
+    rates.push_back(flops / std::chrono::duration<double>(clock::now() - t0).count() * 1e-9);
+  } while (clock::now() < end || rates.size() < 3);
+  std::nth_element(rates.begin(), rates.begin() + static_cast<std::ptrdiff_t>(rates.size() / 2),
+                   rates.end());
+  return rates[rates.size() / 2];
 }
 
 void apply_row_swaps(block_map a, std::span<const index_t> pivots) {

@@ -38,6 +38,10 @@ void solve_unit_lower_left(const_block_map l, block_map b);
 /// c := c − a·b (the trailing update, GEMM).
 void subtract_product(block_map c, const_block_map a, const_block_map b);
 
+/// Gflop/s of subtract_product on an m×k by k×n product on the calling thread: the median of
+/// repeated calls over at least `seconds` (and three calls). The LU's per-core ceiling.
+double gemm_gflops(index_t m, index_t k, index_t n, double seconds);
+
 /// Swaps rows i and pivots[i] of `a`, for i = 0..pivots.size()-1 in order (row indices local).
 void apply_row_swaps(block_map a, std::span<const index_t> pivots);
 

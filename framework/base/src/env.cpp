@@ -116,6 +116,13 @@ const std::vector<variable>& table() {
        "when the owner's main thread calls into Gaea: the baseline without asynchronous "
        "progress)",
        value_kind::choice, "atomic|progress|owner"},
+      {"GAEA_BLAS_THREADS",
+       "1",
+       "threads per rank of the BLAS under Gaea's dense kernels (OpenBLAS); 1 keeps ranks and "
+       "task threads from oversubscribing the cores; raise it when one rank per node calls BLAS",
+       value_kind::size,
+       {},
+       1},
       {"GAEA_HANG_TIMEOUT", "0",
        "seconds after which a Gaea wait (barrier, collective, remote operation) that has not "
        "completed becomes an error naming what it waited for, which ends the job; 0 = off",

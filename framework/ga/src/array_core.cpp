@@ -113,6 +113,16 @@ request array_core::get(const patch& p, user_buffer buf) {
   get(p, buf, *st);
   return request(std::move(st));
 }
+void array_core::get_blocking(const patch& p, user_buffer buf) {
+  op_state st(rt_, op::get);
+  get(p, buf, st);
+  st.wait();
+}
+void array_core::put_blocking(const patch& p, user_buffer buf) {
+  op_state st(rt_, op::put);
+  put(p, buf, st);
+  st.wait();
+}
 request array_core::put(const patch& p, user_buffer buf) {
   auto st = start(op::put);
   put(p, buf, *st);

@@ -15,11 +15,7 @@ namespace gaea::ga {
 namespace detail {
 
 op_state::op_state(runtime& r, op k)
-    : rt(r),
-      w(r.worker()),
-      owner(std::this_thread::get_id()),
-      kind(k),
-      t0_ns(progress::monotonic_ns()) {}
+    : rt(r), w(r.worker()), owner(std::this_thread::get_id()), kind(k), t0(op_clock()) {}
 
 void op_state::check_thread(const char* what) const {
   if (std::this_thread::get_id() != owner)
@@ -51,7 +47,7 @@ void op_state::finish() {
     f();
   finishers.clear();
   buffers.clear();
-  record(kind, bytes, static_cast<std::uint64_t>(progress::monotonic_ns() - t0_ns));
+  record(kind, bytes, op_clock() - t0);
 }
 
 }  // namespace detail

@@ -10,6 +10,8 @@
 namespace gaea::ga {
 
 namespace detail {
+stat_counters::stat_counters() : clock0(op_clock()), ns0(progress::monotonic_ns()) {}
+
 stat_counters& counters() {
   static stat_counters c;
   return c;
@@ -20,10 +22,15 @@ stat_counters& counters() {
 stats current_stats() {
   auto& c = detail::counters();
   auto ld = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
+  // Seconds per op_clock() tick: its mean rate since the counters were made (1e-9 when the clock
+  // is in nanoseconds, or before the first tick).
+  const double ticks = static_cast<double>(detail::op_clock() - c.clock0);
+  const double seconds = static_cast<double>(progress::monotonic_ns() - c.ns0) * 1e-9;
+  const double per_tick = ticks > 0 && seconds > 0 ? seconds / ticks : 1e-9;
   stats s;
   for (std::size_t i = 0; i < op_count; ++i)
     s.ops[i] = {ld(c.ops[i].calls), ld(c.ops[i].bytes),
-                static_cast<double>(ld(c.ops[i].ns)) * 1e-9};
+                static_cast<double>(ld(c.ops[i].ticks)) * per_tick};
   s.flushes_issued = ld(c.flushes_issued);
   s.flushes_avoided = ld(c.flushes_avoided);
   s.accs_served = ld(c.accs_served);

@@ -1,11 +1,13 @@
 #include "gaea/runtime/runtime.hpp"
 
 #include <sched.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +23,7 @@
 #include "gaea/base/output_file.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/comm/handler_ids.hpp"
+#include "gaea/dense/blas.hpp"
 #include "gaea/energy/actuator.hpp"
 #include "gaea/energy/arbiter.hpp"
 #include "gaea/energy/meter.hpp"
@@ -43,6 +46,23 @@ struct failure_header {
 };
 // How long fail() waits for the other ranks to report that they stopped (and printed why).
 constexpr std::int64_t failure_grace_ns = 5'000'000'000;
+// While fail() ends the job, peers die mid-connection; the transport may then abort this rank
+// from its own error paths (seen with UCX 1.13 over tcp: a wire-up reply purged when its peer
+// died). The job's exit code and message are already decided, so such an abort ends this rank
+// with them instead of a signal.
+volatile std::sig_atomic_t g_failing_code = 1;
+extern "C" void on_abort_while_failing(int) {
+  constexpr char note[] = "gaea: the transport aborted while the job was ending (ignored)\n";
+  [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, note, sizeof note - 1);
+  std::_Exit(g_failing_code);
+}
+void guard_abort_while_failing(int code) noexcept {
+  g_failing_code = code;
+  struct sigaction sa {};
+  sa.sa_handler = on_abort_while_failing;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGABRT, &sa, nullptr);
+}
 struct barrier_header {
   std::uint64_t epoch;
   std::uint32_t round;
@@ -102,6 +122,8 @@ runtime::runtime(int* argc, char*** argv)
   model_ = energy::model_params::from_env(sysfs);
   const std::string bind_text = env::get_choice("GAEA_PROGRESS_BIND", {"auto", "none"});
   const bool verbose = env::get_int("GAEA_VERBOSE") != 0;
+  // One BLAS thread per rank unless asked (gaea/dense/blas.hpp): ranks fill the cores already.
+  dense::apply_blas_threads_setting();
   const std::int64_t hang_timeout_s = env::get_int("GAEA_HANG_TIMEOUT");
   if (hang_timeout_s < 0 || hang_timeout_s > 1'000'000'000)
     throw error("environment variable GAEA_HANG_TIMEOUT='" + env::get_string("GAEA_HANG_TIMEOUT") +
@@ -515,25 +537,44 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
       announce = me + " failed: " + std::string(message);
     }
     std::fflush(stderr);
-    // Tell every other rank, then give them a moment to stop and say why.
+    // From here on only this loop drives the transport: the progress thread parks, so nothing
+    // progresses it once this rank calls MPI_Abort (peers dying mid-connection then cannot trip
+    // the transport's own error paths), and a transport abort while ending is not a new error.
+    guard_abort_while_failing(code);
+    progress_->set_mode(progress::mode::off, false);
+    // The rank whose error this is tells every rank and waits (up to the grace period) for each
+    // to answer, then aborts the job. A rank stopping because it was told answers only those
+    // that told it: O(P) new connections in all, not every rank to every rank.
+    const bool cause_here = cause_rank == rank_;
     comm::worker& w = worker();
     const failure_header h{cause_rank, code};
     comm::completion sent;  // one completion counts every send, as in barrier()
-    for (int r = 0; r < size_; ++r) {
-      if (r == rank_) continue;
+    std::vector<bool> told(static_cast<std::size_t>(size_), false);
+    told[static_cast<std::size_t>(rank_)] = true;
+    auto tell = [&](int r) {
+      told[static_cast<std::size_t>(r)] = true;
       try {
         w.am_send(r, failure_handler, std::as_bytes(std::span<const failure_header>(&h, 1)),
                   std::as_bytes(std::span<const char>(announce.data(), announce.size())), sent,
                   nullptr);
       } catch (...) {  // a lost peer: the others still hear
       }
-    }
+    };
+    if (cause_here)
+      for (int r = 0; r < size_; ++r)
+        if (!told[static_cast<std::size_t>(r)]) tell(r);
     const std::int64_t deadline = progress::monotonic_ns() + failure_grace_ns;
     for (;;) {
+      std::vector<int> answer;
       {
         std::lock_guard lock(failure_.mutex);
-        if (failure_.reports >= size_ - 1) break;
+        if (cause_here && failure_.reports >= size_ - 1) break;
+        for (int r = 0; r < size_; ++r)
+          if (failure_.reported[static_cast<std::size_t>(r)] && !told[static_cast<std::size_t>(r)])
+            answer.push_back(r);
       }
+      for (int r : answer)
+        tell(r);
       if (progress::monotonic_ns() > deadline) break;
       try {
         if (progress_->poll(w) == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));

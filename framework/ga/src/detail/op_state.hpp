@@ -30,7 +30,7 @@ struct op_state {
   std::thread::id owner;
   op kind;
   std::uint64_t bytes = 0;
-  std::int64_t t0_ns;
+  std::uint64_t t0;  // op_clock() at the start (stats_counters.hpp)
   comm::completion done;
   std::vector<std::vector<std::byte>> buffers;   // packed data, alive until done
   std::vector<std::function<void()>> finishers;  // run once after done (e.g. unpack a reply)

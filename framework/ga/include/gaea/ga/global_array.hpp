@@ -126,14 +126,14 @@ class global_array {
   int owner(const index& element) const { return core().dist().owner(element); }
 
   void get(const patch& p, std::span<T> buf, std::span<const index_t> ld = {}) {
-    get(p, buf, nonblocking, ld).wait();
+    core().get_blocking(p, {buf.data(), buf.size(), ld});
   }
   [[nodiscard]] request get(const patch& p, std::span<T> buf, nonblocking_t,
                             std::span<const index_t> ld = {}) {
     return core().get(p, {buf.data(), buf.size(), ld});
   }
   void put(const patch& p, std::span<const T> buf, std::span<const index_t> ld = {}) {
-    put(p, buf, nonblocking, ld).wait();
+    core().put_blocking(p, {const_cast<T*>(buf.data()), buf.size(), ld});
   }
   [[nodiscard]] request put(const patch& p, std::span<const T> buf, nonblocking_t,
                             std::span<const index_t> ld = {}) {

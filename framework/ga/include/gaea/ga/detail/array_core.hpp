@@ -97,6 +97,9 @@ class array_core {
   /// One-sided operations (contracts in global_array), non-blocking.
   request get(const patch& p, user_buffer buf);
   request put(const patch& p, user_buffer buf);
+  /// get/put waited for in place: their state lives on the stack, not in a request.
+  void get_blocking(const patch& p, user_buffer buf);
+  void put_blocking(const patch& p, user_buffer buf);
   request acc(const patch& p, user_buffer buf, const void* alpha);
   /// The same, attached to an existing operation state (several transfers, one completion).
   void get(const patch& p, user_buffer buf, op_state& st);
