@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# gaea-scf vs NWChem 7.0.2 (Debian) on water clusters of growing size, in the same run.
+# gaea-scf vs NWChem 7.0.2 and Psi4 1.3.2 (Debian) on water clusters of growing size, in the
+# same run.
 #   bench/scf_scaling.sh <build-dir> [sizes="4 8 12"] [ranks="1 2 4"] [reps=1] [basis=6-31G]
 # Environment:
+#   SCF_FORM            cartesian (default) or spherical d/f shells, in all three codes
+#   SCF_PSI4            1 (default): run Psi4 too (scf_type direct and pk, psi4 -n <ranks>)
+#   SCF_PSI4_MEMORY     Psi4's memory (default "2 gb"; pk keeps the integrals in core)
 #   SCF_BREAKDOWN_SIZE  cluster size of the counter/progress-mode breakdown (default: the
 #                       smallest size; "none" skips it); its rank count is the largest of <ranks>
 #   SCF_OUT             directory for inputs, logs and results (default: a new temporary dir)
 # Part 1: for every size and rank count, gaea-scf (counter atomic, batched; GAEA_PROGRESS=auto)
-# and NWChem (direct SCF, same geometry, basis, Angstrom-to-Bohr constant; convergence: gradient
-# 1e-8, integral screening 1e-12) interleaved, medians over <reps> launches: total wall time of
-# the launch, SCF time, iterations, time per iteration, and the energy difference.
+# NWChem (direct SCF, same geometry, basis, Angstrom-to-Bohr constant; convergence: gradient
+# 1e-8, integral screening 1e-12) and Psi4 (scf_type direct, then pk; e_convergence 1e-10,
+# d_convergence 1e-8; threads = ranks) interleaved, medians over <reps> launches: total wall time
+# of each launch, iterations, the time ratios gaea/peer and the energy differences (Psi4 gets
+# the geometry in Bohr, converted with NWChem's constant like the others). The machine's load
+# (uptime) is recorded before every launch set.
 # Part 2: gaea-scf's time breakdown per iteration (integrals, counter wait, get, accumulate,
 # diagonalise; rank 0 computes like every rank) for each counter mode and dispense variant under
 # GAEA_PROGRESS=auto, and each progress mode with the owner-served counter.
@@ -23,10 +30,18 @@ sizes=${2:-4 8 12}
 ranks=${3:-1 2 4}
 reps=${4:-1}
 basis=${5:-6-31G}
+form=${SCF_FORM:-cartesian}
+[[ "$form" == cartesian || "$form" == spherical ]] ||
+  { echo "scf_scaling.sh: SCF_FORM must be cartesian or spherical, not '$form'" >&2; exit 1; }
+with_psi4=${SCF_PSI4:-1}
+psi4_memory=${SCF_PSI4_MEMORY:-2 gb}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 scf="$build/apps/scf/gaea-scf"
 [[ -x "$scf" ]] || { echo "scf_scaling.sh: $scf not built" >&2; exit 1; }
 command -v nwchem >/dev/null || { echo "scf_scaling.sh: nwchem not installed" >&2; exit 1; }
+if [[ "$with_psi4" == 1 ]] && ! command -v psi4 >/dev/null; then
+  echo "scf_scaling.sh: psi4 not installed (apt-get install psi4, or SCF_PSI4=0)" >&2; exit 1
+fi
 out=${SCF_OUT:-$(mktemp -d /tmp/gaea-scf-bench.XXXXXX)}
 mkdir -p "$out"
 mpi=(mpirun --oversubscribe)
@@ -45,7 +60,7 @@ nwchem_deck() {  # <xyz> <name> <dir>
     echo "geometry units angstrom noautoz nocenter noautosym"
     tail -n +3 "$xyz" | awk 'NF >= 4 {printf "  %s %s %s %s\n", $1, $2, $3, $4}'
     echo "end"
-    echo "basis cartesian"
+    echo "basis $form"
     echo "  * library $basis"
     echo "end"
     echo "scf"
@@ -68,7 +83,7 @@ run_gaea() {  # <np> <xyz> <log> [env...] -- [args...]
   [[ $# -gt 0 ]] && shift
   local t0 t1
   t0=$(now)
-  env "${envs[@]}" "${mpi[@]}" -np "$np" "$scf" "$xyz" --basis "$basis" --cartesian \
+  env "${envs[@]}" "${mpi[@]}" -np "$np" "$scf" "$xyz" --basis "$basis" "--$form" \
     --bohr nwchem "$@" >"$log" 2>&1 || { echo "gaea-scf failed, see $log" >&2; return 1; }
   t1=$(now)
   echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}' >"$log.wall"
@@ -84,22 +99,63 @@ run_nwchem() {  # <np> <deck> <log> <dir>
   echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}' >"$log.wall"
 }
 
+psi4_deck() {  # <xyz> <scf_type>
+  local xyz=$1 type=$2 pure=false
+  [[ "$form" == spherical ]] && pure=true
+  echo "memory $psi4_memory"
+  echo "molecule {"
+  echo "0 1"
+  # In Bohr with NWChem's constant (gaea-scf --bohr nwchem): Psi4's own Angstrom conversion
+  # (CODATA 2014) would move the nuclei and the energy by ~1e-7 Eh.
+  tail -n +3 "$xyz" | awk -v f=1.8897259885789233 'NF >= 4 {
+    printf "  %s %.12f %.12f %.12f\n", $1, $2 * f, $3 * f, $4 * f }'
+  echo "symmetry c1"
+  echo "no_reorient"
+  echo "no_com"
+  echo "units bohr"
+  echo "}"
+  echo "set basis $basis"
+  echo "set puream $pure"
+  echo "set scf_type $type"
+  echo "set e_convergence 1e-10"
+  echo "set d_convergence 1e-8"
+  echo "energy('scf')"
+}
+
+run_psi4() {  # <np> <deck> <log> <dir>
+  local np=$1 deck=$2 log=$3 dir=$4 t0 t1
+  t0=$(now)
+  (cd "$dir" && psi4 -n "$np" "$deck" -o "$log" -s "$dir") >"$log.stdout" 2>&1 ||
+    { echo "psi4 failed, see $log" >&2; return 1; }
+  t1=$(now)
+  echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}' >"$log.wall"
+}
+
 # Parsers: print one number each.
 g_energy() { awk '/^  total energy/ {print $3}' "$1"; }
 g_iters() { awk '/^SCF converged after/ {print $4}' "$1"; }
-g_scf_time() { awk '/^ +[0-9]+ +-[0-9.]+ .*\|/ {s += $NF} END {printf "%.3f\n", s}' "$1"; }
+g_scf_time() { awk '/^ +[0-9]+ +-[0-9.]+ .*\|/ {s += $11} END {printf "%.3f\n", s}' "$1"; }
+g_full() { awk '/Fock builds:/ {print $3}' "$1"; }
 g_breakdown() {  # integrals counter get acc diag per iteration
   awk '/integrals\+contraction/ {print $2, $5, $7, $9, $11}' "$1"
 }
 n_energy() { awk '/Total SCF energy/ {print $5}' "$1"; }
 n_scf_time() { awk '/Time for solution/ {gsub("s", "", $5); print $5}' "$1"; }
+p_energy() { awk '/Total Energy =/ {e = $4} END {print e}' "$1"; }
+p_iters() { grep -cE '@(RHF|RKS) iter +[0-9]+:' "$1"; }       # iterations on exact integrals
+p_df_iters() { grep -cE '@DF-RHF iter +[0-9]+:' "$1" || true; }  # the DF guess's (direct)
 n_iters() { awk '/iter +energy +gnorm/ {on = 1; next} on && /^ +[0-9]+ +-[0-9.]+/ {n = $1} on && /Final RHF/ {on = 0} END {print n}' "$1"; }
 
-echo "gaea-scf vs NWChem 7.0.2, water clusters in $basis (cartesian), $cores cores; logs in $out"
-echo "convergence: gaea-scf |dE| < 1e-10 Eh, rms(dP) < 1e-8, Schwarz 1e-12; NWChem thresh 1e-8," \
-     "tol2e 1e-12 (quadratically convergent SCF: an NWChem iteration is several Fock builds)"
-printf '\n%5s %5s %4s %4s | %10s %10s %5s %9s | %10s %10s %5s %9s | %10s\n' waters nbf np over \
-  "gaea[s]" "gaea SCF" it "s/iter" "nwchem[s]" "nw SCF" it "s/iter" "dE [Eh]"
+echo "gaea-scf vs NWChem 7.0.2 and Psi4 1.3.2, water clusters in $basis ($form), $cores cores;" \
+     "logs in $out"
+echo "convergence: gaea-scf |dE| < 1e-10 Eh, rms(dP) < 1e-8 (on a full Fock build); NWChem" \
+     "thresh 1e-8, tol2e 1e-12 (quadratically convergent: an iteration is several Fock builds);" \
+     "Psi4 e 1e-10, d 1e-8, Schwarz 1e-12 (direct: DF iterations first, then exact ones)"
+echo "times: whole-launch wall seconds, medians over $reps launch(es); ratios < 1: gaea faster;" \
+     "it: iterations (gaea: full Fock builds in brackets; psi4 direct: DF + exact)"
+printf '\n%5s %5s %3s %4s %5s | %8s %7s | %8s %3s %6s | %8s %7s %6s | %8s %3s %6s | %9s %9s %9s\n' \
+  waters nbf np over load "gaea[s]" it "nwchem" it "g/nw" "psi4dir" it "g/p4d" "psi4pk" it "g/p4pk" \
+  "dE(nw)" "dE(p4d)" "dE(p4pk)"
 for n in $sizes; do
   xyz="$out/water$n.xyz"
   "$repo/apps/scf/molecules/make_cluster.sh" "$n" >"$xyz"
@@ -107,27 +163,49 @@ for n in $sizes; do
     dir="$out/nw-$n-$np"
     mkdir -p "$dir"
     nwchem_deck "$xyz" "w$n" "$dir" >"$dir/w$n.nw"
-    gw=() gs=() gi=() nw=() ns=() ni=()
+    pdir="$out/psi4-$n-$np"
+    mkdir -p "$pdir"
+    psi4_deck "$xyz" direct >"$pdir/direct.dat"
+    psi4_deck "$xyz" pk >"$pdir/pk.dat"
+    gw=() gi=() gf=() nw=() ni=() dw=() di=() dd=() kw=() ki=() loads=()
     for ((r = 1; r <= reps; r++)); do
+      loads+=("$(awk '{print $1}' /proc/loadavg)")
+      uptime >>"$out/load.log"
       glog="$out/gaea-$n-$np-$r.log" nlog="$out/nwchem-$n-$np-$r.log"
+      dlog="$pdir/direct-$r.out" klog="$pdir/pk-$r.out"
       run_gaea "$np" "$xyz" "$glog" GAEA_PROGRESS=auto -- --counter atomic --dispense batched
       run_nwchem "$np" "w$n.nw" "$nlog" "$dir"
-      gw+=("$(cat "$glog.wall")") gs+=("$(g_scf_time "$glog")") gi+=("$(g_iters "$glog")")
-      nw+=("$(cat "$nlog.wall")") ns+=("$(n_scf_time "$nlog")") ni+=("$(n_iters "$nlog")")
+      gw+=("$(cat "$glog.wall")") gi+=("$(g_iters "$glog")") gf+=("$(g_full "$glog")")
+      nw+=("$(cat "$nlog.wall")") ni+=("$(n_iters "$nlog")")
+      if [[ "$with_psi4" == 1 ]]; then
+        run_psi4 "$np" direct.dat "$dlog" "$pdir"
+        run_psi4 "$np" pk.dat "$klog" "$pdir"
+        dw+=("$(cat "$dlog.wall")") di+=("$(p_iters "$dlog")") dd+=("$(p_df_iters "$dlog")")
+        kw+=("$(cat "$klog.wall")") ki+=("$(p_iters "$klog")")
+      fi
     done
     nbf=$(awk '/^basis:/ {for (i = 1; i <= NF; i++) if ($i ~ /^functions/) print $(i-1)}' "$glog")
     ge=$(g_energy "$glog") ne=$(n_energy "$nlog")
-    G=$(printf '%s\n' "${gw[@]}" | median) GS=$(printf '%s\n' "${gs[@]}" | median)
-    GI=$(printf '%s\n' "${gi[@]}" | median) N=$(printf '%s\n' "${nw[@]}" | median)
-    NS=$(printf '%s\n' "${ns[@]}" | median) NI=$(printf '%s\n' "${ni[@]}" | median)
+    med() { printf '%s\n' "$@" | median; }
+    G=$(med "${gw[@]}") GI=$(med "${gi[@]}") GF=$(med "${gf[@]}") N=$(med "${nw[@]}")
+    NI=$(med "${ni[@]}") L=$(med "${loads[@]}")
+    D=nan DI=0 DD=0 K=nan KI=0 de=nan ke=nan
+    if [[ "$with_psi4" == 1 ]]; then
+      D=$(med "${dw[@]}") DI=$(med "${di[@]}") DD=$(med "${dd[@]}") K=$(med "${kw[@]}")
+      KI=$(med "${ki[@]}") de=$(p_energy "$dlog") ke=$(p_energy "$klog")
+    fi
     over=no
     ((np > cores)) && over=yes
-    awk -v n="$n" -v nbf="$nbf" -v np="$np" -v o="$over" -v g="$G" -v gs="$GS" -v gi="$GI" \
-        -v nw="$N" -v ns="$NS" -v ni="$NI" -v ge="$ge" -v ne="$ne" 'BEGIN {
-      printf "%5d %5d %4d %4s | %10.2f %10.2f %5d %9.3f | %10.2f %10.2f %5d %9.3f | %10.2e\n",
-        n, nbf, np, o, g, gs, gi, gs / gi, nw, ns, ni, ns / ni, ge - ne }'
+    awk -v n="$n" -v nbf="$nbf" -v np="$np" -v o="$over" -v l="$L" -v g="$G" -v gi="$GI" \
+        -v gf="$GF" -v nw="$N" -v ni="$NI" -v d="$D" -v di="$DI" -v dd="$DD" -v k="$K" \
+        -v ki="$KI" -v ge="$ge" -v ne="$ne" -v de="$de" -v ke="$ke" 'BEGIN {
+      printf "%5d %5d %3d %4s %5.2f | %8.2f %3d(%d) | %8.2f %3d %6.2f | %8.2f %2d+%-3d %6.2f |" \
+             " %8.2f %3d %6.2f | %9.1e %9.1e %9.1e\n",
+        n, nbf, np, o, l, g, gi, gf, nw, ni, g / nw, d, dd, di, g / d, k, ki, g / k,
+        ge - ne, ge - de, ge - ke }'
   done
 done
+uptime >>"$out/load.log"
 
 bsize=${SCF_BREAKDOWN_SIZE:-${sizes%% *}}
 if [[ "$bsize" != none ]]; then

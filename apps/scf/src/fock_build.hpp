@@ -20,8 +20,10 @@ namespace scf {
 
 struct fock_options {
   gaea::counters::task_pool_options pool;  ///< counter mode/variant and worker threads per rank
-  double schwarz_threshold = 1e-12;        ///< quartets with Q12 Q34 below it are skipped
-  std::int64_t block_bf = 0;               ///< basis functions per shell block; 0: automatic
+  /// Quartets whose Schwarz bound Q12 Q34 times the largest |density| over their six shell
+  /// pairs is below it are skipped; the integral engine's precision is this over max |density|.
+  double schwarz_threshold = 1e-13;
+  std::int64_t block_bf = 0;  ///< basis functions per shell block; 0: automatic
 };
 
 /// One rank's figures of one build (seconds summed over its worker threads).
@@ -36,6 +38,9 @@ struct fock_times {
   fock_times& operator+=(const fock_times& o);
 };
 
+/// max |x(i, j)| over the functions i of shell s1 and j of shell s2 (nshell x nshell).
+matrix shell_max_abs(const matrix& x, const basis_set& b);
+
 class fock_builder {
  public:
   /// Collective (creates the task pool). `q` are the shell-pair Schwarz bounds.
@@ -45,10 +50,15 @@ class fock_builder {
   fock_builder& operator=(const fock_builder&) = delete;
 
   /// Collective: zeroes `g`, then accumulates into it the two-electron part of the Fock matrix
-  /// for the density `d` (D = C_occ C_occ^T, symmetric nbf x nbf): after symmetrisation,
-  /// F = H + (G + G^T) / 2. Contributions are stored in the lower block triangle (block row >=
-  /// block column). Complete on every rank on return.
-  fock_times build(gaea::global_array<double>& d, gaea::global_array<double>& g);
+  /// for the density `d` (D = C_occ C_occ^T, or a density change ΔD for an incremental build:
+  /// G is linear in D; symmetric nbf x nbf): after symmetrisation, F = H + (G + G^T) / 2.
+  /// Contributions are stored in the lower block triangle (block row >= block column).
+  /// `dmax` is shell_max_abs of `d`, the same on every rank: it screens tasks and quartets
+  /// (density-weighted Schwarz screening) and sets the engines' precision. Complete on every
+  /// rank on return. `threshold` (the same on every rank) loosens the screening of this build
+  /// (values below the options' schwarz_threshold mean that one).
+  fock_times build(gaea::global_array<double>& d, const matrix& dmax, gaea::global_array<double>& g,
+                   double threshold = 0);
 
   std::int64_t blocks() const noexcept;
   std::int64_t tasks() const noexcept;           ///< after screening

@@ -34,10 +34,11 @@ struct cli_options {
   bool cartesian = false, spherical = false;
   std::string bohr = "nwchem";
   scf_options scf;
+  std::string guess = "sad";
   std::string counter, dispense = "batched", executor = "tbb";
   int threads = 1;
   std::int64_t block_bf = 0;
-  double schwarz = 1e-12;
+  double schwarz = 1e-13;
   std::string output;
   double expect = std::nan("");
   double tolerance = 1e-8;
@@ -85,6 +86,8 @@ void print_summary(std::FILE* out, const scf_result& r, const molecule& mol) {
   double wall = 0;
   for (const auto& h : r.history)
     wall += h.wall;
+  std::fprintf(out, "  Fock builds: %d full, %d incremental; guess %.3f s\n", r.full_builds,
+               r.iterations - r.full_builds, r.guess_s);
   std::fprintf(out,
                "\ntime per iteration (s, mean over %d iterations; Fock parts summed over threads, "
                "mean over ranks):\n  integrals+contraction %.4f  counter wait %.4f  get %.4f  "
@@ -126,6 +129,8 @@ void print_json(const scf_result& r, const basis_set& basis, int ranks) {
                             {"ranks", ranks},
                             {"threads", r.threads},
                             {"iterations", r.iterations},
+                            {"full_builds", r.full_builds},
+                            {"guess_s", r.guess_s},
                             {"converged", r.converged},
                             {"energy", r.energy},
                             {"integrals_s", sum.integrals / it},
@@ -162,10 +167,12 @@ std::string describe_inputs(const cli_options& o, const molecule& mol, const bas
   char opts[512];
   std::snprintf(opts, sizeof opts,
                 "--schwarz %g --max-iter %d --energy-tol %g --density-tol %g --ortho %s "
-                "--lindep %g --diis %d --block-size %lld --counter '%s' --dispense %s",
+                "--lindep %g --diis %d --block-size %lld --counter '%s' --dispense %s --guess %s "
+                "--rebuild-period %d --early-schwarz %g --early-until %g",
                 o.schwarz, o.scf.max_iter, o.scf.energy_tol, o.scf.density_tol, o.scf.ortho.c_str(),
                 o.scf.lindep, o.scf.diis_size, static_cast<long long>(o.block_bf),
-                o.counter.c_str(), o.dispense.c_str());
+                o.counter.c_str(), o.dispense.c_str(), o.guess.c_str(), o.scf.rebuild_period,
+                o.scf.early_schwarz, o.scf.early_until);
   return "molecule " + mol.source + " (" + std::to_string(mol.atoms.size()) + " atoms, charge " +
          std::to_string(mol.charge) + ", fingerprint " + apps::hex(hm) + "), basis " + basis.file +
          " (" + std::to_string(basis.nbf) + " functions, fingerprint " + apps::hex(hb) + "), " +
@@ -198,6 +205,10 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
   });
   apps::same_on_every_rank("inputs", describe_inputs(o, mol, basis));
 
+  scf_options so = o.scf;
+  const auto g = parse_guess_kind(o.guess);
+  if (!g) throw gaea::error("--guess: unknown guess '" + o.guess + "' (sad, core)");
+  so.guess = *g;
   fock_options fo;
   if (!o.counter.empty()) {
     const auto m = gaea::counters::parse_counter_mode(o.counter);
@@ -235,7 +246,7 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
     std::fflush(out);
   }
 
-  const scf_result r = run_scf(mol, basis, o.scf, fo, out);
+  const scf_result r = run_scf(mol, basis, so, fo, out);
   rep.tasks = static_cast<double>(r.mine.tasks);
   rep.integrals = r.mine.integrals;
   rep.counter = r.mine.counter;
@@ -321,6 +332,27 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--diis", o.scf.diis_size, "DIIS subspace size (0: off)")
       ->check(CLI::Range(0, 100))
+      ->capture_default_str();
+  app.add_option("--guess", o.guess,
+                 "initial density: sad (superposition of atomic densities) or core (core "
+                 "Hamiltonian)")
+      ->check(CLI::IsMember({"sad", "core"}))
+      ->capture_default_str();
+  // 1 makes every build a full one; above ~1000 the period means "never", which lets the
+  // screening error of the incremental builds accumulate.
+  app.add_option("--rebuild-period", o.scf.rebuild_period,
+                 "a full Fock build every this many builds, the others incremental on the density "
+                 "change (1: always full), in [1, 1000]")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  app.add_option("--early-schwarz", o.scf.early_schwarz,
+                 "screening threshold of the early builds, until rms(dP) < --early-until "
+                 "(0: none), in [0, 1e-6]")
+      ->check(apps::finite_in(0, 1e-6))
+      ->capture_default_str();
+  app.add_option("--early-until", o.scf.early_until,
+                 "rms(dP) that ends the early builds, in (0, 1]")
+      ->check(apps::finite_in(0, 1, true))
       ->capture_default_str();
   app.add_option(
       "--counter", o.counter,

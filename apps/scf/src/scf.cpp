@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <deque>
 
 #include <Eigen/Eigenvalues>
 
+#include "diis.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -55,50 +55,6 @@ orthogonaliser make_orthogonaliser(const matrix& s, const scf_options& opt) {
   }
   return o;
 }
-
-/// Pulay DIIS on the commutator FDS - SDF in the orthogonal basis.
-class diis {
- public:
-  explicit diis(int size) : size_(size) {}
-  /// Returns the extrapolated Fock matrix for `f` with error `e`, and the error's max norm.
-  matrix extrapolate(const matrix& f, const matrix& e) {
-    if (size_ <= 0) return f;
-    fs_.push_back(f);
-    es_.push_back(e);
-    if (static_cast<int>(fs_.size()) > size_) {
-      fs_.pop_front();
-      es_.pop_front();
-    }
-    const auto n = static_cast<Eigen::Index>(fs_.size());
-    if (n < 2) return f;
-    Eigen::MatrixXd b = Eigen::MatrixXd::Zero(n + 1, n + 1);
-    for (Eigen::Index i = 0; i < n; ++i)
-      for (Eigen::Index j = 0; j <= i; ++j)
-        b(i, j) = b(j, i) =
-            es_[static_cast<std::size_t>(i)].cwiseProduct(es_[static_cast<std::size_t>(j)]).sum();
-    for (Eigen::Index i = 0; i < n; ++i)
-      b(i, n) = b(n, i) = -1.0;
-    Eigen::VectorXd rhs = Eigen::VectorXd::Zero(n + 1);
-    rhs(n) = -1.0;
-    // Scale the error block so the solve stays well conditioned as errors shrink.
-    const double scale = b.topLeftCorner(n, n).diagonal().maxCoeff();
-    if (scale > 0) b.topLeftCorner(n, n) /= scale;
-    const Eigen::VectorXd c = b.colPivHouseholderQr().solve(rhs);
-    if (!c.allFinite()) {  // start over rather than extrapolate with garbage
-      fs_.erase(fs_.begin(), fs_.end() - 1);
-      es_.erase(es_.begin(), es_.end() - 1);
-      return f;
-    }
-    matrix out = matrix::Zero(f.rows(), f.cols());
-    for (Eigen::Index i = 0; i < n; ++i)
-      out += c(i) * fs_[static_cast<std::size_t>(i)];
-    return out;
-  }
-
- private:
-  int size_;
-  std::deque<matrix> fs_, es_;
-};
 
 struct eigen_result {
   Eigen::VectorXd eps;
@@ -153,6 +109,9 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
   const bool root = rt.rank() == 0;
   const bool print = root && opt.print && out != nullptr;
   if (opt.max_iter < 1) throw gaea::error("scf: --max-iter must be >= 1");
+  if (opt.rebuild_period < 1)
+    throw gaea::error("scf: --rebuild-period must be >= 1, got " +
+                      std::to_string(opt.rebuild_period));
   if (opt.ortho != "symmetric" && opt.ortho != "canonical")
     throw gaea::error("scf: unknown orthogonalisation '" + opt.ortho + "' (symmetric, canonical)");
   const std::int64_t ne = mol.electrons();
@@ -196,32 +155,65 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
                  static_cast<long long>(fock.screened_tasks()), fopt.schwarz_threshold,
                  fock.counter_description().c_str(), fock.threads());
     std::fprintf(out,
-                 "convergence: |dE| < %.1e Eh and rms(dP) < %.1e; DIIS %d; max %d iterations\n",
-                 opt.energy_tol, opt.density_tol, opt.diis_size, opt.max_iter);
+                 "convergence: |dE| < %.1e Eh and rms(dP) < %.1e on a full build; DIIS %d; max %d "
+                 "iterations; incremental Fock builds on dD, full every %d build(s)\n",
+                 opt.energy_tol, opt.density_tol, opt.diis_size, opt.max_iter, opt.rebuild_period);
     std::fprintf(out,
-                 "\n%4s %20s %11s %10s | %9s %9s %9s %9s %9s %9s   (seconds; Fock parts: mean "
-                 "over ranks)\n",
+                 "\n%4s %20s %11s %10s | %9s %9s %9s %9s %9s %9s | %4s %11s   (seconds; Fock "
+                 "parts: mean over ranks)\n",
                  "iter", "energy [Eh]", "dE", "rms(dP)", "integrals", "counter", "get", "acc",
-                 "diag", "wall");
+                 "diag", "wall", "G of", "quartets");
     std::fflush(out);
   }
 
-  // Core-Hamiltonian guess, published by rank 0.
+  // The guess density, on rank 0.
   matrix dmat;
   if (root) {
-    dmat = density_of(diagonalise(h, xo.x).c, res.occupied);
-    d.put({{0, 0}, {n - 1, n - 1}}, std::span<const double>(dmat.data(), dmat.size()));
+    const auto t_guess = clock_type::now();
+    dmat = opt.guess == guess_kind::sad ? sad_density(mol, basis, s)
+                                        : density_of(diagonalise(h, xo.x).c, res.occupied);
+    res.guess_s = since(t_guess);
+    if (print) {
+      std::fprintf(
+          out, "guess: %s (%.3f s)\n",
+          opt.guess == guess_kind::sad ? "superposition of atomic densities" : "core Hamiltonian",
+          res.guess_s);
+      std::fflush(out);
+    }
   }
-  d.sync();
 
+  // Rank 0 keeps G for the density `d_built`; an incremental build adds G(D - d_built) to it.
+  matrix g_sum, d_built;
   diis acc_diis(opt.diis_size);
   double e_prev = 0;
   fock_times mine_total;
   matrix last_f;
-  int status = 0;  // 0 continue, 1 converged, 2 out of iterations
+  const auto nsh = static_cast<Eigen::Index>(basis.shells.size());
+  matrix dmax(nsh, nsh);
+  int status = 0;         // 0 continue, 1 converged, 2 out of iterations
+  int since_full = 0;     // incremental builds since the last full one
+  bool want_full = true;  // rank 0's decision for the next build
+  // The early phase: cheap builds at a loose threshold while the density moves a lot (their
+  // errors, ~1e-7 Eh, are far below the changes); it ends with a full build at the tight one.
+  bool early = opt.early_schwarz > 0;
   for (int it = 1; status == 0; ++it) {
     const auto t_iter = clock_type::now();
-    const fock_times ft = fock.build(d, g);
+    // Rank 0 publishes D (full build) or ΔD (incremental) and its shell-pair maxima.
+    std::array<double, 2> plan{1, 0};  // full build?, threshold
+    if (root) {
+      // No periodic rebuild in the early phase: it ends with a full build anyway.
+      int full = want_full || (!early && since_full + 1 >= opt.rebuild_period) ? 1 : 0;
+      plan = {static_cast<double>(full), early ? opt.early_schwarz : 0.0};
+      const matrix x = full ? dmat : matrix(dmat - d_built);
+      d.put({{0, 0}, {n - 1, n - 1}}, std::span<const double>(x.data(), x.size()));
+      dmax = shell_max_abs(x, basis);
+    }
+    d.sync();
+    gaea::coll::broadcast(world, std::span<double>(plan), 0);
+    const int full = plan[0] != 0 ? 1 : 0;
+    gaea::coll::broadcast(world,
+                          std::span<double>(dmax.data(), static_cast<std::size_t>(dmax.size())), 0);
+    const fock_times ft = fock.build(d, dmax, g, plan[1]);
     mine_total += ft;
     // Mean of the Fock figures over ranks, for the table.
     const auto mine = pack(ft);
@@ -230,14 +222,27 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
                        gaea::coll::reduce_op::sum, 0);
     iteration_record rec;
     rec.iter = it;
+    rec.full = full != 0;
+    rec.early = plan[1] > 0;
+    res.full_builds += full;
     const auto t_diag = clock_type::now();
     if (root) {
+      rec.quartets = static_cast<std::int64_t>(sum[9]);
       for (double& v : sum)
         v /= rt.size();
       rec.mean = unpack(sum.data());
       matrix graw(n, n);
       g.get({{0, 0}, {n - 1, n - 1}}, std::span<double>(graw.data(), graw.size()));
-      const matrix f = h + 0.5 * (graw + graw.transpose());
+      if (full) {
+        g_sum = graw;
+        since_full = 0;
+      } else {
+        g_sum += graw;
+        ++since_full;
+      }
+      d_built = dmat;
+      want_full = false;
+      const matrix f = h + 0.5 * (g_sum + g_sum.transpose());
       rec.energy = (dmat.cwiseProduct(h + f)).sum() + res.nuclear_repulsion;
       rec.delta_e = it == 1 ? rec.energy : rec.energy - e_prev;
       e_prev = rec.energy;
@@ -246,29 +251,39 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
       const matrix dnew = density_of(diagonalise(fx, xo.x).c, res.occupied);
       rec.delta_p = 2.0 * (dnew - dmat).norm() / static_cast<double>(n);
       last_f = f;
-      const bool conv =
-          it > 1 && std::abs(rec.delta_e) < opt.energy_tol && rec.delta_p < opt.density_tol;
-      if (conv) {
+      const bool conv = it > 1 && !rec.early && std::abs(rec.delta_e) < opt.energy_tol &&
+                        rec.delta_p < opt.density_tol;
+      // The accurate phase starts afresh when the density has settled, or at the latest half way
+      // to --max-iter (so loose-threshold noise cannot keep it early).
+      if (early && (rec.delta_p < opt.early_until || 2 * it >= opt.max_iter)) {
+        early = false;
+        want_full = true;
+      }
+      if (conv && full) {
         status = 1;
         res.energy = rec.energy;
         res.electronic = rec.energy - res.nuclear_repulsion;
       } else {
+        // Converged on an incremental G: one more iteration on a full build, so the energy
+        // comes from a Fock matrix with no accumulated screening error.
+        if (conv) want_full = true;
         if (it >= opt.max_iter) status = 2;
         dmat = dnew;
-        d.put({{0, 0}, {n - 1, n - 1}}, std::span<const double>(dmat.data(), dmat.size()));
         res.energy = rec.energy;
       }
     }
-    d.sync();
     gaea::coll::broadcast(world, std::span<int>(&status, 1), 0);
     rec.diag = since(t_diag);
     rec.wall = since(t_iter);
     res.diag_total += rec.diag;
     res.iterations = it;
     if (print) {
-      std::fprintf(out, "%4d %20.12f %11.3e %10.3e | %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f\n", it,
-                   rec.energy, rec.delta_e, rec.delta_p, rec.mean.integrals, rec.mean.counter,
-                   rec.mean.get, rec.mean.acc, rec.diag, rec.wall);
+      std::fprintf(out,
+                   "%4d %20.12f %11.3e %10.3e | %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f | %4s %11lld\n",
+                   it, rec.energy, rec.delta_e, rec.delta_p, rec.mean.integrals, rec.mean.counter,
+                   rec.mean.get, rec.mean.acc, rec.diag, rec.wall,
+                   rec.full ? (rec.early ? "FULL" : "full") : (rec.early ? "DD" : "dD"),
+                   static_cast<long long>(rec.quartets));
       std::fflush(out);
     }
     res.history.push_back(rec);
