@@ -137,11 +137,6 @@ void rows(const kernel_args& a, std::int64_t r0, std::int64_t r1) {
 
 }  // namespace
 
-bool use_streaming_stores(std::int64_t bytes) noexcept {
-  // Above 64 MiB for both arrays no cache of this class of machine keeps a tile between steps.
-  return bytes > (std::int64_t{64} << 20);
-}
-
 void sweep_rows(const kernel_args& a, std::int64_t r0, std::int64_t r1) {
   if (a.force)
     rows<true>(a, r0, r1);

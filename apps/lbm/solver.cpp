@@ -171,8 +171,7 @@ void solver::sweep() {
   a.fx = cfg_.fx;
   a.fy = cfg_.fy;
   a.force = cfg_.fx != 0 || cfg_.fy != 0;
-  a.streaming_stores = streaming_.value_or(
-      use_streaming_stores(2 * q * a.plane * static_cast<std::int64_t>(sizeof(double))));
+  a.streaming_stores = streaming_;
   arena_->execute([&] {
     tbb::parallel_for(
         tbb::blocked_range<std::int64_t>(0, p.height, 4),

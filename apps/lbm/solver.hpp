@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include <tbb/task_arena.h>
@@ -44,8 +43,8 @@ class solver {
   solver(const solver&) = delete;
   solver& operator=(const solver&) = delete;
 
-  /// Writes the populations with streaming (non-temporal) stores or not; the default decides by
-  /// the tile's size (lbm::use_streaming_stores). The fields are bit-identical either way.
+  /// Writes the populations with streaming (non-temporal) stores or not (default: not; see
+  /// kernel_args::streaming_stores). The fields are bit-identical either way.
   void set_streaming_stores(bool on) noexcept { streaming_ = on; }
   /// Collective: advances `n` steps.
   void step(std::int64_t n = 1);
@@ -92,7 +91,7 @@ class solver {
   std::unique_ptr<tbb::task_arena> arena_;
   bool owns_ = false;
   bool periodic_ = false;
-  std::optional<bool> streaming_;
+  bool streaming_ = false;
   std::int64_t steps_ = 0, updates_ = 0;
   timers time_;
 };
