@@ -56,16 +56,9 @@ for ((i = 1; i <= launches; i++)); do
     esac
   done
 done
-awk '
-function med(list,   n, a, i, j, t) {
-  n = split(list, a, " ")
-  for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-  return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk -f "$here/jsonl.awk" -f <(cat <<'AWK'
 {
-  line = $0; gsub(/[{}"]/, "", line); m = split(line, kv, ",")
-  delete f
-  for (i = 1; i <= m; i++) { split(kv[i], p, ":"); f[p[1]] = p[2] }
+  parse_flat($0, f)
   if (f["system"] == "gaea") {
     for (k in f) if (k ~ /_us$/) v[f["config"] "|" f["chunk"] "|" k] = v[f["config"] "|" f["chunk"] "|" k] " " f[k]
     chunks[f["chunk"]] = 1; cfgs[f["config"]] = 1
@@ -80,5 +73,7 @@ END {
     for (i = 1; i <= n; i++)
       printf "%10s %10.1f %14.1f %14.1f\n", s[i], med(v[c "|" s[i] "|auto_us"]), med(v[c "|" s[i] "|target_us"]), med(v[c "|" s[i] "|source_us"])
   }
-}' "$raw" | tee "$out/summary.txt"
+}
+AWK
+) "$raw" | tee "$out/summary.txt"
 echo "($launches interleaved launches; $args; load at the end $(load_now))" | tee -a "$out/summary.txt"

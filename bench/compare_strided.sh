@@ -42,16 +42,9 @@ for ((i = 1; i <= launches; i++)); do
   fi
 done
 # Rows keyed by system/bench/size(/depth/origins); medians over launches of each metric.
-awk '
-function med(list,   n, a, i, j, t) {
-  n = split(list, a, " ")
-  for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-  return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk -f "$(dirname "${BASH_SOURCE[0]}")/jsonl.awk" -f <(cat <<'AWK'
 {
-  line = $0; gsub(/[{}"]/, "", line); m = split(line, kv, ",")
-  delete f
-  for (i = 1; i <= m; i++) { split(kv[i], p, ":"); f[p[1]] = p[2] }
+  parse_flat($0, f)
   size = ("chunk" in f) ? f["chunk"] : f["bytes"]
   key = f["bench"] "|" size "|" (("depth" in f) ? f["depth"] : (("origins" in f) ? f["origins"] : "-"))
   for (k in f) if (k != "bench" && k != "system" && k != "chunk" && k != "bytes" && k != "depth" && k != "origins" && k != "rows" && k != "auto_packed")
@@ -88,5 +81,7 @@ END {
     split(k, q, "|")
     printf "%9s %6s | %9.1f %9.1f %9.1f\n", q[2], q[3], res["ga|" k "|kops"], res["gaea-sm|" k "|kops"], res["gaea-tcp|" k "|kops"]
   }
-}' "$out"
+}
+AWK
+) "$out"
 echo "($launches interleaved launches; strided and nbget on 2 ranks, acc on $acc_ranks ranks; load $(cut -d' ' -f1-3 /proc/loadavg))"

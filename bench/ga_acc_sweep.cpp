@@ -16,6 +16,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench_common.hpp"
 #include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/global_array.hpp"
@@ -25,14 +26,9 @@
 using gaea::ga::index_t;
 using gaea::ga::patch;
 namespace ga = gaea::ga;
+using gaea_bench::median;
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 struct options {
   int reps = 5, iters = 4;

@@ -17,15 +17,20 @@ namespace lbm {
 
 namespace {
 
-template <bool Force>
-void fluid_run(const kernel_args& a, std::int64_t r, std::int64_t c0, std::int64_t c1) {
-  const double* s[q];
-  double* d[q];
+// For row r: where population i is pulled from (the neighbour it streams from) and written to.
+void row_pointers(const kernel_args& a, std::int64_t r, const double** s, double** d) {
   for (int i = 0; i < q; ++i) {
     const auto k = static_cast<std::size_t>(i);
     s[i] = a.src + i * a.plane + (r - cy[k]) * a.row - cx[k];
     d[i] = a.dst + i * a.plane + r * a.row;
   }
+}
+
+template <bool Force>
+void fluid_run(const kernel_args& a, std::int64_t r, std::int64_t c0, std::int64_t c1) {
+  const double* s[q];
+  double* d[q];
+  row_pointers(a, r, s, d);
   const double omega = a.omega, fx = a.fx, fy = a.fy;
 #pragma GCC ivdep
   for (std::int64_t c = c0; c < c1; ++c) {
@@ -48,11 +53,7 @@ void fluid_run_streaming(const kernel_args& a, std::int64_t r, std::int64_t c0, 
   constexpr std::int64_t block = 32;
   const double* s[q];
   double* d[q];
-  for (int i = 0; i < q; ++i) {
-    const auto k = static_cast<std::size_t>(i);
-    s[i] = a.src + i * a.plane + (r - cy[k]) * a.row - cx[k];
-    d[i] = a.dst + i * a.plane + r * a.row;
-  }
+  row_pointers(a, r, s, d);
   const double omega = a.omega, fx = a.fx, fy = a.fy;
   double out[q][block];
   for (std::int64_t b0 = c0; b0 < c1; b0 += block) {
