@@ -40,6 +40,9 @@ TEST_CASE("report: finalize writes the JSON report and the HDF5 trace", "[report
                     Catch::Contains("GAEA_REPORT") && Catch::Contains("does not exist"));
   setenv("GAEA_REPORT", json.c_str(), 1);
   setenv("GAEA_TRACE", h5.c_str(), 1);
+  // The report must count active messages: target-driven accumulates send one per call (auto
+  // would add straight into a mapped owner on a node, without a message).
+  setenv("GAEA_ACC", "target", 1);
   const std::int64_t n = 4096;
   {
     gaea::runtime rt;
@@ -57,6 +60,7 @@ TEST_CASE("report: finalize writes the JSON report and the HDF5 trace", "[report
   }
   unsetenv("GAEA_REPORT");
   unsetenv("GAEA_TRACE");
+  unsetenv("GAEA_ACC");
   if (rank == 0) {
     std::ifstream in(json);
     REQUIRE(in.good());
