@@ -41,18 +41,18 @@ void array_core::acc_source_driven(const tile& t, const patch& piece, const patc
   thread_local std::vector<std::byte> stage[2];  // grown when needed, never shrunk
   for (auto& s : stage)
     if (s.size() < most) s.resize(most);
-  // A part, packed row-major: its strides as a buffer whose patch is the part itself.
-  auto packed_strides = [n](const patch& q) {
-    index ps(static_cast<std::size_t>(n), 1);
+  // Each part, packed row-major: its strides as a buffer whose patch is the part itself (used by
+  // its get and its put).
+  std::vector<index> packed(parts.size(), index(static_cast<std::size_t>(n), 1));
+  for (std::size_t i = 0; i < parts.size(); ++i)
     for (int d = n - 2; d >= 0; --d)
-      ps[static_cast<std::size_t>(d)] = ps[static_cast<std::size_t>(d) + 1] * q.extent(d + 1);
-    return ps;
-  };
+      packed[i][static_cast<std::size_t>(d)] =
+          packed[i][static_cast<std::size_t>(d) + 1] * parts[i].extent(d + 1);
   comm::completion got[2], put[2];
   auto post_get = [&](std::size_t i) {
     const patch& q = parts[i];
     std::byte* buf = stage[i % 2].data();
-    for_each_piece_transfer(t, q, q, packed_strides(q), [&](const transfer& x) {
+    for_each_piece_transfer(t, q, q, packed[i], [&](const transfer& x) {
       w.get_strided(t.rank, *seg_, x.remote_offset, x.remote_stride, buf + x.local_offset,
                     x.local_stride, x.row_bytes, x.rows, got[i % 2]);
     });
@@ -76,7 +76,7 @@ void array_core::acc_source_driven(const tile& t, const patch& piece, const patc
       ops_.acc(buf + at, in + static_cast<std::size_t>(user) * es, row / es, alpha);
       at += row;
     });
-    for_each_piece_transfer(t, q, q, packed_strides(q), [&](const transfer& x) {
+    for_each_piece_transfer(t, q, q, packed[i], [&](const transfer& x) {
       w.put_strided(t.rank, *seg_, x.remote_offset, x.remote_stride, buf + x.local_offset,
                     x.local_stride, x.row_bytes, x.rows, put[i % 2]);
     });
