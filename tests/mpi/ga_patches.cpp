@@ -290,3 +290,52 @@ TEST_CASE("global_array: conflict tracking fences only the array that was writte
     REQUIRE(x >= 1.0);  // ours is there (others' may be too)
   w.sync();
 }
+
+// Blocking gets and puts of one row (the case a mapped owner serves as one copy) against the
+// non-blocking forms of the same patches, which take the general path: same data, and each
+// call counted once with its bytes whichever path served it. Rows inside one tile, rows that
+// cross into the next tile, and rows of a ghosted and of a block-cyclic layout.
+TEST_CASE("global_array: blocking single-row get and put agree with the general path",
+          "[ga][rows]") {
+  const int me = rt().rank(), n = rt().size();
+  const index_t cols = 8 * n + 5;
+  for (const auto& spec : {ga::layout_spec{}, ga::layout_spec::block().with_ghosts({1, 2}),
+                           ga::layout_spec::block_cyclic({3, 4})}) {
+    global_array<std::int64_t> a("rows", {7, cols}, spec);
+    a.zero();
+    // Each rank writes its own row with blocking puts of uneven pieces (some cross tiles).
+    const index_t row = me % 7;
+    if (me < 7)
+      for (index_t c0 = 0; c0 < cols;) {
+        const index_t c1 = std::min(cols - 1, c0 + c0 % 5 + 1);
+        std::vector<std::int64_t> v(static_cast<std::size_t>(c1 - c0 + 1));
+        for (index_t c = c0; c <= c1; ++c)
+          v[static_cast<std::size_t>(c - c0)] = 1000 * (row + 1) + c;
+        const auto before = ga::current_stats().of(ga::op::put);
+        a.put({{row, c0}, {row, c1}}, v);
+        const auto after = ga::current_stats().of(ga::op::put);
+        REQUIRE(after.calls == before.calls + 1);
+        REQUIRE(after.bytes == before.bytes + v.size() * sizeof(std::int64_t));
+        c0 = c1 + 1;
+      }
+    a.sync();
+    for (index_t r = 0; r < std::min<index_t>(n, 7); ++r)
+      for (index_t c0 = 0; c0 < cols; c0 += 3) {
+        const index_t c1 = std::min(cols - 1, c0 + 1 + (c0 + r) % 6);
+        const patch p{{r, c0}, {r, c1}};
+        std::vector<std::int64_t> blocking(static_cast<std::size_t>(c1 - c0 + 1), -1);
+        std::vector<std::int64_t> general(blocking.size(), -2);
+        const auto before = ga::current_stats().of(ga::op::get);
+        a.get(p, blocking);
+        const auto after = ga::current_stats().of(ga::op::get);
+        REQUIRE(after.calls == before.calls + 1);
+        REQUIRE(after.bytes == before.bytes + blocking.size() * sizeof(std::int64_t));
+        a.get(p, general, ga::nonblocking).wait();
+        INFO("rank " << me << " row patch " << p.str());
+        REQUIRE(blocking == general);
+        for (index_t c = c0; c <= c1; ++c)
+          REQUIRE(blocking[static_cast<std::size_t>(c - c0)] == 1000 * (r + 1) + c);
+      }
+    a.sync();
+  }
+}

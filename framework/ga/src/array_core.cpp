@@ -120,11 +120,13 @@ request array_core::get(const patch& p, user_buffer buf) {
   return request(std::move(st));
 }
 void array_core::get_blocking(const patch& p, user_buffer buf) {
+  if (direct_row(op::get, p, buf)) return;
   op_state st(rt_, op::get);
   get(p, buf, st);
   st.wait();
 }
 void array_core::put_blocking(const patch& p, user_buffer buf) {
+  if (direct_row(op::put, p, buf)) return;
   op_state st(rt_, op::put);
   put(p, buf, st);
   st.wait();

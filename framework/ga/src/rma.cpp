@@ -32,6 +32,37 @@ void array_core::get(const patch& p, user_buffer buf, op_state& st) {
   });
 }
 
+bool array_core::direct_row(op kind, const patch& p, const user_buffer& buf) {
+  const int n = p.ndim();
+  if (n == 0 || n != dist_.ndim() || p.hi.size() != p.lo.size()) return false;
+  for (int d = 0; d + 1 < n; ++d)
+    if (p.lo[d] != p.hi[d]) return false;
+  const index_t len = p.hi[n - 1] - p.lo[n - 1] + 1;
+  if (len <= 0 || buf.elems < static_cast<std::size_t>(len)) return false;
+  if (!buf.ld.empty() && buf.ld.size() != static_cast<std::size_t>(n - 1)) return false;
+  const bool put = kind == op::put;
+  dist_.validate(p, put ? "put" : "get");
+  const tile t = dist_.tile_of(p.lo);
+  if (p.hi[n - 1] > t.box.hi[n - 1]) return false;  // the row crosses into another tile
+  comm::worker& w = rt_.worker();
+  if (!w.is_direct(t.rank, *seg_)) return false;
+  const std::uint64_t t0 = op_clock();
+  const auto bytes = static_cast<std::size_t>(len) * ops_.size;
+  const auto offset = static_cast<std::uint64_t>(dist_.storage_offset(t, p.lo)) * ops_.size;
+  tracker& tr = my_tracker();
+  comm::completion unused;  // direct transfers complete before the call returns
+  if (put) {
+    w.put(t.rank, *seg_, offset, buf.data, bytes, unused);
+    tr.mark(id(), t.rank, false);
+  } else {
+    fence_for_get(w, tr, t.rank);
+    w.get(t.rank, *seg_, offset, buf.data, bytes, unused);
+  }
+  bump(counters().zero_copy_transfers);
+  record(kind, bytes, op_clock() - t0);
+  return true;
+}
+
 void array_core::put(const patch& p, user_buffer buf, op_state& st) {
   const index bs = buffer_strides(p, buf, "put");
   tracker& tr = my_tracker();

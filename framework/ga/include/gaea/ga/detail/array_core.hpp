@@ -99,6 +99,11 @@ class array_core {
   /// get/put waited for in place: their state lives on the stack, not in a request.
   void get_blocking(const patch& p, user_buffer buf);
   void put_blocking(const patch& p, user_buffer buf);
+  /// The blocking get (op::get) or put (op::put) of one row of one tile whose owner this
+  /// thread maps (rkey_ptr, same node): a copy, without the operation-state machinery.
+  /// Returns false, having done nothing, when `p` is not such a row (the caller takes the
+  /// general path, which also reports bad input).
+  bool direct_row(op kind, const patch& p, const user_buffer& buf);
   request acc(const patch& p, user_buffer buf, const void* alpha);
   /// The same, attached to an existing operation state (several transfers, one completion).
   void get(const patch& p, user_buffer buf, op_state& st);
