@@ -13,7 +13,7 @@ void check_input_finite(const tiled_matrix& m, const std::string& path,
   for (const local_tile& t : m.local_tiles()) {
     for (index_t i = 0; i < t.rows && problem.empty(); ++i)
       for (index_t j = 0; j < t.cols; ++j) {
-        const double v = t.data[i * t.cols + j];
+        const double v = t.at(i, j);
         if (std::isfinite(v)) continue;
         char buf[64];
         std::snprintf(buf, sizeof buf, "%g", v);

@@ -36,7 +36,7 @@ void sweep(tiled_matrix& m, gaea::global_array<double>& xg, gaea::global_array<d
       partial.get(seg, piece);
       vec_map v(rhs.data(), w);
       v -= const_vec_map(piece.data(), w);
-      const const_block_map d = const_map_block(m.tile(k, k).data, w, w, w);
+      const const_block_map d = const_map_block(m.tile(k, k).data, w, w, m.tile(k, k).ld);
       if (forward)
         d.triangularView<Eigen::UnitLower>().solveInPlace(v);
       else

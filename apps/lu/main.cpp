@@ -71,7 +71,7 @@ void generate(tiled_matrix& m, const options& o, task_runner& tasks) {
     const index_t i0 = m.start(lt.ti), j0 = m.start(lt.tj);
     for (index_t i = 0; i < lt.rows; ++i)
       for (index_t j = 0; j < lt.cols; ++j)
-        lt.data[i * lt.cols + j] = matrix_element(o.kind, o.seed, m.n(), i0 + i, j0 + j);
+        lt.at(i, j) = matrix_element(o.kind, o.seed, m.n(), i0 + i, j0 + j);
   });
 }
 
@@ -81,7 +81,7 @@ void corrupt(tiled_matrix& m) {
   if (m.mine(t, t)) {
     const local_tile& lt = m.tile(t, t);
     const index_t r = e - m.start(t);
-    lt.data[r * lt.cols + r] *= 1.0 + 1e-4;
+    lt.at(r, r) *= 1.0 + 1e-4;
   }
   m.array().sync();
 }
@@ -158,7 +158,8 @@ int run(gaea::runtime& rt, options o) {
   const tile_source source = [&](index_t ti, index_t tj, index_t rows, index_t cols, double* out) {
     if (original) {
       const local_tile& lt = original->tile(ti, tj);
-      std::copy(lt.data, lt.data + rows * cols, out);
+      for (index_t i = 0; i < rows; ++i)
+        std::copy_n(&lt.at(i, 0), cols, out + i * cols);
       return;
     }
     const index_t i0 = m.start(ti), j0 = m.start(tj);

@@ -25,9 +25,19 @@ tiled_matrix::tiled_matrix(std::string name, index_t n, index_t nb, int p, int q
     t.rows = v.box.extent(0);
     t.cols = v.box.extent(1);
     t.data = v.origin;
-    if (v.strides[0] != t.cols)
-      throw gaea::error("tiled_matrix '" + a_.name() + "': unexpected tile storage stride");
+    t.ld = v.strides[0];
     local_.at(static_cast<std::size_t>((t.ti / p) * local_cols_ + t.tj / q)) = t;
+  }
+  if (!local_.empty()) {
+    local_data_ = a_.access().data();
+    local_ld_ = local_.front().ld;
+    local_rows_ = static_cast<index_t>(a_.access().size()) / local_ld_;
+    // The layout this rank's updates rely on: tile (ti, tj) at local (row, col) of one matrix.
+    for (const auto& t : local_)
+      if (t.ld != local_ld_ ||
+          t.data != local_data_ + local_row(t.ti) * local_ld_ + local_col(t.tj))
+        throw gaea::error("tiled_matrix '" + a_.name() +
+                          "': the block-cyclic storage is not one local matrix");
   }
 }
 

@@ -3,6 +3,7 @@
 /// The N×N matrix of the LU mini-app: a 2-D block-cyclic global_array<double> plus the tile
 /// arithmetic (tile extents, owners, this rank's tiles by tile coordinates).
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,9 +16,11 @@ namespace lu {
 /// A tile of the matrix held by this rank (zero-copy into the global array's storage).
 struct local_tile {
   index_t ti = 0, tj = 0;  ///< tile coordinates
-  double* data = nullptr;  ///< row-major, leading dimension = cols
+  double* data = nullptr;  ///< row-major with leading dimension ld
   index_t rows = 0, cols = 0;
-  block_map map() const { return map_block(data, rows, cols, cols); }
+  index_t ld = 0;  ///< the rank's local matrix width: its tiles are one row-major matrix
+  block_map map() const { return map_block(data, rows, cols, ld); }
+  double& at(index_t i, index_t j) const { return data[i * ld + j]; }
 };
 
 /// Owns the global array. Collective construction; queries are local and thread-safe.
@@ -45,6 +48,18 @@ class tiled_matrix {
   const local_tile& tile(index_t ti, index_t tj) const {
     return local_[static_cast<std::size_t>((ti / p_) * local_cols_ + tj / q_)];
   }
+  /// Rows (columns) of this rank's local matrix above (left of) tile row ti (column tj), which
+  /// must be in this rank's process row (column). The local matrix holds all of this rank's
+  /// tiles, row-major with leading dimension local_ld(), as ScaLAPACK lays them out.
+  index_t local_row(index_t ti) const noexcept { return ti / p_ * nb_; }
+  index_t local_col(index_t tj) const noexcept { return tj / q_ * nb_; }
+  index_t local_rows() const noexcept { return local_rows_; }
+  index_t local_ld() const noexcept { return local_ld_; }
+  /// The first tile row (column) >= t in this rank's process row (column); tiles() if none.
+  index_t first_row_from(index_t t) const noexcept { return first_from(t, myr_, p_); }
+  index_t first_col_from(index_t t) const noexcept { return first_from(t, myc_, q_); }
+  /// This rank's local matrix (empty when it owns no tile).
+  double* local_data() const noexcept { return local_data_; }
   /// All tiles of this rank.
   const std::vector<local_tile>& local_tiles() const noexcept { return local_; }
   /// The patch of tile (ti, tj).
@@ -57,7 +72,13 @@ class tiled_matrix {
  private:
   index_t n_, nb_, nt_;
   int p_, q_, me_, myr_, myc_;
-  index_t local_cols_ = 0;
+  index_t first_from(index_t t, int mine, int stride) const noexcept {
+    const index_t f = t + ((mine - t % stride) % stride + stride) % stride;
+    return std::min(f, nt_);
+  }
+  index_t local_cols_ = 0;                 ///< tiles per local tile row
+  index_t local_rows_ = 0, local_ld_ = 0;  ///< the local matrix's extents
+  double* local_data_ = nullptr;
   gaea::global_array<double> a_;
   std::vector<local_tile> local_;
 };

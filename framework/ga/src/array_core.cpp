@@ -217,7 +217,7 @@ template <class Fn>
 void for_each_local_row(const distribution& dist, const patch& piece, std::size_t es, Fn&& fn) {
   const tile t = dist.tile_of(piece.lo);
   const int n = piece.ndim();
-  const index os = dist.storage_strides(t.box);
+  const index os = dist.storage_strides(t);
   index origin = t.box.lo;
   for (std::size_t d = 0; d < origin.size(); ++d)
     origin[d] -= dist.ghosts()[d];

@@ -56,12 +56,20 @@ distribution::distribution(const std::string& name, const index& dims, int nproc
       build_cyclic();
       break;
   }
-  // Storage: walk the tiles row-major; each rank appends its tiles in that order.
+  if (spec_.type == layout_spec::kind::block_cyclic)
+    build_cyclic_storage();
+  else
+    build_storage();
+}
+
+// Block and irregular: walk the tiles row-major; each rank appends its tiles in that order.
+void distribution::build_storage() {
+  const std::size_t n = dims_.size();
   std::size_t ntiles = 1;
   for (int g : tgrid_)
     ntiles *= static_cast<std::size_t>(g);
   tile_offset_.assign(ntiles, 0);
-  storage_.assign(static_cast<std::size_t>(nprocs), 0);
+  storage_.assign(static_cast<std::size_t>(nprocs_), 0);
   index c(n, 0);
   for (std::size_t t = 0; t < ntiles; ++t) {
     const int r = owner_of_tile(c);
@@ -275,16 +283,53 @@ index_t distribution::storage_elements(int rank) const {
   return storage_[static_cast<std::size_t>(rank)];
 }
 
-index distribution::storage_strides(const patch& box) const {
+// Block-cyclic: each rank's tiles form one row-major local matrix, as ScaLAPACK lays out its
+// local arrays. Tile (I, J) starts at local row = the rows of the rank's tile rows above I, and
+// local column likewise. The tiles of any rectangle of a rank's tiles are then one strided
+// matrix: one GEMM can update a whole trailing submatrix, where tile-by-tile storage needs a
+// call (and OpenBLAS a repacking of both operands) per tile.
+void distribution::build_cyclic_storage() {
+  const auto prow = static_cast<std::size_t>(pgrid_[0]), pcol = static_cast<std::size_t>(pgrid_[1]);
+  const auto extent = [&](std::size_t d, std::size_t t) {
+    return starts_[d][t + 1] - starts_[d][t];
+  };
+  std::vector<index_t> row_at(static_cast<std::size_t>(tgrid_[0])),
+      col_at(static_cast<std::size_t>(tgrid_[1]));
+  std::vector<index_t> rows(prow, 0), cols(pcol, 0);  // local matrix extents per grid row/col
+  for (std::size_t i = 0; i < row_at.size(); ++i) {
+    row_at[i] = rows[i % prow];
+    rows[i % prow] += extent(0, i);
+  }
+  for (std::size_t j = 0; j < col_at.size(); ++j) {
+    col_at[j] = cols[j % pcol];
+    cols[j % pcol] += extent(1, j);
+  }
+  storage_.assign(static_cast<std::size_t>(nprocs_), 0);
+  local_ld_.assign(static_cast<std::size_t>(nprocs_), 0);
+  for (std::size_t r = 0; r < prow * pcol; ++r) {
+    local_ld_[r] = cols[r % pcol];
+    storage_[r] = rows[r / pcol] * cols[r % pcol];
+  }
+  tile_offset_.assign(row_at.size() * col_at.size(), 0);
+  for (std::size_t i = 0; i < row_at.size(); ++i)
+    for (std::size_t j = 0; j < col_at.size(); ++j)
+      tile_offset_[i * col_at.size() + j] = row_at[i] * cols[j % pcol] + col_at[j];
+}
+
+index distribution::storage_strides(const tile& t) const {
   const std::size_t n = dims_.size();
   index s(n, 1);
+  if (spec_.type == layout_spec::kind::block_cyclic) {
+    s[0] = local_ld_[static_cast<std::size_t>(t.rank)];
+    return s;
+  }
   for (std::size_t d = n - 1; d-- > 0;)
-    s[d] = s[d + 1] * (box.hi[d + 1] - box.lo[d + 1] + 1 + 2 * ghosts_[d + 1]);
+    s[d] = s[d + 1] * (t.box.hi[d + 1] - t.box.lo[d + 1] + 1 + 2 * ghosts_[d + 1]);
   return s;
 }
 
 index_t distribution::storage_offset(const tile& t, const index& element) const {
-  const index s = storage_strides(t.box);
+  const index s = storage_strides(t);
   index_t o = t.offset;
   for (std::size_t d = 0; d < dims_.size(); ++d)
     o += (element[d] - t.box.lo[d] + ghosts_[d]) * s[d];

@@ -95,7 +95,7 @@ void gemm_patches(const char* what, mat_op op_a, mat_op op_b, T alpha, const glo
   const distribution& cd = c.layout();
   auto* cbase = static_cast<T*>(c.core().local_data());
   auto tile_block = [&](const tile& t, range r, range col) {
-    const index s = cd.storage_strides(t.box);
+    const index s = cd.storage_strides(t);
     return Eigen::Map<mat, Eigen::Unaligned, stride>(
         cbase + cd.storage_offset(t, index{r.lo, col.lo}), r.size(), col.size(), stride(s[0]));
   };

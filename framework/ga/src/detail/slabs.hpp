@@ -48,7 +48,7 @@ view<T> local_view(const global_array<T>& a, const patch& q) {
   const tile t = d.tile_of(q.lo);
   if (t.rank != a.core().rt_rank() || t.box.intersect(q) != q) return {};
   return {static_cast<T*>(a.core().local_data()) + d.storage_offset(t, q.lo),
-          d.storage_strides(t.box)};
+          d.storage_strides(t)};
 }
 
 /// Calls fn(offsets, len) for every row (run along the last dimension) of a box with the
@@ -147,7 +147,7 @@ void run_slabs(const global_array<T>& drv, const std::vector<slab>& slabs,
     stage& st = stages[i % 2];
     wait_all(st.pending);
     const slab& s = slabs[i];
-    fn(s.box, view<T>{base + dd.storage_offset(s.t, s.box.lo), dd.storage_strides(s.t.box)},
+    fn(s.box, view<T>{base + dd.storage_offset(s.t, s.box.lo), dd.storage_strides(s.t)},
        std::span<const view<const T>>(st.src));
   }
 }

@@ -94,12 +94,13 @@ class distribution {
   /// The one tile of `rank` (empty patch if it owns nothing). Throws gaea::error for a
   /// block-cyclic array, whose ranks own many tiles: use tiles(rank).
   patch block(int rank) const;
-  /// Tiles owned by `rank`, in storage order.
+  /// Tiles owned by `rank`, row-major over the tile grid.
   std::vector<tile> tiles(int rank) const;
   /// Elements `rank` stores, ghost cells included.
   index_t storage_elements(int rank) const;
-  /// Row-major strides (elements) of a tile's storage (its extents plus ghosts on both sides).
-  index storage_strides(const patch& box) const;
+  /// Row-major strides (elements) of a tile's storage: its extents plus ghosts on both sides,
+  /// or, block-cyclic, the owner's local matrix (all its tiles, ScaLAPACK's local layout).
+  index storage_strides(const tile& t) const;
   /// Offset (elements) of `element` in the owner's storage of tile `t` (ghost positions allowed).
   index_t storage_offset(const tile& t, const index& element) const;
   /// The tile holding `element` (which must be inside the array).
@@ -125,6 +126,8 @@ class distribution {
   void build_block(const index& chunk);
   void build_irregular();
   void build_cyclic();
+  void build_storage();
+  void build_cyclic_storage();
   int owner_of_tile(const index& c) const noexcept;
   std::size_t tile_linear(const index& c) const noexcept;
   tile make_tile(const index& c) const;
@@ -138,6 +141,7 @@ class distribution {
   std::vector<std::vector<index_t>> starts_;
   std::vector<index_t> tile_offset_;  // per tile (row-major over the tile grid)
   std::vector<index_t> storage_;      // per rank
+  std::vector<index_t> local_ld_;     // per rank, block-cyclic: columns of its local matrix
 };
 
 template <class Fn>

@@ -106,7 +106,8 @@ class global_array {
   const ga::distribution& layout() const { return core().dist(); }
   /// The block `rank` owns (empty patch when it owns nothing). Block and irregular only.
   patch distribution(int rank) const { return core().dist().block(rank); }
-  /// Tiles `rank` owns, in storage order (one for block and irregular, many for block-cyclic).
+  /// Tiles `rank` owns, row-major over the tile grid (one for block and irregular, many for
+  /// block-cyclic).
   std::vector<tile> tiles(int rank) const { return core().dist().tiles(rank); }
   /// Owners of `p` and their pieces, one per tile. Throws gaea::error for an invalid patch.
   std::vector<owned_patch> locate(const patch& p) const {
@@ -185,9 +186,11 @@ class global_array {
     return elements(op::read_inc, std::span(&element, 1), &inc, &old, &one);
   }
 
-  /// This rank's storage: all its tiles one after the other, ghost cells included (for a block
-  /// distribution without ghosts: its block, row-major). Zero-copy: reads and writes go
-  /// straight to the memory peers access. Empty if the rank owns nothing.
+  /// This rank's storage, ghost cells included: its tiles one after the other (for a block
+  /// distribution without ghosts: its block, row-major), or, block-cyclic, one row-major local
+  /// matrix holding all its tiles (ScaLAPACK's local layout; local_tiles() gives each tile's
+  /// origin and strides). Zero-copy: reads and writes go straight to the memory peers access.
+  /// Empty if the rank owns nothing.
   std::span<T> access() const {
     return {static_cast<T*>(core().local_data()),
             static_cast<std::size_t>(core_->dist().storage_elements(core_->rt_rank()))};
@@ -197,7 +200,7 @@ class global_array {
     std::vector<tile_view<T>> out;
     const auto& d = core().dist();
     for (const tile& t : core_->local_tiles()) {
-      const index s = d.storage_strides(t.box);
+      const index s = d.storage_strides(t);
       out.push_back({t.box, d.ghosts(), s,
                      static_cast<T*>(core_->local_data()) + d.storage_offset(t, t.box.lo)});
     }

@@ -125,7 +125,7 @@ class array_core {
 
   /// This rank's storage (all its tiles, ghost cells included).
   void* local_data() const noexcept;
-  /// This rank's tiles, in storage order.
+  /// This rank's tiles, row-major over the tile grid.
   const std::vector<tile>& local_tiles() const noexcept { return local_tiles_; }
   /// Applies an accumulate to this rank's storage (from a handler); `packed` holds `piece`
   /// row-major. Element-wise atomic with respect to other accumulates to this array (the
@@ -232,7 +232,7 @@ void array_core::for_each_piece_transfer(const tile& t, const patch& piece, cons
   const int n = p.ndim();
   const std::size_t es = ops_.size;
   const auto d2 = static_cast<std::size_t>(n >= 2 ? n - 2 : 0);
-  const index os = dist_.storage_strides(t.box);
+  const index os = dist_.storage_strides(t);
   // Origin of the tile's storage in global coordinates (ghosts shift it).
   index origin = t.box.lo;
   for (std::size_t d = 0; d < origin.size(); ++d)
