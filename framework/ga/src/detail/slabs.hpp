@@ -47,8 +47,7 @@ view<T> local_view(const global_array<T>& a, const patch& q) {
   const distribution& d = a.layout();
   const tile t = d.tile_of(q.lo);
   if (t.rank != a.core().rt_rank() || t.box.intersect(q) != q) return {};
-  return {static_cast<T*>(a.core().local_data()) + d.storage_offset(t, q.lo),
-          d.storage_strides(t)};
+  return {static_cast<T*>(a.core().local_data()) + d.storage_offset(t, q.lo), d.storage_strides(t)};
 }
 
 /// Calls fn(offsets, len) for every row (run along the last dimension) of a box with the
