@@ -16,6 +16,138 @@
 #include "gaea/ga/global_array.hpp"
 #include "gaea/runtime/runtime.hpp"
 
+namespace {
+using json = nlohmann::json;
+
+// `v` is an array of one value per rank, of integers when `integers`.
+void check_per_rank(const json& v, int size, bool integers, const std::string& what) {
+  INFO(what);
+  REQUIRE(v.is_array());
+  CHECK(v.size() == static_cast<std::size_t>(size));
+  for (const json& x : v)
+    CHECK((integers ? x.is_number_integer() : x.is_number()));
+}
+
+// The sum of a per-rank array equals the job's figure: exactly for counts, to rounding for
+// measures (the report adds the same doubles in the same order, so it agrees closely).
+void check_sum(const json& per_rank, const json& sum, const std::string& what) {
+  INFO(what);
+  if (sum.is_number_integer()) {
+    std::int64_t s = 0;
+    for (const json& x : per_rank)
+      s += x.get<std::int64_t>();
+    CHECK(s == sum.get<std::int64_t>());
+  } else {
+    double s = 0;
+    for (const json& x : per_rank)
+      s += x.get<double>();
+    CHECK(s == Approx(sum.get<double>()).epsilon(1e-12).margin(1e-12));
+  }
+}
+
+// docs/report.md, schema "gaea-report" version 1: keys, types, per-rank arrays and their sums.
+void check_report_schema(const json& j, int size) {
+  CHECK(j["schema"] == "gaea-report");
+  CHECK(j["schema_version"] == 1);
+  CHECK(j["schema_version"].is_number_integer());
+  CHECK(!j["gaea_version"].get<std::string>().empty());
+  REQUIRE(j["command_line"].is_array());
+  REQUIRE(!j["command_line"].empty());
+  CHECK(j["command_line"][0].get<std::string>().find("test_report") != std::string::npos);
+  // UTC ISO 8601 with milliseconds, e.g. 2026-11-24T21:09:25.123Z.
+  const std::string start = j["start_time"];
+  CHECK(start.size() == 24);
+  CHECK(start[10] == 'T');
+  CHECK(start.back() == 'Z');
+  CHECK(j["ranks"] == size);
+  CHECK(j["ranks"].is_number_integer());
+  const int nodes = j["nodes"];
+  CHECK(nodes >= 1);
+  CHECK(j["hosts"].size() == static_cast<std::size_t>(nodes));
+  for (const json& h : j["hosts"])
+    CHECK(!h.get<std::string>().empty());
+  for (const char* k : {"hardware_threads", "waits", "wakeups", "blocks", "mode_switches"}) {
+    INFO(k);
+    CHECK(j[k].is_number_integer());
+  }
+  for (const char* k : {"lowered", "raised", "transitions"}) {
+    INFO(k);
+    CHECK(j["dvfs"][k].is_number_integer());
+  }
+  for (const auto& [kind, o] : j["operations"].items()) {
+    INFO(kind);
+    CHECK(o["count"].is_number_integer());
+    CHECK(o["bytes"].is_number_integer());
+  }
+  // CPU over the same interval as the wall time, as a share of the hardware threads: it cannot
+  // pass 1. Allowance: the kernel adds a thread's CPU time to the process total at scheduler
+  // ticks, so a reading can miss up to one tick (<= 10 ms at HZ >= 100) for each thread running
+  // at that moment, which is at most one per hardware thread: share error <= 10 ms / wall.
+  const double wall = j["wall_s"], share = j["cpu_fraction_of_hardware_threads"];
+  CHECK(share > 0);
+  CHECK(share <= 1.0 + 0.010 / wall);
+  CHECK(j["cpu_s"].get<double>() <=
+        wall * j["hardware_threads"].get<double>() + 0.010 * j["hardware_threads"].get<double>());
+  const std::string summed = j["energy"]["summed_over"];
+  const std::string kind = j["energy"]["kind"];
+  CHECK((kind == "measured" || kind == "estimated"));
+  CHECK(summed == (kind == "measured" ? "nodes" : "ranks"));
+  CHECK(!j["energy"]["source"].get<std::string>().empty());
+
+  // Per node.
+  const json& pn = j["per_node"];
+  std::int64_t threads = 0, ranks_on_nodes = 0;
+  for (const char* k : {"host", "ranks", "hardware_threads", "wall_s", "cpu_s",
+                        "cpu_fraction_of_hardware_threads", "joules"}) {
+    INFO(k);
+    CHECK(pn[k].size() == static_cast<std::size_t>(nodes));
+  }
+  for (int k = 0; k < nodes; ++k) {
+    threads += pn["hardware_threads"][k].get<std::int64_t>();
+    ranks_on_nodes += pn["ranks"][k].get<std::int64_t>();
+    CHECK(pn["cpu_fraction_of_hardware_threads"][k].get<double>() <=
+          1.0 + 0.010 / pn["wall_s"][k].get<double>());
+    CHECK(pn["wall_s"][k].get<double>() <= wall);
+  }
+  CHECK(threads == j["hardware_threads"].get<std::int64_t>());
+  CHECK(ranks_on_nodes == size);
+  check_sum(pn["cpu_s"], j["cpu_s"], "per_node cpu_s");
+  check_sum(pn["joules"], j["energy"]["joules"], "per_node joules");
+
+  // Per rank, beside the sums.
+  const json& pr = j["per_rank"];
+  for (const char* k : {"node", "waits", "wakeups", "blocks", "mode_switches", "dvfs_transitions"})
+    check_per_rank(pr[k], size, true, k);
+  for (const char* k : {"wall_s", "cpu_s", "joules", "estimated_slowdown"})
+    check_per_rank(pr[k], size, false, k);
+  for (const char* k : {"waits", "wakeups", "blocks", "mode_switches"})
+    check_sum(pr[k], j[k], k);
+  check_sum(pr["dvfs_transitions"], j["dvfs"]["transitions"], "dvfs transitions");
+  check_sum(pr["cpu_s"], j["cpu_s"], "cpu_s");
+  if (kind == "estimated") check_sum(pr["joules"], j["energy"]["joules"], "joules");
+  for (const json& w : pr["wall_s"])
+    CHECK(w.get<double>() <= wall);
+  for (const json& nd : pr["node"])
+    CHECK((nd.get<int>() >= 0 && nd.get<int>() < nodes));
+  for (const auto& [op, o] : j["operations"].items()) {
+    check_per_rank(pr["operations"][op]["count"], size, true, op);
+    check_per_rank(pr["operations"][op]["bytes"], size, true, op);
+    check_sum(pr["operations"][op]["count"], o["count"], op + " count");
+    check_sum(pr["operations"][op]["bytes"], o["bytes"], op + " bytes");
+  }
+  // Sections: counts are integers; each key has its per-rank array and sum.
+  REQUIRE(j["sections"].contains("global arrays"));
+  CHECK(j["sections"]["global arrays"]["acc_calls"].is_number_integer());
+  CHECK(j["sections"]["throttle"]["transitions"].is_number_integer());
+  for (const auto& [name, sec] : j["sections"].items())
+    for (const auto& [key, v] : sec.items()) {
+      const json& a = pr["sections"][name][key];
+      check_per_rank(a, size, v.is_number_integer(), name + "/" + key);
+      check_sum(a, v, name + "/" + key);
+    }
+}
+}  // namespace
+
 TEST_CASE("report: finalize writes the JSON report and the HDF5 trace", "[report]") {
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
@@ -65,16 +197,14 @@ TEST_CASE("report: finalize writes the JSON report and the HDF5 trace", "[report
     std::ifstream in(json);
     REQUIRE(in.good());
     const nlohmann::json j = nlohmann::json::parse(in);
-    CHECK(j["ranks"] == size);
-    CHECK(j["operations"]["active_message"]["count"].get<double>() >= 10.0 * size);
-    CHECK(j["operations"]["active_message"]["bytes"].get<double>() >= 10.0 * size * n * 8);
+    check_report_schema(j, size);
+    CHECK(j["operations"]["active_message"]["count"].get<std::int64_t>() >= 10 * size);
+    CHECK(j["operations"]["active_message"]["bytes"].get<std::int64_t>() >= 10 * size * n * 8);
     CHECK(j["wall_s"].get<double>() > 0);
     CHECK(j["cpu_s"].get<double>() > 0);
     CHECK(j["energy"]["joules"].get<double>() > 0);
-    // Every energy figure says where it comes from.
-    const std::string kind = j["energy"]["kind"];
-    CHECK((kind == "measured" || kind == "estimated"));
-    CHECK(!j["energy"]["source"].get<std::string>().empty());
+    // The ranks' "global arrays" section counts the accumulates: 10 per rank.
+    CHECK(j["sections"]["global arrays"]["acc_calls"] == 10 * size);
     CHECK(j["dvfs"]["actuator"] == "simulated");
     CHECK(j["slowdown"].contains("held"));
     // The trace: one group per rank, with columns of equal length.

@@ -389,13 +389,13 @@ int main(int argc, char** argv) {
   // An error on any rank ends the job with its message on every rank (exit 1).
   return gaea::run_main("gaea-scf", &argc, &argv, [&](gaea::runtime& rt) {
     gaea::coll::world();  // collective on first use: every rank, before any collective
-    rt.add_report_section(
-        "scf",
-        {"fock tasks", "integrals s", "counter wait s", "get s", "accumulate s", "diagonalise s"},
-        [&rep] {
-          return std::vector<double>{rep.tasks, rep.integrals, rep.counter,
-                                     rep.get,   rep.acc,       rep.diag};
-        });
+    rt.add_report_section("scf",
+                          {gaea::report_count("fock tasks"), "integrals s", "counter wait s",
+                           "get s", "accumulate s", "diagonalise s"},
+                          [&rep] {
+                            return std::vector<double>{rep.tasks, rep.integrals, rep.counter,
+                                                       rep.get,   rep.acc,       rep.diag};
+                          });
     return run(o, rt, rep);
   });
 }

@@ -127,8 +127,9 @@ void install(runtime& rt) {
   rt.add_app_poll([&rt] { return serve_owner_queue(rt); });
   // Counters are created collectively, so every rank registers this section at the same point.
   rt.add_report_section("counters",
-                        {"ops", "op_ms", "served_by_progress_thread", "served_by_main_thread",
-                         "pool_tasks", "pool_fetches", "pool_compute_ms", "pool_wait_ms"},
+                        {report_count("ops"), "op_ms", report_count("served_by_progress_thread"),
+                         report_count("served_by_main_thread"), report_count("pool_tasks"),
+                         report_count("pool_fetches"), "pool_compute_ms", "pool_wait_ms"},
                         [] {
                           const figures& f = stats();
                           auto ld = [](const std::atomic<std::uint64_t>& a) {

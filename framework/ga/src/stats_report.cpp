@@ -9,13 +9,14 @@
 namespace gaea::ga::detail {
 
 void add_report_section(runtime& rt) {
-  std::vector<std::string> keys;
+  std::vector<report_key> keys;
   for (std::size_t i = 0; i < op_count; ++i) {
     const std::string o(to_string(static_cast<op>(i)));
-    keys.insert(keys.end(), {o + "_calls", o + "_MB", o + "_ms"});
+    keys.insert(keys.end(), {report_count(o + "_calls"), o + "_MB", o + "_ms"});
   }
-  keys.insert(keys.end(), {"flushes_issued", "flushes_avoided", "zero_copy_transfers",
-                           "packed_transfers", "accs_served", "packed_served", "accs_direct"});
+  for (const char* k : {"flushes_issued", "flushes_avoided", "zero_copy_transfers",
+                        "packed_transfers", "accs_served", "packed_served", "accs_direct"})
+    keys.push_back(report_count(k));
   rt.add_report_section("global arrays", keys, [] {
     const stats s = current_stats();
     std::vector<double> v;

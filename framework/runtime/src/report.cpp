@@ -1,7 +1,8 @@
 // GAEA_REPORT and GAEA_TRACE at finalize: every rank's telemetry, operations and energy are
-// gathered to rank 0, which prints a summary, writes it as JSON, and writes the time series to
-// HDF5. Files are written through gaea::output_file (a temporary beside the target, renamed
-// once complete); their paths are checked at start-up (check_report_paths()).
+// gathered to rank 0 (measures as doubles, counts as int64), which prints a summary or writes it
+// as JSON (built in report_summary.cpp), and writes the time series to HDF5. Files are written
+// through gaea::output_file (a temporary beside the target, renamed once complete); their paths are
+// checked at start-up (check_report_paths()).
 #include "detail/report.hpp"
 
 #include <hdf5.h>
@@ -11,11 +12,13 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "detail/report_summary.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/progress/clock.hpp"
@@ -24,30 +27,6 @@
 namespace gaea {
 
 namespace {
-// Layout of one rank's summary (doubles, so one MPI_Gather moves it).
-enum field : std::size_t {
-  f_wall,
-  f_cpu,
-  f_state_wall,                                        // 4 states
-  f_state_cpu = f_state_wall + progress::wait_states,  // 4 states
-  f_waits = f_state_cpu + progress::wait_states,
-  f_wakeups,
-  f_blocks,
-  f_mode_switches,
-  f_dvfs_lowered,
-  f_dvfs_raised,
-  f_low_cpu,
-  f_penalty,
-  f_joules,
-  f_measured,
-  f_node_leader,
-  f_node_pus,  // hardware threads of the node, from its first rank only
-  f_transitions,
-  f_op_count,                                // comm::op_kinds
-  f_op_bytes = f_op_count + comm::op_kinds,  // comm::op_kinds
-  f_count = f_op_bytes + comm::op_kinds
-};
-
 void write_json(const std::string& file, const nlohmann::json& j) {
   output_file out(file, "GAEA_REPORT");
   out.write(j.dump(2) + "\n");
@@ -101,6 +80,20 @@ void detail::check_report_paths(const std::string& report, const std::string& tr
   if (!trace.empty()) check_output_path(trace, "GAEA_TRACE");
 }
 
+std::vector<std::string> detail::command_line(const int* argc, char* const* const* argv) {
+  std::vector<std::string> out;
+  if (argc && argv && *argv) {
+    for (int i = 0; i < *argc && (*argv)[i]; ++i)
+      out.emplace_back((*argv)[i]);
+    return out;
+  }
+  // No argv given (gaea::runtime()): the kernel's copy, arguments separated by NUL bytes.
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  for (std::string arg; std::getline(in, arg, '\0');)
+    out.push_back(arg);
+  return out;
+}
+
 void runtime::write_report_and_trace() {
   const bool want_report = report_ != "0";
   const bool want_trace = !trace_.empty();
@@ -119,34 +112,40 @@ void runtime::write_report_and_trace() {
   // collective is done every rank throws it (so that no rank waits, and every rank says why).
   std::string problem;
   if (want_report) {
-    std::vector<double> mine(f_count, 0.0);
+    // The interval's end, read first: CPU and wall time over the same span (report_start_*).
+    std::vector<std::int64_t> counts(detail::i_fixed, 0);
+    counts[detail::i_end_ns] = progress::monotonic_ns();
+    const std::int64_t cpu_ns = progress::process_cpu_ns() - report_start_cpu_ns_;
+    counts[detail::i_start_ns] = report_start_ns_;
+    std::vector<double> mine(detail::r_fixed, 0.0);
     const progress::telemetry_totals t = progress_->totals();
     const energy_reading e = energy();
     const comm::op_totals ops = comm_->operation_totals();
-    mine[f_wall] = elapsed();
-    mine[f_cpu] = static_cast<double>(progress::process_cpu_ns()) * 1e-9;
+    mine[detail::r_cpu] = static_cast<double>(cpu_ns) * 1e-9;
     for (std::size_t s = 0; s < progress::wait_states; ++s) {
-      mine[f_state_wall + s] = static_cast<double>(t.wall_ns[s]) * 1e-9;
-      mine[f_state_cpu + s] = static_cast<double>(t.cpu_ns[s]) * 1e-9;
+      mine[detail::r_state_wall + s] = static_cast<double>(t.wall_ns[s]) * 1e-9;
+      mine[detail::r_state_cpu + s] = static_cast<double>(t.cpu_ns[s]) * 1e-9;
     }
-    mine[f_waits] = static_cast<double>(t.waits);
-    mine[f_wakeups] = static_cast<double>(t.wakeups);
-    mine[f_blocks] = static_cast<double>(t.blocks);
-    mine[f_mode_switches] = static_cast<double>(t.mode_switches);
-    mine[f_dvfs_lowered] = static_cast<double>(t.dvfs_lowered);
-    mine[f_dvfs_raised] = static_cast<double>(t.dvfs_raised);
-    mine[f_low_cpu] = static_cast<double>(t.low_freq_cpu_ns) * 1e-9;
-    mine[f_penalty] = static_cast<double>(t.penalty_ns) * 1e-9;
-    mine[f_joules] = e.joules;
-    mine[f_measured] = e.measured ? 1 : 0;
-    mine[f_node_leader] = node_rank_ == 0 ? 1 : 0;
-    mine[f_node_pus] = node_rank_ == 0 ? topology_->pus() : 0;
-    mine[f_transitions] = static_cast<double>(actuator_->transition_count());
+    mine[detail::r_low_cpu] = static_cast<double>(t.low_freq_cpu_ns) * 1e-9;
+    mine[detail::r_penalty] = static_cast<double>(t.penalty_ns) * 1e-9;
+    mine[detail::r_joules] = e.joules;
+    auto as_count = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
+    counts[detail::i_node] = node_id_;
+    counts[detail::i_node_leader] = node_rank_ == 0 ? 1 : 0;
+    counts[detail::i_node_pus] = node_rank_ == 0 ? topology_->pus() : 0;
+    counts[detail::i_measured] = e.measured ? 1 : 0;
+    counts[detail::i_waits] = as_count(t.waits);
+    counts[detail::i_wakeups] = as_count(t.wakeups);
+    counts[detail::i_blocks] = as_count(t.blocks);
+    counts[detail::i_mode_switches] = as_count(t.mode_switches);
+    counts[detail::i_dvfs_lowered] = as_count(t.dvfs_lowered);
+    counts[detail::i_dvfs_raised] = as_count(t.dvfs_raised);
+    counts[detail::i_transitions] = as_count(actuator_->transition_count());
     for (std::size_t k = 0; k < comm::op_kinds; ++k) {
-      mine[f_op_count + k] = static_cast<double>(ops.count[k]);
-      mine[f_op_bytes + k] = static_cast<double>(ops.bytes[k]);
+      counts[detail::i_op_count + k] = as_count(ops.count[k]);
+      counts[detail::i_op_bytes + k] = as_count(ops.bytes[k]);
     }
-    // Modules' sections follow the fixed fields (same keys on every rank).
+    // Modules' sections follow the fixed measures (same keys on every rank).
     for (const auto& sec : sections_) {
       std::vector<double> v = sec.values();
       // A module bug, not a user error: say so, and keep the gather's widths equal.
@@ -157,109 +156,44 @@ void runtime::write_report_and_trace() {
       mine.insert(mine.end(), v.begin(), v.end());
     }
     const std::size_t width = mine.size();
-    std::vector<double> all(rank_ == 0 ? width * static_cast<std::size_t>(size_) : 0);
-    MPI_Request req;
+    const auto ranks = static_cast<std::size_t>(size_);
+    std::vector<double> all(rank_ == 0 ? width * ranks : 0);
+    std::vector<std::int64_t> all_counts(rank_ == 0 ? detail::i_fixed * ranks : 0);
+    MPI_Request req[2];
     MPI_Igather(mine.data(), static_cast<int>(width), MPI_DOUBLE, all.data(),
-                static_cast<int>(width), MPI_DOUBLE, 0, MPI_COMM_WORLD, &req);
-    wait_request(req);
+                static_cast<int>(width), MPI_DOUBLE, 0, MPI_COMM_WORLD, &req[0]);
+    MPI_Igather(counts.data(), static_cast<int>(detail::i_fixed), MPI_INT64_T, all_counts.data(),
+                static_cast<int>(detail::i_fixed), MPI_INT64_T, 0, MPI_COMM_WORLD, &req[1]);
+    wait_request(req[0]);
+    wait_request(req[1]);
     if (rank_ == 0) try {
-        std::vector<double> sum(width, 0.0);
-        double wall_max = 0, joules = 0, slowdown_max = 0;
-        bool measured = e.measured;
-        for (int r = 0; r < size_; ++r) {
-          const double* v = all.data() + static_cast<std::size_t>(r) * width;
-          for (std::size_t i = 0; i < width; ++i)
-            sum[i] += v[i];
-          wall_max = std::max(wall_max, v[f_wall]);
-          slowdown_max = std::max(slowdown_max, v[f_wall] > 0 ? v[f_penalty] / v[f_wall] : 0.0);
-          // A hardware meter covers the node: count it once per node. The model is per rank.
-          if (!measured || v[f_node_leader] != 0) joules += v[f_joules];
+        detail::report_context ctx;
+        ctx.ranks = size_;
+        ctx.nodes = nodes_;
+        ctx.hosts.resize(static_cast<std::size_t>(nodes_));
+        for (std::size_t r = 0; r < ranks; ++r) {
+          const std::int64_t* c = all_counts.data() + r * detail::i_fixed;
+          if (c[detail::i_node_leader] != 0 && c[detail::i_node] >= 0 && c[detail::i_node] < nodes_)
+            ctx.hosts[static_cast<std::size_t>(c[detail::i_node])] =
+                comm_->host(static_cast<int>(r));
         }
-        const double budget = progress_->max_slowdown();
-        const bool held = slowdown_max <= budget;
-        nlohmann::json j;
-        j["ranks"] = size_;
-        j["nodes"] = nodes_;
-        j["mode"] = std::string(progress::to_string(progress_->current_mode()));
-        j["wall_s"] = wall_max;
-        j["cpu_s"] = sum[f_cpu];
-        j["cpu_per_rank_core_fraction"] = wall_max > 0 ? sum[f_cpu] / (wall_max * size_) : 0.0;
-        j["hardware_threads"] = sum[f_node_pus];  // over all nodes
-        j["cpu_fraction_of_hardware_threads"] =
-            wall_max > 0 && sum[f_node_pus] > 0 ? sum[f_cpu] / (wall_max * sum[f_node_pus]) : 0.0;
-        for (std::size_t s = 0; s < progress::wait_states; ++s) {
-          const std::string name(progress::to_string(static_cast<progress::wait_state>(s)));
-          j["wait_states"][name] = {{"wall_s", sum[f_state_wall + s]},
-                                    {"cpu_s", sum[f_state_cpu + s]}};
-        }
-        j["waits"] = sum[f_waits];
-        j["wakeups"] = sum[f_wakeups];
-        j["blocks"] = sum[f_blocks];
-        j["mode_switches"] = sum[f_mode_switches];
-        j["dvfs"] = {{"actuator", std::string(actuator_->name())},
-                     {"reason", dvfs_reason_},
-                     {"lowered", sum[f_dvfs_lowered]},
-                     {"raised", sum[f_dvfs_raised]},
-                     {"transitions", sum[f_transitions]},
-                     {"cpu_s_at_low_frequency", sum[f_low_cpu]}};
-        j["energy"] = {{"joules", joules},
-                       {"source", e.source},
-                       {"kind", measured ? "measured" : "estimated"},
-                       {"scope", e.scope},
-                       {"meter_choice", meter_reason_}};
-        j["slowdown"] = {{"estimated_max_rank", slowdown_max},
-                         {"budget", budget},
-                         {"held", held},
-                         {"calibration", progress_->cal().describe()}};
-        for (std::size_t k = 0; k < comm::op_kinds; ++k) {
-          const std::string name(comm::to_string(static_cast<comm::op_kind>(k)));
-          j["operations"][name] = {{"count", sum[f_op_count + k]}, {"bytes", sum[f_op_bytes + k]}};
-        }
-        std::string sections_text;
-        for (std::size_t at = f_count; const auto& sec : sections_) {
-          sections_text += "  " + sec.name + ":";
-          for (std::size_t k = 0; k < sec.keys.size(); ++k, ++at) {
-            j["sections"][sec.name][sec.keys[k]] = sum[at];
-            if (sum[at] == 0) continue;
-            char b[96];
-            std::snprintf(b, sizeof b, " %s %.6g", sec.keys[k].c_str(), sum[at]);
-            sections_text += b;
-          }
-          sections_text += "\n";
-        }
-        if (report_ == "1") {
-          std::string line;
-          for (std::size_t k = 0; k < comm::op_kinds; ++k) {
-            char b[96];
-            std::snprintf(b, sizeof b, "%s%s %.0f (%.1f MB)", line.empty() ? "" : ", ",
-                          std::string(comm::to_string(static_cast<comm::op_kind>(k))).c_str(),
-                          sum[f_op_count + k], sum[f_op_bytes + k] / 1e6);
-            line += b;
-          }
-          const auto& sw = j["wait_states"];
-          std::fprintf(
-              stderr,
-              "gaea report: %d ranks on %d node%s, %.3f s, mode %s\n"
-              "  CPU %.3f s (%.1f%% of %.0f hardware threads' worth); waiting: spin %.3f s, "
-              "sleep %.3f s, "
-              "block %.3f s (wall, all threads)\n"
-              "  waits %.0f, wake-ups %.0f, blocks %.0f, mode switches %.0f\n"
-              "  DVFS %s: %.0f lowered, %.0f raised, %.3f CPU-s at low frequency\n"
-              "  energy %.3f J (%s, %s: %s)\n"
-              "  slowdown estimate %.2f%% (budget %.2f%%: %s)\n"
-              "  operations: %s\n%s",
-              size_, nodes_, nodes_ == 1 ? "" : "s", wall_max, j["mode"].get<std::string>().c_str(),
-              sum[f_cpu], 100.0 * j["cpu_fraction_of_hardware_threads"].get<double>(),
-              sum[f_node_pus], sw["spin"]["wall_s"].get<double>(),
-              sw["sleep"]["wall_s"].get<double>(), sw["block"]["wall_s"].get<double>(),
-              sum[f_waits], sum[f_wakeups], sum[f_blocks], sum[f_mode_switches],
-              std::string(actuator_->name()).c_str(), sum[f_dvfs_lowered], sum[f_dvfs_raised],
-              sum[f_low_cpu], joules, measured ? "measured" : "estimated", e.source.c_str(),
-              e.scope.c_str(), 100 * slowdown_max, 100 * budget, held ? "held" : "exceeded",
-              line.c_str(), sections_text.c_str());
-        } else {
-          write_json(report_, j);
-        }
+        ctx.mode = std::string(progress::to_string(progress_->current_mode()));
+        ctx.command_line = command_line_;
+        ctx.start_unix_ms = report_start_unix_ms_;
+        ctx.actuator = std::string(actuator_->name());
+        ctx.dvfs_reason = dvfs_reason_;
+        ctx.energy_source = e.source;
+        ctx.energy_scope = e.scope;
+        ctx.meter_reason = meter_reason_;
+        ctx.max_slowdown = progress_->max_slowdown();
+        ctx.calibration = progress_->cal().describe();
+        for (const auto& sec : sections_)
+          ctx.sections.push_back({sec.name, sec.keys});
+        const detail::report_summary summary = detail::summarize_report(ctx, all, all_counts);
+        if (report_ == "1")
+          std::fputs(summary.text.c_str(), stderr);
+        else
+          write_json(report_, summary.json);
       } catch (const std::exception& ex) {
         problem = ex.what();
       }

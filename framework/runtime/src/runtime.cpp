@@ -130,6 +130,8 @@ runtime::runtime(int* argc, char*** argv)
                 "' must be a number of seconds >= 0 (0 = off)");
   uncaught_at_start_ = std::uncaught_exceptions();
   const comm::config cfg = comm::config::from_env();
+  // Before MPI_Init, which may take its own arguments out of argv.
+  command_line_ = detail::command_line(argc, argv);
 
   int inited = 0, finalized = 0;
   MPI_Initialized(&inited);
@@ -272,21 +274,30 @@ runtime::runtime(int* argc, char*** argv)
   comm_->register_handler(failure_handler,
                           [this](const comm::am_message& msg) { on_failure_message(msg); });
   start_ns_ = progress::monotonic_ns();
-  add_report_section("throttle", {"transitions", "throttled_cpu_s", "idle_cycle_cpu_s"}, [this] {
-    const energy::level_times t = throttle_->cpu_ns_by_level();
-    double throttled = 0, idle = 0;
-    for (int j = 1; j < energy::throttle_levels; ++j) {
-      const double s = static_cast<double>(t[static_cast<std::size_t>(j)]) * 1e-9;
-      throttled += s;
-      idle += s * j / energy::throttle_levels;
-    }
-    return std::vector<double>{static_cast<double>(throttle_->transition_count()), throttled, idle};
-  });
+  add_report_section(
+      "throttle", {report_count("transitions"), "throttled_cpu_s", "idle_cycle_cpu_s"}, [this] {
+        const energy::level_times t = throttle_->cpu_ns_by_level();
+        double throttled = 0, idle = 0;
+        for (int j = 1; j < energy::throttle_levels; ++j) {
+          const double s = static_cast<double>(t[static_cast<std::size_t>(j)]) * 1e-9;
+          throttled += s;
+          idle += s * j / energy::throttle_levels;
+        }
+        return std::vector<double>{static_cast<double>(throttle_->transition_count()), throttled,
+                                   idle};
+      });
   // A report covers the whole run: choose (and prove) the meter now rather than at finalize,
   // since meters count from their creation.
   if (report_ != "0") energy();
   // Every rank registers the barrier handler before this MPI barrier; the AM barrier is safe after.
   mpi_barrier();
+  // The report's interval starts here, after the start-up work of every rank (the meter's proof
+  // burns CPU) and at nearly the same moment on every rank.
+  report_start_ns_ = progress::monotonic_ns();
+  report_start_cpu_ns_ = progress::process_cpu_ns();
+  report_start_unix_ms_ = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
   g_current.store(this);
   // An exception that escapes everything (or one thrown from a noexcept function) ends the whole
   // job with its message instead of leaving the other ranks waiting for this one.
@@ -392,7 +403,7 @@ bool runtime::is_live(std::uint64_t instance) noexcept {
   return r != nullptr && r->instance_ == instance;
 }
 
-void runtime::add_report_section(std::string name, std::vector<std::string> keys,
+void runtime::add_report_section(std::string name, std::vector<report_key> keys,
                                  std::function<std::vector<double>()> values) {
   sections_.push_back({std::move(name), std::move(keys), std::move(values)});
 }

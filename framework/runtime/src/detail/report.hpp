@@ -2,6 +2,7 @@
 // Internal to the runtime: what runtime.cpp needs from report.cpp.
 
 #include <string>
+#include <vector>
 
 namespace gaea::detail {
 
@@ -11,5 +12,9 @@ namespace gaea::detail {
 // directory. Throws gaea::error naming the variable, the path and the reason. The directory must
 // be visible to every rank (rank 0 writes the files).
 void check_report_paths(const std::string& report, const std::string& trace);
+
+// The program's command line: argv[0..argc) when both are given, else this process's
+// /proc/self/cmdline (empty when it cannot be read).
+std::vector<std::string> command_line(const int* argc, char* const* const* argv);
 
 }  // namespace gaea::detail

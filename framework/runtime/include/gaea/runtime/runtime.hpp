@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gaea/base/error.hpp"
@@ -38,6 +39,21 @@ struct energy_reading {
   std::string source;     ///< meter name, e.g. "model" or "rapl-powercap"
   std::string scope;      ///< what it covers, e.g. "model of this rank", "packages (whole node)"
 };
+
+/// One figure of a report section (runtime::add_report_section): its name and whether it is a
+/// count (summed exactly and written as a JSON integer) or a measure (seconds, MB, ...; a JSON
+/// number). Names convert implicitly to measures; report_count() makes a count.
+struct report_key {
+  std::string name;
+  bool count = false;
+  // Implicit, so that a list of names is a list of measures.
+  report_key(const char* n) : name(n) {}
+  report_key(std::string n, bool is_count = false) : name(std::move(n)), count(is_count) {}
+};
+/// A count figure of a report section (an integer; its double value must be a whole number).
+inline report_key report_count(std::string name) {
+  return {std::move(name), true};
+}
 
 /// One per process, constructed on every rank (collective) and destroyed on every rank.
 /// Works whether or not the program called MPI_Init first; it finalizes MPI only if it
@@ -115,12 +131,16 @@ class runtime {
   const energy::model_params& model() const noexcept { return model_; }
   /// Wall seconds since the runtime started.
   double elapsed() const noexcept;
-  /// Adds a module's figures to the GAEA_REPORT summary: `keys` name them, `values()` returns
-  /// this rank's values (one per key), summed over ranks in the text and JSON reports.
+  /// Adds a module's figures to the GAEA_REPORT summary: `keys` name them (counts or measures,
+  /// see report_key), `values()` returns this rank's values (one per key). The report shows their
+  /// sums over ranks, and the JSON also every rank's values (docs/report.md).
   /// Collective in effect: register on every rank in the same order (e.g. when the module's
   /// first collective object is created), or the report's gather would mismatch.
-  void add_report_section(std::string name, std::vector<std::string> keys,
+  void add_report_section(std::string name, std::vector<report_key> keys,
                           std::function<std::vector<double>()> values);
+  /// The program's command line: argv as given to the constructor, or /proc/self/cmdline when
+  /// the constructor was given none. For the report.
+  const std::vector<std::string>& command_line() const noexcept { return command_line_; }
 
   /// "App poll": registers `fn` to run on the thread that created the runtime whenever that
   /// thread is inside a Gaea wait (runtime::wait, barrier, request waits, any progress-engine
@@ -190,10 +210,15 @@ class runtime {
   std::unique_ptr<energy::meter> meter_;
   std::string meter_reason_;
   std::int64_t start_ns_ = 0;
+  // The report's interval starts when the start-up barrier ends (wall and process CPU clocks,
+  // and the UTC time for its "start_time"), so that CPU time and wall time cover the same span.
+  std::int64_t report_start_ns_ = 0, report_start_cpu_ns_ = 0;
+  std::int64_t report_start_unix_ms_ = 0;
+  std::vector<std::string> command_line_;
   std::string report_, trace_;
   struct report_section {
     std::string name;
-    std::vector<std::string> keys;
+    std::vector<report_key> keys;
     std::function<std::vector<double>()> values;
   };
   std::vector<report_section> sections_;
