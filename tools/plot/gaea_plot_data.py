@@ -32,8 +32,8 @@ def expect_bench(path, data, kind):
     """Raises PlotError unless `data` (from `path`) is the result of benchmark `kind`."""
     got = data.get("bench")
     if got != kind:
-        what = f"a '{got}' result" if got else "not a Gaea benchmark result (no \"bench\" field)"
-        raise PlotError(f"'{path}': {what}, expected a '{kind}' result")
+        what = f"a result of bench '{got}'" if got else "no \"bench\" field"
+        raise PlotError(f"'{path}': {what}, expected one of bench '{kind}'")
 
 
 def field(path, obj, key):

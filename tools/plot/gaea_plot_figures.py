@@ -135,12 +135,18 @@ def idle(info, path, out):
             "points": 4 * len(rows)}
 
 
+def _group(row):
+    """A counter launch's column: compare_counters.sh's "tls" tag (a transport, or an emulated
+    host layout such as "2x2 bgq"), else the program's own UCX_TLS."""
+    return row.get("tls") or row.get("ucx_tls") or "UCX_TLS not recorded"
+
+
 def counters(rows, path, out):
     """[PGAS-BGQ Fig. 10]: average fetch-and-add latency against the number of ranks, per counter
     mode and variant, owner idle or computing; GA's NGA_Read_inc beside it. One column per
     transport (or emulated-host layout) of the file; the median where several launches measured
     the same point."""
-    groups = list(dict.fromkeys(r.get("tls", r.get("ucx_tls", "?")) for r in rows))
+    groups = list(dict.fromkeys(_group(r) for r in rows))
     states = ("idle", "compute")
     fig, axes = plt.subplots(2, len(groups), figsize=(4.6 * len(groups) + 1.5, 7.4),
                              squeeze=False, sharey=True)
@@ -148,7 +154,7 @@ def counters(rows, path, out):
     mode_colors = {}
     variant_styles = {"single": "-", "batched": "--", "hierarchical": ":"}
     for col, group in enumerate(groups):
-        mine = [r for r in rows if r.get("tls", r.get("ucx_tls", "?")) == group]
+        mine = [r for r in rows if _group(r) == group]
         for row_i, state in enumerate(states):
             ax = axes[row_i][col]
             lines = {}  # (label, mode, variant) -> {ranks: [avg_us of each launch]}
