@@ -14,20 +14,22 @@ git history, 5e94a98) without per-rep samples, put and acc only; data/trace-scf-
 GAEA_TRACE of `mpirun -np 2 gaea-scf water.xyz --basis STO-3G` (UCX_TLS=sm, main at 2520145).
 """
 import glob
+import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-try:
-    import h5py
-    import matplotlib  # noqa: F401  pylint: disable=unused-import
-except ImportError as e:
-    print(f"SKIP: {e} (install python3-matplotlib python3-h5py: scripts/install-deps.sh --plots)")
+missing = [m for m in ("matplotlib", "h5py") if importlib.util.find_spec(m) is None]
+if missing:
+    print(f"SKIP: {sys.executable} lacks {', '.join(missing)} (install python3-matplotlib "
+          "python3-h5py: scripts/install-deps.sh --plots)")
     sys.exit(77)
+import h5py  # noqa: E402  pylint: disable=wrong-import-position
 
 failures = []
 
@@ -204,7 +206,8 @@ def errors(source):
             (["reaction", os.path.join(tmp, "missing.json"), "-o", png],
              r"'.*missing\.json': no such file"),
             (["reaction", os.path.join(energy, "idle_wait-sm.json"), "-o", png],
-             r"idle_wait-sm\.json': a result of bench 'idle_wait', expected one of bench 'reaction'"),
+             r"idle_wait-sm\.json': a result of bench 'idle_wait', "
+             r"expected one of bench 'reaction'"),
             (["idle", os.path.join(energy, "shift-sm.txt"), "-o", png],
              r"shift-sm\.txt': not JSON"),
             (["shift", os.path.join(energy, "reaction-sm.txt"), "-o", png],
@@ -228,6 +231,25 @@ def errors(source):
                   and re.search(pattern, lines[0]) is not None,
                   f"one-line error matching {pattern!r}: {r.stderr.strip()!r}")
             check(not os.path.exists(png), "no figure written")
+
+        # `all`: a bad reaction file is reported (exit 2) and the good one still drawn; an .h5
+        # that is no trace (here: not HDF5 at all) is skipped, not an error.
+        mixed = os.path.join(tmp, "mixed")
+        os.makedirs(mixed)
+        for src, dst in (("reaction-sm.json", "reaction-a.json"),
+                         ("idle_wait-sm.json", "reaction-b.json")):
+            shutil.copy(os.path.join(energy, src), os.path.join(mixed, dst))
+        with open(os.path.join(mixed, "checkpoint.h5"), "w", encoding="utf-8") as f:
+            f.write("not a trace")
+        r = run(source, "all", mixed, "-o", os.path.join(tmp, "mixed-out"))
+        check(r.returncode == 2, f"all with one bad file: exit 2 (got {r.returncode})")
+        check(re.fullmatch(r"gaea_plot: error: all: '.*reaction-b\.json': a result of bench "
+                           r"'idle_wait', expected one of bench 'reaction'", r.stderr.strip())
+              is not None, f"all: one error line for reaction-b.json: {r.stderr.strip()!r}")
+        check(os.path.isfile(os.path.join(tmp, "mixed-out", "reaction-a.png")),
+              "all: the good file is still drawn")
+        check("checkpoint.h5: skipped, not a timeline input" in r.stdout,
+              f"all: a non-trace .h5 is skipped: {r.stdout.strip()!r}")
 
 
 def main():

@@ -11,18 +11,22 @@
   gaea_plot.py timeline FILE -o OUT    a GAEA_TRACE HDF5 file: wait states per rank and thread
   gaea_plot.py all DIR -o OUTDIR [--format png|svg]
                                        every file above found under DIR (recursively), each to
-                                       OUTDIR/<path under DIR, '/' -> '_'>.<format>
+                                       OUTDIR/<path under DIR, '/' -> '_'>.<format>; a
+                                       results.jsonl or .h5 of another kind is skipped, a bad
+                                       file of the others is reported and the rest drawn
 
 OUT's extension (.png or .svg) chooses the format. Every figure prints one line:
   <out>: kind=<kind> panels=<n> series=<n> x=<n> points=<n>
 series = lines (configurations, modes, mode+variant, or timeline bands), x = distinct x values
 (sizes, gaps, rank counts; ranks for a timeline), points = values drawn (state changes for a
-timeline). Exit status: 0 drawn, 2 bad input (missing file, wrong kind, bad output name; one
-line on stderr), 3 matplotlib (python3-matplotlib) or h5py (python3-h5py) missing.
+timeline). Exit status: 0 drawn; 2 bad input (a missing file, another benchmark's file, a bad
+output name; one line on stderr each; for `all`, any file); 3 matplotlib (python3-matplotlib) or
+h5py (python3-h5py) missing.
 Run with Debian's /usr/bin/python3 (scripts/install-deps.sh --plots installs both packages).
 """
 import argparse
 import fnmatch
+import importlib.util
 import os
 import sys
 
@@ -61,9 +65,7 @@ def draw(kind, path, out):
         raise PlotError(f"output '{out}': directory '{out_dir}' does not exist")
     reader, function, _ = KINDS[kind]
     if kind == "timeline":
-        try:
-            import h5py  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
-        except ImportError:
+        if importlib.util.find_spec("h5py") is None:
             print("gaea_plot: error: reading a GAEA_TRACE file needs h5py: install python3-h5py "
                   "(scripts/install-deps.sh --plots)", file=sys.stderr)
             sys.exit(3)
@@ -91,22 +93,25 @@ def draw_all(root, out_dir, fmt):
         raise PlotError(f"'{root}': not a directory")
     os.makedirs(out_dir, exist_ok=True)
     hits = found(root)
-    drawn = 0
+    drawn, failed = 0, 0
     for kind, path in hits:
         rel = os.path.relpath(path, root)
         out = os.path.join(out_dir, os.path.splitext(rel)[0].replace(os.sep, "_") + "." + fmt)
-        if kind == "counters":
-            try:
-                read_counters(path)
-            except PlotError:
-                print(f"{path}: skipped (no counter lines)")
-                continue
-        print(draw(kind, path, out), flush=True)
-        drawn += 1
-    if drawn == 0:
+        try:
+            print(draw(kind, path, out), flush=True)
+            drawn += 1
+        except PlotError as e:
+            if kind in ("counters", "timeline"):
+                # results.jsonl and *.h5 are also other benchmarks' and GA I/O's names
+                print(f"{path}: skipped, not a {kind} input ({e})", flush=True)
+            else:
+                print(f"gaea_plot: error: all: {e}", file=sys.stderr, flush=True)
+                failed += 1
+    if drawn == 0 and failed == 0:
         raise PlotError(f"'{root}': no known result file (shift-*, reaction-*.json, "
                         "idle_wait-*.json, results.jsonl, *.h5)")
-    print(f"all: {drawn} figures from {root}")
+    print(f"all: {drawn} figures from {root}" + (f", {failed} failed" if failed else ""))
+    return 2 if failed else 0
 
 
 def main(argv=None):
@@ -125,7 +130,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         if args.kind == "all":
-            draw_all(args.dir, args.output, args.format)
+            return draw_all(args.dir, args.output, args.format)
         else:
             print(draw(args.kind, args.file, args.output))
     except PlotError as e:

@@ -119,8 +119,8 @@ def _shift_txt(path):
     for n, line in enumerate(lines, 1):
         m = _SHIFT_HEADER.match(line)
         if m:
-            info.update(ranks=int(m.group(1)), nodes=int(m.group(2)), ucx_tls=m.group(3).rstrip(","),
-                        dvfs={"actuator": m.group(4).rstrip(",")})
+            info.update(ranks=int(m.group(1)), nodes=int(m.group(2)),
+                        ucx_tls=m.group(3).rstrip(","), dvfs={"actuator": m.group(4).rstrip(",")})
             continue
         if line.startswith("# energy: "):
             info["energy"] = {"kind": line.split()[2]}
@@ -265,6 +265,6 @@ def read_trace(path):
             for key in ("t_s", "state", "thread"):
                 if key not in f[g]:
                     raise PlotError(f"'{path}': {g}/{key} missing")
-                cols[key] = [v.item() for v in f[g][key][()]]
+                cols[key] = f[g][key][()].tolist()
             ranks.append({"rank": int(g[5:]), **cols})
         return {"ranks": ranks, "states": names, "power_source": f.attrs.get("power_source")}

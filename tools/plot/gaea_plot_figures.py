@@ -180,7 +180,8 @@ def counters(rows, path, out):
                     mode_colors[mode] = ("black" if mode == "ga" else
                                          f"C{sum(m != 'ga' for m in mode_colors) % 10}")
                 p = sorted(by_p)
-                ax.plot(p, [statistics.median(by_p[n]) for n in p], marker="o", markersize=4, label=label,
+                ax.plot(p, [statistics.median(by_p[n]) for n in p], marker="o", markersize=4,
+                        label=label,
                         color=mode_colors[mode], linestyle=variant_styles.get(variant, "-"),
                         linewidth=2 if mode.startswith("ga") else 1.2)
                 series.add(label)
@@ -200,7 +201,10 @@ def counters(rows, path, out):
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="center right", fontsize=7, title="counter mode, variant",
                title_fontsize=7)
-    fig.suptitle("shared-counter fetch-and-add latency vs ranks [PGAS-BGQ Fig. 10]")
+    title = "shared-counter fetch-and-add latency vs ranks [PGAS-BGQ Fig. 10]"
+    if len(ps) == 1:  # say so rather than let a column of dots pass for a scaling curve
+        title += f"\n(this file has one rank count only: P = {next(iter(ps))})"
+    fig.suptitle(title)
     info = next((r for r in rows if r["bench"] == "counter_latency"), rows[0])
     loads = sorted({r["load"].split()[0] for r in rows if r.get("load")})
     footnote = run_label({k: info.get(k) for k in ("gaea_version", "energy")}, {})
