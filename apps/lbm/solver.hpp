@@ -95,7 +95,8 @@ class solver {
   enum class region { all, interior, strip };
   void build_plan();
   kernel_args kernel_for_step() const;
-  void sweep(region which);
+  // `poll`: an exchange in flight, given a progress step now and then (interior sweeps only).
+  void sweep(region which, gaea::ga::ghost_request* poll = nullptr);
   profile line(const gaea::ga::patch& p, std::int64_t n);
 
   config cfg_;

@@ -91,8 +91,9 @@ class request_group {
 
 /// Handle of a non-blocking ghost update, returned by global_array::update_ghosts_async(). While
 /// it is pending, the array's ghost cells are being written and its interiors being read by the
-/// other ranks: read only interiors, write nothing in the array, and call no other collective
-/// of the runtime before wait() (every rank waits in the same order relative to the others).
+/// other ranks: read only its interiors and write nothing in it before wait(). Other arrays may
+/// be used, and other collectives called, as long as every rank calls them and wait() in the
+/// same order.
 ///
 /// wait() is collective: it completes this rank's ghost reads, then a barrier makes sure every
 /// rank has finished reading before anyone changes an interior again. After it the ghosts hold
