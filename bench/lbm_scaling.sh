@@ -37,7 +37,7 @@ trap 'rm -rf "$TMP"' EXIT
 echo "== load at start: $(uptime)"
 
 # ranks:threads:overlap:transport configurations (transport "-": UCX's default choice)
-CONFIGS="1:1:on:- 1:$CORES:on:-"
+CONFIGS="1:1:off:- 1:$CORES:off:-"
 for tls in sm tcp; do
   CONFIGS="$CONFIGS 2:1:off:$tls 2:1:on:$tls 4:1:off:$tls 4:1:on:$tls"
 done

@@ -36,7 +36,7 @@ struct options {
   bool no_check = false;
   bool json = false;
   std::string stores = "cached";  // --stores
-  std::string overlap = "on";     // --overlap
+  std::string overlap = "off";    // --overlap
 };
 
 std::vector<int> parse_grid(const std::string& s) {
@@ -284,7 +284,7 @@ int main(int argc, char** argv) {
                  "measured slower on this VM)")
       ->check(CLI::IsMember({"streaming", "cached"}));
   app.add_option("--overlap", o.overlap,
-                 "on (default): exchange the ghosts while the tile's interior is updated; off: "
+                 "on: exchange the ghosts while the tile's interior is updated; off (default): "
                  "exchange, then update (same results)")
       ->check(CLI::IsMember({"on", "off"}));
   app.add_flag("--json", o.json, "one more output line, in JSON, with every figure");
