@@ -26,20 +26,33 @@ void row_pointers(const kernel_args& a, std::int64_t r, const double** s, double
   }
 }
 
+// Cells per cache line, and how far ahead (in cells) fluid_run asks for the lines it will write.
+constexpr std::int64_t line_cells = 64 / sizeof(double);
+constexpr std::int64_t write_ahead = 256;
+
 template <bool Force>
 void fluid_run(const kernel_args& a, std::int64_t r, std::int64_t c0, std::int64_t c1) {
   const double* s[q];
   double* d[q];
   row_pointers(a, r, s, d);
   const double omega = a.omega, fx = a.fx, fy = a.fy;
+  for (std::int64_t b0 = c0; b0 < c1; b0 += line_cells) {
+    // Nine write streams are more than the hardware prefetcher follows: without a hint each
+    // store line's read-for-ownership starts only at the store (measured on one rank: +19-27 %
+    // at 1024^2 and 4096^2; read hints and longer distances did not help). A hint past the row
+    // or the array's end is harmless (prefetches never fault) and warms the next row's lines.
+    for (int i = 0; i < q; ++i)
+      __builtin_prefetch(d[i] + b0 + write_ahead, 1);
+    const std::int64_t b1 = std::min(b0 + line_cells, c1);
 #pragma GCC ivdep
-  for (std::int64_t c = c0; c < c1; ++c) {
-    double f[q];
-    for (int i = 0; i < q; ++i)
-      f[i] = s[i][c];
-    collide<Force>(f, f, omega, fx, fy);
-    for (int i = 0; i < q; ++i)
-      d[i][c] = f[i];
+    for (std::int64_t c = b0; c < b1; ++c) {
+      double f[q];
+      for (int i = 0; i < q; ++i)
+        f[i] = s[i][c];
+      collide<Force>(f, f, omega, fx, fy);
+      for (int i = 0; i < q; ++i)
+        d[i][c] = f[i];
+    }
   }
 }
 
@@ -119,17 +132,21 @@ void boundary_cell(const kernel_args& a, std::int64_t r, std::int64_t c) {
 }
 
 template <bool Force>
-void rows(const kernel_args& a, std::int64_t r0, std::int64_t r1) {
+void rows(const kernel_args& a, std::int64_t r0, std::int64_t r1, std::int64_t c0,
+          std::int64_t c1) {
   const auto run = a.streaming_stores ? &fluid_run_streaming<Force> : &fluid_run<Force>;
   for (std::int64_t r = r0; r < r1; ++r) {
-    std::int64_t c = 0;
-    for (std::int64_t k = a.row_start[r]; k < a.row_start[r + 1]; ++k) {
-      const special_cell& sp = a.specials[k];
-      if (sp.x > c) run(a, r, c, sp.x);
-      if (sp.kind == 1) boundary_cell<Force>(a, r, sp.x);
-      c = sp.x + 1;
+    std::int64_t c = c0;
+    // The row's specials are sorted by column: skip those left of the box.
+    const special_cell* sp =
+        std::lower_bound(a.specials + a.row_start[r], a.specials + a.row_start[r + 1], c0,
+                         [](const special_cell& s, std::int64_t x) { return s.x < x; });
+    for (const special_cell* end = a.specials + a.row_start[r + 1]; sp != end && sp->x < c1; ++sp) {
+      if (sp->x > c) run(a, r, c, sp->x);
+      if (sp->kind == 1) boundary_cell<Force>(a, r, sp->x);
+      c = sp->x + 1;
     }
-    if (c < a.width) run(a, r, c, a.width);
+    if (c < c1) run(a, r, c, c1);
   }
 #if defined(__x86_64__)
   if (a.streaming_stores) _mm_sfence();  // the stores are visible before the sweep ends
@@ -138,11 +155,17 @@ void rows(const kernel_args& a, std::int64_t r0, std::int64_t r1) {
 
 }  // namespace
 
-void sweep_rows(const kernel_args& a, std::int64_t r0, std::int64_t r1) {
+void sweep_box(const kernel_args& a, std::int64_t r0, std::int64_t r1, std::int64_t c0,
+               std::int64_t c1) {
+  if (r0 >= r1 || c0 >= c1) return;
   if (a.force)
-    rows<true>(a, r0, r1);
+    rows<true>(a, r0, r1, c0, c1);
   else
-    rows<false>(a, r0, r1);
+    rows<false>(a, r0, r1, c0, c1);
+}
+
+void sweep_rows(const kernel_args& a, std::int64_t r0, std::int64_t r1) {
+  sweep_box(a, r0, r1, 0, a.width);
 }
 
 }  // namespace lbm

@@ -38,5 +38,9 @@ struct kernel_args {
 /// neighbours from `src` (boundary rules where the neighbour is not fluid), relaxes them and
 /// writes `dst`. Rows are independent, so ranges may run concurrently.
 void sweep_rows(const kernel_args& a, std::int64_t r0, std::int64_t r1);
+/// Updates the cells of rows [r0, r1) and columns [c0, c1) of the tile, as sweep_rows does (a
+/// cell's value does not depend on the box it was updated in). Empty boxes do nothing.
+void sweep_box(const kernel_args& a, std::int64_t r0, std::int64_t r1, std::int64_t c0,
+               std::int64_t c1);
 
 }  // namespace lbm

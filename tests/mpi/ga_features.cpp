@@ -112,10 +112,71 @@ TEST_CASE("ga: thousands of non-blocking gets and puts outstanding at once", "[g
 }
 
 namespace {
+// How check_ghosts completes the update.
+enum class ghost_mode {
+  blocking,    // update_ghosts()
+  wait,        // update_ghosts_async(), read the interiors meanwhile, wait()
+  wait_twice,  // ... wait() twice (the second does nothing)
+  test_loop,   // test() until true, then wait()
+  destroy,     // the handle goes out of scope unwaited (its destructor completes the update)
+  move,        // moved into another handle, which is waited
+};
+
+// Starts and completes the ghost update of `a` the way `how` says. Returns false if the interior
+// read while the update was pending differed from `value`.
+template <class Value>
+bool complete_ghosts(global_array<double>& a, bool periodic, ghost_mode how, Value&& value) {
+  if (how == ghost_mode::blocking) {
+    a.update_ghosts(periodic);
+    return true;
+  }
+  bool interiors_ok = true;
+  {
+    ga::ghost_request r = a.update_ghosts_async(periodic);
+    CHECK(r.pending());
+    // Interiors may be read while the ghosts are in flight (this is what the overlap is for).
+    for (const auto& t : a.local_tiles())
+      interiors_ok =
+          interiors_ok && t.at(t.box.lo) == value(t.box.lo) && t.at(t.box.hi) == value(t.box.hi);
+    switch (how) {
+      case ghost_mode::wait:
+        r.wait();
+        break;
+      case ghost_mode::wait_twice:
+        r.wait();
+        CHECK_FALSE(r.pending());
+        r.wait();
+        break;
+      case ghost_mode::test_loop:
+        while (!r.test()) {
+        }
+        CHECK(r.test());     // stays true
+        CHECK(r.pending());  // the closing barrier is still owed
+        r.wait();
+        break;
+      case ghost_mode::move: {
+        ga::ghost_request other;
+        other.wait();  // an empty handle: nothing to do, not collective
+        other = std::move(r);
+        CHECK_FALSE(r.pending());  // NOLINT(bugprone-use-after-move): moved-from is empty
+        CHECK(other.pending());
+        other.wait();
+        CHECK_FALSE(other.pending());
+        break;
+      }
+      default:  // destroy: r's destructor waits
+        break;
+    }
+    if (how != ghost_mode::destroy && how != ghost_mode::move) CHECK_FALSE(r.pending());
+  }
+  return interiors_ok;
+}
+
 // Fills the interior of every local tile with f(global index) and the ghosts with -1, updates
 // the ghosts and checks every ghost cell: the wrapped neighbour when periodic, untouched (-1)
 // outside the array when not.
-void check_ghosts(const index& dims, const index& ghosts, bool periodic) {
+void check_ghosts(const index& dims, const index& ghosts, bool periodic,
+                  ghost_mode how = ghost_mode::blocking) {
   global_array<double> a("ghosted", dims, ga::layout_spec::block().with_ghosts(ghosts));
   const std::size_t nd = dims.size();
   auto value = [&](const index& e) {
@@ -137,7 +198,7 @@ void check_ghosts(const index& dims, const index& ghosts, bool periodic) {
       if (d == static_cast<std::size_t>(-1)) break;
     }
   }
-  a.update_ghosts(periodic);
+  CHECK(complete_ghosts(a, periodic, how, value));
   std::int64_t wrong = 0, checked = 0;
   for (const auto& t : a.local_tiles()) {
     index e(nd);
@@ -164,7 +225,8 @@ void check_ghosts(const index& dims, const index& ghosts, bool periodic) {
       if (d == static_cast<std::size_t>(-1)) break;
     }
   }
-  INFO("dims " << dims.size() << "-D, periodic " << periodic << ", " << checked << " ghosts");
+  INFO("dims " << dims.size() << "-D, periodic " << periodic << ", mode " << static_cast<int>(how)
+               << ", " << checked << " ghosts");
   CHECK(wrong == 0);
 }
 }  // namespace
@@ -276,6 +338,55 @@ TEST_CASE("ga: update_ghosts fills edges and corners, periodic or not", "[ga][gh
     check_ghosts({50}, {3}, periodic);
     check_ghosts({12, 10}, {0, 2}, periodic);  // ghosts along one dimension only
   }
+}
+
+TEST_CASE("ga: update_ghosts_async: wait, wait twice, test, move, destroy unwaited",
+          "[ga][ghosts][nb]") {
+  for (bool periodic : {true, false})
+    for (ghost_mode how : {ghost_mode::wait, ghost_mode::wait_twice, ghost_mode::test_loop,
+                           ghost_mode::move, ghost_mode::destroy}) {
+      check_ghosts({20, 13}, {2, 1}, periodic, how);
+      check_ghosts({9, 8, 7}, {1, 2, 1}, periodic, how);
+      check_ghosts({3, 40, 30}, {0, 1, 1}, periodic, how);  // the LBM layout
+    }
+  // Without ghosts: still collective, nothing to read, complete at once.
+  global_array<double> plain("no_ghosts", {10, 10});
+  ga::ghost_request r = plain.update_ghosts_async();
+  CHECK(r.test());
+  r.wait();
+  CHECK_FALSE(r.pending());
+}
+
+TEST_CASE("ga: a ghost update overlaps writes to another array", "[ga][ghosts][nb]") {
+  // The LBM pattern: start the update of `cur`, write `next` meanwhile, wait, repeat with the
+  // roles swapped; every step's ghosts must be those of the step's own array.
+  const index dims{30, 22};
+  const auto spec = ga::layout_spec::block().with_ghosts({1, 1});
+  global_array<double> x("ping", dims, spec), y("pong", dims, spec);
+  global_array<double>*cur = &x, *next = &y;
+  for (auto* arr : {cur, next})
+    arr->fill(0.0);
+  std::int64_t wrong = 0;
+  for (int step = 1; step <= 4; ++step) {
+    for (const auto& t : cur->local_tiles())
+      for (index_t i = t.box.lo[0]; i <= t.box.hi[0]; ++i)
+        for (index_t j = t.box.lo[1]; j <= t.box.hi[1]; ++j)
+          t.at({i, j}) = step * 10000.0 + f2(i, j);
+    ga::ghost_request r = cur->update_ghosts_async(true);
+    for (const auto& t : next->local_tiles())
+      for (index_t i = t.box.lo[0]; i <= t.box.hi[0]; ++i)
+        for (index_t j = t.box.lo[1]; j <= t.box.hi[1]; ++j)
+          t.at({i, j}) = -1.0;
+    r.wait();
+    for (const auto& t : cur->local_tiles())
+      for (index_t i = t.box.lo[0] - 1; i <= t.box.hi[0] + 1; ++i)
+        for (index_t j = t.box.lo[1] - 1; j <= t.box.hi[1] + 1; ++j) {
+          const index_t wi = (i + dims[0]) % dims[0], wj = (j + dims[1]) % dims[1];
+          wrong += t.at({i, j}) != step * 10000.0 + f2(wi, wj) ? 1 : 0;
+        }
+    std::swap(cur, next);
+  }
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("ga: gather, scatter, scatter_acc and read_inc", "[ga][elements]") {

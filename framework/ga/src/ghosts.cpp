@@ -1,4 +1,4 @@
-// update_ghosts: every ghost region of every local tile is read with one get per source piece
+// update_ghosts_async: every ghost region of every local tile is read with one get per source piece
 // straight into the ghost cells of local storage (corners included: diagonal regions are read
 // from the diagonal owners). Periodic boundaries wrap the source indices.
 #include <vector>
@@ -31,10 +31,11 @@ std::vector<run> wrap(index_t a, index_t b, index_t dims, bool periodic) {
 }
 }  // namespace
 
-void array_core::update_ghosts(bool periodic) {
+ghost_request array_core::update_ghosts_async(bool periodic) {
   sync();  // interiors are final everywhere
+  std::unique_ptr<op_state> st;
   if (dist_.has_ghosts()) {
-    auto st = start(op::update_ghosts);
+    st = start(op::update_ghosts);
     const int n = dist_.ndim();
     const auto un = static_cast<std::size_t>(n);
     const index& g = dist_.ghosts();
@@ -92,9 +93,8 @@ void array_core::update_ghosts(bool periodic) {
         if (d == static_cast<std::size_t>(-1)) break;
       }
     }
-    st->wait();
   }
-  rt_.barrier();  // nobody changes an interior before every rank has read its ghosts
+  return {st ? request(std::move(st)) : request(), rt_};
 }
 
 }  // namespace gaea::ga::detail

@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <iostream>
+#include <utility>
 
 #include "detail/op_state.hpp"
 #include "detail/stats_counters.hpp"
@@ -139,6 +140,45 @@ bool request_group::test() {
   rs_.resize(kept);
   if (first) std::rethrow_exception(first);
   return rs_.empty();
+}
+
+ghost_request::ghost_request(ghost_request&& o) noexcept
+    : gets_(std::move(o.gets_)), rt_(std::exchange(o.rt_, nullptr)) {}
+
+ghost_request& ghost_request::operator=(ghost_request&& o) {
+  if (this != &o) {
+    wait();
+    gets_ = std::move(o.gets_);
+    rt_ = std::exchange(o.rt_, nullptr);
+  }
+  return *this;
+}
+
+ghost_request::~ghost_request() {
+  if (rt_ == nullptr) return;
+  try {
+    wait();
+  } catch (const std::exception& e) {
+    std::cerr << "gaea: an unfinished ghost update was destroyed and failed: " << e.what()
+              << std::endl;
+  }
+}
+
+void ghost_request::wait() {
+  if (rt_ == nullptr) return;
+  runtime& rt = *std::exchange(rt_, nullptr);  // empty from here on, even if a read failed
+  std::exception_ptr failed;
+  try {
+    gets_.wait();
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  rt.barrier();  // nobody changes an interior before every rank has read its ghosts
+  if (failed) std::rethrow_exception(failed);
+}
+
+bool ghost_request::test() {
+  return gets_.test();
 }
 
 }  // namespace gaea::ga

@@ -153,7 +153,15 @@ class global_array {
   /// Collective: fills the ghost cells of every tile from the owners of the neighbouring
   /// elements, corners included. `periodic`: wrap around every dimension; otherwise ghost cells
   /// outside the array are left as they are. No-op (but still collective) without ghosts.
-  void update_ghosts(bool periodic = true) { core().update_ghosts(periodic); }
+  void update_ghosts(bool periodic = true) { update_ghosts_async(periodic).wait(); }
+  /// Collective: starts update_ghosts(periodic) and returns before the ghost cells have arrived,
+  /// so that work on the interiors can overlap the transfers. Every rank's interiors must be
+  /// final (a sync() is done first); until the handle's wait() (collective) the array must not
+  /// be written nor its ghosts read (see ghost_request). Call from the runtime's thread, as any
+  /// collective.
+  [[nodiscard]] ghost_request update_ghosts_async(bool periodic = true) {
+    return core().update_ghosts_async(periodic);
+  }
 
   /// Reads the elements at `subs` (global indices) into `out` (same length).
   /// One message per owner; throws gaea::error for a bad subscript, before any communication.

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// gaea::ga::request — the handle of a non-blocking get, put or accumulate — and the ways to
-/// complete many at once: wait_all(), test_all() and request_group.
+/// complete many at once: wait_all(), test_all() and request_group; ghost_request, the handle of
+/// a non-blocking ghost update.
 
 #include <cstddef>
 #include <memory>
@@ -10,11 +11,16 @@
 
 #include "gaea/base/nonblocking.hpp"
 
+namespace gaea {
+class runtime;
+}
+
 namespace gaea::ga {
 
 namespace detail {
 struct op_state;
-}
+class array_core;
+}  // namespace detail
 
 /// Handle of a non-blocking operation, returned by the `nonblocking` overloads of
 /// global_array::get/put/acc. Any number may be outstanding (each owns its own state).
@@ -81,6 +87,44 @@ class request_group {
 
  private:
   std::vector<request> rs_;
+};
+
+/// Handle of a non-blocking ghost update, returned by global_array::update_ghosts_async(). While
+/// it is pending, the array's ghost cells are being written and its interiors being read by the
+/// other ranks: read only its interiors and write nothing in it before wait(). Other arrays may
+/// be used, and other collectives called, as long as every rank calls them and wait() in the
+/// same order.
+///
+/// wait() is collective: it completes this rank's ghost reads, then a barrier makes sure every
+/// rank has finished reading before anyone changes an interior again. After it the ghosts hold
+/// the neighbours' values and the handle is empty; waiting again (or waiting an empty handle)
+/// does nothing. The destructor of a pending handle waits the same way (errors are reported on
+/// stderr), so destroying it is collective too. Thread safety: wait() and test() from the
+/// thread that started the update, which must be the runtime's thread (the barrier's rule).
+/// Move-only.
+class ghost_request {
+ public:
+  /// An empty handle (already complete).
+  ghost_request() noexcept = default;
+  ghost_request(ghost_request&& o) noexcept;
+  /// Waits for the update held so far (collective), then takes over `o`'s.
+  ghost_request& operator=(ghost_request&& o);
+  ~ghost_request();
+
+  /// Collective: completes the update (see the class comment). Throws gaea::error if a read
+  /// failed (after the barrier, so no rank is left waiting in it).
+  void wait();
+  /// Not collective, never blocks: one progress step; true when this rank's ghost cells are
+  /// all written (they may be read now). wait() is still required to finish the update.
+  bool test();
+  /// True until wait() (or the destructor) has completed the update.
+  bool pending() const noexcept { return rt_ != nullptr; }
+
+ private:
+  friend class detail::array_core;
+  ghost_request(request gets, runtime& rt) noexcept : gets_(std::move(gets)), rt_(&rt) {}
+  request gets_;
+  runtime* rt_ = nullptr;  // set while the closing barrier is owed
 };
 
 /// The non-blocking tag (gaea/base/nonblocking.hpp): `ga::nonblocking` is `gaea::nonblocking`.

@@ -112,7 +112,7 @@ class array_core {
   void fence();
   void sync();
   /// Collective: fills every tile's ghost cells from their owners (corners included).
-  void update_ghosts(bool periodic);
+  ghost_request update_ghosts_async(bool periodic);
   /// Element lists, non-blocking: `o` is op::gather (into `out`), op::scatter (from `values`),
   /// op::scatter_acc or op::read_inc (out = old, element += value); `alpha` points to one element
   /// (scatter_acc and read_inc). `subs`, `values` and `alpha` are copied before the call returns;
