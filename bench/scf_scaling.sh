@@ -134,7 +134,10 @@ run_psi4() {  # <np> <deck> <log> <dir>
 # Parsers: print one number each.
 g_energy() { awk '/^  total energy/ {print $3}' "$1"; }
 g_iters() { awk '/^SCF converged after/ {print $4}' "$1"; }
-g_scf_time() { awk '/^ +[0-9]+ +-[0-9.]+ .*\|/ {s += $11} END {printf "%.3f\n", s}' "$1"; }
+# The iteration table's wall column is the last one before the second "|".
+g_scf_time() {
+  awk -F'|' '/^ +[0-9]+ +-[0-9.]+ .*\|/ {n = split($2, f, " "); s += f[n]} END {printf "%.3f\n", s}' "$1"
+}
 g_full() { awk '/Fock builds:/ {print $3}' "$1"; }
 g_breakdown() {  # integrals counter get acc diag per iteration
   awk '/integrals\+contraction/ {print $2, $5, $7, $9, $11}' "$1"
