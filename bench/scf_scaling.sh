@@ -156,7 +156,8 @@ echo "convergence: gaea-scf |dE| < 1e-10 Eh, rms orbital gradient < 1e-8 (on a f
      "Psi4 e 1e-10, d 1e-8, Schwarz 1e-12 (direct: DF iterations first, then exact ones)"
 echo "times: whole-launch wall seconds, medians over $reps launch(es); ratios < 1: gaea faster;" \
      "it: iterations (gaea: full Fock builds in brackets; psi4 direct: DF + exact); scf: SCF" \
-     "seconds alone (gaea: its iterations; NWChem: its 'Time for solution')"
+     "seconds alone (gaea: its iterations' wall time; NWChem: its 'Time for solution', CPU" \
+     "seconds of rank 0: the same as wall on a quiet machine, far below it under load)"
 printf '\n%5s %5s %3s %4s %5s | %8s %7s %7s | %8s %7s %3s %6s %6s | %8s %7s %6s | %8s %3s %6s | %9s %9s %9s\n' \
   waters nbf np over load "gaea[s]" scf it "nwchem" scf it "g/nw" "scf" "psi4dir" it "g/p4d" "psi4pk" \
   it "g/p4pk" \
