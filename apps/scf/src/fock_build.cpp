@@ -49,7 +49,6 @@ struct fock_builder::impl {
   std::vector<std::pair<std::int64_t, std::int64_t>> tasks;  // (bra pair, ket pair), ket <= bra
   std::int64_t screened = 0;
   std::vector<std::int64_t> active;  // tasks of the current build, after density screening
-  std::vector<double> active_dmax;   // largest |density| over each active task's six blocks
   double threshold = 0;              // screening threshold of the current build
   /// Primitive-pair data of every shell pair s1 >= s2 (index s1 (s1 + 1) / 2 + s2), computed
   /// once and shared read-only by the workers, so an engine call does not rebuild it.
@@ -158,8 +157,8 @@ struct fock_builder::impl {
     return a >= b ? matrix(m) : matrix(m.transpose());
   }
 
-  void run_task(std::int64_t t, double dm_task, worker& w, gaea::global_array<double>& d,
-                const matrix& dsh, gaea::global_array<double>& g) {
+  void run_task(std::int64_t t, worker& w, gaea::global_array<double>& d, const matrix& dsh,
+                gaea::global_array<double>& g) {
     const auto [p, r] = tasks[static_cast<std::size_t>(t)];
     const auto [bi, bj] = pairs[static_cast<std::size_t>(p)];
     const auto [bk, bl] = pairs[static_cast<std::size_t>(r)];
@@ -206,9 +205,6 @@ struct fock_builder::impl {
         const auto o2 = basis.first_bf[static_cast<std::size_t>(s2)] - bf0(bj);
         const auto n2 = static_cast<std::int64_t>(a2.size());
         const double q12 = q(s1, s2);
-        // No ket pair of the task can pass with this bra pair (Q34 <= the ket block pair's
-        // bound, each density factor <= the task's): skip the ket loops' tests.
-        if (q12 * pair_bound[static_cast<std::size_t>(r)] * dm_task < thr) continue;
         const double d12max = dsh(s1, s2);
         const std::int64_t pair12 = s1 * (s1 + 1) / 2 + s2;
         for (auto s3 = sh(bk); s3 < sh(bk + 1); ++s3) {
@@ -331,7 +327,6 @@ fock_times fock_builder::build(gaea::global_array<double>& d, const matrix& dmax
              s2 < m.block_shell[static_cast<std::size_t>(j) + 1]; ++s2)
           bmax(i, j) = std::max(bmax(i, j), dmax(s1, s2));
   m.active.clear();
-  m.active_dmax.clear();
   for (std::size_t t = 0; t < m.tasks.size(); ++t) {
     const auto [p, r] = m.tasks[t];
     const auto [bi, bj] = m.pairs[static_cast<std::size_t>(p)];
@@ -340,10 +335,8 @@ fock_times fock_builder::build(gaea::global_array<double>& d, const matrix& dmax
         {bmax(bi, bj), bmax(bk, bl), bmax(bi, bk), bmax(bi, bl), bmax(bj, bk), bmax(bj, bl)});
     if (m.pair_bound[static_cast<std::size_t>(p)] * m.pair_bound[static_cast<std::size_t>(r)] *
             dm >=
-        m.threshold) {
+        m.threshold)
       m.active.push_back(static_cast<std::int64_t>(t));
-      m.active_dmax.push_back(dm);
-    }
   }
   // libint2 drops primitive quartets whose estimate is below the engine's precision: the
   // threshold over max |density| for a full build with max |D| > 1, never looser than the
@@ -360,9 +353,8 @@ fock_times fock_builder::build(gaea::global_array<double>& d, const matrix& dmax
   }
   const gaea::counters::task_stats st =
       m.pool.run(static_cast<std::int64_t>(m.active.size()), [&](std::int64_t t, int wi) {
-        m.run_task(m.active[static_cast<std::size_t>(t)],
-                   m.active_dmax[static_cast<std::size_t>(t)],
-                   m.workers[static_cast<std::size_t>(wi)], d, dmax, g);
+        m.run_task(m.active[static_cast<std::size_t>(t)], m.workers[static_cast<std::size_t>(wi)],
+                   d, dmax, g);
       });
   const auto ts = clock_type::now();
   g.sync();
