@@ -165,14 +165,15 @@ std::string describe_inputs(const cli_options& o, const molecule& mol, const bas
     }
   }
   char opts[512];
-  std::snprintf(opts, sizeof opts,
-                "--schwarz %g --max-iter %d --energy-tol %g --density-tol %g --ortho %s "
-                "--lindep %g --diis %d --block-size %lld --counter '%s' --dispense %s --guess %s "
-                "--rebuild-period %d --early-schwarz %g --early-until %g",
-                o.schwarz, o.scf.max_iter, o.scf.energy_tol, o.scf.density_tol, o.scf.ortho.c_str(),
-                o.scf.lindep, o.scf.diis_size, static_cast<long long>(o.block_bf),
-                o.counter.c_str(), o.dispense.c_str(), o.guess.c_str(), o.scf.rebuild_period,
-                o.scf.early_schwarz, o.scf.early_until);
+  std::snprintf(
+      opts, sizeof opts,
+      "--schwarz %g --max-iter %d --energy-tol %g --density-tol %g --gradient-tol %g --ortho %s "
+      "--lindep %g --diis %d --block-size %lld --counter '%s' --dispense %s --guess %s "
+      "--rebuild-period %d --early-schwarz %g --early-until %g",
+      o.schwarz, o.scf.max_iter, o.scf.energy_tol, o.scf.density_tol, o.scf.gradient_tol,
+      o.scf.ortho.c_str(), o.scf.lindep, o.scf.diis_size, static_cast<long long>(o.block_bf),
+      o.counter.c_str(), o.dispense.c_str(), o.guess.c_str(), o.scf.rebuild_period,
+      o.scf.early_schwarz, o.scf.early_until);
   return "molecule " + mol.source + " (" + std::to_string(mol.atoms.size()) + " atoms, charge " +
          std::to_string(mol.charge) + ", fingerprint " + apps::hex(hm) + "), basis " + basis.file +
          " (" + std::to_string(basis.nbf) + " functions, fingerprint " + apps::hex(hb) + "), " +
@@ -324,6 +325,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--density-tol", o.scf.density_tol, "convergence: rms change of the density")
       ->check(apps::finite_in(0, 1, true))
+      ->capture_default_str();
+  app.add_option(
+         "--gradient-tol", o.scf.gradient_tol,
+         "convergence: rms orbital gradient below this instead of the density test (0: off)")
+      ->check(apps::finite_in(0, 1, false))
       ->capture_default_str();
   app.add_option("--ortho", o.scf.ortho, "orthogonalisation: symmetric or canonical")
       ->capture_default_str();

@@ -21,8 +21,11 @@ namespace scf {
 
 struct scf_options {
   int max_iter = 50;
-  double energy_tol = 1e-10;        ///< |E_k - E_{k-1}| (Hartree)
-  double density_tol = 1e-8;        ///< rms change of the total density matrix P = 2 C_occ C_occ^T
+  double energy_tol = 1e-10;  ///< |E_k - E_{k-1}| (Hartree)
+  double density_tol = 1e-8;  ///< rms change of the total density matrix P = 2 C_occ C_occ^T
+  /// > 0: the density test is the rms element of the orbital gradient X^T (F D S - S D F) X
+  /// below it (as Psi4's d_convergence), instead of rms(dP) < density_tol; 0: rms(dP).
+  double gradient_tol = 1e-8;
   std::string ortho = "symmetric";  ///< "symmetric" or "canonical"
   double lindep = 1e-6;             ///< overlap eigenvalues below it are dropped (canonical)
   /// Fock matrices kept by DIIS (0: off); 12 rather than 8 saved one iteration and 5-6 % of
@@ -44,6 +47,9 @@ struct scf_options {
 struct iteration_record {
   int iter = 0;
   double energy = 0, delta_e = 0, delta_p = 0;
+  /// rms element of the orbital gradient X^T (F D S - S D F) X (the DIIS error) at this
+  /// iteration's density, before extrapolation
+  double gradient = 0;
   bool full = true;           ///< a full build (else incremental on ΔD)
   bool early = false;         ///< at the early (loose) screening threshold
   std::int64_t quartets = 0;  ///< shell quartets computed, summed over ranks
