@@ -204,6 +204,9 @@ void update_rectangle(tiled_matrix& m, const panel& p, index_t r0, index_t r1, i
   }
 }
 
+/// update_rectangle's `chunk` when nothing runs between strips.
+constexpr std::size_t all_at_once = std::numeric_limits<std::size_t>::max();
+
 /// Tile columns per GEMM strip: about 2048 columns. OpenBLAS packs the L strip again for every
 /// call: at N = 8192 on one rank its packing took 15 % of the samples with one call per 256-wide
 /// tile, 8 % with 1024-wide strips and under 6 % with 2048. Narrower when the rank's threads
@@ -347,9 +350,8 @@ void factor_lookahead(tiled_matrix& m, bool overlap, step_flags& flags, task_run
     issued[k % 2] = false;
     // Ahead: column k+1 (rows below k), then row k+1 (columns from k+2).
     const index_t strip = strip_tiles(m, k, tasks);
-    const auto all = std::numeric_limits<std::size_t>::max();
-    update_rectangle(m, cur, k + 1, nt, k + 1, k + 2, strip, all, tasks, t, [] {});
-    update_rectangle(m, cur, k + 1, k + 2, k + 2, nt, strip, all, tasks, t, [] {});
+    update_rectangle(m, cur, k + 1, nt, k + 1, k + 2, strip, all_at_once, tasks, t, [] {});
+    update_rectangle(m, cur, k + 1, k + 2, k + 2, nt, strip, all_at_once, tasks, t, [] {});
     factor_diagonal(m, k + 1, res);
     if (m.mine(k + 1, k + 1)) flags.diagonal_done(k + 1);
     finish_panel(k + 1);
@@ -460,8 +462,8 @@ void factor_pivoted(tiled_matrix& m, gaea::global_array<std::int64_t>& piv, task
     if (k + 1 == nt) break;
     p.fetch(k, t);
     p.wait(t);
-    update_rectangle(m, p, k + 1, nt, k + 1, nt, strip_tiles(m, k, tasks),
-                     std::numeric_limits<std::size_t>::max(), tasks, t, [] {});
+    update_rectangle(m, p, k + 1, nt, k + 1, nt, strip_tiles(m, k, tasks), all_at_once, tasks, t,
+                     [] {});
   }
   sync(m, t);
 }
