@@ -5,6 +5,7 @@ extension) and returns its summary: {"kind", "panels", "series", "x", "points"} 
 counts the distinct lines or bar groups drawn, "x" the distinct x values and "points" every
 plotted value (the test compares them with the input).
 """
+import os
 import statistics
 
 import matplotlib
@@ -12,21 +13,32 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402  pylint: disable=wrong-import-position
 
-from gaea_plot_data import TRACE_STATES, environment, run_label  # noqa: E402
+from gaea_plot_data import TRACE_STATES, PlotError, environment, run_label  # noqa: E402
 
 _MARKERS = "os^vDP*X<>"
 # Wait states: busy ones warm, idle ones cool.
 _STATE_COLORS = {"run": "#4c72b0", "spin": "#dd8452", "sleep": "#8fbf6f", "block": "#c8c8c8"}
 
 
-def _save(fig, out, footnote):
-    """Writes `fig` to `out` with the run's facts in a footnote, and closes it."""
+def _save(fig, out, footnote, right=1.0):
+    """Writes `fig` to `out` with the run's facts in a footnote, and closes it. The figure goes
+    to a temporary beside `out`, renamed over it only once complete: a failed write (a full
+    disk) is a PlotError and leaves an earlier `out` as it was."""
     if footnote:
         fig.text(0.01, 0.005, footnote, fontsize=7, color="#555555", ha="left", va="bottom",
                  wrap=True)
-    fig.tight_layout(rect=(0, 0.04 if footnote else 0, 1, 1))
-    fig.savefig(out, dpi=90)
-    plt.close(fig)
+    fig.tight_layout(rect=(0, 0.04 if footnote else 0, right, 1))
+    base, ext = os.path.splitext(out)
+    tmp = f"{base}.tmp-{os.getpid()}{ext}"  # same extension: savefig picks the format by it
+    try:
+        fig.savefig(tmp, dpi=90)
+        os.replace(tmp, out)
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise PlotError(f"cannot write '{out}': {e.strerror or e}") from e
+    finally:
+        plt.close(fig)
 
 
 def _size_label(b):
@@ -211,10 +223,7 @@ def counters(rows, path, out):
     if loads:
         footnote += f"; load before launches {loads[0]}–{loads[-1]}"
     footnote += f"; compute {info.get('compute_us', '?')} µs kernels; {path}"
-    fig.tight_layout(rect=(0, 0.04, 0.8, 1))
-    fig.text(0.01, 0.005, footnote, fontsize=7, color="#555555")
-    fig.savefig(out, dpi=90)
-    plt.close(fig)
+    _save(fig, out, footnote, right=0.8)
     return {"kind": "counters", "panels": 2 * len(groups), "series": len(series), "x": len(ps),
             "points": points}
 
