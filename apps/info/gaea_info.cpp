@@ -146,10 +146,11 @@ int main(int argc, char** argv) {
                       rt.progress().cal().describe().c_str());
           std::printf(
               "auto thresholds (rank 0): spin %.0f us, block after %.0f us idle, "
-              "waits >= %zu bytes block at once\n",
+              "waits >= %zu bytes (gets) or %zu bytes (others) block at once\n",
               static_cast<double>(rt.progress().auto_parameters().spin_ns) / 1e3,
               static_cast<double>(rt.progress().auto_parameters().block_after_ns) / 1e3,
-              rt.progress().interrupt_bytes(rt.worker()));
+              rt.progress().interrupt_bytes(rt.worker(), gaea::progress::transfer_kind::get),
+              rt.progress().interrupt_bytes(rt.worker(), gaea::progress::transfer_kind::other));
           std::printf("DVFS (rank 0): %s\n", rt.dvfs_reason().c_str());
           std::printf("energy meter (rank 0): %s\n", meter.c_str());
         }

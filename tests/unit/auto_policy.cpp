@@ -61,8 +61,16 @@ TEST_CASE("auto policy: a latency-critical wait spins longer; a bulk wait blocks
   CHECK(a.next(159 * us).what == action::spin);
   CHECK(a.next(161 * us).what == action::sleep);
   a.end_wait(200 * us);
-  // Before any rate is known, the 16 KiB of [PASCoL Table 1] is the threshold.
+  // Before any rate is known, [PASCoL Table 1]'s thresholds: 32 KiB for gets, 16 KiB otherwise.
   CHECK(a.interrupt_bytes() == 16384);
+  CHECK(a.interrupt_bytes(transfer_kind::get) == 32768);
+  // A 24 KiB get is still latency-critical; a 24 KiB put blocks after the probe.
+  a.begin_wait(300 * us, 24576, transfer_kind::get);
+  CHECK(a.next(300 * us + 100 * us).what == action::spin);
+  a.end_wait(500 * us);
+  a.begin_wait(600 * us, 24576, transfer_kind::other);
+  CHECK(a.next(600 * us + 31 * us).what == action::block);
+  a.end_wait(700 * us);
   a.begin_wait(1 * ms, 1 << 20);
   CHECK(a.next(1 * ms + 5 * us).what == action::spin);  // short probe
   const decision d = a.next(1 * ms + 31 * us);
@@ -83,6 +91,18 @@ TEST_CASE("auto policy: the size threshold is calibrated from the observed trans
   a.begin_wait(1 * ms, 1 << 20);
   a.end_wait(1 * ms + (1 << 20) / 10);
   CHECK(a.interrupt_bytes() == static_cast<std::size_t>(600000 / 0.775));
+  // Gets learn their own rate: until a get is seen, theirs stays the default.
+  CHECK(a.interrupt_bytes(transfer_kind::get) == 32768);
+  a.begin_wait(3 * ms, 65536, transfer_kind::get);
+  a.end_wait(3 * ms + 2 * 65536);  // 2 ns per byte
+  CHECK(a.interrupt_bytes(transfer_kind::get) == 300000);
+  CHECK(a.interrupt_bytes() == static_cast<std::size_t>(600000 / 0.775));
+  // A get that blocked lasted 100 us longer than its rate says: wake-ups through this transport
+  // cost more than the calibration's 30 us, so the threshold rises in proportion.
+  a.begin_wait(4 * ms, 1 << 20, transfer_kind::get);
+  REQUIRE(a.next(4 * ms + 31 * us).what == action::block);
+  a.end_wait(4 * ms + 2 * (1 << 20) + 100 * us);
+  CHECK(a.interrupt_bytes(transfer_kind::get) == 1000000);  // 20 x 100 us at 2 ns/B
 }
 
 TEST_CASE("auto policy: the slowdown budget widens the windows when wake-ups cost too much",
@@ -111,4 +131,63 @@ TEST_CASE("auto policy: the slowdown budget widens the windows when wake-ups cos
   a.woke(t + 500 * ms, action::sleep, 1);
   CHECK(a.caution() == 1);
   CHECK(a.slowdown(t + 500 * ms) > 0);
+}
+
+TEST_CASE("auto policy: a steady rhythm of arrivals is met spinning, not woken late", "[auto]") {
+  const auto_params p = auto_params::from(cal(), 0.02, false);  // lead 40 us
+  auto_policy a(p, 0);
+  // Two arrivals 1 ms apart are not yet a rhythm: idle, the thread sleeps and blocks as before.
+  a.traffic(0);
+  a.traffic(1 * ms);
+  CHECK(a.predicted_gap_ns() == 0);
+  CHECK(a.next(1 * ms + 700 * us).what == action::block);
+  // A third 1 ms later is: the next is expected at 3 ms.
+  a.traffic(2 * ms);
+  REQUIRE(a.predicted_gap_ns() == 1 * ms);
+  // After the spin window, block until the lead before the expected arrival...
+  const decision d = a.next(2 * ms + 50 * us);
+  REQUIRE(d.what == action::block);
+  CHECK(d.ns == 3 * ms - p.lead_ns - (2 * ms + 50 * us));
+  // ...then spin from there through the tolerance past it (1/16 of the gap here)...
+  CHECK(a.next(3 * ms - p.lead_ns + 1 * us).what == action::spin);
+  CHECK(a.next(3 * ms + 60 * us).what == action::spin);
+  // ...and once it has passed, fall back to sleeping and blocking.
+  CHECK(a.next(3 * ms + 70 * us).what == action::block);
+  // Events within episode_ns of each other are one arrival: the rhythm holds.
+  a.traffic(3 * ms + 80 * us);
+  a.traffic(3 * ms + 82 * us);
+  CHECK(a.predicted_gap_ns() == 1 * ms + 80 * us);
+}
+
+TEST_CASE("auto policy: irregular arrivals are not predicted, short gaps are spun through",
+          "[auto]") {
+  const auto_params p = auto_params::from(cal(), 0.02, false);
+  auto_policy a(p, 0);
+  a.traffic(0);
+  a.traffic(1 * ms);
+  a.traffic(4 * ms);  // gaps 1 ms then 3 ms: no rhythm
+  CHECK(a.predicted_gap_ns() == 0);
+  CHECK(a.next(4 * ms + 50 * us).what == action::sleep);
+  // A burst every 100 us (under 3 leads): spin through the gaps instead of blocking.
+  a.traffic(10 * ms);
+  a.traffic(10 * ms + 100 * us);
+  a.traffic(10 * ms + 200 * us);
+  REQUIRE(a.predicted_gap_ns() == 100 * us);
+  CHECK(a.next(10 * ms + 260 * us).what == action::spin);
+  // A jittery rhythm widens the window: gaps alternating 0.9 and 1.1 ms (200 us apart) spin from
+  // lead + twice that before the expected arrival, capped at a quarter of the gap.
+  auto_policy b(p, 0);
+  std::int64_t t = 0;
+  for (int i = 0; i < 12; ++i) {
+    t += (i % 2 ? 1100 : 900) * us;
+    b.traffic(t);
+  }
+  REQUIRE(b.predicted_gap_ns() == 1100 * us);
+  const std::int64_t expected = t + 1100 * us;
+  const decision d = b.next(t + 100 * us);
+  REQUIRE(d.what == action::block);
+  CHECK(expected - (t + 100 * us + d.ns) == p.lead_ns + 1100 * us / 4);
+  // An application wait keeps its own rules (no prediction while waiting).
+  b.begin_wait(t + 100 * us, 64);
+  CHECK(b.next(t + 150 * us).what == action::spin);
 }

@@ -8,6 +8,7 @@ namespace gaea::comm {
 
 void completion::check() {
   bytes_.store(0, std::memory_order_relaxed);
+  kinds_.store(0, std::memory_order_relaxed);
   const int st = status_.exchange(0, std::memory_order_relaxed);
   if (st == 0) return;
   const char* text = st == handler_failed   ? "the target's handler failed"

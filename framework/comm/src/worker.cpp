@@ -331,7 +331,9 @@ void worker::strided(int target, const segment& seg, std::uint64_t offset,
         req = ucp_put_nbx(ep, mine, n, remote, k.rkey, &p);
       else
         req = ucp_get_nbx(ep, mine, n, remote, k.rkey, &p);
-      if (!detail::attach(req, c, op, target, n)) return;
+      if (!detail::attach(req, c, op, target, n,
+                          Dir == direction::put ? op_kind::put : op_kind::get))
+        return;
     }
 }
 
@@ -401,7 +403,8 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
   p.cb.send = am_cb;
   p.user_data = b;
   if (remote) {
-    remote->add("active message (remote completion)", target, header.size() + data.size());
+    remote->add("active message (remote completion)", target, header.size() + data.size(),
+                op_kind::active_message);
     ++pending_acks_;
   }
   ucs_status_ptr_t req = ucp_am_send_nbx(endpoint(target), detail::am_request_id, b->header.data(),
@@ -413,7 +416,7 @@ void worker::am_send(int target, handler_id id, std::span<const std::byte> heade
       --pending_acks_;
     }
   }
-  detail::attach(req, local, "active message", target, data.size());
+  detail::attach(req, local, "active message", target, data.size(), op_kind::active_message);
 }
 
 void worker::flush(int target, completion& done) {

@@ -18,6 +18,8 @@ auto_params auto_params::from(const calibration& c, double max_slowdown, bool sh
   p.block_after_ns = 20 * (p.wake_cost_ns + 2 * c.dvfs_ns);
   p.max_sleep_ns = std::clamp<std::int64_t>(p.block_after_ns / 4, p.min_sleep_ns, 1000000);
   p.max_slowdown = max_slowdown;
+  // A timed wake-up is late by about what a micro-sleep overshoots.
+  p.lead_ns = p.sleep_cost_ns;
   return p;
 }
 
@@ -28,28 +30,69 @@ auto_policy::auto_policy(const auto_params& p, std::int64_t now_ns)
       sleep_step_ns_(p.min_sleep_ns),
       window_start_ns_(now_ns) {}
 
-void auto_policy::traffic(std::int64_t now_ns) noexcept {
+void auto_policy::reset_idle(std::int64_t now_ns) noexcept {
   last_traffic_ns_ = now_ns;
   sleep_step_ns_ = p_.min_sleep_ns;
 }
 
-std::size_t auto_policy::interrupt_bytes() const noexcept {
-  if (ns_per_byte_ <= 0) return p_.default_interrupt_bytes;
+void auto_policy::traffic(std::int64_t now_ns) noexcept {
+  const bool arrival = last_arrival_ns_ < 0 || now_ns - last_event_ns_ > p_.episode_ns;
+  last_event_ns_ = now_ns;
+  reset_idle(now_ns);
+  if (!arrival) return;
+  if (last_arrival_ns_ >= 0) {
+    const std::int64_t gap = now_ns - last_arrival_ns_;
+    // Predict only a rhythm: two successive gaps within a factor 1.5 of each other.
+    const bool steady =
+        last_gap_ns_ > 0 && 2 * gap <= 3 * last_gap_ns_ && 2 * last_gap_ns_ <= 3 * gap;
+    predicted_gap_ns_ = steady && gap <= p_.max_predicted_ns ? gap : 0;
+    // The spread of the rhythm (sender jitter, and how late this thread saw each arrival).
+    if (last_gap_ns_ > 0) {
+      const std::int64_t dev = gap > last_gap_ns_ ? gap - last_gap_ns_ : last_gap_ns_ - gap;
+      jitter_ns_ = jitter_ns_ == 0 ? dev : (3 * jitter_ns_ + dev) / 4;
+    }
+    last_gap_ns_ = gap;
+  }
+  last_arrival_ns_ = now_ns;
+}
+
+bool auto_policy::predicted(std::int64_t now_ns, decision& d) const noexcept {
+  if (predicted_gap_ns_ <= 0 || waiting_) return false;
+  const std::int64_t expected = last_arrival_ns_ + predicted_gap_ns_;
+  // Arrivals scatter by about the jitter around the expected time: the window covers twice it.
+  const std::int64_t spread = std::min(2 * jitter_ns_, predicted_gap_ns_ / 4);
+  const std::int64_t tolerance = std::max({p_.lead_ns / 2, predicted_gap_ns_ / 16, spread});
+  if (now_ns > expected + tolerance) return false;  // missed: the rhythm broke
+  const std::int64_t lead = p_.lead_ns + spread;
+  if (predicted_gap_ns_ < 3 * lead || expected - now_ns <= lead) {
+    d = {action::spin, 0, 0};
+    return true;
+  }
+  const std::int64_t until = expected - lead - now_ns;
+  d = {action::block, until, until};
+  return true;
+}
+
+std::size_t auto_policy::interrupt_bytes(transfer_kind kind) const noexcept {
+  const auto k = static_cast<std::size_t>(kind);
+  if (ns_per_byte_[k] <= 0) return p_.default_interrupt_bytes[k];
   // The transfer must last at least 20 wake-ups for one wake-up to cost <= 5%.
-  const double bytes = 20.0 * static_cast<double>(p_.wake_cost_ns) / ns_per_byte_;
+  const std::int64_t wake = std::max(p_.wake_cost_ns, block_extra_ns_[k]);
+  const double bytes = 20.0 * static_cast<double>(wake) / ns_per_byte_[k];
   return static_cast<std::size_t>(std::clamp(bytes, 1024.0, 1e12));
 }
 
 bool auto_policy::bulk() const noexcept {
-  return waiting_ && wait_bytes_ >= interrupt_bytes();
+  return waiting_ && wait_bytes_ >= interrupt_bytes(wait_kind_);
 }
 
-void auto_policy::begin_wait(std::int64_t now_ns, std::size_t bytes) noexcept {
+void auto_policy::begin_wait(std::int64_t now_ns, std::size_t bytes, transfer_kind kind) noexcept {
   waiting_ = true;
   wait_bytes_ = bytes;
+  wait_kind_ = kind;
   wait_start_ns_ = now_ns;
   wait_blocked_ = false;
-  traffic(now_ns);
+  reset_idle(now_ns);
 }
 
 void auto_policy::end_wait(std::int64_t now_ns) noexcept {
@@ -57,10 +100,19 @@ void auto_policy::end_wait(std::int64_t now_ns) noexcept {
   if (waiting_ && !wait_blocked_ && wait_bytes_ >= 4096) {
     const double r =
         static_cast<double>(now_ns - wait_start_ns_) / static_cast<double>(wait_bytes_);
-    ns_per_byte_ = ns_per_byte_ <= 0 ? r : 0.75 * ns_per_byte_ + 0.25 * r;
+    double& rate = ns_per_byte_[static_cast<std::size_t>(wait_kind_)];
+    rate = rate <= 0 ? r : 0.75 * rate + 0.25 * r;
+  } else if (waiting_ && wait_blocked_) {
+    const auto k = static_cast<std::size_t>(wait_kind_);
+    if (ns_per_byte_[k] > 0) {
+      const auto extra = std::max<std::int64_t>(
+          0, now_ns - wait_start_ns_ -
+                 static_cast<std::int64_t>(ns_per_byte_[k] * static_cast<double>(wait_bytes_)));
+      block_extra_ns_[k] = block_extra_ns_[k] == 0 ? extra : (3 * block_extra_ns_[k] + extra) / 4;
+    }
   }
   waiting_ = false;
-  traffic(now_ns);
+  reset_idle(now_ns);
 }
 
 decision auto_policy::next(std::int64_t now_ns) noexcept {
@@ -69,13 +121,15 @@ decision auto_policy::next(std::int64_t now_ns) noexcept {
     // Long transfer: a short probe, then block until the transfer's events arrive.
     if (idle < std::min(spin_window_ns(), p_.wake_cost_ns)) return {action::spin, 0, 0};
     wait_blocked_ = true;
-    const double expected = ns_per_byte_ > 0 ? ns_per_byte_ * static_cast<double>(wait_bytes_)
-                                             : static_cast<double>(20 * p_.wake_cost_ns);
+    const double rate = ns_per_byte_[static_cast<std::size_t>(wait_kind_)];
+    const double expected = rate > 0 ? rate * static_cast<double>(wait_bytes_)
+                                     : static_cast<double>(20 * p_.wake_cost_ns);
     return {action::block, 100000000, static_cast<std::int64_t>(expected)};
   }
   const std::int64_t spin_for =
       waiting_ ? std::max(spin_window_ns(), p_.critical_spin_ns * caution_) : spin_window_ns();
   if (idle < spin_for) return {action::spin, 0, 0};
+  if (decision d; predicted(now_ns, d)) return d;
   if (idle < block_after_ns()) {
     const std::int64_t step = sleep_step_ns_;
     sleep_step_ns_ = std::min(sleep_step_ns_ * 2, p_.max_sleep_ns);

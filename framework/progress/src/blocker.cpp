@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -44,17 +45,30 @@ blocker::~blocker() {
   close(event_fd_);
 }
 
-blocker::outcome blocker::block(std::int64_t timeout_ns) {
-  if (worker_ && worker_fd_ < 0) return outcome::unsupported;
-  if (worker_ && !worker_->arm()) return outcome::busy;
+int blocker::wait_events(epoll_event* evs, int max, std::int64_t timeout_ns) noexcept {
+  // epoll_pwait2 keeps nanoseconds, so the auto policy's predicted wake-ups (tens of
+  // microseconds ahead) are not rounded up to a millisecond; kernels before 5.11 lack it.
+  if (precise_timeouts_ && timeout_ns >= 0) {
+    const timespec ts{static_cast<time_t>(timeout_ns / 1000000000),
+                      static_cast<long>(timeout_ns % 1000000000)};
+    const int n = epoll_pwait2(epoll_fd_, evs, max, &ts, nullptr);
+    if (n >= 0 || errno != ENOSYS) return n;
+    precise_timeouts_ = false;
+  }
   const int timeout_ms =
       timeout_ns < 0
           ? -1
           : static_cast<int>(std::min<std::int64_t>((timeout_ns + 999999) / 1000000, 1 << 30));
+  return epoll_wait(epoll_fd_, evs, max, timeout_ms);
+}
+
+blocker::outcome blocker::block(std::int64_t timeout_ns) {
+  if (worker_ && worker_fd_ < 0) return outcome::unsupported;
+  if (worker_ && !worker_->arm()) return outcome::busy;
   epoll_event evs[2];
   int n;
   do {
-    n = epoll_wait(epoll_fd_, evs, 2, timeout_ms);
+    n = wait_events(evs, 2, timeout_ns);
   } while (n < 0 && errno == EINTR);
   if (n <= 0) return outcome::timeout;
   outcome result = outcome::event;

@@ -226,12 +226,14 @@ engine::thread_state& engine::this_thread(comm::worker& w) {
   return *t.state;
 }
 
-engine::wait_scope::wait_scope(engine& e, comm::worker& w, std::size_t bytes, bool notified)
+engine::wait_scope::wait_scope(engine& e, comm::worker& w, std::size_t bytes, transfer_kind kind,
+                               bool notified)
     : checked_(!scoped_unchecked_waits::active()),
       e_(e),
       w_(w),
       ts_(e.this_thread(w)),
       bytes_(bytes),
+      kind_(kind),
       notified_(notified) {
   if (checked_ && e_.opt_.hang_timeout_ns > 0)
     hang_deadline_ns_ = coarse_monotonic_ns() + e_.opt_.hang_timeout_ns;
@@ -289,7 +291,7 @@ void engine::wait_scope::select() {
   strategy_ = &s.for_mode(m);
   const bool can_block = notified_ && m != mode::off && m != mode::spin && ts_.wt.can_block();
   if (!can_block && (strategy_ != &s.spin || e_.opt_.share_core)) strategy_ = &s.adaptive;
-  strategy_->begin_wait(bytes_);
+  strategy_->begin_wait(bytes_, kind_);
 }
 
 void engine::wait_scope::reselect() {
@@ -304,7 +306,9 @@ engine::wait_scope::~wait_scope() {
 
 void engine::wait(comm::worker& w, comm::completion& c) {
   if (!c.done()) {
-    wait_scope scope(*this, w, c.bytes(), /*notified=*/true);
+    const transfer_kind kind =
+        c.only(comm::op_kind::get) ? transfer_kind::get : transfer_kind::other;
+    wait_scope scope(*this, w, c.bytes(), kind, /*notified=*/true);
     while (!c.done())
       scope.step();
   }
@@ -317,8 +321,8 @@ void engine::notify_waiters() noexcept {
     t->wt.signal();
 }
 
-std::size_t engine::interrupt_bytes(comm::worker& w) {
-  return this_thread(w).strategies.autos.policy().interrupt_bytes();
+std::size_t engine::interrupt_bytes(comm::worker& w, transfer_kind kind) {
+  return this_thread(w).strategies.autos.policy().interrupt_bytes(kind);
 }
 
 stats engine::thread_stats() const noexcept {

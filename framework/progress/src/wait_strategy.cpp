@@ -136,7 +136,7 @@ void waiter::raise_after_spin() noexcept {
 // ---------------------------------------------------------------------------------------------
 // spin
 
-void spin_strategy::begin_wait(std::size_t bytes) {
+void spin_strategy::begin_wait(std::size_t bytes, transfer_kind) {
   idle_ = 0;
   if (w_.dvfs() && bytes >= dvfs_bytes_) {
     w_.lower_for_spin(static_cast<std::int64_t>(bytes));  // ~1 ns/byte: a rough expected time
@@ -215,8 +215,8 @@ void interrupt_strategy::after_step(unsigned events) {
 auto_strategy::auto_strategy(waiter& w, const auto_params& p, std::int64_t max_block_ns)
     : w_(w), policy_(p, monotonic_ns()), max_block_ns_(max_block_ns) {}
 
-void auto_strategy::begin_wait(std::size_t bytes) {
-  policy_.begin_wait(monotonic_ns(), bytes);
+void auto_strategy::begin_wait(std::size_t bytes, transfer_kind kind) {
+  policy_.begin_wait(monotonic_ns(), bytes, kind);
   away_ = false;
 }
 

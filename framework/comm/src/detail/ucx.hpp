@@ -57,13 +57,13 @@ inline void complete_cb(void* request, ucs_status_t status, void* user_data) {
 // thrown by the wait, not here: requests posted earlier still point at `c`, so the caller must
 // stop posting (return false) but let the wait drain them before anything unwinds.
 inline bool attach(ucs_status_ptr_t p, completion& c, const char* what, int target,
-                   std::size_t bytes = 0) {
+                   std::size_t bytes = 0, op_kind kind = op_kind::flush) {
   if (p == nullptr) return true;
   if (UCS_PTR_IS_ERR(p)) {
     c.fail(static_cast<int>(UCS_PTR_STATUS(p)), what, target);
     return false;
   }
-  c.add(what, target, bytes);
+  c.add(what, target, bytes, kind);
   return true;
 }
 

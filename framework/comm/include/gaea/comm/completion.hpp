@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <string>
 
+#include "gaea/comm/op_stats.hpp"
+
 namespace gaea::comm {
 
 /// Tracks a group of in-flight operations. Neither copyable nor movable: in-flight operations
@@ -36,12 +38,22 @@ class completion {
   /// Bytes of the operations attached since the last check() (a hint for how long a wait may
   /// take; operations that completed inside the call are not counted).
   std::size_t bytes() const noexcept { return bytes_.load(std::memory_order_relaxed); }
+  /// True when every operation that carried bytes since the last check() was of kind `k` (and
+  /// there was at least one): waits size their patience per kind ([PASCoL Table 1]: a get's
+  /// threshold differs from the others').
+  bool only(op_kind k) const noexcept {
+    return kinds_.load(std::memory_order_relaxed) == (1u << static_cast<unsigned>(k));
+  }
 
-  /// An operation of `bytes` bytes is attached and in flight.
-  void add(const char* what, int target, std::size_t bytes = 0) noexcept {
+  /// An operation of `kind` and `bytes` bytes is attached and in flight.
+  void add(const char* what, int target, std::size_t bytes, op_kind kind) noexcept {
     what_ = what;
     target_ = target;
-    if (bytes) bytes_.fetch_add(bytes, std::memory_order_relaxed);
+    if (bytes) {
+      bytes_.fetch_add(bytes, std::memory_order_relaxed);
+      kinds_.fetch_or(static_cast<std::uint8_t>(1u << static_cast<unsigned>(kind)),
+                      std::memory_order_relaxed);
+    }
     pending_.fetch_add(1, std::memory_order_relaxed);
   }
   void add() noexcept { pending_.fetch_add(1, std::memory_order_relaxed); }
@@ -62,6 +74,7 @@ class completion {
   std::atomic<std::int64_t> pending_{0};
   std::atomic<int> status_{0};
   std::atomic<std::size_t> bytes_{0};
+  std::atomic<std::uint8_t> kinds_{0};  // bit per op_kind of the operations counted in bytes_
   const char* what_ = "operation";
   int target_ = -1;
 };

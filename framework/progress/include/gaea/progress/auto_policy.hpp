@@ -8,10 +8,20 @@
 ///   - block on the event fd once the idle time exceeds block_after (20 x the measured wake-up
 ///     cost: by then the wake-up adds at most 5% to the idle period it ends);
 ///   - a wait for at least `interrupt_bytes` (calibrated from the wake-up cost and the observed
-///     transfer rate: the transfer takes >= 20 wake-ups) blocks right after a short probe;
+///     transfer rate: the transfer takes >= 20 wake-ups, the wake-up taken as the larger of the
+///     calibrated one and what blocked waits of that kind were seen to add) blocks right after a
+///     short probe; gets
+///     and other transfers keep separate rates and defaults ([PASCoL Table 1]: 32 KiB for a
+///     get, 16 KiB for the others, until a rate is observed);
 ///   - a slowdown budget: the latency that sleeping and blocking add (estimated per wake-up that
-///     found traffic) is kept under max_slowdown of the elapsed time by widening the windows.
+///     found traffic) is kept under max_slowdown of the elapsed time by widening the windows;
+///   - arrival prediction (threads not in an application wait, i.e. the progress thread): when
+///     the last two gaps between arrivals agree, the next arrival is expected one gap after the
+///     last; the thread blocks until `lead` before it (a timed wake-up is that late) and spins
+///     from then until a tolerance past it, so periodic traffic is met spinning at the cost of
+///     about `lead` of CPU per arrival. Gaps under 3 x lead are spun through.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -19,17 +29,26 @@
 
 namespace gaea::progress {
 
+/// What a wait waits for, as far as its size threshold goes: gets (the data comes back, so a get
+/// lasts longer per byte than a put) or anything else.
+enum class transfer_kind : std::uint8_t { get, other };
+inline constexpr std::size_t transfer_kinds = 2;
+
 struct auto_params {
-  std::int64_t spin_ns = 50000;                 ///< spin window after traffic
-  std::int64_t critical_spin_ns = 200000;       ///< how long a small (latency-critical) wait spins
-  std::int64_t min_sleep_ns = 1000;             ///< first micro-sleep step
-  std::int64_t max_sleep_ns = 1000000;          ///< largest micro-sleep step
-  std::int64_t sleep_cost_ns = 60000;           ///< measured latency of one micro-sleep
-  std::int64_t wake_cost_ns = 50000;            ///< measured latency of an interrupt wake-up
-  std::int64_t block_after_ns = 1000000;        ///< idle time after which the thread blocks
-  std::size_t default_interrupt_bytes = 16384;  ///< size threshold before any rate is observed
-  double max_slowdown = 0.02;                   ///< budget: added latency / elapsed time
-  std::int64_t budget_window_ns = 20000000;     ///< the budget is judged per window
+  std::int64_t spin_ns = 50000;            ///< spin window after traffic
+  std::int64_t critical_spin_ns = 200000;  ///< how long a small (latency-critical) wait spins
+  std::int64_t min_sleep_ns = 1000;        ///< first micro-sleep step
+  std::int64_t max_sleep_ns = 1000000;     ///< largest micro-sleep step
+  std::int64_t sleep_cost_ns = 60000;      ///< measured latency of one micro-sleep
+  std::int64_t wake_cost_ns = 50000;       ///< measured latency of an interrupt wake-up
+  std::int64_t block_after_ns = 1000000;   ///< idle time after which the thread blocks
+  /// Size thresholds per transfer_kind before any rate is observed.
+  std::array<std::size_t, transfer_kinds> default_interrupt_bytes{32768, 16384};
+  double max_slowdown = 0.02;                 ///< budget: added latency / elapsed time
+  std::int64_t budget_window_ns = 20000000;   ///< the budget is judged per window
+  std::int64_t lead_ns = 60000;               ///< how early a timed wake-up aims before an arrival
+  std::int64_t episode_ns = 5000;             ///< events closer than this are one arrival
+  std::int64_t max_predicted_ns = 100000000;  ///< longer gaps are not predicted
 
   /// Parameters derived from a calibration. `shares_core`: the thread shares its core with
   /// application threads, so spinning is kept short.
@@ -49,18 +68,20 @@ class auto_policy {
  public:
   auto_policy(const auto_params& p, std::int64_t now_ns);
 
-  /// A progress step handled events at `now_ns`.
+  /// A progress step handled events at `now_ns` (an arrival, unless events came within
+  /// episode_ns before).
   void traffic(std::int64_t now_ns) noexcept;
-  /// An application wait for `bytes` bytes in flight starts / ends.
-  void begin_wait(std::int64_t now_ns, std::size_t bytes) noexcept;
+  /// An application wait for `bytes` bytes in flight, of `kind`, starts / ends.
+  void begin_wait(std::int64_t now_ns, std::size_t bytes,
+                  transfer_kind kind = transfer_kind::other) noexcept;
   void end_wait(std::int64_t now_ns) noexcept;
   /// What to do after an idle step.
   decision next(std::int64_t now_ns) noexcept;
   /// The thread is back from `a` (sleep or block) and its next step found `events`.
   void woke(std::int64_t now_ns, action a, unsigned events) noexcept;
 
-  /// Waits of at least this many bytes may block at once.
-  std::size_t interrupt_bytes() const noexcept;
+  /// Waits of `kind` of at least this many bytes may block at once.
+  std::size_t interrupt_bytes(transfer_kind kind = transfer_kind::other) const noexcept;
   /// Estimated added latency so far, as a fraction of the elapsed time.
   double slowdown(std::int64_t now_ns) const noexcept;
   std::int64_t penalty_ns() const noexcept { return penalty_total_ns_; }
@@ -69,10 +90,15 @@ class auto_policy {
   std::int64_t spin_window_ns() const noexcept { return p_.spin_ns * caution_; }
   std::int64_t block_after_ns() const noexcept { return p_.block_after_ns * caution_; }
   const auto_params& params() const noexcept { return p_; }
+  /// The gap the next arrival is expected after the last one; 0 = no prediction.
+  std::int64_t predicted_gap_ns() const noexcept { return predicted_gap_ns_; }
 
  private:
   void charge(std::int64_t now_ns, std::int64_t ns) noexcept;
   bool bulk() const noexcept;
+  void reset_idle(std::int64_t now_ns) noexcept;
+  /// The prediction's advice at `now_ns`, or nothing (spin with ns = 0 means "no advice").
+  bool predicted(std::int64_t now_ns, decision& d) const noexcept;
 
   auto_params p_;
   std::int64_t start_ns_, last_traffic_ns_;
@@ -81,13 +107,20 @@ class auto_policy {
   // Current wait (application threads).
   bool waiting_ = false;
   std::size_t wait_bytes_ = 0;
+  transfer_kind wait_kind_ = transfer_kind::other;
   std::int64_t wait_start_ns_ = 0;
   bool wait_blocked_ = false;
-  // Observed transfer rate (ns per byte) of waits that did not block; 0 = none yet.
-  double ns_per_byte_ = 0;
+  // Observed transfer rate (ns per byte) per kind of waits that did not block; 0 = none yet.
+  std::array<double, transfer_kinds> ns_per_byte_{};
+  // Per kind, how much longer than the rate predicts a wait that blocked lasted: the wake-up as
+  // this transport really delivers it (through the network stack, not just an eventfd).
+  std::array<std::int64_t, transfer_kinds> block_extra_ns_{};
   // Slowdown budget.
   std::int64_t penalty_total_ns_ = 0, window_start_ns_, window_penalty_ns_ = 0;
   int caution_ = 1;
+  // Arrival prediction.
+  std::int64_t last_event_ns_ = 0, last_arrival_ns_ = -1, last_gap_ns_ = 0;
+  std::int64_t predicted_gap_ns_ = 0, jitter_ns_ = 0;
 };
 
 }  // namespace gaea::progress

@@ -113,7 +113,7 @@ class engine {
   template <class Pred>
   void wait_until(comm::worker& w, Pred&& pred, bool notified = false) {
     if (pred()) return;
-    wait_scope scope(*this, w, 0, notified);
+    wait_scope scope(*this, w, 0, transfer_kind::other, notified);
     while (!pred())
       scope.step();
   }
@@ -146,8 +146,9 @@ class engine {
   /// Estimated latency the waits added (penalty) as a fraction of the engine's lifetime.
   double estimated_slowdown() const;
   double max_slowdown() const noexcept { return opt_.max_slowdown; }
-  /// Size from which the calling thread's auto waits block at once (calibrated online).
-  std::size_t interrupt_bytes(comm::worker& w);
+  /// Size from which the calling thread's auto waits for `kind` block at once (calibrated
+  /// online).
+  std::size_t interrupt_bytes(comm::worker& w, transfer_kind kind = transfer_kind::other);
   bool share_core() const noexcept { return opt_.share_core; }
 
  private:
@@ -155,7 +156,7 @@ class engine {
   /// One wait of an application thread: picks the strategy at construction, steps, ends.
   class wait_scope {
    public:
-    wait_scope(engine& e, comm::worker& w, std::size_t bytes, bool notified);
+    wait_scope(engine& e, comm::worker& w, std::size_t bytes, transfer_kind kind, bool notified);
     ~wait_scope();
     void step() {
       // A failed job or the watchdog ends the wait; one relaxed load when neither applies.
@@ -176,6 +177,7 @@ class engine {
     comm::worker& w_;
     thread_state& ts_;
     std::size_t bytes_;
+    transfer_kind kind_;
     bool notified_;
     int packed_;  // the mode (and DVFS flag) the strategy was chosen for
     detail::wait_strategy* strategy_;

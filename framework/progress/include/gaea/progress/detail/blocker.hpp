@@ -8,6 +8,8 @@
 
 #include "gaea/comm/service.hpp"
 
+struct epoll_event;
+
 namespace gaea::progress::detail {
 
 /// One per waiting thread. Thread safety: block() from the owner only; signal() from anywhere.
@@ -28,7 +30,8 @@ class blocker {
   blocker(const blocker&) = delete;
   blocker& operator=(const blocker&) = delete;
 
-  /// Arms the worker and blocks for at most `timeout_ns` (rounded up to whole ms; <0 = forever).
+  /// Arms the worker and blocks for at most `timeout_ns` (<0 = forever; rounded up to whole ms
+  /// only on kernels without epoll_pwait2).
   outcome block(std::int64_t timeout_ns);
   /// Sleeps for `ns` without arming the worker (a micro-sleep), but returns early when signal()
   /// is called: a thread sleeping here is as reachable as a blocked one. Returns `signalled` or
@@ -41,7 +44,10 @@ class blocker {
   bool can_block() const noexcept { return worker_fd_ >= 0; }
 
  private:
+  int wait_events(epoll_event* evs, int max, std::int64_t timeout_ns) noexcept;
+
   comm::waitable* worker_;
+  bool precise_timeouts_ = true;
   int worker_fd_ = -1;
   int epoll_fd_ = -1;
   int event_fd_ = -1;

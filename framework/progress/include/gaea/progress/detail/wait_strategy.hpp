@@ -92,8 +92,12 @@ class waiter {
 class wait_strategy {
  public:
   virtual ~wait_strategy() = default;
-  /// An application-thread wait for `bytes` in flight begins (not called by the progress thread).
-  virtual void begin_wait(std::size_t bytes) { (void)bytes; }
+  /// An application-thread wait for `bytes` of `kind` in flight begins (not called by the
+  /// progress thread).
+  virtual void begin_wait(std::size_t bytes, transfer_kind kind) {
+    (void)bytes;
+    (void)kind;
+  }
   /// `events` > 0 means traffic (reset any back-off); 0 means an idle step.
   virtual void after_step(unsigned events) = 0;
   /// The wait is over.
@@ -110,7 +114,7 @@ class spin_strategy final : public wait_strategy {
   explicit spin_strategy(waiter& w, std::uint32_t yield_after = 4096,
                          std::size_t dvfs_bytes = 16384)
       : w_(w), yield_after_(yield_after), dvfs_bytes_(dvfs_bytes) {}
-  void begin_wait(std::size_t bytes) override;
+  void begin_wait(std::size_t bytes, transfer_kind kind) override;
   void after_step(unsigned events) override;
   void end_wait() override;
   std::string_view name() const override { return "spin"; }
@@ -131,7 +135,7 @@ class backoff_strategy final : public wait_strategy {
  public:
   backoff_strategy(waiter& w, std::int64_t spin_ns, std::int64_t min_sleep_ns,
                    std::int64_t max_sleep_ns);
-  void begin_wait(std::size_t) override { after_step(1); }
+  void begin_wait(std::size_t, transfer_kind) override { after_step(1); }
   void after_step(unsigned events) override;
   void end_wait() override { w_.run(); }
   std::string_view name() const override { return "adaptive"; }
@@ -168,7 +172,7 @@ class auto_strategy final : public wait_strategy {
   /// `max_block_ns` caps every block the policy asks for (the safety timeout: a lost wake-up
   /// must cost little time).
   auto_strategy(waiter& w, const auto_params& p, std::int64_t max_block_ns);
-  void begin_wait(std::size_t bytes) override;
+  void begin_wait(std::size_t bytes, transfer_kind kind) override;
   void after_step(unsigned events) override;
   void end_wait() override;
   std::string_view name() const override { return "auto"; }
