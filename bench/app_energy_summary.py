@@ -13,6 +13,9 @@
                   the launch line on stdin with the colocated hog's figures added
   app_energy_summary.py summary DIR
                   DIR/summary.md and DIR/summary.json from DIR/runs.jsonl and DIR/coloc.jsonl
+  app_energy_summary.py check DIR [--layouts L] [--apps A] [--modes M] [--coloc-app C]
+                  exit 1 unless DIR/summary.json has every layout x app x mode row with positive
+                  figures, a goal per layout x app and a colocation row per mode (the ctest)
 
 The app's own time: gaea-lu's factorisation (time_s), gaea-lbm's time-step loop (loop_s),
 gaea-scf's guess and iterations (guess_s + iterations x iteration_s).
@@ -337,6 +340,58 @@ def markdown(s):
     return "\n".join(out) + "\n"
 
 
+def check(d, layouts, apps, modes, coloc_app):
+    """Exit 1 unless DIR/summary.json has, for every layout x app x mode asked for, a row of
+    successful launches with positive times, CPU-s and energy and a named energy source, a goal
+    per layout x app, and (unless coloc_app is none) a colocation row per mode with a positive
+    app time and hog throughput. Prints one line per problem."""
+    try:
+        with open(os.path.join(d, "summary.json"), encoding="utf-8") as f:
+            s = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        print(f"check: cannot read {d}/summary.json: {e}")
+        return 1
+    bad = []
+    rows = {(r["layout"], r["app"], r["mode"]): r for r in s.get("rows", [])}
+    for layout in layouts:
+        for app in apps:
+            for mode in modes:
+                r = rows.get((layout, app, mode))
+                what = f"{app} {layout} {mode}"
+                if r is None:
+                    bad.append(f"{what}: no row")
+                    continue
+                if r["runs"] < 1 or r["failed"]:
+                    bad.append(f"{what}: {r['runs']} run(s), {r['failed']} failed")
+                for key in ("time_s", "wall_s", "cpu_s", "energy_j", "time_ratio",
+                            "cpu_ratio_spin"):
+                    if not isinstance(r.get(key), (int, float)) or r[key] <= 0:
+                        bad.append(f"{what}: {key} = {r.get(key)!r}, not positive")
+                if not r.get("energy_source") or r.get("energy_kind") not in ("measured",
+                                                                               "estimated"):
+                    bad.append(f"{what}: energy source {r.get('energy_source')!r} kind "
+                               f"{r.get('energy_kind')!r}")
+            if not any(g["app"] == app and g["layout"] == layout and
+                       g["status"] in ("met", "missed", "n/a") for g in s.get("goals", [])):
+                bad.append(f"{app} {layout}: no goal")
+    if coloc_app != "none":
+        crows = {c["mode"]: c for c in s.get("colocation", []) if c["app"] == coloc_app}
+        for mode in modes:
+            c = crows.get(mode)
+            if c is None:
+                bad.append(f"colocation {coloc_app} {mode}: no row")
+                continue
+            for key in ("app_time_s", "app_cpu_s", "hog_percent", "hog_cpu_s"):
+                if not isinstance(c.get(key), (int, float)) or c[key] <= 0:
+                    bad.append(f"colocation {coloc_app} {mode}: {key} = {c.get(key)!r}")
+    if s.get("failed_launches"):
+        bad.append(f"{s['failed_launches']} launch(es) failed")
+    for b in bad:
+        print("check: " + b)
+    print(f"check: {d}/summary.json: " + ("ok" if not bad else f"{len(bad)} problem(s)"))
+    return 1 if bad else 0
+
+
 def write(path, text):
     """Writes `text` to a temporary beside `path`, then renames it over `path`."""
     tmp = f"{path}.tmp-{os.getpid()}"
@@ -372,7 +427,16 @@ def main():
     a.add_argument("--hog", required=True)
     s = sub.add_parser("summary")
     s.add_argument("dir")
+    c = sub.add_parser("check")
+    c.add_argument("dir")
+    c.add_argument("--layouts", default="node-2")
+    c.add_argument("--apps", default="scf lu lbm")
+    c.add_argument("--modes", default="spin adaptive interrupt auto off")
+    c.add_argument("--coloc-app", default="lu")
     args = p.parse_args()
+    if args.cmd == "check":
+        sys.exit(check(args.dir, args.layouts.split(), args.apps.split(), args.modes.split(),
+                       args.coloc_app))
     {"record": record, "hog": hog, "attach-hog": attach_hog,
      "summary": lambda x: summary(x.dir)}[args.cmd](args)
 
