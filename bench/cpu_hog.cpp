@@ -1,6 +1,5 @@
 // cpu_hog: an unrelated CPU-bound job for the colocation scenario of bench/app_energy.sh (a Gaea
-// job sharing its cores with someone else's work, as in [AdaptivePolling]'s and [PASCoL]'s
-// colocation experiments). --threads threads each repeat a fixed unit of work (a dependent
+// job sharing its cores with someone else's work). --threads threads each repeat a fixed unit of work (a dependent
 // integer chain that stays in registers: no memory traffic, no system calls) until --seconds have
 // passed or SIGTERM/SIGINT arrives, then one JSON line goes to stdout: units done, the lifetime,
 // units per second (the hog's throughput; compare it with a run alone), the process CPU time,
