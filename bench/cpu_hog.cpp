@@ -1,9 +1,9 @@
 // cpu_hog: an unrelated CPU-bound job for the colocation scenario of bench/app_energy.sh (a Gaea
-// job sharing its cores with someone else's work). --threads threads each repeat a fixed unit of work (a dependent
-// integer chain that stays in registers: no memory traffic, no system calls) until --seconds have
-// passed or SIGTERM/SIGINT arrives, then one JSON line goes to stdout: units done, the lifetime,
-// units per second (the hog's throughput; compare it with a run alone), the process CPU time,
-// and per thread its units and core (with --pin).
+// job sharing its cores with someone else's work). --threads threads each repeat a fixed unit of
+// work (a dependent integer chain that stays in registers: no memory traffic, no system calls)
+// until --seconds have passed or SIGTERM/SIGINT arrives, then one JSON line goes to stdout: units
+// done, the lifetime, units per second (the hog's throughput; compare it with a run alone), the
+// process CPU time, and per thread its units and core (with --pin).
 //   cpu_hog [--threads N] [--seconds S] [--pin] [--unit-iters K]
 // No MPI and no Gaea runtime; it follows the programs' command-line convention (apps/common).
 #include <pthread.h>
@@ -70,8 +70,7 @@ int main(int argc, char** argv) {
   CLI::App app{"CPU-bound hog: fixed work units per second over its lifetime"};
   apps::conventions(app, "cpu_hog");
   app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 1024));
-  app.add_option("--seconds", seconds,
-                 "run time; 0 (default): until SIGTERM or SIGINT")
+  app.add_option("--seconds", seconds, "run time; 0 (default): until SIGTERM or SIGINT")
       ->check(CLI::Range(0.0, 86400.0));
   app.add_flag("--pin", pin, "pin thread i to the i-th allowed core (round robin)");
   app.add_option("--unit-iters", unit_iters, "steps per work unit (fixed work)")
@@ -151,7 +150,8 @@ int main(int argc, char** argv) {
       {"threads", threads},
       {"pinned", pin},
       {"unit_iters", unit_iters},
-      {"stopped_by", signal_number == 0 ? std::string("time") : std::string(strsignal(signal_number))},
+      {"stopped_by",
+       signal_number == 0 ? std::string("time") : std::string(strsignal(signal_number))},
       {"lifetime_s", lifetime},
       {"units", total},
       {"units_per_s", lifetime > 0 ? static_cast<double>(total) / lifetime : 0.0},
