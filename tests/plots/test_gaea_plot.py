@@ -11,7 +11,9 @@
 Exits 77 (ctest's SKIP_RETURN_CODE) when matplotlib or h5py is missing from this interpreter.
 The fixtures: data/shift-sm.json is bench/results/20261123-161619-energy's shift-sm.json (kept in
 git history, 5e94a98) without per-rep samples, put and acc only; data/trace-scf-2ranks.h5 is
-GAEA_TRACE of `mpirun -np 2 gaea-scf water.xyz --basis STO-3G` (UCX_TLS=sm, main at 2520145).
+GAEA_TRACE of `mpirun -np 2 gaea-scf water.xyz --basis STO-3G` (UCX_TLS=sm, main at 2520145);
+data/app_energy-summary.json is the summary.json of one `bench/app_energy.sh --reps 1` run (3
+layouts, every mode, colocation) on a loaded machine.
 """
 import glob
 import importlib.util
@@ -127,6 +129,16 @@ def expect_counters(path):
             len(points))
 
 
+def expect_apps(path):
+    d = json.load(open(path, encoding="utf-8"))
+    rows, coloc = d["rows"], d.get("colocation") or []
+    cols = len({r["layout"] for r in rows}) + (1 if coloc else 0)
+    points = 2 * sum(1 for r in rows if r["time_ratio"] is not None)
+    points += 2 * sum(1 for c in coloc if c["hog_percent"] is not None)
+    return ("apps", 2 * cols, len({r["mode"] for r in rows}), len({r["app"] for r in rows}),
+            points)
+
+
 def expect_trace(path):
     with h5py.File(path, "r") as f:
         ranks = [g for g in f if g.startswith("rank_")]
@@ -148,7 +160,8 @@ def render(source):
                 ("shift", "*/shift-*.txt", expect_shift_txt),
                 ("reaction", "*/reaction-*.json", expect_reaction),
                 ("idle", "*/idle_wait-*.json", expect_idle),
-                ("counters", "**/results.jsonl", expect_counters)):
+                ("counters", "**/results.jsonl", expect_counters),
+                ("apps", "*-app-energy/summary.json", expect_apps)):
             for path in sorted(glob.glob(os.path.join(results, pattern), recursive=True)):
                 want = count(path)
                 if want is None:
@@ -166,7 +179,8 @@ def render(source):
 
         # The fixtures, as SVG.
         for kind, name, want in (("shift", "shift-sm.json", expect_shift_json),
-                                 ("timeline", "trace-scf-2ranks.h5", expect_trace)):
+                                 ("timeline", "trace-scf-2ranks.h5", expect_trace),
+                                 ("apps", "app_energy-summary.json", expect_apps)):
             src = os.path.join(data, name)
             svg = os.path.join(tmp, name + ".svg")
             r = run(source, kind, src, "-o", svg)
@@ -221,6 +235,8 @@ def errors(source):
             (["shift", os.path.join(data, "shift-sm.json"), "-o", os.path.join(tmp, "no/x.png")],
              r"directory '.*no' does not exist"),
             (["all", os.path.join(tmp, "nowhere"), "-o", tmp], r"nowhere': not a directory"),
+            (["apps", os.path.join(data, "shift-sm.json"), "-o", png],
+             r"shift-sm\.json': a result of bench 'shift', expected one of bench 'app_energy'"),
         ]
         for args, pattern in cases:
             r = run(source, *args)

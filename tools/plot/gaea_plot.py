@@ -9,6 +9,9 @@
                                        vs ranks per counter mode and variant [PGAS-BGQ Fig. 10]
   gaea_plot.py idle     FILE -o OUT    idle_wait-*.json: CPU and power of waiting ranks per mode
   gaea_plot.py timeline FILE -o OUT    a GAEA_TRACE HDF5 file: wait states per rank and thread
+  gaea_plot.py apps     FILE -o OUT    bench/app_energy.sh's summary.json: time over the fastest
+                                       mode and CPU-s per wait mode and app, per layout; the
+                                       colocated hog's throughput per mode
   gaea_plot.py all DIR -o OUTDIR [--format png|svg]
                                        every file above found under DIR (recursively), each to
                                        OUTDIR/<path under DIR, '/' -> '_'>.<format>; a
@@ -31,8 +34,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gaea_plot_data import (PlotError, read_counters, read_idle,  # noqa: E402
-                            read_reaction, read_shift, read_trace)
+from gaea_plot_data import (PlotError, read_apps, read_counters,  # noqa: E402
+                            read_idle, read_reaction, read_shift, read_trace)
 
 FORMATS = (".png", ".svg")
 
@@ -43,6 +46,7 @@ KINDS = {
     "counters": (read_counters, "counters", ("results.jsonl",)),
     "idle": (read_idle, "idle", ("idle_wait-*.json",)),
     "timeline": (read_trace, "timeline", ("*.h5",)),
+    "apps": (read_apps, "apps", ("summary.json",)),
 }
 
 
@@ -101,15 +105,16 @@ def draw_all(root, out_dir, fmt):
             print(draw(kind, path, out), flush=True)
             drawn += 1
         except PlotError as e:
-            if kind in ("counters", "timeline"):
-                # results.jsonl and *.h5 are also other benchmarks' and GA I/O's names
+            if kind in ("counters", "timeline", "apps"):
+                # results.jsonl, *.h5 and summary.json are also other benchmarks' and GA I/O's
+                # names
                 print(f"{path}: skipped, not a {kind} input ({e})", flush=True)
             else:
                 print(f"gaea_plot: error: all: {e}", file=sys.stderr, flush=True)
                 failed += 1
     if drawn == 0 and failed == 0:
         raise PlotError(f"'{root}': no known result file (shift-*, reaction-*.json, "
-                        "idle_wait-*.json, results.jsonl, *.h5)")
+                        "idle_wait-*.json, results.jsonl, *.h5, summary.json)")
     print(f"all: {drawn} figures from {root}" + (f", {failed} failed" if failed else ""))
     return 2 if failed else 0
 

@@ -226,6 +226,25 @@ def read_counters(path):
     return rows
 
 
+# --- app_energy ---------------------------------------------------------------------------------
+
+def read_apps(path):
+    """bench/app_energy.sh's summary.json: "rows" [{app, layout, mode, time_ratio, cpu_s, ...}],
+    "goals", and "colocation" [{app, variant, mode, hog_percent, ...}] (may be empty)."""
+    data = load_json(path)
+    expect_bench(path, data, "app_energy")
+    rows = field(path, data, "rows")
+    if not rows:
+        raise PlotError(f"'{path}': no rows (no launch succeeded?)")
+    for r in rows:
+        for key in ("app", "layout", "mode", "time_ratio", "cpu_s"):
+            field(path, r, key)
+    for c in data.get("colocation") or []:
+        for key in ("app", "variant", "mode", "hog_percent"):
+            field(path, c, key)
+    return data
+
+
 # --- trace --------------------------------------------------------------------------------------
 
 TRACE_STATES = ("run", "spin", "sleep", "block")  # the writer's "states" attribute, in order

@@ -263,3 +263,73 @@ def timeline(trace, path, out, max_threads=None):
     _save(fig, out, f"{path}; {samples} state changes")
     return {"kind": "timeline", "panels": 1, "series": len(bands), "x": len(ranks),
             "points": samples}
+
+
+_MODE_ORDER = ("spin", "adaptive", "interrupt", "auto", "off")
+
+
+def apps(summary, path, out):
+    """bench/app_energy.sh: per layout (one column each), the app's time over the fastest mode's
+    (top) and its CPU-seconds (bottom) as bars per wait mode, grouped by app; with a colocation
+    run, one more column: the colocated hog's throughput (% of the hog alone, top) and the app's
+    time beside it (bottom) per mode and hog placement."""
+    rows = summary["rows"]
+    layouts = list(dict.fromkeys(r["layout"] for r in rows))
+    app_names = list(dict.fromkeys(r["app"] for r in rows))
+    modes = sorted({r["mode"] for r in rows},
+                   key=lambda m: _MODE_ORDER.index(m) if m in _MODE_ORDER else len(_MODE_ORDER))
+    coloc = summary.get("colocation") or []
+    cols = len(layouts) + (1 if coloc else 0)
+    fig, axes = plt.subplots(2, cols, figsize=(4.2 * cols + 1.2, 6.6), squeeze=False)
+    width = 0.8 / max(len(modes), 1)
+    points = 0
+    kind = next((r.get("energy_kind") for r in rows if r.get("energy_kind")), None)
+    for col, layout in enumerate(layouts):
+        top, bottom = axes[0][col], axes[1][col]
+        for k, mode in enumerate(modes):
+            mine = {r["app"]: r for r in rows if r["layout"] == layout and r["mode"] == mode}
+            here = [a for a in app_names if a in mine and mine[a].get("time_ratio") is not None]
+            xs = [app_names.index(a) + (k - (len(modes) - 1) / 2) * width for a in here]
+            color = f"C{_MODE_ORDER.index(mode) if mode in _MODE_ORDER else k}"
+            top.bar(xs, [mine[a]["time_ratio"] for a in here], width, label=mode, color=color)
+            bottom.bar(xs, [mine[a]["cpu_s"] for a in here], width, label=mode, color=color)
+            points += 2 * len(here)
+        top.axhline(1.0, color="black", linewidth=0.6)
+        top.axhline(1.02, color="black", linewidth=0.6, linestyle=":")  # the goal's 2 %
+        top.set_title(layout)
+        for ax in (top, bottom):
+            ax.set_xticks(range(len(app_names)), app_names)
+            ax.grid(True, axis="y", alpha=0.3)
+        if col == 0:
+            top.set_ylabel("time / fastest mode's time")
+            bottom.set_ylabel("CPU-seconds (all ranks)")
+    axes[0][0].legend(fontsize=7, title="wait mode", title_fontsize=7)
+    if coloc:
+        variants = list(dict.fromkeys(c["variant"] for c in coloc))
+        top, bottom = axes[0][-1], axes[1][-1]
+        cmodes = [m for m in modes if any(c["mode"] == m for c in coloc)]
+        w = 0.8 / max(len(variants), 1)
+        for k, variant in enumerate(variants):
+            mine = {c["mode"]: c for c in coloc if c["variant"] == variant}
+            ms = [m for m in cmodes if m in mine and mine[m].get("hog_percent") is not None]
+            xs = [cmodes.index(m) + (k - (len(variants) - 1) / 2) * w for m in ms]
+            top.bar(xs, [mine[m]["hog_percent"] for m in ms], w, label=f"hog {variant}")
+            bottom.bar(xs, [mine[m].get("app_time_s") or 0 for m in ms], w,
+                       label=f"hog {variant}")
+            points += 2 * len(ms)
+        top.axhline(100, color="black", linewidth=0.6)
+        top.set_title(f"colocation: {coloc[0]['app']} (2 ranks) + CPU hog")
+        top.set_ylabel("hog throughput (% of hog alone)")
+        bottom.set_ylabel("app time with the hog (s)")
+        for ax in (top, bottom):
+            ax.set_xticks(range(len(cmodes)), cmodes, fontsize=8)
+            ax.grid(True, axis="y", alpha=0.3)
+        top.legend(fontsize=7)
+    fig.suptitle("wait modes at application level (bench/app_energy.sh): time and CPU-seconds, "
+                 "medians" + (f"; energy {kind}" if kind else ""))
+    env = summary.get("environment") or {}
+    footnote = "; ".join(f"{k} {env[k]}" for k in ("date", "commit", "loadavg at start")
+                         if env.get(k))
+    _save(fig, out, footnote or path)
+    return {"kind": "apps", "panels": 2 * cols, "series": len(modes), "x": len(app_names),
+            "points": points}
