@@ -31,7 +31,8 @@ void append_escaped(std::string& out, std::string_view s) {
 void append_us(std::string& out, std::int64_t ns) {
   char buf[40];
   const char* sign = ns < 0 ? "-" : "";
-  const std::uint64_t a = ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+  const std::uint64_t a =
+      ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
   std::snprintf(buf, sizeof buf, "%s%" PRIu64 ".%03" PRIu64, sign, a / 1000, a % 1000);
   out += buf;
 }
@@ -109,7 +110,8 @@ void write_chrome_json(const std::filesystem::path& target, const std::vector<ra
       if (g.bytes >= 0 || g.peer >= 0) {
         buf += ",\"args\":{";
         if (g.bytes >= 0) buf += "\"bytes\":" + std::to_string(g.bytes);
-        if (g.peer >= 0) buf += std::string(g.bytes >= 0 ? "," : "") + "\"peer\":" + std::to_string(g.peer);
+        if (g.peer >= 0)
+          buf += std::string(g.bytes >= 0 ? "," : "") + "\"peer\":" + std::to_string(g.peer);
         buf += "}";
       }
       buf += "}";

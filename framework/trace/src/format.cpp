@@ -41,10 +41,12 @@ void check_target(const std::filesystem::path& target, std::string_view what) {
   dir.replace_extension();
   struct stat st {};
   if (::stat(defs.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw error(who + "'" + defs.string() + "' (the archive's definitions) exists and is not a "
+    throw error(who + "'" + defs.string() +
+                "' (the archive's definitions) exists and is not a "
                 "regular file");
   if (::stat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
-    throw error(who + "'" + dir.string() + "' (the archive's event directory) exists and is not "
+    throw error(who + "'" + dir.string() +
+                "' (the archive's event directory) exists and is not "
                 "a directory");
 }
 

@@ -71,8 +71,7 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
                 const job_info& info) {
   const std::string who = "GAEA_TRACE '" + target.string() + "': ";
   auto check = [&](OTF2_ErrorCode c, const char* what) {
-    if (c != OTF2_SUCCESS)
-      throw error(who + what + " failed: " + OTF2_Error_GetDescription(c));
+    if (c != OTF2_SUCCESS) throw error(who + what + " failed: " + OTF2_Error_GetDescription(c));
   };
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   const std::string stem = target.stem().string();
@@ -226,9 +225,8 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
   for (const location& l : locations)
     loc_ids.push_back(string_id(ranks[l.rank].threads[l.thread].name));
 
-  check(OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0,
-                                                  static_cast<std::uint64_t>(t_end) + 1,
-                                                  OTF2_UNDEFINED_TIMESTAMP),
+  check(OTF2_GlobalDefWriter_WriteClockProperties(
+            g, 1000000000, 0, static_cast<std::uint64_t>(t_end) + 1, OTF2_UNDEFINED_TIMESTAMP),
         "WriteClockProperties");
   for (std::size_t i = 0; i < strings.size(); ++i)
     check(OTF2_GlobalDefWriter_WriteString(g, static_cast<OTF2_StringRef>(i), strings[i].c_str()),
@@ -241,9 +239,10 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
     const bool wait = region_names[i].starts_with("wait.");
     const OTF2_RegionRole role =
         wait ? OTF2_REGION_ROLE_ARTIFICIAL
-             : region_names[i] == "barrier" || region_names[i].starts_with("coll.barrier")
-                   ? OTF2_REGION_ROLE_BARRIER
-                   : region_names[i] == "task" ? OTF2_REGION_ROLE_TASK : OTF2_REGION_ROLE_FUNCTION;
+        : region_names[i] == "barrier" || region_names[i].starts_with("coll.barrier")
+            ? OTF2_REGION_ROLE_BARRIER
+        : region_names[i] == "task" ? OTF2_REGION_ROLE_TASK
+                                    : OTF2_REGION_ROLE_FUNCTION;
     check(OTF2_GlobalDefWriter_WriteRegion(
               g, static_cast<OTF2_RegionRef>(i), region_name_ids[i], region_name_ids[i], s_empty,
               role, wait ? OTF2_PARADIGM_MEASUREMENT_SYSTEM : OTF2_PARADIGM_USER,
@@ -291,9 +290,9 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
       throw error(who + "cannot move the earlier archive's '" + events.string() +
                   "' aside: " + ec.message());
   }
-  for (const auto& [from, to] : {std::pair{tmp.path / stem, events},
-                                 std::pair{tmp.path / (stem + ".def"), defs},
-                                 std::pair{tmp.path / (stem + ".otf2"), target}}) {
+  for (const auto& [from, to] :
+       {std::pair{tmp.path / stem, events}, std::pair{tmp.path / (stem + ".def"), defs},
+        std::pair{tmp.path / (stem + ".otf2"), target}}) {
     fs::rename(from, to, ec);
     if (ec)
       throw error(who + "cannot rename '" + from.string() + "' to '" + to.string() +

@@ -44,7 +44,7 @@ struct rank_trace {
   std::vector<region_record> regions;
   std::vector<counter_record> counters;
   std::uint64_t dropped_wait_samples = 0;  ///< wait-state samples that did not fit
-  std::int64_t sync_ns = 0;  ///< this rank's clock at the end of the start-up barrier
+  std::int64_t sync_ns = 0;                ///< this rank's clock at the end of the start-up barrier
   /// The index of `name` in names (added if new). Linear: for the few names of a trace.
   std::uint32_t name_id(std::string_view name);
   std::uint64_t dropped_events() const noexcept;

@@ -55,8 +55,9 @@ class scoped_region {
   }
   /// `make_args()` returns the region_args; it is called only while recording.
   template <class F>
-    requires std::invocable<F&> && std::convertible_to<std::invoke_result_t<F&>, region_args>
-  scoped_region(const char* name, F&& make_args) noexcept {
+  requires std::invocable<F&> && std::convertible_to<std::invoke_result_t<F&>, region_args>
+  scoped_region(const char* name, F&& make_args)
+  noexcept {
     if (recording()) [[unlikely]]
       begin(name, make_args());
   }
