@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -104,10 +106,14 @@ std::string traced_run(int rank, int size, const std::string& file, const char* 
   return err;
 }
 
+// Times in ns (the file's µs have three decimals): integers, so that ends compare exactly.
 struct slice {
-  double ts, end;
+  std::int64_t ts, end;
   std::string name;
 };
+std::int64_t ns(const json& us) {
+  return std::llround(us.get<double>() * 1000.0);
+}
 
 // The Chrome trace-event format's rules for the JSON object form, and the region counts. Returns
 // the X events per region name, summed over ranks.
@@ -144,7 +150,7 @@ std::map<std::string, int> check_chrome_json(const json& j, int size) {
       REQUIRE(e["dur"].is_number());
       const double dur = e["dur"];
       CHECK(dur >= 0);
-      slices[{pid, tid}].push_back({ts, ts + dur, e["name"]});
+      slices[{pid, tid}].push_back({ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e["name"]});
       ++counts[e["name"]];
     } else if (ph == "C") {
       REQUIRE(e["args"].is_object());
@@ -165,8 +171,8 @@ std::map<std::string, int> check_chrome_json(const json& j, int size) {
     INFO("rank " << key.first << " thread " << key.second);
     CHECK(thread_names.count(key) == 1);
     // Per thread: begins in order, and every slice inside the one open around it.
-    std::vector<double> open;
-    double last = -1;
+    std::vector<std::int64_t> open;
+    std::int64_t last = -1;
     for (const slice& s : list) {
       CHECK(s.ts >= last);
       last = s.ts;
@@ -185,20 +191,21 @@ std::map<std::string, int> check_chrome_json(const json& j, int size) {
   return counts;
 }
 
-// ga.fence regions outside any ga.sync (a sync fences too), summed over ranks and threads.
-int user_fences(const json& j) {
-  std::map<std::pair<int, int>, std::vector<slice>> syncs, fences;
+// X events named `name` not inside an X event named `outer` on the same thread, summed over
+// ranks and threads (a sync fences too; a task counter fetches from its shared counter).
+int outside(const json& j, const std::string& name, const std::string& outer) {
+  std::map<std::pair<int, int>, std::vector<slice>> outers, inners;
   for (const json& e : j["traceEvents"]) {
     if (e["ph"] != "X") continue;
-    const double ts = e["ts"], end = ts + e["dur"].get<double>();
-    if (e["name"] == "ga.sync") syncs[{e["pid"], e["tid"]}].push_back({ts, end, ""});
-    if (e["name"] == "ga.fence") fences[{e["pid"], e["tid"]}].push_back({ts, end, ""});
+    const std::int64_t ts = ns(e["ts"]), end = ts + ns(e["dur"]);
+    if (e["name"] == outer) outers[{e["pid"], e["tid"]}].push_back({ts, end, ""});
+    if (e["name"] == name) inners[{e["pid"], e["tid"]}].push_back({ts, end, ""});
   }
   int n = 0;
-  for (const auto& [key, list] : fences)
+  for (const auto& [key, list] : inners)
     for (const slice& f : list) {
       bool inside = false;
-      for (const slice& s : syncs[key])
+      for (const slice& s : outers[key])
         inside = inside || (s.ts <= f.ts && f.end <= s.end);
       n += inside ? 0 : 1;
     }
@@ -251,9 +258,9 @@ TEST_CASE("trace: JSON and OTF2 traces hold every call's region and open in stan
       CHECK(count("ga.acc") == n_acc * size);
       CHECK(count("ga.nbget") == n_nbget * size);
       CHECK(count("ga.wait") == n_nbget * size);
-      CHECK(user_fences(j) == n_fence * size);
+      CHECK(outside(j, "ga.fence", "ga.sync") == n_fence * size);
       CHECK(count("ga.sync") >= size);
-      CHECK(count("counter.fetch_add") == n_fetch * size);
+      CHECK(outside(j, "counter.fetch_add", "task_counter.next") == n_fetch * size);
       CHECK(count("task") == n_tasks);
       CHECK(count("task_pool.run") == size);
       CHECK(count("coll.broadcast.chain") == n_bcast * size);
@@ -279,19 +286,36 @@ TEST_CASE("trace: JSON and OTF2 traces hold every call's region and open in stan
       INFO(out.substr(0, 4000));
       REQUIRE(status == 0);
       // otf2-print: one line per event, "<RECORD> <location> <time> ... Region: "<name>" <id>".
+      // Per location: ENTER/LEAVE counts and the stack of open regions (a LEAVE closes the
+      // innermost); ENTERs per region name, fetch-and-adds outside a task counter's.
       std::map<std::string, std::pair<int, int>> per_location;  // enters, leaves
+      std::map<std::string, std::vector<std::string>> open;
       std::map<std::string, int> enters;
+      int user_fetches = 0;
       std::istringstream lines(out);
       for (std::string line; std::getline(lines, line);) {
         std::istringstream f(line);
         std::string record, location;
         f >> record >> location;
         if (record != "ENTER" && record != "LEAVE") continue;
-        (record == "ENTER" ? per_location[location].first : per_location[location].second)++;
         const auto q = line.find("Region: \"");
         REQUIRE(q != std::string::npos);
         const auto q2 = line.find('"', q + 9);
-        if (record == "ENTER") ++enters[line.substr(q + 9, q2 - q - 9)];
+        const std::string region = line.substr(q + 9, q2 - q - 9);
+        auto& stack = open[location];
+        if (record == "ENTER") {
+          ++per_location[location].first;
+          ++enters[region];
+          if (region == "counter.fetch_add" &&
+              std::find(stack.begin(), stack.end(), "task_counter.next") == stack.end())
+            ++user_fetches;
+          stack.push_back(region);
+        } else {
+          ++per_location[location].second;
+          REQUIRE(!stack.empty());
+          CHECK(stack.back() == region);
+          stack.pop_back();
+        }
       }
       CHECK(per_location.size() >= static_cast<std::size_t>(2 * size));  // main and progress
       for (const auto& [loc, el] : per_location) {
@@ -301,7 +325,7 @@ TEST_CASE("trace: JSON and OTF2 traces hold every call's region and open in stan
       CHECK(enters["ga.get"] == n_get * size);
       CHECK(enters["ga.put"] == n_put * size);
       CHECK(enters["ga.acc"] == n_acc * size);
-      CHECK(enters["counter.fetch_add"] == n_fetch * size);
+      CHECK(user_fetches == n_fetch * size);
       CHECK(enters["task"] == n_tasks);
       CHECK(enters["coll.broadcast.chain"] == n_bcast * size);
       CHECK(enters["wait.spin"] + enters["wait.sleep"] + enters["wait.block"] > 0);
@@ -358,6 +382,6 @@ TEST_CASE("trace: JSON and OTF2 traces hold every call's region and open in stan
     unsetenv("GAEA_TRACE");
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0) std::filesystem::remove_all(d);
+  if (rank == 0 && !std::getenv("KEEP_TRACE_DIR")) std::filesystem::remove_all(d);
   MPI_Finalize();
 }
