@@ -382,6 +382,6 @@ TEST_CASE("trace: JSON and OTF2 traces hold every call's region and open in stan
     unsetenv("GAEA_TRACE");
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0 && !std::getenv("KEEP_TRACE_DIR")) std::filesystem::remove_all(d);
+  if (rank == 0) std::filesystem::remove_all(d);
   MPI_Finalize();
 }
