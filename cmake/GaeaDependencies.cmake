@@ -29,3 +29,18 @@ if(_gaea_dense_missing)
                       "scripts/install-deps.sh --library), or GAEA_OPENBLAS_LIBRARY / "
                       "GAEA_LAPACKE_LIBRARY pointing at them")
 endif()
+
+# OTF2 (GAEA_TRACE=*.otf2), optional: on by default; off, the other trace formats remain.
+if(GAEA_WITH_OTF2)
+  find_path(GAEA_OTF2_INCLUDE_DIR otf2/otf2.h)
+  find_library(GAEA_OTF2_LIBRARY otf2)
+  if(NOT GAEA_OTF2_INCLUDE_DIR OR NOT GAEA_OTF2_LIBRARY)
+    message(FATAL_ERROR "GAEA_WITH_OTF2=ON but OTF2 was not found (Debian: libotf2-trace-dev, "
+                        "scripts/install-deps.sh --library). Install it, point CMAKE_PREFIX_PATH at "
+                        "an OTF2 3.x, or configure with -DGAEA_WITH_OTF2=OFF (GAEA_TRACE then "
+                        "writes .json and .h5 traces only)")
+  endif()
+  message(STATUS "OTF2 traces: ${GAEA_OTF2_LIBRARY}")
+else()
+  message(STATUS "OTF2 traces: off (GAEA_WITH_OTF2=OFF)")
+endif()

@@ -30,6 +30,10 @@ set(GAEA_PC_EXTRA_CFLAGS "")
 # gaea::dense: OpenBLAS and LAPACKE by name (their own .pc files add -I/usr/include/<triplet>,
 # which breaks #include_next in the C++ headers).
 string(APPEND GAEA_PC_EXTRA_LIBS " -llapacke -lopenblas")
+# gaea::trace writes OTF2 through libotf2 (no .pc file on every system: by name).
+if(GAEA_WITH_OTF2)
+  string(APPEND GAEA_PC_EXTRA_LIBS " -lotf2")
+endif()
 if(_gaea_pc_mpi)
   string(APPEND GAEA_PC_REQUIRES ", ${_gaea_pc_mpi}")
 else()  # no pkg-config file for MPI: the flags FindMPI found (not relocatable, but correct)

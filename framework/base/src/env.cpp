@@ -78,9 +78,20 @@ const std::vector<variable>& table() {
        "a file name ending in .json = write that summary as JSON",
        value_kind::report},
       {"GAEA_TRACE", "",
-       "HDF5 file for a time series per rank (wait state, frequency, modelled power); empty = "
-       "off",
+       "trace file written at finalize, format by name: *.json = Chrome trace JSON (Perfetto, "
+       "chrome://tracing), *.otf2 = OTF2 archive (Vampir, otf2-print), any other name = HDF5 "
+       "time series (wait states, frequency, modelled power); JSON and OTF2 also hold the "
+       "application regions (get/put/acc, fence, counters, tasks, collectives, barrier) per rank "
+       "and thread; empty = off",
        value_kind::text},
+      {"GAEA_TRACE_EVENTS",
+       "1M",
+       "bound of each thread's trace buffers (K/M/G): at most this many region/counter events "
+       "and as many wait-state samples per thread; later ones are dropped and counted (in the "
+       "file and on stderr)",
+       value_kind::size,
+       {},
+       1},
       {"GAEA_MAX_SLOWDOWN", "0.02",
        "fraction of run time the auto policy may add in wake-up latency; past it auto spins "
        "longer. The report says whether it held",

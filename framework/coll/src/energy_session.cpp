@@ -10,6 +10,7 @@
 #include "gaea/coll/estimator.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/trace/recorder.hpp"
 
 namespace gaea::coll::detail {
 
@@ -66,7 +67,10 @@ class dvfs_throttle_session final : public energy_session {
   }
   ~dvfs_throttle_session() override { finish(); }
   void on_round(std::size_t i) override {
-    if (i < levels_.size()) rt_.throttle().set_all(levels_[i]);
+    if (i < levels_.size()) {
+      rt_.throttle().set_all(levels_[i]);
+      trace::counter("throttle_level", levels_[i]);
+    }
   }
   void finish() noexcept override {
     if (finished_) return;
@@ -76,6 +80,7 @@ class dvfs_throttle_session final : public energy_session {
       if (low_ && rt_.dvfs().active())
         rt_.credit_low_frequency(progress::process_cpu_ns() - cpu0_ns_);
       rt_.throttle().set_all(0);
+      trace::counter("throttle_level", 0);
       for (int c : cpus_)
         rt_.dvfs().set_low(c, false);
     } catch (...) {

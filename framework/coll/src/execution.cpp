@@ -6,6 +6,7 @@
 #include "gaea/base/error.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/trace/recorder.hpp"
 
 namespace gaea::coll::detail {
 
@@ -16,7 +17,14 @@ execution::execution(std::shared_ptr<group_state> g, std::uint64_t call, call_si
       sig_(sig),
       s_(std::move(s)),
       energy_(std::move(energy)),
-      owner_(std::this_thread::get_id()) {}
+      owner_(std::this_thread::get_id()) {
+  if (trace::recording()) {
+    trace_name_ = trace::intern("coll." + std::string(to_string(static_cast<operation>(sig_.op))) +
+                                "." + std::string(to_string(static_cast<algorithm>(sig_.algo))));
+    trace_t0_ = trace::now_ns();
+    trace_begun_ = trace::regions_begun();
+  }
+}
 
 namespace {
 // How long an abandoned collective waits for its sends to leave (see cleanup()).
@@ -95,6 +103,11 @@ bool execution::advance(bool block) {
   if (std::this_thread::get_id() != owner_)
     throw error("gaea::coll: a collective on group '" + g_->name +
                 "' must be tested or waited for by the thread that started it");
+  // The call's region: from its start when nothing else was recorded on this thread since (a
+  // blocking call, or a request waited at once), else from this wait or test on.
+  std::int64_t trace_from = 0;
+  if (trace_name_) [[unlikely]]
+    trace_from = trace::regions_begun() == trace_begun_ ? trace_t0_ : trace::now_ns();
   runtime& rt = *g_->rt;
   comm::worker& w = rt.worker();
   while (next_ < s_.rounds.size()) {
@@ -124,6 +137,8 @@ bool execution::advance(bool block) {
     energy_->finish();
     energy_.reset();
   }
+  if (trace_name_) [[unlikely]]
+    trace::region_until_now(trace_name_, trace_from);
   return true;
 }
 

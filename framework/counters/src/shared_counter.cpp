@@ -11,6 +11,7 @@
 #include "gaea/comm/worker.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/trace/recorder.hpp"
 
 namespace gaea::counters {
 
@@ -50,6 +51,7 @@ struct fetch_state {
   }
   std::int64_t wait() {
     if (!completed) {
+      const trace::scoped_region region("counter.wait");
       check_thread("wait()");
       rt.progress().wait(w, done);
       finish();
@@ -114,6 +116,7 @@ struct shared_counter::impl {
 
   std::int64_t* local_value() const { return static_cast<std::int64_t*>(seg->local_base()); }
   bool is_owner() const { return rt->rank() == owner; }
+  trace::region_args trace_args() const noexcept { return {8, owner}; }
 
   // Issues `r`; its previous value lands in st.old once st.done is done (at once when this
   // rank owns a progress- or owner-served counter).
@@ -231,6 +234,7 @@ counter_mode shared_counter::mode() const {
 
 std::int64_t shared_counter::fetch_add(std::int64_t n) {
   impl& p = live("fetch_add");
+  const trace::scoped_region region("counter.fetch_add", [&] { return p.trace_args(); });
   if (n < 0)
     throw error("shared_counter '" + p.name + "': fetch_add(" + std::to_string(n) +
                 ") — the increment must be >= 0");
@@ -239,6 +243,7 @@ std::int64_t shared_counter::fetch_add(std::int64_t n) {
 
 fetch_request shared_counter::fetch_add(std::int64_t n, nonblocking_t) {
   impl& p = live("fetch_add");
+  const trace::scoped_region region("counter.nbfetch_add", [&] { return p.trace_args(); });
   if (n < 0)
     throw error("shared_counter '" + p.name + "': fetch_add(" + std::to_string(n) +
                 ", nonblocking) — the increment must be >= 0");
@@ -249,11 +254,13 @@ fetch_request shared_counter::fetch_add(std::int64_t n, nonblocking_t) {
 
 std::int64_t shared_counter::compare_swap(std::int64_t expected, std::int64_t desired) {
   impl& p = live("compare_swap");
+  const trace::scoped_region region("counter.compare_swap", [&] { return p.trace_args(); });
   return p.run({p.id, static_cast<std::uint32_t>(op_kind::compare_swap), 0, expected, desired});
 }
 
 std::int64_t shared_counter::read() {
   impl& p = live("read");
+  const trace::scoped_region region("counter.read", [&] { return p.trace_args(); });
   return p.run({p.id, static_cast<std::uint32_t>(op_kind::fetch_add), 0, 0, 0});
 }
 

@@ -10,6 +10,7 @@
 
 #include "gaea/counters/shared_counter.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/trace/recorder.hpp"
 
 namespace gaea::counters {
 
@@ -267,6 +268,7 @@ task_counter::impl& task_counter::live(const char* op) const {
 
 task_range task_counter::next() {
   impl& p = live("next");
+  const trace::scoped_region region("task_counter.next");
   if (p.exhausted.load(std::memory_order_acquire)) return {};
   return p.opt.variant == dispense::hierarchical ? p.next_hierarchical() : p.next_flat();
 }

@@ -17,6 +17,7 @@
 #include "detail/service.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/trace/recorder.hpp"
 
 namespace gaea::counters {
 
@@ -142,6 +143,7 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
   impl& p = live("run");
   runtime& rt = *p.rt;
   rt.require_owner_thread("task_pool::run");
+  const trace::scoped_region run_region("task_pool.run");
   if (n_tasks < 0)
     throw error("task_pool '" + p.name + "': run(" + std::to_string(n_tasks) +
                 ") — the number of tasks must be >= 0");
@@ -165,6 +167,7 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
         if (r.empty()) break;
         ++f.fetches;
         for (std::int64_t id = r.begin; id < r.end; ++id) {
+          const trace::scoped_region task_region("task");
           fn(id, w);
           ++f.tasks;
         }

@@ -114,32 +114,54 @@ std::unique_ptr<op_state> array_core::start(op kind) const {
   return std::make_unique<op_state>(rt_, kind);
 }
 
+trace::region_args array_core::trace_args(const patch& p) const noexcept {
+  // Called only while tracing; a bad patch (reported by the operation itself) gives no peer.
+  trace::region_args a;
+  a.bytes = p.elements() * static_cast<std::int64_t>(ops_.size);
+  try {
+    if (p.ndim() == dist_.ndim()) a.peer = dist_.owner(p.lo);
+  } catch (...) {
+  }
+  return a;
+}
+
 request array_core::get(const patch& p, user_buffer buf) {
+  const trace::scoped_region region("ga.nbget", [&] { return trace_args(p); });
   auto st = start(op::get);
   get(p, buf, *st);
   return request(std::move(st));
 }
 void array_core::get_blocking(const patch& p, user_buffer buf) {
+  const trace::scoped_region region("ga.get", [&] { return trace_args(p); });
   if (direct_row(op::get, p, buf)) return;
   op_state st(rt_, op::get);
   get(p, buf, st);
   st.wait();
 }
 void array_core::put_blocking(const patch& p, user_buffer buf) {
+  const trace::scoped_region region("ga.put", [&] { return trace_args(p); });
   if (direct_row(op::put, p, buf)) return;
   op_state st(rt_, op::put);
   put(p, buf, st);
   st.wait();
 }
 request array_core::put(const patch& p, user_buffer buf) {
+  const trace::scoped_region region("ga.nbput", [&] { return trace_args(p); });
   auto st = start(op::put);
   put(p, buf, *st);
   return request(std::move(st));
 }
 request array_core::acc(const patch& p, user_buffer buf, const void* alpha) {
+  const trace::scoped_region region("ga.nbacc", [&] { return trace_args(p); });
   auto st = start(op::acc);
   acc(p, buf, alpha, *st);
   return request(std::move(st));
+}
+void array_core::acc_blocking(const patch& p, user_buffer buf, const void* alpha) {
+  const trace::scoped_region region("ga.acc", [&] { return trace_args(p); });
+  op_state st(rt_, op::acc);
+  acc(p, buf, alpha, st);
+  st.wait();
 }
 
 index array_core::buffer_strides(const patch& p, const user_buffer& buf, const char* op) const {
@@ -184,6 +206,7 @@ void array_core::fence_for_get(comm::worker& w, tracker& tr, int r) {
 }
 
 void array_core::fence() {
+  const trace::scoped_region region("ga.fence");
   comm::worker& w = rt_.worker();
   tracker& tr = my_tracker();
   // Only the targets written since the last fence have an entry: O(those), not O(P).
@@ -206,6 +229,7 @@ void array_core::fence() {
 }
 
 void array_core::sync() {
+  const trace::scoped_region region("ga.sync");
   fence();
   rt_.barrier();
 }

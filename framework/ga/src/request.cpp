@@ -10,6 +10,7 @@
 #include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/trace/recorder.hpp"
 
 namespace gaea::ga {
 
@@ -75,7 +76,10 @@ request::~request() {
 }
 
 void request::wait() {
-  if (st_) st_->wait();
+  if (st_ && !st_->completed) {
+    const trace::scoped_region region("ga.wait");
+    st_->wait();
+  }
 }
 
 bool request::test() {

@@ -9,6 +9,7 @@
 #include "gaea/base/error.hpp"
 #include "gaea/energy/governor.hpp"
 #include "gaea/progress/clock.hpp"
+#include "gaea/trace/recorder.hpp"
 
 namespace gaea::progress {
 
@@ -78,6 +79,8 @@ struct engine::thread_state {
                    detail::interrupt_strategy(wt, app_block_timeout_ns),
                    detail::auto_strategy(wt, e.auto_app_, app_block_timeout_ns)} {
     tel.enable_trace(e.opt_.trace);
+    // Constructed on the thread itself (engine::this_thread): its index in the trace session.
+    if (e.opt_.trace) tel.set_trace_thread(trace::thread_index());
     if (e.opt_.share_core) wt.set_yield_interval(e.opt_.yield_interval_ns);
   }
   comm::worker* worker;
@@ -145,6 +148,10 @@ void engine::run() {
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
   }
   if (opt_.governor) opt_.governor->thread_started(sched_getcpu());
+  if (opt_.trace) {
+    trace::name_thread("progress");
+    progress_tel_->set_trace_thread(trace::thread_index());
+  }
   detail::waiter pw(&service_, *progress_tel_, opt_.governor);
   if (opt_.share_core) pw.set_yield_interval(opt_.yield_interval_ns);
   // Idle, adaptive backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of

@@ -57,7 +57,7 @@ void thread_telemetry::record(std::int64_t now_ns) {
     ++trace_dropped_;
     return;
   }
-  trace_.push_back({now_ns, khz_, static_cast<std::uint8_t>(state_), id_});
+  trace_.push_back({now_ns, khz_, static_cast<std::uint8_t>(state_), id_, trace_thread_});
 }
 
 void thread_telemetry::add_to(telemetry_totals& t, std::int64_t now_ns) const noexcept {

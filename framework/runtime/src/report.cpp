@@ -23,6 +23,7 @@
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/trace/writers.hpp"
 
 namespace gaea {
 
@@ -63,6 +64,14 @@ void write_column(hid_t group, const char* name, hid_t type, const std::vector<T
   H5Sclose(space);
 }
 
+void write_uint_attr(hid_t obj, const char* name, std::uint64_t value) {
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t a = H5Acreate2(obj, name, H5T_NATIVE_UINT64, space, H5P_DEFAULT, H5P_DEFAULT);
+  H5Awrite(a, H5T_NATIVE_UINT64, &value);
+  H5Aclose(a);
+  H5Sclose(space);
+}
+
 void write_string_attr(hid_t obj, const char* name, const std::string& value) {
   const hid_t type = H5Tcopy(H5T_C_S1);
   H5Tset_size(type, value.size() + 1);
@@ -77,7 +86,7 @@ void write_string_attr(hid_t obj, const char* name, const std::string& value) {
 
 void detail::check_report_paths(const std::string& report, const std::string& trace) {
   if (report != "0" && report != "1") check_output_path(report, "GAEA_REPORT");
-  if (!trace.empty()) check_output_path(trace, "GAEA_TRACE");
+  if (!trace.empty()) trace::check_target(trace, "GAEA_TRACE");
 }
 
 std::vector<std::string> detail::command_line(const int* argc, char* const* const* argv) {
@@ -199,13 +208,23 @@ void runtime::write_report_and_trace() {
       }
   }
 
-  if (want_trace) {
+  if (want_trace && trace::format_of(trace_) != trace::format::hdf5) {
+    const std::string why = write_event_trace(wait_request);
+    if (!why.empty()) problem += (problem.empty() ? "" : "; ") + why;
+  } else if (want_trace) {
     std::uint64_t dropped = 0;
     const std::vector<progress::trace_sample> mine = progress_->trace(&dropped);
     const auto bytes = std::as_bytes(std::span(mine));
     const std::vector<std::byte> in(bytes.begin(), bytes.end());
     // Rank 0 writes: only it receives the others' traces (empty elsewhere).
     const auto all = comm::detail::gatherv(MPI_COMM_WORLD, in, 0, wait_request);
+    std::vector<std::uint64_t> all_dropped(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
+    {
+      MPI_Request req;
+      MPI_Igather(&dropped, 1, MPI_UINT64_T, all_dropped.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD,
+                  &req);
+      wait_request(req);
+    }
     if (rank_ == 0) try {
         // HDF5's own error dump would only repeat, less clearly, the error thrown here.
         H5E_auto2_t print = nullptr;
@@ -258,9 +277,19 @@ void runtime::write_report_and_trace() {
           write_column(g, "thread", H5T_NATIVE_UINT8, thread);
           write_column(g, "khz", H5T_NATIVE_INT64, khz);
           write_column(g, "power_w", H5T_NATIVE_DOUBLE, power);
+          write_uint_attr(g, "dropped_samples", all_dropped[static_cast<std::size_t>(r)]);
         }
         if (!h5.close()) throw error("GAEA_TRACE '" + trace_ + "': HDF5 failed to write the file");
         out.commit();
+        std::uint64_t lost = 0;
+        for (const std::uint64_t d : all_dropped)
+          lost += d;
+        if (lost > 0)
+          std::fprintf(stderr,
+                       "gaea: GAEA_TRACE: %llu wait-state samples were dropped (each thread keeps "
+                       "at most GAEA_TRACE_EVENTS=%llu); the trace holds the earlier ones\n",
+                       static_cast<unsigned long long>(lost),
+                       static_cast<unsigned long long>(trace_events_));
       } catch (const std::exception& ex) {
         problem += (problem.empty() ? "" : "; ") + std::string(ex.what());
       }

@@ -29,6 +29,8 @@
 #include "gaea/energy/meter.hpp"
 #include "gaea/energy/sysfs.hpp"
 #include "gaea/progress/clock.hpp"
+#include "gaea/trace/recorder.hpp"
+#include "gaea/trace/writers.hpp"
 
 namespace gaea {
 
@@ -118,6 +120,13 @@ runtime::runtime(int* argc, char*** argv)
                 "' must be 0, 1 or a file name ending in .json");
   trace_ = env::get_string("GAEA_TRACE");
   detail::check_report_paths(report_, trace_);
+  trace_events_ = static_cast<std::uint64_t>(env::get_int("GAEA_TRACE_EVENTS"));
+  // The recorder's session: thread registration for every format (the wait-state samples carry
+  // the thread's index), regions and counters only for the formats that hold them.
+  if (!trace_.empty())
+    trace::start(trace_events_, trace::format_of(trace_) != trace::format::hdf5);
+  else
+    trace::stop();
   const std::filesystem::path sysfs = energy::sysfs_root();
   model_ = energy::model_params::from_env(sysfs);
   const std::string bind_text = env::get_choice("GAEA_PROGRESS_BIND", {"auto", "none"});
@@ -256,6 +265,7 @@ runtime::runtime(int* argc, char*** argv)
   po.cal.dvfs_ns = actuator_->transition_cost_ns();
   po.max_slowdown = max_slowdown;
   po.trace = !trace_.empty();
+  po.trace_capacity = static_cast<std::size_t>(trace_events_);
   po.app_poll = [this] { return run_app_polls(); };
   po.app_thread = owner_;
   hang_timeout_ns_ = hang_timeout_s * 1'000'000'000;
@@ -456,6 +466,7 @@ void runtime::mpi_barrier() {
 
 void runtime::barrier() {
   require_owner_thread("runtime::barrier");
+  const trace::scoped_region region("barrier");
   comm::worker& w = worker();
   comm::completion flushed;
   w.flush_all(flushed);

@@ -54,6 +54,11 @@ class execution {
   schedule s_;
   std::unique_ptr<energy_session> energy_;
   std::thread::id owner_;
+  // GAEA_TRACE: the call's region name ("coll.<operation>.<algorithm>", null when not
+  // recording), its start and the thread's count of regions begun at the start.
+  const char* trace_name_ = nullptr;
+  std::int64_t trace_t0_ = 0;
+  std::uint64_t trace_begun_ = 0;
   std::size_t next_ = 0;
   bool in_round_ = false;
   bool done_ = false;

@@ -143,7 +143,7 @@ class global_array {
   /// array[p] += alpha * buf.
   void acc(const patch& p, std::span<const T> buf, T alpha = T(1),
            std::span<const index_t> ld = {}) {
-    acc(p, buf, nonblocking, alpha, ld).wait();
+    core().acc_blocking(p, {const_cast<T*>(buf.data()), buf.size(), ld}, &alpha);
   }
   [[nodiscard]] request acc(const patch& p, std::span<const T> buf, nonblocking_t, T alpha = T(1),
                             std::span<const index_t> ld = {}) {

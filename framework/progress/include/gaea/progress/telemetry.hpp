@@ -4,6 +4,7 @@
 /// DVFS transitions, the latency the auto policy estimates it added, and a bounded time series
 /// (state and frequency at every change) for GAEA_TRACE.
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -43,7 +44,8 @@ struct trace_sample {
   std::int64_t t_ns = 0;
   std::int64_t khz = 0;
   std::uint8_t state = 0;
-  std::uint8_t thread = 0;  ///< 0 = progress thread, 1.. = application threads in order
+  std::uint8_t thread = 0;         ///< 0 = progress thread, 1.. = application threads in order
+  std::uint16_t trace_thread = 0;  ///< the thread's gaea::trace::thread_index()
 };
 
 /// Sums over threads (and, in the report, over ranks).
@@ -82,6 +84,10 @@ class thread_telemetry {
   /// Copies the time series recorded so far (and how many samples were dropped).
   std::vector<trace_sample> trace(std::uint64_t* dropped = nullptr) const;
   void enable_trace(bool on) noexcept { tracing_ = on; }
+  /// The owner thread's index in the gaea::trace session, stamped on its samples.
+  void set_trace_thread(std::uint32_t index) noexcept {
+    trace_thread_ = static_cast<std::uint16_t>(std::min<std::uint32_t>(index, 65535));
+  }
 
  private:
   static void bump(std::atomic<std::uint64_t>& a) noexcept {
@@ -103,6 +109,7 @@ class thread_telemetry {
       dvfs_lowered_{0}, dvfs_raised_{0};
   std::atomic<std::int64_t> low_freq_cpu_ns_{0}, penalty_ns_{0};
   bool tracing_ = false;
+  std::uint16_t trace_thread_ = 0;
   std::size_t trace_capacity_;
   mutable std::mutex trace_mutex_;
   std::vector<trace_sample> trace_;

@@ -216,6 +216,7 @@ class runtime {
   std::int64_t report_start_unix_ms_ = 0;
   std::vector<std::string> command_line_;
   std::string report_, trace_;
+  std::uint64_t trace_events_ = 0;  // GAEA_TRACE_EVENTS
   struct report_section {
     std::string name;
     std::vector<report_key> keys;
@@ -232,6 +233,8 @@ class runtime {
   std::uint64_t barrier_epoch_ = 0;
   void mpi_barrier();
   void write_report_and_trace();
+  // GAEA_TRACE as JSON or OTF2 (report.cpp): gathered to rank 0, which writes it; "" or why not.
+  std::string write_event_trace(const std::function<void(MPI_Request&)>& wait_request);
   // Failure path (fail()): the first failure reported by another rank, and who reported.
   struct failure_state {
     std::mutex mutex;

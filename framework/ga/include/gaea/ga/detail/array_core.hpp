@@ -18,6 +18,7 @@
 #include "gaea/ga/protocol.hpp"
 #include "gaea/ga/request.hpp"
 #include "gaea/ga/stats.hpp"
+#include "gaea/trace/recorder.hpp"
 
 namespace gaea {
 class runtime;
@@ -105,6 +106,8 @@ class array_core {
   /// general path, which also reports bad input).
   bool direct_row(op kind, const patch& p, const user_buffer& buf);
   request acc(const patch& p, user_buffer buf, const void* alpha);
+  /// acc waited for in place (its state on the stack).
+  void acc_blocking(const patch& p, user_buffer buf, const void* alpha);
   /// The same, attached to an existing operation state (several transfers, one completion).
   void get(const patch& p, user_buffer buf, op_state& st);
   void put(const patch& p, user_buffer buf, op_state& st);
@@ -167,6 +170,8 @@ class array_core {
                                const index& buffer_strides, Fn&& fn) const;
 
  private:
+  // The trace arguments of an operation on `p` (bytes, owner of its first element).
+  trace::region_args trace_args(const patch& p) const noexcept;
   // Packed protocol (packed.cpp): one message per piece (split to the transfer limit).
   bool use_packed(int target, const patch& piece);
   void get_packed(const tile& t, const patch& piece, const patch& p, const index& bs,

@@ -1,0 +1,133 @@
+// GAEA_TRACE as Chrome trace JSON or OTF2 at finalize: each rank turns what it recorded (the
+// recorder's regions and counters, the progress telemetry's wait-state samples) into one
+// trace::rank_trace, rank 0 gathers them and writes the file (serially; OTF2 through its serial
+// collective callbacks). Wait states become regions "wait.spin", "wait.sleep" and "wait.block"
+// ("run" is the absence of a wait), the frequency and the modelled power counters
+// "frequency_khz" and "power_w" per thread.
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gaea/base/version.hpp"
+#include "gaea/comm/detail/bootstrap.hpp"
+#include "gaea/progress/clock.hpp"
+#include "gaea/runtime/runtime.hpp"
+#include "gaea/trace/recorder.hpp"
+#include "gaea/trace/writers.hpp"
+
+namespace gaea {
+
+namespace {
+// The wait-state samples of one thread (in time order) as regions and counters of `r`.
+void add_wait_states(trace::rank_trace& r, std::uint32_t thread,
+                     const std::vector<progress::trace_sample>& s, std::int64_t end_ns,
+                     const energy::model_params& model) {
+  const auto run = static_cast<std::uint8_t>(progress::wait_state::run);
+  std::int64_t last_khz = -1;
+  double last_power = -1;
+  std::size_t open = 0;  // the sample that began the current state
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i > 0 && s[i].state != s[open].state) {
+      if (s[open].state != run)
+        r.regions.push_back(
+            {thread,
+             r.name_id("wait." + std::string(progress::to_string(
+                                     static_cast<progress::wait_state>(s[open].state)))),
+             s[open].t_ns, s[i].t_ns, -1, -1});
+      open = i;
+    }
+    const std::int64_t khz = s[i].khz == 0 ? model.f_max_khz : s[i].khz;
+    const double u = s[i].state <= static_cast<std::uint8_t>(progress::wait_state::spin);
+    const double power = energy::cpu_dynamic_power_w(model, u, khz);
+    if (khz != last_khz)
+      r.counters.push_back(
+          {thread, r.name_id("frequency_khz"), s[i].t_ns, static_cast<double>(khz)});
+    if (power != last_power) r.counters.push_back({thread, r.name_id("power_w"), s[i].t_ns, power});
+    last_khz = khz;
+    last_power = power;
+  }
+  if (!s.empty() && s[open].state != run && end_ns > s[open].t_ns)
+    r.regions.push_back(
+        {thread,
+         r.name_id("wait." + std::string(progress::to_string(
+                                 static_cast<progress::wait_state>(s[open].state)))),
+         s[open].t_ns, end_ns, -1, -1});
+}
+}  // namespace
+
+std::string runtime::write_event_trace(const std::function<void(MPI_Request&)>& wait_request) {
+  // This rank's part: the recorder's threads, events and drops.
+  trace::rank_trace mine;
+  mine.sync_ns = report_start_ns_;
+  const std::int64_t end_ns = progress::monotonic_ns();
+  for (trace::thread_record& t : trace::collect()) {
+    if (t.index >= mine.threads.size()) mine.threads.resize(t.index + 1);
+    mine.threads[t.index] = {t.name, t.dropped};
+    for (const trace::event& e : t.events) {
+      const std::uint32_t name = mine.name_id(e.name ? e.name : "?");
+      if (e.kind == trace::event::region)
+        mine.regions.push_back({t.index, name, e.t0_ns, e.t1_ns, e.bytes, e.peer});
+      else
+        mine.counters.push_back({t.index, name, e.t0_ns, e.value});
+    }
+  }
+  trace::stop();
+  std::uint64_t dropped_samples = 0;
+  const std::vector<progress::trace_sample> samples = progress_->trace(&dropped_samples);
+  mine.dropped_wait_samples = dropped_samples;
+  std::map<std::uint32_t, std::vector<progress::trace_sample>> by_thread;
+  for (const auto& s : samples)
+    by_thread[s.trace_thread].push_back(s);
+  for (auto& [thread, list] : by_thread) {
+    if (thread >= mine.threads.size()) {
+      const std::size_t from = mine.threads.size();
+      mine.threads.resize(thread + 1);
+      for (std::size_t i = from; i < mine.threads.size(); ++i)
+        mine.threads[i].name = "thread " + std::to_string(i);
+    }
+    std::stable_sort(list.begin(), list.end(),
+                     [](const auto& a, const auto& b) { return a.t_ns < b.t_ns; });
+    add_wait_states(mine, thread, list, end_ns, model_);
+  }
+  const std::vector<std::byte> bytes = trace::encode(mine);
+  // Rank 0 writes: only it receives the others' parts.
+  const auto all = comm::detail::gatherv(MPI_COMM_WORLD, bytes, 0, wait_request);
+  if (rank_ != 0) return {};
+  try {
+    std::vector<trace::rank_trace> ranks;
+    ranks.reserve(all.size());
+    for (const auto& part : all)
+      ranks.push_back(trace::decode(part));
+    trace::align(ranks);
+    std::uint64_t dropped = 0, dropped_wait = 0;
+    for (auto& r : ranks) {
+      trace::nest(r.regions);
+      std::stable_sort(r.counters.begin(), r.counters.end(), [](const auto& a, const auto& b) {
+        return a.thread != b.thread ? a.thread < b.thread : a.t_ns < b.t_ns;
+      });
+      dropped += r.dropped_events();
+      dropped_wait += r.dropped_wait_samples;
+    }
+    const trace::job_info info{std::string("Gaea ") + version_string, trace_events_};
+    if (trace::format_of(trace_) == trace::format::otf2)
+      trace::write_otf2(trace_, ranks, info);
+    else
+      trace::write_chrome_json(trace_, ranks, info);
+    if (dropped + dropped_wait > 0)
+      std::fprintf(stderr,
+                   "gaea: GAEA_TRACE: %llu events and %llu wait-state samples were dropped (each "
+                   "thread keeps at most GAEA_TRACE_EVENTS=%llu of each); the trace holds the "
+                   "earlier ones\n",
+                   static_cast<unsigned long long>(dropped),
+                   static_cast<unsigned long long>(dropped_wait),
+                   static_cast<unsigned long long>(trace_events_));
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace gaea

@@ -1,0 +1,182 @@
+// gaea::trace without a runtime: the recorder's bound and drop count, threads, regions and
+// counters; a rank's trace through encode/decode; nest() and align(); the writers' target
+// checks and the Chrome JSON's structure.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "gaea/base/error.hpp"
+#include "gaea/trace/job_trace.hpp"
+#include "gaea/trace/recorder.hpp"
+#include "gaea/trace/writers.hpp"
+
+namespace tr = gaea::trace;
+
+TEST_CASE("trace recorder: nothing is recorded while off", "[trace]") {
+  tr::start(8, false);
+  CHECK(!tr::recording());
+  {
+    bool called = false;
+    const tr::scoped_region r("off", [&] {
+      called = true;
+      return tr::region_args{};
+    });
+    CHECK(!called);  // the arguments are not even computed
+  }
+  tr::counter("c", 1);
+  const auto threads = tr::collect();
+  REQUIRE(threads.size() == 1);
+  CHECK(threads[0].name == "main");
+  CHECK(threads[0].events.empty());
+  CHECK(tr::regions_begun() == 0);
+}
+
+TEST_CASE("trace recorder: regions, counters, threads and the bound", "[trace]") {
+  tr::start(4, true);
+  REQUIRE(tr::recording());
+  {
+    const tr::scoped_region outer("outer", [] { return tr::region_args{64, 3}; });
+    const tr::scoped_region inner("inner");
+  }
+  CHECK(tr::regions_begun() == 2);
+  tr::counter("level", 5);
+  std::thread([] {
+    tr::name_thread("worker");
+    for (int i = 0; i < 10; ++i)
+      const tr::scoped_region r("many");
+  }).join();
+  tr::stop();
+  { const tr::scoped_region after("after stop"); }
+  const auto threads = tr::collect();
+  REQUIRE(threads.size() == 2);
+  const auto& m = threads[0];
+  REQUIRE(m.events.size() == 3);
+  // Recorded when they end: inner first.
+  CHECK(std::string(m.events[0].name) == "inner");
+  CHECK(std::string(m.events[1].name) == "outer");
+  CHECK(m.events[1].bytes == 64);
+  CHECK(m.events[1].peer == 3);
+  CHECK(m.events[1].t0_ns <= m.events[0].t0_ns);
+  CHECK(m.events[0].t1_ns <= m.events[1].t1_ns);
+  CHECK(m.events[2].kind == tr::event::counter);
+  CHECK(m.events[2].value == 5);
+  CHECK(m.dropped == 0);
+  const auto& w = threads[1];
+  CHECK(w.index == 1);
+  CHECK(w.name == "worker");
+  CHECK(w.events.size() == 4);  // the bound
+  CHECK(w.dropped == 6);        // the rest, counted
+  tr::start(4, false);          // the next session forgets the previous one
+  CHECK(tr::collect().size() == 1);
+}
+
+TEST_CASE("trace: a rank's trace survives encode/decode; corrupt input is an error", "[trace]") {
+  tr::rank_trace r;
+  r.threads = {{"main", 2}, {"progress", 0}};
+  r.regions.push_back({0, r.name_id("ga.get"), 10, 20, 8, 1});
+  r.counters.push_back({1, r.name_id("power_w"), 15, 1.5});
+  r.sync_ns = 5;
+  r.dropped_wait_samples = 7;
+  const auto bytes = tr::encode(r);
+  const tr::rank_trace d = tr::decode(bytes);
+  CHECK(d.names == r.names);
+  REQUIRE(d.threads.size() == 2);
+  CHECK(d.threads[0].name == "main");
+  CHECK(d.dropped_events() == 2);
+  CHECK(d.dropped_wait_samples == 7);
+  REQUIRE(d.regions.size() == 1);
+  CHECK(d.regions[0].t1_ns == 20);
+  CHECK(d.regions[0].peer == 1);
+  CHECK(d.counters[0].value == 1.5);
+  CHECK_THROWS_AS(tr::decode(std::span(bytes).first(bytes.size() - 3)), gaea::error);
+}
+
+TEST_CASE("trace: nest() sorts per thread and cuts regions that overlap an enclosing one",
+          "[trace]") {
+  std::vector<tr::region_record> g = {
+      {1, 0, 5, 6, -1, -1},   // thread 1
+      {0, 1, 3, 12, -1, -1},  // starts inside [0, 10) and ends after it: cut at 10
+      {0, 0, 0, 10, -1, -1},
+      {0, 2, 10, 11, -1, -1},  // a sibling after it
+  };
+  tr::nest(g);
+  REQUIRE(g.size() == 4);
+  CHECK(g[0].t0_ns == 0);
+  CHECK(g[1].t0_ns == 3);
+  CHECK(g[1].t1_ns == 10);
+  CHECK(g[2].t0_ns == 10);
+  CHECK(g[2].t1_ns == 11);
+  CHECK(g[3].thread == 1);
+}
+
+TEST_CASE("trace: align() puts the ranks' barrier ends together and the earliest time at 0",
+          "[trace]") {
+  std::vector<tr::rank_trace> ranks(2);
+  ranks[0].sync_ns = 1000;
+  ranks[0].regions.push_back({0, 0, 900, 1100, -1, -1});
+  ranks[1].sync_ns = 5000;  // another clock
+  ranks[1].regions.push_back({0, 0, 5050, 5060, -1, -1});
+  tr::align(ranks);
+  CHECK(ranks[0].regions[0].t0_ns == 0);
+  CHECK(ranks[0].sync_ns == 100);
+  CHECK(ranks[1].sync_ns == 100);
+  CHECK(ranks[1].regions[0].t0_ns == 150);
+}
+
+TEST_CASE("trace: the format follows the name; bad targets are refused", "[trace]") {
+  CHECK(tr::format_of("a/run.json") == tr::format::chrome_json);
+  CHECK(tr::format_of("run.otf2") == tr::format::otf2);
+  CHECK(tr::format_of("run.h5") == tr::format::hdf5);
+  CHECK(tr::format_of("run") == tr::format::hdf5);
+  const auto dir = std::filesystem::temp_directory_path() / "gaea-trace-unit";
+  std::filesystem::create_directories(dir / "run");
+  CHECK_THROWS_WITH(tr::check_target(dir / "missing" / "x.json", "GAEA_TRACE"),
+                    Catch::Contains("does not exist"));
+  CHECK_NOTHROW(tr::check_target(dir / "x.json", "GAEA_TRACE"));
+  if (tr::otf2_supported()) {
+    CHECK_NOTHROW(tr::check_target(dir / "run.otf2", "GAEA_TRACE"));  // run/ is its directory
+    std::ofstream(dir / "file") << "x";
+    CHECK_THROWS_WITH(tr::check_target(dir / "file.otf2", "GAEA_TRACE"),
+                      Catch::Contains("not a directory"));
+  } else {
+    CHECK_THROWS_WITH(tr::check_target(dir / "run.otf2", "GAEA_TRACE"),
+                      Catch::Contains("no OTF2 support"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("trace: the Chrome JSON writer gives metadata, X and C events", "[trace]") {
+  std::vector<tr::rank_trace> ranks(1);
+  auto& r = ranks[0];
+  r.threads = {{"main \"quoted\"", 3}};
+  r.regions.push_back({0, r.name_id("ga.get"), 1500, 2750, 8, 1});
+  r.counters.push_back({0, r.name_id("frequency_khz"), 1000, 2400000});
+  const auto file = std::filesystem::temp_directory_path() / "gaea-trace-unit.json";
+  tr::write_chrome_json(file, ranks, {"Gaea test", 16});
+  std::ifstream in(file);
+  const auto j = nlohmann::json::parse(in);
+  std::filesystem::remove(file);
+  CHECK(j["otherData"]["dropped_events"] == 3);
+  CHECK(j["otherData"]["events_per_thread"] == 16);
+  int x = 0, c = 0, m = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] == "X") {
+      ++x;
+      CHECK(e["ts"] == 1.5);
+      CHECK(e["dur"] == 1.25);
+      CHECK(e["args"]["bytes"] == 8);
+      CHECK(e["args"]["peer"] == 1);
+    } else if (e["ph"] == "C") {
+      ++c;
+      CHECK(e["args"]["main \"quoted\""] == 2400000);
+    } else if (e["ph"] == "M") {
+      ++m;
+    }
+  }
+  CHECK(x == 1);
+  CHECK(c == 1);
+  CHECK(m == 3);  // process_name, process_sort_index, thread_name
+}
