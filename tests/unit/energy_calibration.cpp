@@ -31,8 +31,7 @@ std::string fit_error(const model_params& base, int cores, const std::vector<pow
   return "";
 }
 
-power_phase synthetic(const model_params& p, int cores, double busy, double f_ratio,
-                      double duty) {
+power_phase synthetic(const model_params& p, int cores, double busy, double f_ratio, double duty) {
   power_phase ph;
   ph.name = "synthetic";
   ph.wall_s = 2;
@@ -139,8 +138,7 @@ TEST_CASE("power calibration recovers a fake RAPL package's power law", "[energy
   CHECK(evaluate_power_model(fit, cores, run.phases).max_rel < tolerance);
 }
 
-TEST_CASE("power calibration: energy_uj wrapping within the phases is counted",
-          "[energy][calib]") {
+TEST_CASE("power calibration: energy_uj wrapping within the phases is counted", "[energy][calib]") {
   fake_root t;
   // 3 J range: wraps every 0.1-0.15 s at 24-42 W, at most one between two reads 20 ms apart.
   fake_rapl rapl(t, fake_rapl::law(p0, p1, 3000000));

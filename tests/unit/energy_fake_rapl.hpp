@@ -55,6 +55,8 @@ class fake_rapl {
     clockid_t clk = CLOCK_PROCESS_CPUTIME_ID;
     if (pid != 0 && ::clock_getcpuclockid(pid, &clk) != 0)
       throw std::runtime_error("clock_getcpuclockid failed");
+    stop();
+    stop_.store(false);
     thread_ = std::thread([this, clk] { run(clk); });
   }
   /// Stops the thread (idempotent).
@@ -80,8 +82,8 @@ class fake_rapl {
       // (p0 + p1 u) dt = p0 dt + p1 (CPU time over dt): exact whatever the thread's delays.
       double scale = 1;
       if (!law_.setspeed.empty()) {
-        const double r = static_cast<double>(gaea::energy::read_int(law_.setspeed).value_or(0)) /
-                         law_.f_max_khz;
+        const double r =
+            static_cast<double>(gaea::energy::read_int(law_.setspeed).value_or(0)) / law_.f_max_khz;
         scale = r * r * r;
       }
       uj_ += (law_.p0_w * (w - wall) + law_.p1_w * scale * (c - cpu)) * 1e6;

@@ -136,7 +136,8 @@ power_phase run_phase(meter& m, const calibration_config& cfg, std::string name,
   const auto end = t0 + cfg.phase;
   // Read the meter every `sample` so that a counter wrap within the phase is seen.
   for (auto now = t0; now < end; now = std::chrono::steady_clock::now()) {
-    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(cfg.sample, end - now));
+    std::this_thread::sleep_for(
+        std::min<std::chrono::steady_clock::duration>(cfg.sample, end - now));
     read_meter(m, ph.name);
   }
   const double j1 = read_meter(m, ph.name);
@@ -167,7 +168,8 @@ double phase_model_w(const model_params& p, int cores, const power_phase& ph) {
   check_cores(cores);
   check_phase(ph);
   // The frequency in the model's terms: the same fraction of its f_max.
-  const auto khz = static_cast<std::int64_t>(std::llround(ph.f_ratio * static_cast<double>(p.f_max_khz)));
+  const auto khz =
+      static_cast<std::int64_t>(std::llround(ph.f_ratio * static_cast<double>(p.f_max_khz)));
   return cores * (p.p_static_w + p.p_dyn_other_w) +
          cpu_dynamic_power_w(p, ph.cpu_s / ph.wall_s, khz, ph.duty);
 }
@@ -212,8 +214,8 @@ model_params fit_power_model(const model_params& base, int cores,
   const double det = s00 * s11 - s01 * s01;
   // Fewer than two distinct loads leave p_dyn_w undetermined (0.05 busy cores apart at least).
   if (phases.size() < 2 || !(x_max - x_min > 0.05) || !(det > 1e-12 * s00 * s11))
-    throw error("power model fit: " + std::to_string(phases.size()) +
-                " phases with loads from " + fmt("%.3f", phases.empty() ? 0.0 : x_min) + " to " +
+    throw error("power model fit: " + std::to_string(phases.size()) + " phases with loads from " +
+                fmt("%.3f", phases.empty() ? 0.0 : x_min) + " to " +
                 fmt("%.3f", phases.empty() ? 0.0 : x_max) +
                 " busy cores: need at least two phases whose loads differ");
   const double a = (s11 * r0 - s01 * r1) / det;  // the node's wall-time term (W)
@@ -245,7 +247,9 @@ std::vector<int> default_thread_counts(int n) {
   return t;
 }
 
-int hardware_threads() { return std::max(1U, std::thread::hardware_concurrency()); }
+int hardware_threads() {
+  return std::max(1U, std::thread::hardware_concurrency());
+}
 
 calibration_run run_power_phases(meter& m, const calibration_config& cfg) {
   if (cfg.phase.count() <= 0 || cfg.sample.count() <= 0)
@@ -276,14 +280,14 @@ calibration_run run_power_phases(meter& m, const calibration_config& cfg) {
   const bool use_dvfs = dvfs.act->active() && dvfs.act->hardware() && !cpus.empty() &&
                         dvfs.act->low_khz(cpus[0]) > 0 &&
                         dvfs.act->low_khz(cpus[0]) < dvfs.act->high_khz(cpus[0]);
-  run.dvfs = dvfs.reason + (use_dvfs ? "" : ": no low-frequency phases");
+  run.dvfs = dvfs.reason + (use_dvfs ? "" : "; no low-frequency phases");
   throttle_config tc;
   tc.kind = cfg.throttle_kind;
   tc.root = cfg.root;
   tc.cpus = cpus;
   throttle_choice thr = make_throttle(tc);
   const bool use_throttle = thr.thr->active() && thr.thr->hardware();
-  run.throttle = thr.reason + (use_throttle ? "" : ": no throttled phases");
+  run.throttle = thr.reason + (use_throttle ? "" : "; no throttled phases");
   const restore_at_exit<actuator> restore_dvfs{use_dvfs ? dvfs.act.get() : nullptr};
   const restore_at_exit<throttle> restore_thr{use_throttle ? thr.thr.get() : nullptr};
 
@@ -305,8 +309,8 @@ calibration_run run_power_phases(meter& m, const calibration_config& cfg) {
   if (use_throttle) {
     for (int level : cfg.throttle_levels) {
       if (!thr.thr->set_all(level))
-        throw error("power calibration: " + std::string(thr.thr->name()) +
-                    " refused level T" + std::to_string(level));
+        throw error("power calibration: " + std::string(thr.thr->name()) + " refused level T" +
+                    std::to_string(level));
       for (int n : counts)
         run.phases.push_back(run_phase(m, cfg,
                                        std::to_string(n) + " busy @ T" + std::to_string(level), n,

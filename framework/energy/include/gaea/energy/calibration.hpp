@@ -28,16 +28,16 @@ namespace gaea::energy {
 
 /// One load phase as it was run and measured.
 struct power_phase {
-  std::string name;          ///< "idle", "3 busy", "3 busy @ 1200000 kHz", "3 busy @ T4"
-  int threads = 0;           ///< busy threads (0: idle, the calling thread sleeps)
-  std::int64_t khz = 0;      ///< frequency the CPUs were set to; 0 = not lowered
+  std::string name;      ///< "idle", "3 busy", "3 busy @ 1200000 kHz", "3 busy @ T4"
+  int threads = 0;       ///< busy threads (0: idle, the calling thread sleeps)
+  std::int64_t khz = 0;  ///< frequency the CPUs were set to; 0 = not lowered
   /// f / f_max of the phase: the actuator's low_khz / high_khz when lowered, else 1 (the model's
   /// convention, as rank_usage charges lowered CPU time)
   double f_ratio = 1.0;
-  double duty = 1.0;         ///< throttle duty, (8 - j)/8 at Tj
-  double wall_s = 0;         ///< length of the phase
-  double cpu_s = 0;          ///< CPU time of this process over the phase
-  double joules = 0;         ///< energy the meter counted over the phase
+  double duty = 1.0;                  ///< throttle duty, (8 - j)/8 at Tj
+  double wall_s = 0;                  ///< length of the phase
+  double cpu_s = 0;                   ///< CPU time of this process over the phase
+  double joules = 0;                  ///< energy the meter counted over the phase
   std::optional<double> other_cpu_s;  ///< CPU time of every other process (from /proc/stat)
   double measured_w() const { return wall_s > 0 ? joules / wall_s : 0; }
 };
@@ -74,12 +74,12 @@ struct calibration_config {
   /// Busy-thread counts to run at each frequency/throttle setting, each once; the idle phase
   /// comes first. Empty: 1..n for n = hardware threads up to 8, else 8 counts spread to n.
   std::vector<int> threads;
-  bool idle = true;                                 ///< run the idle phase
-  std::chrono::milliseconds phase{3000};            ///< length of each phase
-  std::chrono::milliseconds sample{50};             ///< meter read interval within a phase
-  std::string dvfs_kind = "auto";                   ///< auto|cpufreq|off (hardware only)
-  std::string throttle_kind = "auto";               ///< auto|msr|off (hardware only)
-  std::vector<int> throttle_levels{4};              ///< levels run with the throttle (1..7)
+  bool idle = true;                                  ///< run the idle phase
+  std::chrono::milliseconds phase{3000};             ///< length of each phase
+  std::chrono::milliseconds sample{50};              ///< meter read interval within a phase
+  std::string dvfs_kind = "auto";                    ///< auto|cpufreq|off (hardware only)
+  std::string throttle_kind = "auto";                ///< auto|msr|off (hardware only)
+  std::vector<int> throttle_levels{4};               ///< levels run with the throttle (1..7)
   std::function<void(const power_phase&)> on_phase;  ///< called after each phase (progress)
 };
 
