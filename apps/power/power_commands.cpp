@@ -26,7 +26,9 @@ std::filesystem::path root_of(const options& o) {
   return o.root.empty() ? en::sysfs_root() : o.root;
 }
 
-int cores_of(const options& o) { return o.cores > 0 ? o.cores : en::hardware_threads(); }
+int cores_of(const options& o) {
+  return o.cores > 0 ? o.cores : en::hardware_threads();
+}
 
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
@@ -45,18 +47,20 @@ std::string percent(double rel) {
 
 // The meter the runtime would use, or nullptr after saying why there is none.
 std::unique_ptr<en::meter> hardware_meter(const options& o, const char* cmd) {
-  const std::string kind = o.meter.empty() ? gaea::env::get_choice("GAEA_ENERGY_METER",
-                                                                   {"auto", "rapl", "perf", "model"})
-                                           : o.meter;
+  const std::string kind =
+      o.meter.empty()
+          ? gaea::env::get_choice("GAEA_ENERGY_METER", {"auto", "rapl", "perf", "model"})
+          : o.meter;
   en::meter_choice c = en::select_meter(kind, root_of(o), en::model_params{}, {},
                                         [] { en::burn_cpu(std::chrono::milliseconds(30)); });
   if (c.m->measured()) {
     std::printf("gaea-power %s: meter %s\n", cmd, c.reason.c_str());
     return std::move(c.m);
   }
-  std::printf("gaea-power %s: no hardware meter proved itself%s; nothing measured, nothing "
-              "written. Every joule Gaea reports here is modelled.\n",
-              cmd, kind == "model" ? " (meter kind 'model' asked for)" : "");
+  std::printf(
+      "gaea-power %s: no hardware meter proved itself%s; nothing measured, nothing "
+      "written. Every joule Gaea reports here is modelled.\n",
+      cmd, kind == "model" ? " (meter kind 'model' asked for)" : "");
   for (const std::string& r : c.rejected)
     std::printf("  rejected %s\n", r.c_str());
   return nullptr;
@@ -106,14 +110,17 @@ void print_table(std::span<const en::power_phase> phases,
   for (const en::power_phase& ph : phases)
     others = std::max(others, ph.other_cpu_s.value_or(0) / ph.wall_s);
   if (others > 0.1)
-    std::printf("warning: other processes kept up to %.2f cores busy during a phase; the meter "
-                "counts their power too, so calibrate on a quiet machine\n",
-                others);
+    std::printf(
+        "warning: other processes kept up to %.2f cores busy during a phase; the meter "
+        "counts their power too, so calibrate on a quiet machine\n",
+        others);
 }
 
 nlohmann::json params_json(const en::model_params& p) {
-  return {{"p_static_w", p.p_static_w}, {"p_dyn_w", p.p_dyn_w},
-          {"p_dyn_other_w", p.p_dyn_other_w}, {"f_max_khz", p.f_max_khz},
+  return {{"p_static_w", p.p_static_w},
+          {"p_dyn_w", p.p_dyn_w},
+          {"p_dyn_other_w", p.p_dyn_other_w},
+          {"f_max_khz", p.f_max_khz},
           {"source", p.source}};
 }
 
@@ -123,9 +130,10 @@ nlohmann::json table_json(const char* cmd, const en::meter& m, int cores,
   nlohmann::json rows = nlohmann::json::array();
   for (std::size_t i = 0; i < phases.size(); ++i) {
     const en::power_phase& ph = phases[i];
-    nlohmann::json r = {{"name", ph.name},     {"threads", ph.threads},   {"khz", ph.khz},
-                        {"f_ratio", ph.f_ratio}, {"duty", ph.duty},       {"wall_s", ph.wall_s},
-                        {"cpu_s", ph.cpu_s},   {"joules", ph.joules},     {"measured_w", ph.measured_w()}};
+    nlohmann::json r = {
+        {"name", ph.name},       {"threads", ph.threads}, {"khz", ph.khz},
+        {"f_ratio", ph.f_ratio}, {"duty", ph.duty},       {"wall_s", ph.wall_s},
+        {"cpu_s", ph.cpu_s},     {"joules", ph.joules},   {"measured_w", ph.measured_w()}};
     r["other_cpu_s"] = ph.other_cpu_s ? nlohmann::json(*ph.other_cpu_s) : nlohmann::json();
     for (const auto& [name, e] : models) {
       r[name + "_w"] = e.modelled_w[i];
@@ -178,14 +186,14 @@ int calibrate(const options& o) {
                 percent(models[0].second.rms_rel).c_str(),
                 percent(models[0].second.max_rel).c_str());
   fit.note = note;
-  std::printf("fit: p_static_w %.4g, p_dyn_other_w %.4g (together %.4g W per core-share, %.4g W "
-              "per node of %d, split as in %s), p_dyn_w %.4g W per busy core at f_max\n",
-              fit.p_static_w, fit.p_dyn_other_w, fit.p_static_w + fit.p_dyn_other_w,
-              cores * (fit.p_static_w + fit.p_dyn_other_w), cores, base.source.c_str(),
-              fit.p_dyn_w);
+  std::printf(
+      "fit: p_static_w %.4g, p_dyn_other_w %.4g (together %.4g W per core-share, %.4g W "
+      "per node of %d, split as in %s), p_dyn_w %.4g W per busy core at f_max\n",
+      fit.p_static_w, fit.p_dyn_other_w, fit.p_static_w + fit.p_dyn_other_w,
+      cores * (fit.p_static_w + fit.p_dyn_other_w), cores, base.source.c_str(), fit.p_dyn_w);
   fit.save(o.out);
-  std::printf("gaea-power calibrate: wrote %s (use it with GAEA_ENERGY_MODEL=%s)\n",
-              o.out.c_str(), o.out.c_str());
+  std::printf("gaea-power calibrate: wrote %s (use it with GAEA_ENERGY_MODEL=%s)\n", o.out.c_str(),
+              o.out.c_str());
   if (!o.json.empty()) {
     nlohmann::json j = table_json("calibrate", *m, cores, run.phases, models);
     j["fitted"] = params_json(en::model_params::load(o.out));

@@ -13,16 +13,16 @@ namespace gaea_power {
 inline constexpr int no_meter = 3;
 
 struct options {
-  std::filesystem::path root;         ///< sysfs root; empty = GAEA_SYSFS_ROOT
-  std::string meter;                  ///< auto|rapl|perf; empty = GAEA_ENERGY_METER
-  std::filesystem::path out;          ///< calibrate: the model file to write
-  std::filesystem::path json;         ///< the per-phase table as JSON; empty = none
-  std::int64_t phase_ms = 3000;       ///< length of each phase
-  std::int64_t sample_ms = 50;        ///< meter read interval within a phase
-  std::vector<int> threads;           ///< busy-thread counts; empty = 1..n (see calibration.hpp)
-  int cores = 0;                      ///< core-shares of the node; 0 = hardware threads
-  std::string dvfs = "auto";          ///< auto|cpufreq|off
-  std::string throttle = "auto";      ///< auto|msr|off
+  std::filesystem::path root;     ///< sysfs root; empty = GAEA_SYSFS_ROOT
+  std::string meter;              ///< auto|rapl|perf; empty = GAEA_ENERGY_METER
+  std::filesystem::path out;      ///< calibrate: the model file to write
+  std::filesystem::path json;     ///< the per-phase table as JSON; empty = none
+  std::int64_t phase_ms = 3000;   ///< length of each phase
+  std::int64_t sample_ms = 50;    ///< meter read interval within a phase
+  std::vector<int> threads;       ///< busy-thread counts; empty = 1..n (see calibration.hpp)
+  int cores = 0;                  ///< core-shares of the node; 0 = hardware threads
+  std::string dvfs = "auto";      ///< auto|cpufreq|off
+  std::string throttle = "auto";  ///< auto|msr|off
   std::vector<int> throttle_levels{4};
 };
 

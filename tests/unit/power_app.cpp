@@ -36,9 +36,14 @@ std::string slurp(const std::filesystem::path& p) {
 
 // Runs gaea-power with `args`, its output in files beside the fake tree. With `rapl`, the fake
 // package advances with the child's CPU time while it runs.
-result run(const fake_root& t, std::vector<std::string> args, fake_rapl* rapl = nullptr) {
+// `model`: GAEA_ENERGY_MODEL for the child (unset when empty).
+result run(const fake_root& t, std::vector<std::string> args, fake_rapl* rapl = nullptr,
+           const std::string& model = "") {
   const auto out = t.root() / "stdout", err = t.root() / "stderr";
-  ::unsetenv("GAEA_ENERGY_MODEL");
+  if (model.empty())
+    ::unsetenv("GAEA_ENERGY_MODEL");
+  else
+    ::setenv("GAEA_ENERGY_MODEL", model.c_str(), 1);
   ::unsetenv("GAEA_ENERGY_METER");
   args.insert(args.begin(), GAEA_POWER_BIN);
   std::vector<char*> argv;
@@ -71,8 +76,7 @@ bool contains(const std::string& s, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("gaea-power calibrate recovers a fake package's law and writes a model file",
-          "[power]") {
+TEST_CASE("gaea-power calibrate recovers a fake package's law and writes a model file", "[power]") {
   fake_root t;
   // Node floor 24 W on 2 core-shares, 9 W per busy core of the child (see energy_calibration.cpp
   // for why 15 % is both safe on a loaded machine and tight enough to catch a wrong fit).
@@ -100,14 +104,34 @@ TEST_CASE("gaea-power calibrate recovers a fake package's law and writes a model
   CHECK(j["phases"][0]["name"] == "idle");
   CHECK(j["fitted_error"]["max_rel"].get<double>() < 0.15);
   CHECK(j["fitted"]["p_dyn_w"].get<double>() == p.p_dyn_w);
+
+  // check with the fitted file: the model now matches the meter, and says which file it used.
+  const result c = run(t,
+                       {"check", "--root", t.root().string(), "--cores", "2", "--phase-ms", "500",
+                        "--sample-ms", "20"},
+                       &rapl, model.string());
+  INFO(c.out << c.err);
+  REQUIRE(c.status == 0);
+  CHECK(contains(c.out, "parameters: " + model.string() + " (fitted by gaea-power calibrate"));
+  CHECK(contains(c.out, "energy: measured "));
+  CHECK(contains(c.out, "model: RMS relative error"));
+  // The defaults (4 + 1 W per core-share, 10 W per busy core) are far from this package.
+  const result d = run(t,
+                       {"check", "--root", t.root().string(), "--cores", "2", "--phase-ms", "500",
+                        "--sample-ms", "20", "--json", table.string()},
+                       &rapl);
+  REQUIRE(d.status == 0);
+  const nlohmann::json dj = nlohmann::json::parse(slurp(table));
+  CHECK(dj["model_error"]["max_rel"].get<double>() > 0.3);
+  CHECK(dj["parameters"]["source"] == "defaults");
 }
 
 TEST_CASE("gaea-power without a meter that proves itself: exit 3, nothing written", "[power]") {
   fake_root t;
   fake_rapl rapl(t, fake_rapl::law(24, 9));  // never started: energy_uj stays where it is
   const auto model = t.root() / "model.json";
-  result r = run(t, {"calibrate", "--root", t.root().string(), "--out", model.string(),
-                     "--phase-ms", "100"});
+  result r = run(
+      t, {"calibrate", "--root", t.root().string(), "--out", model.string(), "--phase-ms", "100"});
   INFO(r.out << r.err);
   CHECK(r.status == 3);
   CHECK(contains(r.out, "no hardware meter proved itself"));
@@ -127,8 +151,8 @@ TEST_CASE("gaea-power calibrate: an output path that cannot be written fails bef
   const std::vector<std::string> bad{(t.root() / "missing-dir" / "model.json").string(),
                                      t.root().string()};  // a directory
   for (const std::string& out : bad) {
-    const result r = run(t, {"calibrate", "--root", t.root().string(), "--out", out,
-                             "--phase-ms", "60000"});
+    const result r =
+        run(t, {"calibrate", "--root", t.root().string(), "--out", out, "--phase-ms", "60000"});
     INFO(r.out << r.err);
     CHECK(r.status == 1);
     CHECK(contains(r.err, "gaea-power calibrate --out"));
