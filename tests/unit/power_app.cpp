@@ -163,3 +163,17 @@ TEST_CASE("gaea-power calibrate: an output path that cannot be written fails bef
   CHECK(r.status == 1);
   CHECK(contains(r.err, "gaea-power calibrate --json"));
 }
+
+TEST_CASE("gaea-power follows the programs' command-line convention", "[power]") {
+  fake_root t;
+  result r = run(t, {"--version"});
+  CHECK(r.status == 0);
+  CHECK(contains(r.out, "gaea-power (Gaea "));
+  r = run(t, {"calibrate", "--out", (t.root() / "m.json").string(), "--threads", "0"});
+  CHECK(r.status == 2);
+  CHECK(contains(r.err, "gaea-power: error: "));
+  r = run(t, {"calibrate"});  // --out is required
+  CHECK(r.status == 2);
+  r = run(t, {"check", "--dvfs", "cpufreq"});  // check runs at f_max only
+  CHECK(r.status == 2);
+}
