@@ -208,6 +208,27 @@ TEST_CASE("model file: save then load gives the same parameters", "[energy][mode
   CHECK(model_params::load(file).p_dyn_w == 8);
 }
 
+TEST_CASE("model file: a 'source' note is kept, shown after the file name, and must be text",
+          "[energy][model]") {
+  fake_root t;
+  model_params p;
+  p.note = "fitted by a test";
+  const auto file = t.root() / "noted.json";
+  p.save(file);
+  const model_params q = model_params::load(file);
+  CHECK(q.note == p.note);
+  CHECK(q.source == file.string() + " (fitted by a test)");
+  // Saved again, the note does not grow: the file name is not part of it.
+  q.save(file);
+  CHECK(model_params::load(file).note == "fitted by a test");
+  // No note: no "source" key at all.
+  model_params{}.save(file);
+  CHECK(model_params::load(file).source == file.string());
+  const auto bad = t.root() / "bad.json";
+  std::ofstream(bad) << R"({"source": 3})";
+  CHECK(load_error(bad).find("'source' must be a string") != std::string::npos);
+}
+
 TEST_CASE("model from_env: file when GAEA_ENERGY_MODEL is set, else defaults with cpufreq",
           "[energy][model]") {
   fake_root t;

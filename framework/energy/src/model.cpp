@@ -16,13 +16,14 @@
 namespace gaea::energy {
 namespace {
 
-// One calibration-file key: exactly one of the two members is set. load() and save() both walk
+// One calibration-file key: exactly one of the three members is set. load() and save() both walk
 // this table, so the file format is defined once.
 struct field {
   const char* key;
   double model_params::*real;
   std::int64_t model_params::*integer;
   bool zero_ok = false;  // 0 accepted (the term is off); negative values never are
+  std::string model_params::*text = nullptr;
 };
 constexpr field fields[] = {
     {"p_static_w", &model_params::p_static_w, nullptr},
@@ -34,6 +35,7 @@ constexpr field fields[] = {
     {"transition_j", &model_params::transition_j, nullptr},
     {"throttle_transition_ns", nullptr, &model_params::throttle_transition_ns},
     {"throttle_transition_j", &model_params::throttle_transition_j, nullptr},
+    {"source", nullptr, nullptr, false, &model_params::note},
 };
 
 std::string accepted_keys() {
@@ -50,6 +52,11 @@ std::string accepted_keys() {
 
 void set_field(model_params& p, const field& f, const nlohmann::json& v,
                const std::filesystem::path& file) {
+  if (f.text) {
+    if (!v.is_string()) bad_key(file, f.key, "must be a string, got " + v.dump());
+    p.*f.text = v.get<std::string>();
+    return;
+  }
   if (f.real) {
     if (!v.is_number()) bad_key(file, f.key, "must be a number, got " + v.dump());
     const double x = v.get<double>();
@@ -98,6 +105,7 @@ model_params model_params::load(const std::filesystem::path& file) {
         file, "f_min_khz",
         "= " + std::to_string(p.f_min_khz) + " exceeds f_max_khz = " + std::to_string(p.f_max_khz));
   p.source = file.string();
+  if (!p.note.empty()) p.source += " (" + p.note + ")";
   return p;
 }
 
@@ -116,10 +124,13 @@ model_params model_params::from_env(const std::filesystem::path& root) {
 void model_params::save(const std::filesystem::path& file) const {
   nlohmann::json j = nlohmann::json::object();
   for (const field& f : fields) {
-    if (f.real)
+    if (f.text) {
+      if (!(this->*f.text).empty()) j[f.key] = this->*f.text;
+    } else if (f.real) {
       j[f.key] = this->*f.real;
-    else
+    } else {
       j[f.key] = this->*f.integer;
+    }
   }
   output_file out(file, "energy model file");
   out.write(j.dump(2) + "\n");

@@ -34,19 +34,25 @@ struct model_params {
   std::int64_t throttle_transition_ns = 2000;  ///< throttle (clock-modulation) transition latency
   double throttle_transition_j = 2e-6;         ///< energy charged per throttle transition
   /// "defaults", "defaults, f_max/f_min from <cpufreq dir>/cpuinfo_{max,min}_freq", or the file
-  /// the parameters were read from.
+  /// the parameters were read from, followed by its `note` ("<file> (<note>)") when it has one.
   std::string source = "defaults";
+  /// What a calibration file says about where its values come from (its "source" key), e.g.
+  /// "fitted by gaea-power calibrate at <time> on rapl-powercap ..., RMS error 2.1 %"; empty
+  /// when it says nothing. Free text, never interpreted.
+  std::string note;
 
   /// Reads a JSON object with any of the keys above; missing keys keep their defaults. Unknown
   /// keys (so typos show), wrong types (the *_khz and *_ns keys are integers), non-positive
   /// values (negative for p_dyn_other_w) and f_min_khz > f_max_khz throw gaea::error naming the
-  /// file and the key, as do an unreadable file and invalid JSON. source = the file path.
+  /// file and the key, as do an unreadable file and invalid JSON. The text key "source" (where
+  /// the values come from) goes to `note`; source = the file path, then " (<note>)" if any.
   static model_params load(const std::filesystem::path& file);
   /// GAEA_ENERGY_MODEL if set, else defaults (with f_max/f_min from cpufreq when readable under
   /// `root`).
   static model_params from_env(const std::filesystem::path& root);
-  /// Writes the parameters as JSON (temporary name, then rename, so readers never see half a
-  /// file). Throws gaea::error naming the file when it cannot be written.
+  /// Writes the parameters as JSON, with `note` as "source" when it is not empty (temporary
+  /// name, then rename, so readers never see half a file). Throws gaea::error naming the file
+  /// when it cannot be written.
   void save(const std::filesystem::path& file) const;
 };
 
