@@ -61,6 +61,19 @@ TEST_CASE("auto policy: a latency-critical wait spins longer; a bulk wait blocks
   CHECK(a.next(159 * us).what == action::spin);
   CHECK(a.next(161 * us).what == action::sleep);
   a.end_wait(200 * us);
+  // A notification wait (another thread makes it true) spins as long too, unless the core is
+  // shared: then only the plain window, leaving the core to the notifier.
+  a.begin_wait(250 * us, 0, transfer_kind::notification);
+  CHECK(a.next(250 * us + 100 * us).what == action::spin);
+  a.end_wait(400 * us);
+  auto_policy shared(auto_params::from(cal(), 0.02, /*shares_core=*/true), 0);
+  shared.begin_wait(0, 0, transfer_kind::notification);
+  CHECK(shared.next(19 * us).what == action::spin);
+  CHECK(shared.next(21 * us).what == action::sleep);
+  shared.end_wait(30 * us);
+  shared.begin_wait(40 * us, 64, transfer_kind::other);  // its own small get still spins long
+  CHECK(shared.next(40 * us + 79 * us).what == action::spin);
+  shared.end_wait(200 * us);
   // Before any rate is known, [PASCoL Table 1]'s thresholds: 32 KiB for gets, 16 KiB otherwise.
   CHECK(a.interrupt_bytes() == 16384);
   CHECK(a.interrupt_bytes(transfer_kind::get) == 32768);

@@ -12,6 +12,7 @@ auto_params auto_params::from(const calibration& c, double max_slowdown, bool sh
   // cheaper to spin through), within [10 us, 200 us]; half of that on a shared core.
   p.spin_ns = std::clamp<std::int64_t>(p.sleep_cost_ns, 10000, 200000);
   if (shares_core) p.spin_ns /= 2;
+  p.shares_core = shares_core;
   p.critical_spin_ns = 4 * p.spin_ns;
   // Block once the wake-up adds at most 5% to the idle period it ends. A DVFS transition on the
   // way down and up adds its cost too.
@@ -126,8 +127,9 @@ decision auto_policy::next(std::int64_t now_ns) noexcept {
                                      : static_cast<double>(20 * p_.wake_cost_ns);
     return {action::block, 100000000, static_cast<std::int64_t>(expected)};
   }
+  const bool critical = waiting_ && !(p_.shares_core && wait_kind_ == transfer_kind::notification);
   const std::int64_t spin_for =
-      waiting_ ? std::max(spin_window_ns(), p_.critical_spin_ns * caution_) : spin_window_ns();
+      critical ? std::max(spin_window_ns(), p_.critical_spin_ns * caution_) : spin_window_ns();
   if (idle < spin_for) return {action::spin, 0, 0};
   if (decision d; predicted(now_ns, d)) return d;
   if (idle < block_after_ns()) {

@@ -3,7 +3,7 @@
 /// gaea::progress::auto_policy — the decisions of the `auto` wait mode, as a pure state machine
 /// with the clock passed in (so that unit tests drive it deterministically):
 ///   - spin while traffic is recent (within the spin window) or while a latency-critical wait is
-///     young;
+///     young (not a notification wait on a shared core: its notifier needs the core);
 ///   - micro-sleep, with a step doubling from min_sleep to max_sleep, while idle;
 ///   - block on the event fd once the idle time exceeds block_after (20 x the measured wake-up
 ///     cost: by then the wake-up adds at most 5% to the idle period it ends);
@@ -29,10 +29,11 @@
 
 namespace gaea::progress {
 
-/// What a wait waits for, as far as its size threshold goes: gets (the data comes back, so a get
-/// lasts longer per byte than a put) or anything else.
-enum class transfer_kind : std::uint8_t { get, other };
-inline constexpr std::size_t transfer_kinds = 2;
+/// What a wait waits for: gets (the data comes back, so a get lasts longer per byte than a put),
+/// other transfers, or a notification (a predicate another thread of this rank makes true and
+/// signals, e.g. a barrier's handler on the progress thread: spinning cannot bring it sooner).
+enum class transfer_kind : std::uint8_t { get, other, notification };
+inline constexpr std::size_t transfer_kinds = 3;
 
 struct auto_params {
   std::int64_t spin_ns = 50000;            ///< spin window after traffic
@@ -43,12 +44,15 @@ struct auto_params {
   std::int64_t wake_cost_ns = 50000;       ///< measured latency of an interrupt wake-up
   std::int64_t block_after_ns = 1000000;   ///< idle time after which the thread blocks
   /// Size thresholds per transfer_kind before any rate is observed.
-  std::array<std::size_t, transfer_kinds> default_interrupt_bytes{32768, 16384};
+  std::array<std::size_t, transfer_kinds> default_interrupt_bytes{32768, 16384, 16384};
   double max_slowdown = 0.02;                 ///< budget: added latency / elapsed time
   std::int64_t budget_window_ns = 20000000;   ///< the budget is judged per window
   std::int64_t lead_ns = 60000;               ///< how early a timed wake-up aims before an arrival
   std::int64_t episode_ns = 5000;             ///< events closer than this are one arrival
   std::int64_t max_predicted_ns = 100000000;  ///< longer gaps are not predicted
+  /// The thread shares its core: a notification wait then spins only the plain window, so that
+  /// it does not take the core from the thread that will notify it.
+  bool shares_core = false;
 
   /// Parameters derived from a calibration. `shares_core`: the thread shares its core with
   /// application threads, so spinning is kept short.

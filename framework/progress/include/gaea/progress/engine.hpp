@@ -113,7 +113,8 @@ class engine {
   template <class Pred>
   void wait_until(comm::worker& w, Pred&& pred, bool notified = false) {
     if (pred()) return;
-    wait_scope scope(*this, w, 0, transfer_kind::other, notified);
+    wait_scope scope(*this, w, 0, notified ? transfer_kind::notification : transfer_kind::other,
+                     notified);
     while (!pred())
       scope.step();
   }
