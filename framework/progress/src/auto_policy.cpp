@@ -19,8 +19,9 @@ auto_params auto_params::from(const calibration& c, double max_slowdown, bool sh
   p.block_after_ns = 20 * (p.wake_cost_ns + 2 * c.dvfs_ns);
   p.max_sleep_ns = std::clamp<std::int64_t>(p.block_after_ns / 4, p.min_sleep_ns, 1000000);
   p.max_slowdown = max_slowdown;
-  // A timed wake-up is late by about what a micro-sleep overshoots.
-  p.lead_ns = p.sleep_cost_ns;
+  // A timed wake-up is late by about what a micro-sleep overshoots, and a thread whose core was
+  // lowered for the block raises it (one DVFS transition) before it can spin.
+  p.lead_ns = p.sleep_cost_ns + c.dvfs_ns;
   return p;
 }
 
