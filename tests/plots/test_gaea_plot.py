@@ -157,11 +157,11 @@ def render(source):
         got = summaries(r.stdout)
         expected = {}
         for kind, pattern, count in (
-                ("shift", "*/shift-*.txt", expect_shift_txt),
-                ("reaction", "*/reaction-*.json", expect_reaction),
-                ("idle", "*/idle_wait-*.json", expect_idle),
+                ("shift", "**/shift-*.txt", expect_shift_txt),
+                ("reaction", "**/reaction-*.json", expect_reaction),
+                ("idle", "**/idle_wait-*.json", expect_idle),
                 ("counters", "**/results.jsonl", expect_counters),
-                ("apps", "*-app-energy/summary.json", expect_apps)):
+                ("apps", "**/*-app-energy/summary.json", expect_apps)):
             for path in sorted(glob.glob(os.path.join(results, pattern), recursive=True)):
                 want = count(path)
                 if want is None:
