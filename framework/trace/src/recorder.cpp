@@ -1,8 +1,6 @@
 // The per-thread buffers of gaea/trace/recorder.hpp and the session that owns them.
 #include "gaea/trace/recorder.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 #include <memory>
 #include <mutex>
@@ -110,12 +108,6 @@ void record_counter(const char* name, double value) noexcept {
 }
 
 }  // namespace detail
-
-std::int64_t now_ns() noexcept {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
 
 std::uint64_t regions_begun() noexcept {
   if (!recording()) return 0;

@@ -6,14 +6,12 @@
 
 #include <cstdint>
 
+#include "gaea/base/clock.hpp"
+
 namespace gaea::progress {
 
-/// CLOCK_MONOTONIC in ns (vDSO: tens of ns).
-inline std::int64_t monotonic_ns() noexcept {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
+/// CLOCK_MONOTONIC in ns (gaea::monotonic_ns, the clock of every Gaea timestamp).
+using gaea::monotonic_ns;
 
 /// CLOCK_MONOTONIC in seconds, for timings kept as doubles.
 inline double monotonic_s() noexcept {

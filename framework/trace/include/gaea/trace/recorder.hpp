@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gaea/base/clock.hpp"
 #include "gaea/trace/detail/recorder_state.hpp"
 
 namespace gaea::trace {
@@ -43,7 +44,9 @@ inline bool recording() noexcept {
 }
 
 /// CLOCK_MONOTONIC in ns: the clock of every trace timestamp (also the progress telemetry's).
-std::int64_t now_ns() noexcept;
+inline std::int64_t now_ns() noexcept {
+  return monotonic_ns();
+}
 
 /// RAII: records the region [construction, destruction) named `name` on the calling thread.
 /// Not copyable or movable (it belongs to one scope of one thread).
