@@ -259,11 +259,11 @@ void runtime::write_report_and_trace() {
           std::vector<std::uint8_t> state(s.size()), thread(s.size());
           for (std::size_t i = 0; i < s.size(); ++i) {
             t[i] = static_cast<double>(s[i].t_ns - start_ns_) * 1e-9;
-            khz[i] = s[i].khz == 0 ? model_.f_max_khz : s[i].khz;
+            const detail::sample_power p = detail::modelled_power(model_, s[i]);
+            khz[i] = p.khz;
+            power[i] = p.power_w;
             state[i] = s[i].state;
             thread[i] = s[i].thread;
-            const double u = s[i].state <= static_cast<std::uint8_t>(progress::wait_state::spin);
-            power[i] = energy::cpu_dynamic_power_w(model_, u, khz[i]);
           }
           const std::string name = "rank_" + std::to_string(r);
           const hid_t g = H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);

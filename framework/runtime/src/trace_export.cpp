@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "detail/report.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/progress/clock.hpp"
@@ -25,36 +26,31 @@ namespace {
 void add_wait_states(trace::rank_trace& r, std::uint32_t thread,
                      const std::vector<progress::trace_sample>& s, std::int64_t end_ns,
                      const energy::model_params& model) {
-  const auto run = static_cast<std::uint8_t>(progress::wait_state::run);
+  // The state begun by sample `from`, up to `until`, as a region ("run" is no region).
+  auto add_state = [&](const progress::trace_sample& from, std::int64_t until) {
+    const auto state = static_cast<progress::wait_state>(from.state);
+    if (state == progress::wait_state::run) return;
+    r.regions.push_back({thread, r.name_id("wait." + std::string(progress::to_string(state))),
+                         from.t_ns, until, -1, -1});
+  };
   std::int64_t last_khz = -1;
   double last_power = -1;
   std::size_t open = 0;  // the sample that began the current state
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (i > 0 && s[i].state != s[open].state) {
-      if (s[open].state != run)
-        r.regions.push_back(
-            {thread,
-             r.name_id("wait." + std::string(progress::to_string(
-                                     static_cast<progress::wait_state>(s[open].state)))),
-             s[open].t_ns, s[i].t_ns, -1, -1});
+      add_state(s[open], s[i].t_ns);
       open = i;
     }
-    const std::int64_t khz = s[i].khz == 0 ? model.f_max_khz : s[i].khz;
-    const double u = s[i].state <= static_cast<std::uint8_t>(progress::wait_state::spin);
-    const double power = energy::cpu_dynamic_power_w(model, u, khz);
-    if (khz != last_khz)
+    const detail::sample_power p = detail::modelled_power(model, s[i]);
+    if (p.khz != last_khz)
       r.counters.push_back(
-          {thread, r.name_id("frequency_khz"), s[i].t_ns, static_cast<double>(khz)});
-    if (power != last_power) r.counters.push_back({thread, r.name_id("power_w"), s[i].t_ns, power});
-    last_khz = khz;
-    last_power = power;
+          {thread, r.name_id("frequency_khz"), s[i].t_ns, static_cast<double>(p.khz)});
+    if (p.power_w != last_power)
+      r.counters.push_back({thread, r.name_id("power_w"), s[i].t_ns, p.power_w});
+    last_khz = p.khz;
+    last_power = p.power_w;
   }
-  if (!s.empty() && s[open].state != run && end_ns > s[open].t_ns)
-    r.regions.push_back(
-        {thread,
-         r.name_id("wait." + std::string(progress::to_string(
-                                 static_cast<progress::wait_state>(s[open].state)))),
-         s[open].t_ns, end_ns, -1, -1});
+  if (!s.empty() && end_ns > s[open].t_ns) add_state(s[open], end_ns);
 }
 }  // namespace
 

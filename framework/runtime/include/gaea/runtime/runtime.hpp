@@ -233,7 +233,8 @@ class runtime {
   std::uint64_t barrier_epoch_ = 0;
   void mpi_barrier();
   void write_report_and_trace();
-  // GAEA_TRACE as JSON or OTF2 (report.cpp): gathered to rank 0, which writes it; "" or why not.
+  // GAEA_TRACE as JSON or OTF2 (trace_export.cpp): gathered to rank 0, which writes it; "" or why
+  // not.
   std::string write_event_trace(const std::function<void(MPI_Request&)>& wait_request);
   // Failure path (fail()): the first failure reported by another rank, and who reported.
   struct failure_state {
