@@ -7,12 +7,11 @@
 ///   - micro-sleep, with a step doubling from min_sleep to max_sleep, while idle;
 ///   - block on the event fd once the idle time exceeds block_after (20 x the measured wake-up
 ///     cost: by then the wake-up adds at most 5% to the idle period it ends);
-///   - a wait for at least `interrupt_bytes` (calibrated from the wake-up cost and the observed
-///     transfer rate: the transfer takes >= 20 wake-ups, the wake-up taken as the larger of the
-///     calibrated one and what blocked waits of that kind were seen to add) blocks right after a
-///     short probe; gets
-///     and other transfers keep separate rates and defaults ([PASCoL Table 1]: 32 KiB for a
-///     get, 16 KiB for the others, until a rate is observed);
+///   - a wait for at least `interrupt_bytes` blocks right after a short probe: the size whose
+///     transfer takes >= 20 wake-ups, from the observed transfer rate and the larger of the
+///     calibrated wake-up and what blocked waits were seen to add. Gets and other transfers keep
+///     separate rates and defaults ([PASCoL Table 1]: 32 KiB for a get, 16 KiB for the others,
+///     until a rate is observed);
 ///   - a slowdown budget: the latency that sleeping and blocking add (estimated per wake-up that
 ///     found traffic) is kept under max_slowdown of the elapsed time by widening the windows;
 ///   - arrival prediction (threads not in an application wait, i.e. the progress thread): when
@@ -101,7 +100,8 @@ class auto_policy {
   void charge(std::int64_t now_ns, std::int64_t ns) noexcept;
   bool bulk() const noexcept;
   void reset_idle(std::int64_t now_ns) noexcept;
-  /// The prediction's advice at `now_ns`, or nothing (spin with ns = 0 means "no advice").
+  /// True, with the prediction's advice in `d`, when an arrival is expected soon enough at
+  /// `now_ns`; false when there is no prediction or the expected arrival has passed.
   bool predicted(std::int64_t now_ns, decision& d) const noexcept;
 
   auto_params p_;
