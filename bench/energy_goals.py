@@ -10,7 +10,6 @@ reaction: for each gap, every message of every repetition pooled, median reactio
   runs (gaps >= 1 ms): the receiver's CPU per mode, auto / spin (goal <= 10 %).
 Prints Markdown; exit 2 on unreadable input.
 """
-import glob
 import json
 import os
 import statistics
@@ -26,21 +25,23 @@ def load(path):
         sys.exit(2)
 
 
+def runs_of(dirs, name):
+    """The results NAME (e.g. reaction-sm.json) of the directories that have one."""
+    paths = [os.path.join(d, name) for d in dirs]
+    return [load(p) for p in paths if os.path.exists(p)]
+
+
 def reaction_table(dirs, tls):
     pooled = {}  # gap -> mode -> [reaction_us]
-    runs = 0
-    for d in dirs:
-        path = os.path.join(d, f"reaction-{tls}.json")
-        if not os.path.exists(path):
-            continue
-        runs += 1
-        for g in load(path)["gaps"]:
+    runs = runs_of(dirs, f"reaction-{tls}.json")
+    for run in runs:
+        for g in run["gaps"]:
             for mode, v in g["modes"].items():
                 pooled.setdefault(g["gap_us"], {}).setdefault(mode, []).extend(v["reaction_us"])
     if not runs:
         return
     modes = list(next(iter(pooled.values())).keys())
-    print(f"\n### reaction, UCX_TLS={tls}: median of {runs} runs x messages per gap (us)\n")
+    print(f"\n### reaction, UCX_TLS={tls}: median of {len(runs)} runs x messages per gap (us)\n")
     print("| gap us | " + " | ".join(modes) + " | auto/spin | goal <= 1.5 |")
     print("|---" * (len(modes) + 3) + "|")
     met = 0
@@ -56,20 +57,16 @@ def reaction_table(dirs, tls):
 
 def shift_table(dirs, tls):
     lat = {}  # (prim, bytes) -> config -> [latency per run]
-    runs = 0
+    runs = runs_of(dirs, f"shift-{tls}.json")
     reps = None
-    for d in dirs:
-        path = os.path.join(d, f"shift-{tls}.json")
-        if not os.path.exists(path):
-            continue
-        runs += 1
-        for r in load(path)["results"]:
+    for run in runs:
+        for r in run["results"]:
             lat.setdefault((r["prim"], r["bytes"]), {}).setdefault(r["config"], []).append(
                 r["latency_us"])
             reps = len(r["reps"])
     if not runs:
         return
-    print(f"\n### shift, UCX_TLS={tls}: latency us, median of {runs} runs "
+    print(f"\n### shift, UCX_TLS={tls}: latency us, median of {len(runs)} runs "
           f"(each the median of {reps} blocks)\n")
     print("| primitive | bytes | polling | auto | auto/polling | goal <= 1.05 |")
     print("|---|---|---|---|---|---|")
