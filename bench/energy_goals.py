@@ -102,6 +102,9 @@ def sparse_table(files):
 
 
 def main(argv):
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
     if "--sparse" in argv:
         i = argv.index("--sparse")
         dirs, sparse = argv[:i], argv[i + 1:]
