@@ -3,9 +3,15 @@
 # its own /dev/shm and its own kernel boot id, joined by one bridge. Needs root (CAP_NET_ADMIN
 # and CAP_SYS_ADMIN).
 #
-#   scripts/cluster.sh up N [--ppn K] [--latency T] [--rate R] [--preset NAME]
+#   scripts/cluster.sh up N [--ppn K] [--latency T] [--rate R] [--preset NAME] [--cpus HOW]
 #       create hosts gaea-h0 .. gaea-h<N-1> (K slots each, default 2). Leftovers of an earlier
 #       cluster are removed first; a failed 'up' removes what it made.
+#         --cpus HOW    split (default): the machine's CPUs are divided among the hosts, as real
+#                       hosts own their cores (with more hosts than CPUs, host i gets CPU i mod C);
+#                       every command a host runs is confined to its CPUs by a cpuset cgroup (so
+#                       hwloc, and Gaea's placement, see what such a host has; taskset where the
+#                       cgroup cannot be made, which threads may leave). shared: every host runs
+#                       on every CPU.
 #         --latency T   one-way delay added on every host's link (e.g. 5us); needs sch_netem
 #         --rate R      bandwidth of every host's link (e.g. 10gbit, 1800mbit)
 #         --preset NAME bgq | ib | none  (see 'presets' below)
@@ -77,11 +83,77 @@ has_netem() {
 
 hosts() { [[ -f $state/hosts ]] && cat "$state/hosts"; }
 
+# The CPUs this process may run on, one per line (from a list such as 0-3,6).
+machine_cpus() {
+  local list part
+  list=$(awk '/^Cpus_allowed_list:/ {print $2}' /proc/self/status)
+  for part in ${list//,/ }; do
+    if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi
+  done
+}
+
+# The hosts' cpuset cgroups live in a cpuset hierarchy mounted under the state directory: the
+# rsh agent runs inside a host, where 'ip netns exec' has hidden /sys/fs/cgroup behind the host's
+# own /sys, and the state directory is visible everywhere.
+cpuset_mount="$state/cpuset"
+
+# Mounts the cpuset hierarchy (cgroup v1 or v2) and makes the cluster's group; prints its
+# directory, or nothing when this machine has no cpuset controller to use.
+make_cpuset_parent() {
+  local parent="$cpuset_mount/$name-cluster"
+  mkdir -p "$cpuset_mount"
+  {
+    if grep -qw cpuset /proc/cgroups && mount -t cgroup -o cpuset gaea-cpuset "$cpuset_mount"; then
+      mkdir -p "$parent" && cat "$cpuset_mount/cpuset.cpus" >"$parent/cpuset.cpus" &&
+        cat "$cpuset_mount/cpuset.mems" >"$parent/cpuset.mems"
+    elif mount -t cgroup2 gaea-cpuset "$cpuset_mount"; then
+      grep -qw cpuset "$cpuset_mount/cgroup.controllers" &&
+        echo +cpuset >"$cpuset_mount/cgroup.subtree_control" && mkdir -p "$parent" &&
+        echo +cpuset >"$parent/cgroup.subtree_control"
+    else
+      false
+    fi
+  } 2>/dev/null && echo "$parent"
+  return 0
+}
+
+# Makes host H's cpuset cgroup on CPUS under PARENT; prints its directory (nothing on failure).
+make_cpuset() {
+  local parent=$1 h=$2 cpus=$3
+  [[ -n $parent ]] || return 0
+  {
+    mkdir -p "$parent/$h" && echo "$cpus" >"$parent/$h/cpuset.cpus" &&
+      { [[ ! -f $parent/cpuset.mems ]] || cat "$parent/cpuset.mems" >"$parent/$h/cpuset.mems"; }
+  } 2>/dev/null && echo "$parent/$h"
+  return 0
+}
+
+remove_cpusets() {
+  local parent="$cpuset_mount/$name-cluster" d
+  mountpoint -q "$cpuset_mount" 2>/dev/null || return 0
+  for d in "$parent"/*/; do [[ -d $d ]] && rmdir "$d" 2>/dev/null; done
+  rmdir "$parent" 2>/dev/null || true
+  umount "$cpuset_mount" 2>/dev/null || true
+}
+
+# Host I of N's CPUs as a taskset list: a contiguous share of the machine's C CPUs, or CPU I mod C
+# when there are more hosts than CPUs.
+host_cpus() {
+  local i=$1 n=$2 cpus
+  mapfile -t cpus < <(machine_cpus)
+  local c=${#cpus[@]}
+  if ((n >= c)); then echo "${cpus[i % c]}"; return; fi
+  local lo=$((i * c / n)) hi=$(((i + 1) * c / n)) out="" k
+  for ((k = lo; k < hi; k++)); do out+="${out:+,}${cpus[k]}"; done
+  echo "$out"
+}
+
 down() {
   local ns
   for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
     case "$ns" in "$host_prefix"[0-9]* | "$switch_ns") ip netns del "$ns" 2>/dev/null || true ;; esac
   done
+  remove_cpusets
   rm -rf "$state"
   rm -rf /etc/netns/"$host_prefix"[0-9]*
 }
@@ -92,7 +164,7 @@ check_latency() {
 }
 
 up() {
-  local n="${1:-}" ppn=2 latency="" rate="" preset=none
+  local n="${1:-}" ppn=2 latency="" rate="" preset=none cpus_how=split
   [[ $n =~ ^[0-9]+$ && $n -ge 1 && $n -le 64 ]] || die "up: N='$n' must be a host count from 1 to 64"
   shift
   while [[ $# -gt 0 ]]; do
@@ -101,6 +173,7 @@ up() {
       --latency) latency="${2:-}"; shift 2 ;;
       --rate) rate="${2:-}"; shift 2 ;;
       --preset) preset="${2:-}"; shift 2 ;;
+      --cpus) cpus_how="${2:-}"; shift 2 ;;
       *) die "up: unknown option '$1' (see --help)" ;;
     esac
   done
@@ -111,6 +184,7 @@ up() {
     none) ;;
     *) die "up: unknown preset '$preset' (bgq, ib or none)" ;;
   esac
+  [[ $cpus_how == split || $cpus_how == shared ]] || die "up: --cpus '$cpus_how' must be split or shared"
   [[ -z $latency ]] || check_latency "$latency"
   [[ -z $rate || $rate =~ ^[0-9]+(\.[0-9]+)?([kmg]?bit|[kmg]?bps)$ ]] ||
     die "up: --rate '$rate' must look like 10gbit or 1800mbit"
@@ -130,6 +204,8 @@ up() {
   : >"$state/hosts"
   : >"$state/hostfile"
   local etc_hosts="127.0.0.1 localhost"$'\n'
+  local cpuset_parent=""
+  [[ $cpus_how == shared ]] || cpuset_parent=$(make_cpuset_parent)
   local i h
   for ((i = 0; i < n; i++)); do etc_hosts+="$subnet.$((10 + i)) $host_prefix$i"$'\n'; done
   for ((i = 0; i < n; i++)); do
@@ -160,6 +236,10 @@ up() {
     # A kernel boot id per host: UCX tells machines apart by it (shared memory and loopback
     # are "reachable" only between equal ids), so every host needs its own, as real hosts have.
     cat /proc/sys/kernel/random/uuid >"$state/boot_id.$h"
+    if [[ $cpus_how == split ]]; then
+      host_cpus "$i" "$n" >"$state/cpus.$h"
+      make_cpuset "$cpuset_parent" "$h" "$(cat "$state/cpus.$h")" >"$state/cpuset.$h"
+    fi
     echo "$h" >>"$state/hosts"
     echo "$h slots=$ppn" >>"$state/hostfile"
   done
@@ -179,6 +259,7 @@ EOF
     echo "rate=${rate:-none}"
     echo "subnet=$subnet.0/24"
     echo "device=$iface"
+    echo "cpus=$cpus_how"
   } >"$state/config"
   # Every host link is up; there is no default route anywhere, so nothing outside is reachable.
   for h in $(hosts); do
@@ -197,7 +278,10 @@ status() {
     local addr q
     addr=$(ip -n "$h" -4 -o addr show dev "$iface" 2>/dev/null | awk '{print $4}')
     q=$(ip netns exec "$h" tc qdisc show dev "$iface" 2>/dev/null | head -n1)
-    printf '  %-10s %-18s %s\n' "$h" "${addr:-missing}" "$q"
+    local on="all CPUs"
+    if [[ -s $state/cpuset.$h ]]; then on="CPUs $(cat "$state/cpus.$h")"
+    elif [[ -f $state/cpus.$h ]]; then on="CPUs $(cat "$state/cpus.$h") (taskset)"; fi
+    printf '  %-10s %-18s %-12s %s\n' "$h" "${addr:-missing}" "$on" "$q"
   done
 }
 
@@ -212,7 +296,14 @@ exec_on() {
   local cmd="$*"  # like ssh: the words are joined and parsed by the host's shell
   local identity=own
   [[ ${GAEA_CLUSTER_SHARED_IDENTITY:-0} != 1 ]] || identity=shared
-  exec ip netns exec "$h" unshare --uts --mount --propagation private bash -c '
+  # Into the host's cpuset (inherited by everything the command starts).
+  local confine=()
+  if [[ -s $state/cpuset.$h ]]; then
+    echo $$ >"$(cat "$state/cpuset.$h")/cgroup.procs" || die "exec: cannot enter $h's cpuset"
+  elif [[ -f $state/cpus.$h ]]; then
+    confine=(taskset -c "$(cat "$state/cpus.$h")")
+  fi
+  exec "${confine[@]}" ip netns exec "$h" unshare --uts --mount --propagation private bash -c '
       hostname "$1"
       if [ "$3" = own ]; then
         mount -t tmpfs -o size=50% tmpfs /dev/shm

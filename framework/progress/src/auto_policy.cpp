@@ -22,6 +22,10 @@ auto_params auto_params::from(const calibration& c, double max_slowdown, bool sh
   // A timed wake-up is late by about what a micro-sleep overshoots, and a thread whose core was
   // lowered for the block raises it (one DVFS transition) before it can spin.
   p.lead_ns = p.sleep_cost_ns + c.dvfs_ns;
+  // The parked progress thread of a shared core checks once per takeover_ns whether application
+  // threads still serve: one timer wake-up (about a micro-sleep's cost) per check, so 200 of
+  // them bound the checks to 0.5% of a core.
+  p.takeover_ns = std::clamp<std::int64_t>(200 * p.sleep_cost_ns, 1000000, 20000000);
   return p;
 }
 
@@ -129,8 +133,9 @@ decision auto_policy::next(std::int64_t now_ns) noexcept {
     return {action::block, 100000000, static_cast<std::int64_t>(expected)};
   }
   const bool critical = waiting_ && !(p_.shares_core && wait_kind_ == transfer_kind::notification);
+  const std::int64_t critical_ns = p_.critical_spin_ns * (p_.shares_core ? 1 : caution_);
   const std::int64_t spin_for =
-      critical ? std::max(spin_window_ns(), p_.critical_spin_ns * caution_) : spin_window_ns();
+      critical ? std::max(spin_window_ns(), critical_ns) : spin_window_ns();
   if (idle < spin_for) return {action::spin, 0, 0};
   if (decision d; predicted(now_ns, d)) return d;
   if (idle < block_after_ns()) {

@@ -67,9 +67,11 @@ blocker::outcome blocker::block(std::int64_t timeout_ns) {
   if (worker_ && !worker_->arm()) return outcome::busy;
   epoll_event evs[2];
   int n;
+  if (hook_) hook_->leaving(true);
   do {
     n = wait_events(evs, 2, timeout_ns);
   } while (n < 0 && errno == EINTR);
+  if (hook_) hook_->back();
   if (n <= 0) return outcome::timeout;
   outcome result = outcome::event;
   for (int i = 0; i < n; ++i)
@@ -85,7 +87,10 @@ blocker::outcome blocker::sleep(std::int64_t ns) noexcept {
   // ppoll keeps nanosecond timeouts (epoll_wait rounds to ms) and honours the timer slack.
   const timespec ts{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
   pollfd p{event_fd_, POLLIN, 0};
-  if (ppoll(&p, 1, &ts, nullptr) <= 0) return outcome::timeout;  // EINTR counts as a short sleep
+  if (hook_) hook_->leaving(false);
+  const int n = ppoll(&p, 1, &ts, nullptr);
+  if (hook_) hook_->back();
+  if (n <= 0) return outcome::timeout;  // EINTR counts as a short sleep
   std::uint64_t v;
   [[maybe_unused]] const ssize_t r = read(event_fd_, &v, sizeof v);
   return outcome::signalled;

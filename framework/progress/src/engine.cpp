@@ -68,6 +68,30 @@ struct strategy_set {
 };
 }  // namespace
 
+// The progress thread's side of the hand-over: while it sleeps or blocks (after arming the
+// service worker), waiting application threads may take the worker's lock and serve it.
+struct lock_release_hook final : detail::away_hook {
+  std::unique_lock<std::mutex>* lock = nullptr;
+  bool active = false;
+  void leaving(bool) noexcept override {
+    if (active && lock->owns_lock()) lock->unlock();
+  }
+  void back() noexcept override {
+    if (active && !lock->owns_lock()) lock->lock();
+  }
+};
+
+// An application thread's side: a wait that is about to block stops serving, so that the
+// progress thread takes the service worker over at once.
+struct stop_serving_hook final : detail::away_hook {
+  void (*stop)(void*) noexcept = nullptr;
+  void* wait = nullptr;
+  void leaving(bool blocking) noexcept override {
+    if (blocking && stop) stop(wait);
+  }
+  void back() noexcept override {}
+};
+
 // Per application thread: its telemetry, its waiter (blocking on its own origin worker's event
 // fd) and one object per strategy, so a mode switch loses no strategy state.
 struct engine::thread_state {
@@ -82,11 +106,13 @@ struct engine::thread_state {
     // Constructed on the thread itself (engine::this_thread): its index in the trace session.
     if (e.opt_.trace) tel.set_trace_thread(trace::thread_index());
     if (e.opt_.share_core) wt.set_yield_interval(e.opt_.yield_interval_ns);
+    wt.set_away_hook(&hook);
   }
   comm::worker* worker;
   thread_telemetry tel;
   detail::waiter wt;
   strategy_set strategies;
+  stop_serving_hook hook;
 };
 
 engine::engine(comm::service_worker& service, engine_options opt)
@@ -163,8 +189,12 @@ void engine::run() {
   progress_waiter_.store(&pw, std::memory_order_release);
 
   std::unique_lock service_lock(service_mutex_, std::defer_lock);
+  lock_release_hook release;
+  release.lock = &service_lock;
+  pw.set_away_hook(&release);
   int current = -1;
   std::uint64_t steps = 0;
+  std::uint64_t seen_starts = 0;
   while (!stop_.load(std::memory_order_acquire)) {
     const int packed = mode_.load(std::memory_order_acquire);
     if (packed != current) {
@@ -173,6 +203,23 @@ void engine::run() {
       pw.set_dvfs(unpack_dvfs(packed));
     }
     const mode m = unpack_mode(packed);
+    release.active = hands_over(m);
+    if (release.active) {
+      // Application threads serve while they wait; take over once none has for takeover_ns, or
+      // at once when a wait stops serving to block. A parked check costs one timer wake-up.
+      const std::uint64_t starts = serve_starts_.load(std::memory_order_acquire);
+      const bool idle = serving_.load(std::memory_order_acquire) == 0;
+      const bool back = handed_back_.exchange(false, std::memory_order_acq_rel);
+      if (!idle || (starts != seen_starts && !back)) {
+        seen_starts = starts;
+        if (service_lock.owns_lock()) service_lock.unlock();
+        progress_tel_->enter(wait_state::block, monotonic_ns(), thread_cpu_ns());
+        park_->block(auto_progress_.takeover_ns);
+        progress_tel_->enter(wait_state::run, monotonic_ns(), thread_cpu_ns());
+        continue;
+      }
+      seen_starts = starts;
+    }
     if (m == mode::off) {
       // Parked: application threads progress the service worker themselves.
       if (service_lock.owns_lock()) service_lock.unlock();
@@ -193,7 +240,8 @@ void engine::run() {
       last_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
       if (steps == 1) first_cpu_.store(last_cpu_.load(std::memory_order_relaxed));
     }
-    strategies.for_mode(m).after_step(n);
+    // Taken over on a shared core: drain and block, leaving the core to the application.
+    (release.active ? strategies.intr : strategies.for_mode(m)).after_step(n);
   }
   {
     std::lock_guard lock(waiter_mutex_);
@@ -207,7 +255,8 @@ void engine::run() {
 }
 
 unsigned engine::poll_service() {
-  if (current_mode() != mode::off) return 0;
+  const mode m = current_mode();
+  if (m != mode::off && !hands_over(m)) return 0;
   std::unique_lock lock(service_mutex_, std::try_to_lock);
   return lock.owns_lock() ? service_.progress() : 0;
 }
@@ -296,19 +345,39 @@ void engine::wait_scope::select() {
   // micro-sleeping otherwise.
   strategy_set& s = ts_.strategies;
   strategy_ = &s.for_mode(m);
+  if (e_.hands_over(m) && !counted_) {
+    counted_ = true;
+    e_.serving_.fetch_add(1, std::memory_order_acq_rel);
+    e_.serve_starts_.fetch_add(1, std::memory_order_acq_rel);
+    ts_.hook.wait = this;
+    ts_.hook.stop = [](void* w) noexcept {
+      auto& scope = *static_cast<wait_scope*>(w);
+      scope.e_.end_serving(scope, true);
+    };
+  }
   const bool can_block = notified_ && m != mode::off && m != mode::spin && ts_.wt.can_block();
   if (!can_block && (strategy_ != &s.spin || e_.opt_.share_core)) strategy_ = &s.adaptive;
   strategy_->begin_wait(bytes_, kind_);
 }
 
+void engine::end_serving(wait_scope& w, bool blocking) noexcept {
+  if (!w.counted_) return;
+  w.counted_ = false;
+  w.ts_.hook.stop = nullptr;
+  if (blocking) handed_back_.store(true, std::memory_order_release);
+  if (serving_.fetch_sub(1, std::memory_order_acq_rel) == 1 && blocking) park_->signal();
+}
+
 void engine::wait_scope::reselect() {
   strategy_->end_wait();
+  e_.end_serving(*this, false);
   ts_.tel.count_mode_switch();
   select();
 }
 
 engine::wait_scope::~wait_scope() {
   strategy_->end_wait();
+  e_.end_serving(*this, false);
 }
 
 void engine::wait(comm::worker& w, comm::completion& c) {

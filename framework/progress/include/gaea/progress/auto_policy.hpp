@@ -49,8 +49,12 @@ struct auto_params {
   std::int64_t lead_ns = 60000;               ///< how early a timed wake-up aims before an arrival
   std::int64_t episode_ns = 5000;             ///< events closer than this are one arrival
   std::int64_t max_predicted_ns = 100000000;  ///< longer gaps are not predicted
+  /// Shared cores (engine hand-over): the progress thread takes the service worker over from
+  /// application threads once none has waited for this long.
+  std::int64_t takeover_ns = 5000000;
   /// The thread shares its core: a notification wait then spins only the plain window, so that
-  /// it does not take the core from the thread that will notify it.
+  /// it does not take the core from the thread that will notify it, and the slowdown budget does
+  /// not widen the critical window (spinning longer would only delay the threads it waits for).
   bool shares_core = false;
 
   /// Parameters derived from a calibration. `shares_core`: the thread shares its core with
@@ -90,7 +94,10 @@ class auto_policy {
   std::int64_t penalty_ns() const noexcept { return penalty_total_ns_; }
   /// Factor (1, 2, 4, ...) the budget has widened the windows by.
   int caution() const noexcept { return caution_; }
-  std::int64_t spin_window_ns() const noexcept { return p_.spin_ns * caution_; }
+  /// On a shared core the budget widens no spin window (see auto_params::shares_core).
+  std::int64_t spin_window_ns() const noexcept {
+    return p_.spin_ns * (p_.shares_core ? 1 : caution_);
+  }
   std::int64_t block_after_ns() const noexcept { return p_.block_after_ns * caution_; }
   const auto_params& params() const noexcept { return p_; }
   /// The gap the next arrival is expected after the last one; 0 = no prediction.

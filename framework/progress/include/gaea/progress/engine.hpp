@@ -34,7 +34,12 @@ enum class mode {
   spin,       ///< poll with `pause`
   adaptive,   ///< spin while traffic is recent, then micro-sleep with a growing step
   interrupt,  ///< drain, arm, block in epoll on the event fd
-  automatic,  ///< `auto`: spin / micro-sleep / block by calibrated thresholds (auto_policy)
+  automatic,  ///< `auto`: spin / micro-sleep / block by calibrated thresholds (auto_policy).
+              ///< On shared cores (engine_options::share_core) it hands the service worker
+              ///< over: an application thread serves it while it waits, as in `off`, and the
+              ///< progress thread stays parked until no thread has waited for
+              ///< auto_params::takeover_ns or a wait blocks; it then drains and blocks on the
+              ///< worker's event fd (never spins or micro-sleeps: the core is someone's).
 };
 /// The names of the modes (GAEA_PROGRESS's choices): "auto" for automatic.
 inline constexpr enum_name<mode> mode_names[] = {{mode::off, "off"},
@@ -182,7 +187,14 @@ class engine {
     bool notified_;
     int packed_;  // the mode (and DVFS flag) the strategy was chosen for
     detail::wait_strategy* strategy_;
+    bool counted_ = false;  // this wait is counted in engine::serving_ (hand-over)
+    friend class engine;
   };
+  /// `auto` on shared cores hands the service worker over (see mode::automatic).
+  bool hands_over(mode m) const noexcept { return m == mode::automatic && opt_.share_core; }
+  /// A wait stops serving the service worker: it ends, or it is about to block (`blocking`: the
+  /// progress thread takes over at once).
+  void end_serving(wait_scope& w, bool blocking) noexcept;
   thread_state& this_thread(comm::worker& w);
   void run();
   void wake_progress_thread() noexcept;
@@ -207,6 +219,11 @@ class engine {
   std::mutex waiter_mutex_;  // guards signalling progress_waiter_ against its destruction
   std::atomic<detail::waiter*> progress_waiter_{nullptr};
   std::unique_ptr<detail::blocker> park_;  // the progress thread sleeps here while mode is off
+  // Hand-over: application waits serving the service worker now; serving waits started so far;
+  // a wait stopped serving to block (the progress thread takes over at once).
+  std::atomic<int> serving_{0};
+  std::atomic<std::uint64_t> serve_starts_{0};
+  std::atomic<bool> handed_back_{false};
   std::thread thread_;
 };
 

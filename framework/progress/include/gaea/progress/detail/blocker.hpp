@@ -12,6 +12,18 @@ struct epoll_event;
 
 namespace gaea::progress::detail {
 
+/// What a thread gives up while it is away (blocked or micro-sleeping) and takes back after:
+/// the progress thread, when waiting application threads may serve its worker, releases the
+/// worker's lock for them (after arming it: arm needs the lock).
+class away_hook {
+ public:
+  virtual ~away_hook() = default;
+  /// The thread is about to block (`blocking`) or sleep.
+  virtual void leaving(bool blocking) noexcept = 0;
+  /// The thread is back.
+  virtual void back() noexcept = 0;
+};
+
 /// One per waiting thread. Thread safety: block() from the owner only; signal() from anywhere.
 class blocker {
  public:
@@ -33,6 +45,8 @@ class blocker {
   /// Arms the worker and blocks for at most `timeout_ns` (<0 = forever; rounded up to whole ms
   /// only on kernels without epoll_pwait2).
   outcome block(std::int64_t timeout_ns);
+  /// Calls `h` (may be null) around every block (after the arm) and sleep. Owner thread only.
+  void set_away_hook(away_hook* h) noexcept { hook_ = h; }
   /// Sleeps for `ns` without arming the worker (a micro-sleep), but returns early when signal()
   /// is called: a thread sleeping here is as reachable as a blocked one. Returns `signalled` or
   /// `timeout`. Owner thread only.
@@ -47,6 +61,7 @@ class blocker {
   int wait_events(epoll_event* evs, int max, std::int64_t timeout_ns) noexcept;
 
   comm::waitable* worker_;
+  away_hook* hook_ = nullptr;
   bool precise_timeouts_ = true;
   int worker_fd_ = -1;
   int epoll_fd_ = -1;

@@ -68,6 +68,8 @@ class waiter {
   /// Wakes this thread out of block() or sleep(). Thread-safe.
   void signal() noexcept { blocker_.signal(); }
   bool can_block() const noexcept { return blocker_.can_block(); }
+  /// See blocker::set_away_hook.
+  void set_away_hook(away_hook* h) noexcept { blocker_.set_away_hook(h); }
   thread_telemetry& telemetry() noexcept { return tel_; }
   /// Mean length of the recent blocks (the progress thread's guess of the next idle period).
   std::int64_t typical_block_ns() const noexcept { return typical_block_ns_; }
