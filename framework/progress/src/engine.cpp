@@ -262,7 +262,11 @@ unsigned engine::poll_service() {
 }
 
 unsigned engine::poll(comm::worker& w) {
-  unsigned n = w.progress() + poll_service();
+  return poll(w, true);
+}
+
+unsigned engine::poll(comm::worker& w, bool serve) {
+  unsigned n = w.progress() + (serve ? poll_service() : 0);
   if (opt_.app_poll && std::this_thread::get_id() == opt_.app_thread) n += opt_.app_poll();
   return n;
 }
@@ -345,7 +349,7 @@ void engine::wait_scope::select() {
   // micro-sleeping otherwise.
   strategy_set& s = ts_.strategies;
   strategy_ = &s.for_mode(m);
-  if (e_.hands_over(m) && !counted_) {
+  if (e_.hands_over(m) && !counted_ && !handed_back_) {
     counted_ = true;
     e_.serving_.fetch_add(1, std::memory_order_acq_rel);
     e_.serve_starts_.fetch_add(1, std::memory_order_acq_rel);
@@ -364,6 +368,7 @@ void engine::end_serving(wait_scope& w, bool blocking) noexcept {
   if (!w.counted_) return;
   w.counted_ = false;
   w.ts_.hook.stop = nullptr;
+  w.handed_back_ = blocking;
   if (blocking) handed_back_.store(true, std::memory_order_release);
   if (serving_.fetch_sub(1, std::memory_order_acq_rel) == 1 && blocking) park_->signal();
 }

@@ -126,7 +126,8 @@ class engine {
   /// One progress step of the calling thread (its worker, the service worker when mode is off,
   /// and engine_options::app_poll on the app thread); returns events handled.
   unsigned poll(comm::worker& w);
-  /// Progresses the service worker if mode is off; else nothing.
+  /// Progresses the service worker if mode is off, or auto on shared cores (mode::automatic),
+  /// and no other thread is progressing it; else nothing.
   unsigned poll_service();
   /// Wakes every application thread blocked in a notified wait (called by handlers that make a
   /// waited-for predicate true). Thread-safe.
@@ -170,7 +171,7 @@ class engine {
         check();
       // A mode switch during the wait (set_mode also wakes it) takes effect at the next step.
       if (e_.mode_.load(std::memory_order_acquire) != packed_) reselect();
-      strategy_->after_step(e_.poll(w_));
+      strategy_->after_step(e_.poll(w_, !handed_back_));
     }
 
    private:
@@ -187,7 +188,8 @@ class engine {
     bool notified_;
     int packed_;  // the mode (and DVFS flag) the strategy was chosen for
     detail::wait_strategy* strategy_;
-    bool counted_ = false;  // this wait is counted in engine::serving_ (hand-over)
+    bool counted_ = false;      // this wait is counted in engine::serving_ (hand-over)
+    bool handed_back_ = false;  // it blocked: the progress thread serves for the rest of it
     friend class engine;
   };
   /// `auto` on shared cores hands the service worker over (see mode::automatic).
@@ -196,6 +198,7 @@ class engine {
   /// progress thread takes over at once).
   void end_serving(wait_scope& w, bool blocking) noexcept;
   thread_state& this_thread(comm::worker& w);
+  unsigned poll(comm::worker& w, bool serve);
   void run();
   void wake_progress_thread() noexcept;
 
