@@ -151,6 +151,11 @@ int main(int argc, char** argv) {
               static_cast<double>(rt.progress().auto_parameters().block_after_ns) / 1e3,
               rt.progress().interrupt_bytes(rt.worker(), gaea::progress::transfer_kind::get),
               rt.progress().interrupt_bytes(rt.worker(), gaea::progress::transfer_kind::other));
+          if (rt.progress().share_core())
+            std::printf(
+                "auto on shared cores (rank 0): waiting threads serve their peers; the progress "
+                "thread takes over after %.1f ms without a wait, or when a wait blocks\n",
+                static_cast<double>(rt.progress().auto_parameters().takeover_ns) / 1e6);
           std::printf("DVFS (rank 0): %s\n", rt.dvfs_reason().c_str());
           std::printf("energy meter (rank 0): %s\n", meter.c_str());
         }

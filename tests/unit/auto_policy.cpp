@@ -1,6 +1,8 @@
 // The auto wait policy, driven with an injected clock: no timing, no threads.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "gaea/progress/auto_policy.hpp"
 
 using namespace gaea::progress;
@@ -144,6 +146,27 @@ TEST_CASE("auto policy: the slowdown budget widens the windows when wake-ups cos
   a.woke(t + 500 * ms, action::sleep, 1);
   CHECK(a.caution() == 1);
   CHECK(a.slowdown(t + 500 * ms) > 0);
+}
+
+TEST_CASE("auto policy: on a shared core the slowdown budget widens no spin window", "[auto]") {
+  auto_params p = auto_params::from(cal(), 0.02, /*shares_core=*/true);
+  p.budget_window_ns = 100 * ms;
+  auto_policy a(p, 0);
+  std::int64_t t = 0;
+  for (int i = 0; i < 67; ++i) {
+    t += 1 * ms;
+    a.woke(t, action::block, 1);
+  }
+  REQUIRE(a.caution() == 2);
+  CHECK(a.spin_window_ns() == p.spin_ns);
+  CHECK(a.block_after_ns() == 2 * p.block_after_ns);
+  // A small get's critical window is not widened either: it sleeps once that window has passed.
+  a.begin_wait(t, 64, transfer_kind::get);
+  CHECK(a.next(t + p.critical_spin_ns - 1 * us).what == action::spin);
+  CHECK(a.next(t + p.critical_spin_ns + 1 * us).what == action::sleep);
+  a.end_wait(t + 1 * ms);
+  // The takeover period bounds the parked progress thread's checks to 0.5% of a core.
+  CHECK(p.takeover_ns == std::clamp<std::int64_t>(200 * p.sleep_cost_ns, 1 * ms, 20 * ms));
 }
 
 TEST_CASE("auto policy: a steady rhythm of arrivals is met spinning, not woken late", "[auto]") {
