@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "gaea/base/error.hpp"
 #include "gaea/energy/governor.hpp"
@@ -50,6 +51,9 @@ struct strategy_set {
   detail::backoff_strategy adaptive;
   detail::interrupt_strategy intr;
   detail::auto_strategy autos;
+  // auto's application waits on shared cores: `adaptive`, then a block (which hands the service
+  // worker back) once a wait has idled for 4 x takeover_ns. Unused by the progress thread.
+  std::optional<detail::backoff_strategy> handover;
 
   detail::wait_strategy& for_mode(mode m) noexcept {
     switch (m) {
@@ -82,12 +86,13 @@ struct lock_release_hook final : detail::away_hook {
 };
 
 // An application thread's side: a wait that is about to block stops serving, so that the
-// progress thread takes the service worker over at once.
+// progress thread takes the service worker over at once. `wait` is the thread's innermost
+// serving wait (null: none).
 struct stop_serving_hook final : detail::away_hook {
   void (*stop)(void*) noexcept = nullptr;
   void* wait = nullptr;
   void leaving(bool blocking) noexcept override {
-    if (blocking && stop) stop(wait);
+    if (blocking && wait) stop(wait);
   }
   void back() noexcept override {}
 };
@@ -101,7 +106,9 @@ struct engine::thread_state {
         wt(&w, tel, e.opt_.governor),
         strategies{detail::spin_strategy(wt), detail::backoff_strategy(wt, 50000, 1000, 200000),
                    detail::interrupt_strategy(wt, app_block_timeout_ns),
-                   detail::auto_strategy(wt, e.auto_app_, app_block_timeout_ns)} {
+                   detail::auto_strategy(wt, e.auto_app_, app_block_timeout_ns), std::nullopt} {
+    strategies.handover.emplace(wt, 50000, 1000, 200000, 4 * e.auto_app_.takeover_ns,
+                                app_block_timeout_ns);
     tel.enable_trace(e.opt_.trace);
     // Constructed on the thread itself (engine::this_thread): its index in the trace session.
     if (e.opt_.trace) tel.set_trace_thread(trace::thread_index());
@@ -182,10 +189,10 @@ void engine::run() {
   if (opt_.share_core) pw.set_yield_interval(opt_.yield_interval_ns);
   // Idle, adaptive backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of
   // CPU (bench/idle_cost), so shorter steps burn a visible share of a core.
-  strategy_set strategies{detail::spin_strategy(pw),
-                          detail::backoff_strategy(pw, 50000, 1000, 1000000),
-                          detail::interrupt_strategy(pw, progress_block_timeout_ns),
-                          detail::auto_strategy(pw, auto_progress_, progress_block_timeout_ns)};
+  strategy_set strategies{
+      detail::spin_strategy(pw), detail::backoff_strategy(pw, 50000, 1000, 1000000),
+      detail::interrupt_strategy(pw, progress_block_timeout_ns),
+      detail::auto_strategy(pw, auto_progress_, progress_block_timeout_ns), std::nullopt};
   progress_waiter_.store(&pw, std::memory_order_release);
 
   std::unique_lock service_lock(service_mutex_, std::defer_lock);
@@ -353,6 +360,9 @@ void engine::wait_scope::select() {
     counted_ = true;
     e_.serving_.fetch_add(1, std::memory_order_acq_rel);
     e_.serve_starts_.fetch_add(1, std::memory_order_acq_rel);
+    // Waits nest (a handler run by an app poll may wait): the inner one is the hook's until it
+    // ends.
+    outer_ = ts_.hook.wait;
     ts_.hook.wait = this;
     ts_.hook.stop = [](void* w) noexcept {
       auto& scope = *static_cast<wait_scope*>(w);
@@ -361,13 +371,18 @@ void engine::wait_scope::select() {
   }
   const bool can_block = notified_ && m != mode::off && m != mode::spin && ts_.wt.can_block();
   if (!can_block && (strategy_ != &s.spin || e_.opt_.share_core)) strategy_ = &s.adaptive;
+  // The hand-over's waits serve like `off`'s (auto's short spin and sleep steps, tuned for a
+  // progress thread on its own core, cost LBM on 4 ranks / 2 cores 20 % against `off`), and
+  // block only once a wait has idled for 4 takeover periods: longer than the scheduler keeps a
+  // peer rank off an oversubscribed core (blocking after 1 period still cost LBM there 15 %).
+  if (e_.hands_over(m)) strategy_ = can_block ? &*s.handover : &s.adaptive;
   strategy_->begin_wait(bytes_, kind_);
 }
 
 void engine::end_serving(wait_scope& w, bool blocking) noexcept {
   if (!w.counted_) return;
   w.counted_ = false;
-  w.ts_.hook.stop = nullptr;
+  w.ts_.hook.wait = w.outer_;
   w.handed_back_ = blocking;
   if (blocking) handed_back_.store(true, std::memory_order_release);
   if (serving_.fetch_sub(1, std::memory_order_acq_rel) == 1 && blocking) park_->signal();

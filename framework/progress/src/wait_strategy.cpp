@@ -169,11 +169,14 @@ void spin_strategy::after_step(unsigned events) {
 // adaptive (back-off)
 
 backoff_strategy::backoff_strategy(waiter& w, std::int64_t spin_ns, std::int64_t min_sleep_ns,
-                                   std::int64_t max_sleep_ns)
+                                   std::int64_t max_sleep_ns, std::int64_t block_after_ns,
+                                   std::int64_t block_timeout_ns)
     : w_(w),
       spin_ns_(spin_ns),
       min_sleep_ns_(min_sleep_ns),
       max_sleep_ns_(max_sleep_ns),
+      block_after_ns_(block_after_ns),
+      block_timeout_ns_(block_timeout_ns),
       sleep_ns_(min_sleep_ns) {}
 
 void backoff_strategy::after_step(unsigned events) {
@@ -192,6 +195,10 @@ void backoff_strategy::after_step(unsigned events) {
       return;
     }
     sleeping_ = true;
+  }
+  if (block_after_ns_ > 0 && monotonic_ns() - idle_since_ns_ >= block_after_ns_) {
+    const blocker::outcome o = w_.block(block_timeout_ns_, block_timeout_ns_);
+    if (o != blocker::outcome::unsupported) return;
   }
   w_.sleep(sleep_ns_);
   sleep_ns_ = sleep_ns_ * 2 > max_sleep_ns_ ? max_sleep_ns_ : sleep_ns_ * 2;

@@ -190,6 +190,7 @@ class engine {
     detail::wait_strategy* strategy_;
     bool counted_ = false;      // this wait is counted in engine::serving_ (hand-over)
     bool handed_back_ = false;  // it blocked: the progress thread serves for the rest of it
+    void* outer_ = nullptr;     // the serving wait this one is nested in (hand-over)
     friend class engine;
   };
   /// `auto` on shared cores hands the service worker over (see mode::automatic).

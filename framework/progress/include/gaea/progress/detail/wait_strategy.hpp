@@ -133,10 +133,13 @@ class spin_strategy final : public wait_strategy {
 /// micro-sleeps with clock_nanosleep for a step that doubles on every idle step up to
 /// `max_sleep_ns`, and drops back to spinning on any traffic ([AdaptivePolling Fig. 3]).
 /// A sleeping thread leaves the core to the ranks that share it, which yielding alone does not.
+/// With `block_after_ns` > 0 (auto's waits on shared cores), a wait idle that long blocks, for
+/// at most `block_timeout_ns` at a time.
 class backoff_strategy final : public wait_strategy {
  public:
   backoff_strategy(waiter& w, std::int64_t spin_ns, std::int64_t min_sleep_ns,
-                   std::int64_t max_sleep_ns);
+                   std::int64_t max_sleep_ns, std::int64_t block_after_ns = 0,
+                   std::int64_t block_timeout_ns = 0);
   void begin_wait(std::size_t, transfer_kind) override { after_step(1); }
   void after_step(unsigned events) override;
   void end_wait() override { w_.run(); }
@@ -144,7 +147,7 @@ class backoff_strategy final : public wait_strategy {
 
  private:
   waiter& w_;
-  std::int64_t spin_ns_, min_sleep_ns_, max_sleep_ns_;
+  std::int64_t spin_ns_, min_sleep_ns_, max_sleep_ns_, block_after_ns_, block_timeout_ns_;
   std::uint32_t idle_ = 0;
   std::int64_t idle_since_ns_ = 0;
   bool sleeping_ = false;
