@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+#include "checked_json.hpp"
 
 #include "gaea/ga/global_array.hpp"
 #include "gaea/runtime/runtime.hpp"

@@ -16,10 +16,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
+#include "checked_json.hpp"
 
 #include "gaea/coll/collectives.hpp"
 #include "gaea/counters/shared_counter.hpp"
@@ -138,9 +138,13 @@ std::map<std::string, int> check_chrome_json(const json& j, int size) {
     CHECK(pid >= 0);
     CHECK(pid < size);
     if (ph == "M") {
-      REQUIRE(e["args"]["name"].is_string() == (e["name"] != "process_sort_index"));
-      if (e["name"] == "process_name") process_names[pid] = e["args"]["name"];
-      if (e["name"] == "thread_name") thread_names[{pid, tid}] = e["args"]["name"];
+      // contains() first: a const json's operator[] on a missing key is undefined behaviour.
+      REQUIRE(e.contains("args"));
+      const json& args = e["args"];
+      const bool named = args.contains("name") && args["name"].is_string();
+      REQUIRE(named == (e["name"] != "process_sort_index"));
+      if (e["name"] == "process_name") process_names[pid] = args["name"];
+      if (e["name"] == "thread_name") thread_names[{pid, tid}] = args["name"];
       continue;
     }
     REQUIRE(e["ts"].is_number());

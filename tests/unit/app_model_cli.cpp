@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "checked_json.hpp"
 
 #include "app_commands.hpp"
 #include "gaea/base/error.hpp"

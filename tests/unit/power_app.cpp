@@ -11,9 +11,9 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+#include "checked_json.hpp"
 
 #include "energy_fake_rapl.hpp"
 #include "energy_fake_tree.hpp"

@@ -5,8 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <thread>
+#include "checked_json.hpp"
 
 #include "gaea/base/error.hpp"
 #include "gaea/trace/job_trace.hpp"
