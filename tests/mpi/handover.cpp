@@ -97,3 +97,51 @@ TEST_CASE("auto on shared cores: a wait that blocks hands the service worker bac
   INFO("handlers on rank 0's main thread: " << on_main << " of " << total);
   CHECK(on_main < total / 2);
 }
+
+TEST_CASE("auto on shared cores: an arrival ends a serving wait's micro-sleep",
+          "[progress][handover]") {
+  // Rank 0's main thread serves while it waits and sleeps between arrivals by steps (up to
+  // 200 us). An arrival must end the sleep (the service worker is watched), not wait for the
+  // step. Gaps of 1 and 2.5 ms alternate, from the barrier on: past the 50 us spin window, under
+  // the 4 ms an idle wait takes at least before it blocks (and hands the worker back), and no
+  // rhythm (a predicted arrival is met spinning).
+  constexpr int messages = 20;
+  const int me = rt().rank();
+  static std::atomic<int> arrived{0};
+  static const bool registered = [] {
+    rt().comm().register_handler(gaea::comm::handler_ids::user_first + 41,
+                                 [](const gaea::comm::am_message&) {
+                                   arrived.fetch_add(1);
+                                   rt().progress().notify_waiters();
+                                 });
+    return true;
+  }();
+  CHECK(registered);
+  arrived = 0;
+  const gaea::progress::scoped_mode automatic(rt().progress(), gaea::progress::mode::automatic);
+  rt().barrier();
+  const gaea::progress::telemetry_totals before = rt().progress().totals();
+  if (me == 0) {
+    rt().progress().wait_until(
+        rt().worker(), [&] { return arrived.load() == messages; }, /*notified=*/true);
+  } else if (me == 1) {
+    auto& w = rt().worker();
+    for (int i = 0; i < messages; ++i) {
+      std::this_thread::sleep_for(std::chrono::microseconds(i % 2 ? 2500 : 1000));
+      gaea::comm::completion local;
+      w.am_send(0, gaea::comm::handler_ids::user_first + 41, {}, {}, local, nullptr);
+      rt().wait(local);
+    }
+  }
+  const gaea::progress::telemetry_totals after = rt().progress().totals();
+  rt().barrier();
+  if (me != 0) return;
+  CHECK(arrived.load() == messages);
+  const auto woken = static_cast<std::int64_t>(after.event_wakeups - before.event_wakeups);
+  INFO("sleeps ended by an arrival: " << woken << " of " << messages
+                                      << "; shared cores: " << rt().progress().share_core());
+  if (rt().progress().share_core())
+    CHECK(woken >= messages / 2);
+  else
+    CHECK(woken == 0);  // no hand-over: the progress thread serves, the main thread blocks
+}

@@ -229,3 +229,35 @@ TEST_CASE("auto policy: irregular arrivals are not predicted, short gaps are spu
   b.begin_wait(t + 100 * us, 64);
   CHECK(b.next(t + 150 * us).what == action::spin);
 }
+
+TEST_CASE("arrival predictor: away until the lead before a steady arrival, none once it broke",
+          "[auto]") {
+  const arrival_params p{40 * us, 5 * us, 100 * ms};
+  arrival_predictor a(p);
+  a.traffic(0);
+  a.traffic(1 * ms);
+  CHECK_FALSE(a.away_ns(1 * ms + 100 * us).has_value());  // one gap is no rhythm
+  a.traffic(2 * ms);
+  REQUIRE(a.gap_ns() == 1 * ms);
+  CHECK(a.away_ns(2 * ms + 100 * us) == 1 * ms - p.lead_ns - 100 * us);
+  CHECK(a.away_ns(3 * ms - p.lead_ns) == 0);             // spin from the lead on...
+  CHECK(a.away_ns(3 * ms + 60 * us) == 0);               // ...through the tolerance (gap / 16)...
+  CHECK_FALSE(a.away_ns(3 * ms + 70 * us).has_value());  // ...and the rhythm broke
+  // Gaps under 3 leads are spun through.
+  arrival_predictor b(p);
+  for (int i = 0; i < 3; ++i)
+    b.traffic(i * 100 * us);
+  REQUIRE(b.gap_ns() == 100 * us);
+  CHECK(b.away_ns(230 * us) == 0);
+  // Timed wake-ups seen late by a fraction of their length shorten the advice by it.
+  const std::int64_t planned = *a.away_ns(2 * ms + 100 * us);
+  for (int i = 0; i < 40; ++i)
+    a.overslept(1 * ms, p.lead_ns / 2 + 10 * us);  // 1 % late beyond the lead's share
+  const std::int64_t shortened = *a.away_ns(2 * ms + 100 * us);
+  CHECK(shortened < planned);
+  CHECK(shortened > planned * 98 / 100);
+  // Waking on time (within the lead) lets the advice grow back.
+  for (int i = 0; i < 40; ++i)
+    a.overslept(1 * ms, 0);
+  CHECK(*a.away_ns(2 * ms + 100 * us) >= planned - 1);
+}

@@ -61,6 +61,41 @@ class quiet_worker final : public gaea::comm::waitable {
   int fd_;
 };
 
+// A worker with events pending: arm() refuses, as ucp_worker_arm's BUSY.
+class busy_worker final : public gaea::comm::waitable {
+ public:
+  busy_worker() : fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+  ~busy_worker() override { close(fd_); }
+  unsigned progress() override { return 1; }
+  bool arm() override { return false; }
+  int event_fd() override { return fd_; }  // never readable: arm refuses first
+  void signal() override {}
+
+ private:
+  int fd_;
+};
+
+// An away hook that offers another worker's armed fd (or watch_busy) to a watching sleep, as a
+// thread serving the service worker does.
+class watching_hook final : public gaea::progress::detail::away_hook {
+ public:
+  explicit watching_hook(int fd) : fd_(fd) {}
+  void leaving(bool) noexcept override { ++leaving_; }
+  void back() noexcept override { ++back_; }
+  int watch() noexcept override {
+    ++watches_;
+    return fd_;
+  }
+  int fd_, leaving_ = 0, back_ = 0, watches_ = 0;
+};
+
+constexpr std::int64_t forever_ns = std::int64_t{600} * 1000000000;  // longer than any timeout
+
+void signal_later(gaea::comm::waitable& w) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  w.signal();
+}
+
 // Keeps the calling thread on one CPU for the scope, so that the waiter's sched_getcpu() and the
 // governor agree on the domain.
 class pinned {
@@ -116,4 +151,52 @@ TEST_CASE("waiter: a block that times out keeps the frequency low until there is
     CHECK(w.block(ms, 1000 * ms) == blocker::outcome::timeout);
   }
   CHECK(act->current_khz(cpu) == act->high_khz(cpu));
+}
+
+TEST_CASE("blocker: a watching micro-sleep ends when its worker has an event", "[waiting]") {
+  // The hand-over's serving waits sleep by steps; an arrival must end the step, not wait for it.
+  quiet_worker worker;
+  blocker b(&worker);
+  std::thread sender([&] { signal_later(worker); });
+  const blocker::outcome o = b.sleep(forever_ns, /*watch=*/true);
+  sender.join();
+  CHECK(o == blocker::outcome::event);
+}
+
+TEST_CASE("blocker: a plain micro-sleep does not watch its worker", "[waiting]") {
+  quiet_worker worker;
+  blocker b(&worker);
+  worker.signal();  // readable from the start: only a watching sleep would see it
+  CHECK(b.sleep(1000000) == blocker::outcome::timeout);
+}
+
+TEST_CASE("blocker: a watching sleep with events pending returns busy without sleeping",
+          "[waiting]") {
+  busy_worker worker;
+  blocker b(&worker);
+  CHECK(b.sleep(forever_ns, true) == blocker::outcome::busy);
+  // The hook says the same of the worker it serves.
+  quiet_worker own;
+  blocker c(&own);
+  watching_hook hook(gaea::progress::detail::away_hook::watch_busy);
+  c.set_away_hook(&hook);
+  CHECK(c.sleep(forever_ns, true) == blocker::outcome::busy);
+  CHECK(hook.leaving_ == 0);  // it never went away
+}
+
+TEST_CASE("blocker: a watching sleep ends on the fd its away hook watches", "[waiting]") {
+  quiet_worker own, served;
+  blocker b(&own);
+  watching_hook hook(served.event_fd());
+  b.set_away_hook(&hook);
+  std::thread sender([&] { signal_later(served); });
+  const blocker::outcome o = b.sleep(forever_ns, true);
+  sender.join();
+  CHECK(o == blocker::outcome::event);
+  CHECK(hook.watches_ == 1);
+  CHECK(hook.leaving_ == 1);
+  CHECK(hook.back_ == 1);
+  // A plain sleep does not ask the hook.
+  CHECK(b.sleep(1000) == blocker::outcome::timeout);
+  CHECK(hook.watches_ == 1);
 }

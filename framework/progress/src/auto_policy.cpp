@@ -34,7 +34,8 @@ auto_policy::auto_policy(const auto_params& p, std::int64_t now_ns)
       start_ns_(now_ns),
       last_traffic_ns_(now_ns),
       sleep_step_ns_(p.min_sleep_ns),
-      window_start_ns_(now_ns) {}
+      window_start_ns_(now_ns),
+      arrivals_(p.arrivals()) {}
 
 void auto_policy::reset_idle(std::int64_t now_ns) noexcept {
   last_traffic_ns_ = now_ns;
@@ -42,40 +43,15 @@ void auto_policy::reset_idle(std::int64_t now_ns) noexcept {
 }
 
 void auto_policy::traffic(std::int64_t now_ns) noexcept {
-  const bool arrival = last_arrival_ns_ < 0 || now_ns - last_event_ns_ > p_.episode_ns;
-  last_event_ns_ = now_ns;
   reset_idle(now_ns);
-  if (!arrival) return;
-  if (last_arrival_ns_ >= 0) {
-    const std::int64_t gap = now_ns - last_arrival_ns_;
-    // Predict only a rhythm: two successive gaps within a factor 1.5 of each other.
-    const bool steady =
-        last_gap_ns_ > 0 && 2 * gap <= 3 * last_gap_ns_ && 2 * last_gap_ns_ <= 3 * gap;
-    predicted_gap_ns_ = steady && gap <= p_.max_predicted_ns ? gap : 0;
-    // The spread of the rhythm (sender jitter, and how late this thread saw each arrival).
-    if (last_gap_ns_ > 0) {
-      const std::int64_t dev = gap > last_gap_ns_ ? gap - last_gap_ns_ : last_gap_ns_ - gap;
-      jitter_ns_ = jitter_ns_ == 0 ? dev : (3 * jitter_ns_ + dev) / 4;
-    }
-    last_gap_ns_ = gap;
-  }
-  last_arrival_ns_ = now_ns;
+  arrivals_.traffic(now_ns);
 }
 
 bool auto_policy::predicted(std::int64_t now_ns, decision& d) const noexcept {
-  if (predicted_gap_ns_ <= 0 || waiting_) return false;
-  const std::int64_t expected = last_arrival_ns_ + predicted_gap_ns_;
-  // Arrivals scatter by about the jitter around the expected time: the window covers twice it.
-  const std::int64_t spread = std::min(2 * jitter_ns_, predicted_gap_ns_ / 4);
-  const std::int64_t tolerance = std::max({p_.lead_ns / 2, predicted_gap_ns_ / 16, spread});
-  if (now_ns > expected + tolerance) return false;  // missed: the rhythm broke
-  const std::int64_t lead = p_.lead_ns + spread;
-  if (predicted_gap_ns_ < 3 * lead || expected - now_ns <= lead) {
-    d = {action::spin, 0, 0};
-    return true;
-  }
-  const std::int64_t until = expected - lead - now_ns;
-  d = {action::block, until, until};
+  if (waiting_) return false;
+  const std::optional<std::int64_t> away = arrivals_.away_ns(now_ns);
+  if (!away) return false;
+  d = *away == 0 ? decision{action::spin, 0, 0} : decision{action::block, *away, *away};
   return true;
 }
 

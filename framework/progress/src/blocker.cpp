@@ -83,14 +83,31 @@ blocker::outcome blocker::block(std::int64_t timeout_ns) {
   return result;
 }
 
-blocker::outcome blocker::sleep(std::int64_t ns) noexcept {
+blocker::outcome blocker::sleep(std::int64_t ns, bool watch) noexcept {
   // ppoll keeps nanosecond timeouts (epoll_wait rounds to ms) and honours the timer slack.
   const timespec ts{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
-  pollfd p{event_fd_, POLLIN, 0};
+  pollfd p[3] = {{event_fd_, POLLIN, 0}, {-1, POLLIN, 0}, {-1, POLLIN, 0}};
+  nfds_t n_fds = 1;
+  if (watch && worker_ && worker_fd_ >= 0) {
+    bool armed = false;
+    try {
+      armed = worker_->arm();
+    } catch (...) {  // a failing worker is reported by its next progress call
+      return outcome::busy;
+    }
+    if (!armed) return outcome::busy;
+    p[n_fds++].fd = worker_fd_;
+  }
+  if (watch && hook_) {
+    const int fd = hook_->watch();
+    if (fd == away_hook::watch_busy) return outcome::busy;
+    if (fd >= 0) p[n_fds++].fd = fd;
+  }
   if (hook_) hook_->leaving(false);
-  const int n = ppoll(&p, 1, &ts, nullptr);
+  const int n = ppoll(p, n_fds, &ts, nullptr);
   if (hook_) hook_->back();
   if (n <= 0) return outcome::timeout;  // EINTR counts as a short sleep
+  if ((p[0].revents & POLLIN) == 0) return outcome::event;
   std::uint64_t v;
   [[maybe_unused]] const ssize_t r = read(event_fd_, &v, sizeof v);
   return outcome::signalled;

@@ -86,15 +86,18 @@ struct lock_release_hook final : detail::away_hook {
 };
 
 // An application thread's side: a wait that is about to block stops serving, so that the
-// progress thread takes the service worker over at once. `wait` is the thread's innermost
+// progress thread takes the service worker over at once; one that micro-sleeps while serving
+// watches the service worker, so that an arrival ends the sleep. `wait` is the thread's innermost
 // serving wait (null: none).
 struct stop_serving_hook final : detail::away_hook {
   void (*stop)(void*) noexcept = nullptr;
+  int (*watch_fn)(void*) noexcept = nullptr;
   void* wait = nullptr;
   void leaving(bool blocking) noexcept override {
     if (blocking && wait) stop(wait);
   }
   void back() noexcept override {}
+  int watch() noexcept override { return wait ? watch_fn(wait) : no_watch; }
 };
 
 // Per application thread: its telemetry, its waiter (blocking on its own origin worker's event
@@ -104,11 +107,17 @@ struct engine::thread_state {
       : worker(&w),
         tel(id, e.opt_.trace_capacity),
         wt(&w, tel, e.opt_.governor),
-        strategies{detail::spin_strategy(wt), detail::backoff_strategy(wt, 50000, 1000, 200000),
+        strategies{detail::spin_strategy(wt), detail::backoff_strategy(wt, {}),
                    detail::interrupt_strategy(wt, app_block_timeout_ns),
                    detail::auto_strategy(wt, e.auto_app_, app_block_timeout_ns), std::nullopt} {
-    strategies.handover.emplace(wt, 50000, 1000, 200000, 4 * e.auto_app_.takeover_ns,
-                                app_block_timeout_ns);
+    // The hand-over's serving waits: `off`'s windows, but a sleep ends on an arrival at either
+    // worker and a rhythm of arrivals is met spinning, as auto's progress thread meets it.
+    detail::backoff_params handover;
+    handover.block_after_ns = 4 * e.auto_app_.takeover_ns;
+    handover.block_timeout_ns = app_block_timeout_ns;
+    handover.watch = true;
+    handover.predict = e.auto_app_.arrivals();
+    strategies.handover.emplace(wt, handover);
     tel.enable_trace(e.opt_.trace);
     // Constructed on the thread itself (engine::this_thread): its index in the trace session.
     if (e.opt_.trace) tel.set_trace_thread(trace::thread_index());
@@ -189,10 +198,16 @@ void engine::run() {
   if (opt_.share_core) pw.set_yield_interval(opt_.yield_interval_ns);
   // Idle, adaptive backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of
   // CPU (bench/idle_cost), so shorter steps burn a visible share of a core.
-  strategy_set strategies{
-      detail::spin_strategy(pw), detail::backoff_strategy(pw, 50000, 1000, 1000000),
-      detail::interrupt_strategy(pw, progress_block_timeout_ns),
-      detail::auto_strategy(pw, auto_progress_, progress_block_timeout_ns), std::nullopt};
+  detail::backoff_params adaptive;
+  adaptive.max_sleep_ns = 1000000;
+  strategy_set strategies{detail::spin_strategy(pw), detail::backoff_strategy(pw, adaptive),
+                          detail::interrupt_strategy(pw, progress_block_timeout_ns),
+                          detail::auto_strategy(pw, auto_progress_, progress_block_timeout_ns),
+                          std::nullopt};
+  // Taken over on a shared core (the hand-over): drain and block, leaving the core to the
+  // application, but meet a rhythm of arrivals spinning.
+  detail::interrupt_strategy taken_over(pw, progress_block_timeout_ns, 20000,
+                                        auto_progress_.arrivals());
   progress_waiter_.store(&pw, std::memory_order_release);
 
   std::unique_lock service_lock(service_mutex_, std::defer_lock);
@@ -247,8 +262,7 @@ void engine::run() {
       last_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
       if (steps == 1) first_cpu_.store(last_cpu_.load(std::memory_order_relaxed));
     }
-    // Taken over on a shared core: drain and block, leaving the core to the application.
-    (release.active ? strategies.intr : strategies.for_mode(m)).after_step(n);
+    (release.active ? taken_over : strategies.for_mode(m)).after_step(n);
   }
   {
     std::lock_guard lock(waiter_mutex_);
@@ -368,6 +382,9 @@ void engine::wait_scope::select() {
       auto& scope = *static_cast<wait_scope*>(w);
       scope.e_.end_serving(scope, true);
     };
+    ts_.hook.watch_fn = [](void* w) noexcept {
+      return static_cast<wait_scope*>(w)->e_.watch_service();
+    };
   }
   const bool can_block = notified_ && m != mode::off && m != mode::spin && ts_.wt.can_block();
   if (!can_block && (strategy_ != &s.spin || e_.opt_.share_core)) strategy_ = &s.adaptive;
@@ -386,6 +403,21 @@ void engine::end_serving(wait_scope& w, bool blocking) noexcept {
   w.handed_back_ = blocking;
   if (blocking) handed_back_.store(true, std::memory_order_release);
   if (serving_.fetch_sub(1, std::memory_order_acq_rel) == 1 && blocking) park_->signal();
+}
+
+int engine::watch_service() noexcept {
+  // Arming needs the worker's lock (as progressing does); a thread that cannot take it leaves
+  // the watch to the holder. The lock is not kept through the sleep: another serving thread may
+  // progress meanwhile, which costs at most a spurious wake-up.
+  std::unique_lock lock(service_mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return detail::away_hook::no_watch;
+  const int fd = service_.event_fd();
+  if (fd < 0) return detail::away_hook::no_watch;
+  try {
+    return service_.arm() ? fd : detail::away_hook::watch_busy;
+  } catch (...) {  // reported by the next progress call
+    return detail::away_hook::watch_busy;
+  }
 }
 
 void engine::wait_scope::reselect() {

@@ -11,6 +11,7 @@ telemetry_totals& telemetry_totals::operator+=(const telemetry_totals& o) noexce
   }
   waits += o.waits;
   wakeups += o.wakeups;
+  event_wakeups += o.event_wakeups;
   blocks += o.blocks;
   mode_switches += o.mode_switches;
   dvfs_lowered += o.dvfs_lowered;
@@ -74,6 +75,7 @@ void thread_telemetry::add_to(telemetry_totals& t, std::int64_t now_ns) const no
   }
   t.waits += waits_.load(std::memory_order_relaxed);
   t.wakeups += wakeups_.load(std::memory_order_relaxed);
+  t.event_wakeups += event_wakeups_.load(std::memory_order_relaxed);
   t.blocks += blocks_.load(std::memory_order_relaxed);
   t.mode_switches += mode_switches_.load(std::memory_order_relaxed);
   t.dvfs_lowered += dvfs_lowered_.load(std::memory_order_relaxed);

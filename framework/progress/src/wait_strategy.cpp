@@ -66,12 +66,14 @@ void waiter::set_dvfs(bool on) noexcept {
   if (!dvfs_ && low_cpu_ >= 0) raise(monotonic_ns());
 }
 
-void waiter::sleep(std::int64_t ns) noexcept {
+blocker::outcome waiter::sleep(std::int64_t ns, bool watch) noexcept {
   awake();
   tel_.enter(wait_state::sleep, monotonic_ns(), thread_cpu_ns());
-  blocker_.sleep(ns);
-  tel_.count_wakeup();
+  const blocker::outcome o = blocker_.sleep(ns, watch);
+  if (o != blocker::outcome::busy) tel_.count_wakeup();
+  if (o == blocker::outcome::event) tel_.count_event_wakeup();
   tel_.enter(wait_state::spin, monotonic_ns(), thread_cpu_ns());
+  return o;
 }
 
 bool waiter::lower(std::int64_t now, std::int64_t expected_idle_ns) noexcept {
@@ -168,40 +170,51 @@ void spin_strategy::after_step(unsigned events) {
 // ---------------------------------------------------------------------------------------------
 // adaptive (back-off)
 
-backoff_strategy::backoff_strategy(waiter& w, std::int64_t spin_ns, std::int64_t min_sleep_ns,
-                                   std::int64_t max_sleep_ns, std::int64_t block_after_ns,
-                                   std::int64_t block_timeout_ns)
-    : w_(w),
-      spin_ns_(spin_ns),
-      min_sleep_ns_(min_sleep_ns),
-      max_sleep_ns_(max_sleep_ns),
-      block_after_ns_(block_after_ns),
-      block_timeout_ns_(block_timeout_ns),
-      sleep_ns_(min_sleep_ns) {}
+backoff_strategy::backoff_strategy(waiter& w, const backoff_params& p)
+    : w_(w), p_(p), sleep_ns_(p.min_sleep_ns) {
+  if (p_.predict) arrivals_.emplace(*p_.predict);
+}
 
 void backoff_strategy::after_step(unsigned events) {
   if (events) {
     idle_ = 0;
     sleeping_ = false;
-    sleep_ns_ = min_sleep_ns_;
+    sleep_ns_ = p_.min_sleep_ns;
+    if (arrivals_) arrivals_->traffic(monotonic_ns());
     return;
   }
   if (!sleeping_) {
     // Spin phase: read the clock only every 64 idle steps; once the window has passed, every
     // idle step sleeps until traffic comes back.
     if (idle_ == 0) idle_since_ns_ = monotonic_ns();
-    if ((++idle_ & 63) != 0 || monotonic_ns() - idle_since_ns_ < spin_ns_) {
+    if ((++idle_ & 63) != 0 || monotonic_ns() - idle_since_ns_ < p_.spin_ns) {
       w_.spin();
       return;
     }
     sleeping_ = true;
   }
-  if (block_after_ns_ > 0 && monotonic_ns() - idle_since_ns_ >= block_after_ns_) {
-    const blocker::outcome o = w_.block(block_timeout_ns_, block_timeout_ns_);
+  const std::int64_t now = monotonic_ns();
+  if (arrivals_) {
+    if (const std::optional<std::int64_t> away = arrivals_->away_ns(now)) {
+      // An arrival is expected: be there, spinning, from its lead on. Not a reason to block,
+      // however long the gap: a watching sleep is as reachable, and costs one wake-up.
+      if (*away == 0) {
+        w_.spin();
+      } else {
+        const std::int64_t due = now + *away;
+        if (w_.sleep(*away, p_.watch) == blocker::outcome::timeout)
+          arrivals_->overslept(*away, monotonic_ns() - due);
+      }
+      return;
+    }
+  }
+  if (p_.block_after_ns > 0 && now - idle_since_ns_ >= p_.block_after_ns) {
+    const blocker::outcome o = w_.block(p_.block_timeout_ns, p_.block_timeout_ns);
     if (o != blocker::outcome::unsupported) return;
   }
-  w_.sleep(sleep_ns_);
-  sleep_ns_ = sleep_ns_ * 2 > max_sleep_ns_ ? max_sleep_ns_ : sleep_ns_ * 2;
+  // A watched worker with events pending: progress them now (the step stays as it was).
+  if (w_.sleep(sleep_ns_, p_.watch) == blocker::outcome::busy) return;
+  sleep_ns_ = std::min(sleep_ns_ * 2, p_.max_sleep_ns);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -210,9 +223,24 @@ void backoff_strategy::after_step(unsigned events) {
 void interrupt_strategy::after_step(unsigned events) {
   if (events) {  // drain first: block only after a step that found nothing
     w_.awake();
+    if (arrivals_) arrivals_->traffic(monotonic_ns());
     return;
   }
-  const blocker::outcome o = w_.block(timeout_ns_, w_.typical_block_ns());
+  std::int64_t timeout = timeout_ns_;
+  const std::int64_t now = monotonic_ns();
+  if (arrivals_) {
+    if (const std::optional<std::int64_t> away = arrivals_->away_ns(now)) {
+      if (*away == 0) {
+        w_.spin();
+        return;
+      }
+      timeout = std::min(timeout, *away);
+    }
+  }
+  const bool predicted = timeout != timeout_ns_;
+  const blocker::outcome o = w_.block(timeout, predicted ? timeout : w_.typical_block_ns());
+  if (predicted && o == blocker::outcome::timeout)
+    arrivals_->overslept(timeout, monotonic_ns() - (now + timeout));
   if (o == blocker::outcome::unsupported) w_.sleep(fallback_sleep_ns_);
 }
 

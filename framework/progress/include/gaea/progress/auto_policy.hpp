@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gaea/progress/arrival_predictor.hpp"
 #include "gaea/progress/calibration.hpp"
 
 namespace gaea::progress {
@@ -49,6 +50,8 @@ struct auto_params {
   std::int64_t lead_ns = 60000;               ///< how early a timed wake-up aims before an arrival
   std::int64_t episode_ns = 5000;             ///< events closer than this are one arrival
   std::int64_t max_predicted_ns = 100000000;  ///< longer gaps are not predicted
+  /// The arrival predictor's part of these parameters.
+  arrival_params arrivals() const noexcept { return {lead_ns, episode_ns, max_predicted_ns}; }
   /// Shared cores (engine hand-over): the progress thread takes the service worker over from
   /// application threads once none has waited for this long.
   std::int64_t takeover_ns = 5000000;
@@ -101,7 +104,7 @@ class auto_policy {
   std::int64_t block_after_ns() const noexcept { return p_.block_after_ns * caution_; }
   const auto_params& params() const noexcept { return p_; }
   /// The gap the next arrival is expected after the last one; 0 = no prediction.
-  std::int64_t predicted_gap_ns() const noexcept { return predicted_gap_ns_; }
+  std::int64_t predicted_gap_ns() const noexcept { return arrivals_.gap_ns(); }
 
  private:
   void charge(std::int64_t now_ns, std::int64_t ns) noexcept;
@@ -129,9 +132,7 @@ class auto_policy {
   // Slowdown budget.
   std::int64_t penalty_total_ns_ = 0, window_start_ns_, window_penalty_ns_ = 0;
   int caution_ = 1;
-  // Arrival prediction.
-  std::int64_t last_event_ns_ = 0, last_arrival_ns_ = -1, last_gap_ns_ = 0;
-  std::int64_t predicted_gap_ns_ = 0, jitter_ns_ = 0;
+  arrival_predictor arrivals_;
 };
 
 }  // namespace gaea::progress

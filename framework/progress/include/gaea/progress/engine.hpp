@@ -198,6 +198,9 @@ class engine {
   /// A wait stops serving the service worker: it ends, or it is about to block (`blocking`: the
   /// progress thread takes over at once).
   void end_serving(wait_scope& w, bool blocking) noexcept;
+  /// A serving wait is about to micro-sleep: arms the service worker (if no other thread holds
+  /// it) and returns its event fd, so that an arrival ends the sleep (away_hook::watch).
+  int watch_service() noexcept;
   thread_state& this_thread(comm::worker& w);
   unsigned poll(comm::worker& w, bool serve);
   void run();

@@ -51,8 +51,11 @@ struct trace_sample {
 /// Sums over threads (and, in the report, over ranks).
 struct telemetry_totals {
   std::array<std::int64_t, wait_states> wall_ns{}, cpu_ns{};
-  std::uint64_t waits = 0;          ///< application-thread waits that did not complete at once
-  std::uint64_t wakeups = 0;        ///< returns from sleep or block
+  std::uint64_t waits = 0;    ///< application-thread waits that did not complete at once
+  std::uint64_t wakeups = 0;  ///< returns from sleep or block
+  /// Micro-sleeps ended early by an event on a watched worker (auto's serving waits on shared
+  /// cores: an arrival ended the sleep instead of waiting for its step to pass).
+  std::uint64_t event_wakeups = 0;
   std::uint64_t blocks = 0;         ///< entries into epoll_wait
   std::uint64_t mode_switches = 0;  ///< changes of the active wait strategy
   std::uint64_t dvfs_lowered = 0, dvfs_raised = 0;
@@ -74,6 +77,7 @@ class thread_telemetry {
   void set_khz(std::int64_t khz, std::int64_t now_ns) noexcept;
   void count_wait() noexcept { bump(waits_); }
   void count_wakeup() noexcept { bump(wakeups_); }
+  void count_event_wakeup() noexcept { bump(event_wakeups_); }
   void count_block() noexcept { bump(blocks_); }
   void count_mode_switch() noexcept { bump(mode_switches_); }
   void count_dvfs(bool lowered) noexcept { bump(lowered ? dvfs_lowered_ : dvfs_raised_); }
@@ -105,8 +109,8 @@ class thread_telemetry {
   std::atomic<std::int64_t> since_shared_ns_{0};
   std::atomic<std::uint8_t> state_shared_{0};
   std::array<std::atomic<std::int64_t>, wait_states> wall_ns_{}, cpu_ns_{};
-  std::atomic<std::uint64_t> waits_{0}, wakeups_{0}, blocks_{0}, mode_switches_{0},
-      dvfs_lowered_{0}, dvfs_raised_{0};
+  std::atomic<std::uint64_t> waits_{0}, wakeups_{0}, event_wakeups_{0}, blocks_{0},
+      mode_switches_{0}, dvfs_lowered_{0}, dvfs_raised_{0};
   std::atomic<std::int64_t> low_freq_cpu_ns_{0}, penalty_ns_{0};
   bool tracing_ = false;
   std::uint16_t trace_thread_ = 0;

@@ -22,6 +22,13 @@ class away_hook {
   virtual void leaving(bool blocking) noexcept = 0;
   /// The thread is back.
   virtual void back() noexcept = 0;
+  /// Before a watching sleep (blocker::sleep with `watch`): an event fd, already armed, whose
+  /// readiness should end the sleep too (an application thread serving the service worker
+  /// watches it); `no_watch` for none, `watch_busy` when that worker has events pending (the
+  /// thread must progress instead of sleeping).
+  virtual int watch() noexcept { return no_watch; }
+  static constexpr int no_watch = -1;
+  static constexpr int watch_busy = -2;
 };
 
 /// One per waiting thread. Thread safety: block() from the owner only; signal() from anywhere.
@@ -49,8 +56,10 @@ class blocker {
   void set_away_hook(away_hook* h) noexcept { hook_ = h; }
   /// Sleeps for `ns` without arming the worker (a micro-sleep), but returns early when signal()
   /// is called: a thread sleeping here is as reachable as a blocked one. Returns `signalled` or
-  /// `timeout`. Owner thread only.
-  outcome sleep(std::int64_t ns) noexcept;
+  /// `timeout`. With `watch`, the worker is armed first and its event fd, and the away hook's
+  /// watch(), end the sleep too (`event`); `busy` (at once) when either has events pending.
+  /// Owner thread only.
+  outcome sleep(std::int64_t ns, bool watch = false) noexcept;
   /// Wakes the owner if it is blocked or sleeping, or makes its next block()/sleep() return at
   /// once.
   void signal() noexcept;

@@ -7,9 +7,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "gaea/comm/service.hpp"
+#include "gaea/progress/arrival_predictor.hpp"
 #include "gaea/progress/auto_policy.hpp"
 #include "gaea/progress/detail/blocker.hpp"
 #include "gaea/progress/telemetry.hpp"
@@ -47,8 +49,10 @@ class waiter {
   void set_yield_interval(std::int64_t ns) noexcept { yield_ns_ = ns; }
   /// Leaves spin/sleep/block for `run` (end of a wait, or traffic for the progress thread).
   void run() noexcept;
-  /// Micro-sleeps for `ns`; signal() ends the sleep early.
-  void sleep(std::int64_t ns) noexcept;
+  /// Micro-sleeps for `ns`; signal() ends the sleep early, and with `watch` so do the thread's
+  /// worker and the away hook's watch() (see blocker::sleep). Returns `busy` at once, without
+  /// sleeping, when a watched worker has events pending.
+  blocker::outcome sleep(std::int64_t ns, bool watch = false) noexcept;
   /// Arms and blocks up to `timeout_ns`; with DVFS enabled the governor may lower the core first
   /// (if `expected_idle_ns` is long enough) and raises it right after. `busy`/`unsupported` return
   /// at once (the caller progresses or sleeps instead).
@@ -129,17 +133,30 @@ class spin_strategy final : public wait_strategy {
   bool lowered_ = false;
 };
 
+/// What a backoff_strategy waits with (the defaults: adaptive's application waits).
+struct backoff_params {
+  std::int64_t spin_ns = 50000;        ///< spin this long after the last event
+  std::int64_t min_sleep_ns = 1000;    ///< first micro-sleep step
+  std::int64_t max_sleep_ns = 200000;  ///< the step doubles up to this
+  std::int64_t block_after_ns = 0;     ///< idle this long, block (0: never)
+  std::int64_t block_timeout_ns = 0;   ///< for at most this long at a time
+  /// Each micro-sleep also ends when the thread's worker or the worker it serves has an event
+  /// (blocker::sleep's `watch`): the step then bounds the CPU a sleeping thread spends, not the
+  /// latency it adds to an arrival.
+  bool watch = false;
+  /// Meet a rhythm of arrivals spinning (arrival_predictor): sleep until the lead before the
+  /// expected one instead of by steps, then spin through it.
+  std::optional<arrival_params> predict;
+};
+
 /// Mode `adaptive`: spins while traffic is recent (for `spin_ns` after the last event), then
-/// micro-sleeps with clock_nanosleep for a step that doubles on every idle step up to
-/// `max_sleep_ns`, and drops back to spinning on any traffic ([AdaptivePolling Fig. 3]).
-/// A sleeping thread leaves the core to the ranks that share it, which yielding alone does not.
-/// With `block_after_ns` > 0 (auto's waits on shared cores), a wait idle that long blocks, for
-/// at most `block_timeout_ns` at a time.
+/// micro-sleeps with a step that doubles on every idle step up to `max_sleep_ns`, and drops back
+/// to spinning on any traffic ([AdaptivePolling Fig. 3]). A sleeping thread leaves the core to
+/// the ranks that share it, which yielding alone does not. auto's waits on shared cores (the
+/// hand-over) also block after `block_after_ns`, watch and predict (backoff_params).
 class backoff_strategy final : public wait_strategy {
  public:
-  backoff_strategy(waiter& w, std::int64_t spin_ns, std::int64_t min_sleep_ns,
-                   std::int64_t max_sleep_ns, std::int64_t block_after_ns = 0,
-                   std::int64_t block_timeout_ns = 0);
+  backoff_strategy(waiter& w, const backoff_params& p);
   void begin_wait(std::size_t, transfer_kind) override { after_step(1); }
   void after_step(unsigned events) override;
   void end_wait() override { w_.run(); }
@@ -147,7 +164,8 @@ class backoff_strategy final : public wait_strategy {
 
  private:
   waiter& w_;
-  std::int64_t spin_ns_, min_sleep_ns_, max_sleep_ns_, block_after_ns_, block_timeout_ns_;
+  backoff_params p_;
+  std::optional<arrival_predictor> arrivals_;
   std::uint32_t idle_ = 0;
   std::int64_t idle_since_ns_ = 0;
   bool sleeping_ = false;
@@ -156,11 +174,16 @@ class backoff_strategy final : public wait_strategy {
 
 /// Mode `interrupt`: drain (progress until a step finds nothing), arm, and block in epoll on the
 /// worker's event fd; `busy` from arm means progress again. Where the worker has no event fd,
-/// falls back to micro-sleeps of `fallback_sleep_ns`.
+/// falls back to micro-sleeps of `fallback_sleep_ns`. With `predict` (auto's progress thread once
+/// it has taken the service worker over on a shared core), a rhythm of arrivals is met spinning:
+/// the block ends the lead before the expected arrival (arrival_predictor).
 class interrupt_strategy final : public wait_strategy {
  public:
-  interrupt_strategy(waiter& w, std::int64_t timeout_ns, std::int64_t fallback_sleep_ns = 20000)
-      : w_(w), timeout_ns_(timeout_ns), fallback_sleep_ns_(fallback_sleep_ns) {}
+  interrupt_strategy(waiter& w, std::int64_t timeout_ns, std::int64_t fallback_sleep_ns = 20000,
+                     std::optional<arrival_params> predict = std::nullopt)
+      : w_(w), timeout_ns_(timeout_ns), fallback_sleep_ns_(fallback_sleep_ns) {
+    if (predict) arrivals_.emplace(*predict);
+  }
   void after_step(unsigned events) override;
   void end_wait() override { w_.run(); }
   std::string_view name() const override { return "interrupt"; }
@@ -169,6 +192,7 @@ class interrupt_strategy final : public wait_strategy {
   waiter& w_;
   std::int64_t timeout_ns_;
   std::int64_t fallback_sleep_ns_;
+  std::optional<arrival_predictor> arrivals_;
 };
 
 /// Mode `auto`: the auto_policy's decisions, carried out by the waiter.
