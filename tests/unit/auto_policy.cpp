@@ -186,11 +186,11 @@ TEST_CASE("auto policy: a steady rhythm of arrivals is met spinning, not woken l
   const decision d = a.next(2 * ms + 50 * us);
   REQUIRE(d.what == action::block);
   CHECK(d.ns == 3 * ms - p.lead_ns - (2 * ms + 50 * us));
-  // ...then spin from there through the tolerance past it (1/16 of the gap here)...
+  // ...then spin from there through the tolerance past it (1/32 of the gap here)...
   CHECK(a.next(3 * ms - p.lead_ns + 1 * us).what == action::spin);
-  CHECK(a.next(3 * ms + 60 * us).what == action::spin);
+  CHECK(a.next(3 * ms + 30 * us).what == action::spin);
   // ...and once it has passed, fall back to sleeping and blocking.
-  CHECK(a.next(3 * ms + 70 * us).what == action::block);
+  CHECK(a.next(3 * ms + 40 * us).what == action::block);
   // Events within episode_ns of each other are one arrival: the rhythm holds.
   a.traffic(3 * ms + 80 * us);
   a.traffic(3 * ms + 82 * us);
@@ -212,19 +212,30 @@ TEST_CASE("auto policy: irregular arrivals are not predicted, short gaps are spu
   a.traffic(10 * ms + 200 * us);
   REQUIRE(a.predicted_gap_ns() == 100 * us);
   CHECK(a.next(10 * ms + 260 * us).what == action::spin);
-  // A jittery rhythm widens the window: gaps alternating 0.9 and 1.1 ms (200 us apart) spin from
-  // lead + twice that before the expected arrival, capped at a quarter of the gap.
+  // A jittery rhythm widens the window: gaps alternating 0.95 and 1.05 ms (100 us apart) spin
+  // from lead + twice that before the expected arrival.
   auto_policy b(p, 0);
   std::int64_t t = 0;
   for (int i = 0; i < 12; ++i) {
-    t += (i % 2 ? 1100 : 900) * us;
+    t += (i % 2 ? 1050 : 950) * us;
     b.traffic(t);
   }
-  REQUIRE(b.predicted_gap_ns() == 1100 * us);
-  const std::int64_t expected = t + 1100 * us;
+  REQUIRE(b.predicted_gap_ns() == 1050 * us);
+  const std::int64_t expected = t + 1050 * us;
   const decision d = b.next(t + 100 * us);
   REQUIRE(d.what == action::block);
-  CHECK(expected - (t + 100 * us + d.ns) == p.lead_ns + 1100 * us / 4);
+  CHECK(expected - (t + 100 * us + d.ns) == p.lead_ns + 200 * us);
+  // A step to a new rhythm (gaps 1.25x longer) is not jitter: the window stays as it was.
+  auto_policy c(p, 0);
+  t = 0;
+  for (int i = 0; i < 6; ++i) {
+    t += (i < 3 ? 1000 : 1250) * us;
+    c.traffic(t);
+  }
+  REQUIRE(c.predicted_gap_ns() == 1250 * us);
+  const decision e = c.next(t + 100 * us);
+  REQUIRE(e.what == action::block);
+  CHECK(t + 1250 * us - (t + 100 * us + e.ns) == p.lead_ns);
   // An application wait keeps its own rules (no prediction while waiting).
   b.begin_wait(t + 100 * us, 64);
   CHECK(b.next(t + 150 * us).what == action::spin);
@@ -241,8 +252,8 @@ TEST_CASE("arrival predictor: away until the lead before a steady arrival, none 
   REQUIRE(a.gap_ns() == 1 * ms);
   CHECK(a.away_ns(2 * ms + 100 * us) == 1 * ms - p.lead_ns - 100 * us);
   CHECK(a.away_ns(3 * ms - p.lead_ns) == 0);             // spin from the lead on...
-  CHECK(a.away_ns(3 * ms + 60 * us) == 0);               // ...through the tolerance (gap / 16)...
-  CHECK_FALSE(a.away_ns(3 * ms + 70 * us).has_value());  // ...and the rhythm broke
+  CHECK(a.away_ns(3 * ms + 30 * us) == 0);               // ...through the tolerance (gap / 32)...
+  CHECK_FALSE(a.away_ns(3 * ms + 40 * us).has_value());  // ...and the rhythm broke
   // Gaps under 3 leads are spun through.
   arrival_predictor b(p);
   for (int i = 0; i < 3; ++i)

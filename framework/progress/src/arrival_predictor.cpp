@@ -14,10 +14,12 @@ void arrival_predictor::traffic(std::int64_t now_ns) noexcept {
     const bool steady =
         last_gap_ns_ > 0 && 2 * gap <= 3 * last_gap_ns_ && 2 * last_gap_ns_ <= 3 * gap;
     gap_ns_ = steady && gap <= p_.max_predicted_ns ? gap : 0;
-    // The spread of the rhythm (sender jitter, and how late this thread saw each arrival).
+    // The spread of the rhythm (sender jitter, and how late this thread saw each arrival). A
+    // deviation of more than an eighth of the gap is a new rhythm, not jitter: counted as jitter,
+    // it would widen the spinning window of the next several arrivals by a tenth of the gap.
     if (last_gap_ns_ > 0) {
       const std::int64_t dev = gap > last_gap_ns_ ? gap - last_gap_ns_ : last_gap_ns_ - gap;
-      jitter_ns_ = jitter_ns_ == 0 ? dev : (3 * jitter_ns_ + dev) / 4;
+      if (8 * dev <= gap) jitter_ns_ = jitter_ns_ == 0 ? dev : (3 * jitter_ns_ + dev) / 4;
     }
     last_gap_ns_ = gap;
   }
@@ -29,7 +31,9 @@ std::optional<std::int64_t> arrival_predictor::away_ns(std::int64_t now_ns) cons
   const std::int64_t expected = last_arrival_ns_ + gap_ns_;
   // Arrivals scatter by about the jitter around the expected time: the window covers twice it.
   const std::int64_t spread = std::min(2 * jitter_ns_, gap_ns_ / 4);
-  const std::int64_t tolerance = std::max({p_.lead_ns / 2, gap_ns_ / 16, spread});
+  // A missed arrival costs one wake-up later (a watching sleep, or a block): the window past the
+  // expected time stays short.
+  const std::int64_t tolerance = std::max({p_.lead_ns / 2, gap_ns_ / 32, spread});
   if (now_ns > expected + tolerance) return std::nullopt;
   const std::int64_t lead = p_.lead_ns + spread;
   if (gap_ns_ < 3 * lead || expected - now_ns <= lead) return 0;
