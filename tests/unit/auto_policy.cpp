@@ -272,3 +272,25 @@ TEST_CASE("arrival predictor: away until the lead before a steady arrival, none 
     a.overslept(1 * ms, 0);
   CHECK(*a.away_ns(2 * ms + 100 * us) >= planned - 1);
 }
+
+TEST_CASE("auto policy: predicted blocks that wake late by a share of their length are shortened",
+          "[auto]") {
+  const auto_params p = auto_params::from(cal(), 0.02, false);
+  auto_policy a(p, 0);
+  for (int i = 0; i < 3; ++i)
+    a.traffic(i * 10 * ms);  // a 10 ms rhythm
+  const decision planned = a.next(20 * ms + 50 * us);
+  REQUIRE(planned.what == action::block);
+  CHECK(a.predicted_block());
+  for (int i = 0; i < 40; ++i)
+    a.overslept(planned.ns, p.lead_ns / 2 + planned.ns / 50);  // 2 % late beyond the lead
+  const decision shortened = a.next(20 * ms + 50 * us);
+  REQUIRE(shortened.what == action::block);
+  CHECK(shortened.ns < planned.ns * 99 / 100);
+  CHECK(shortened.ns > planned.ns * 97 / 100);
+  // A block that is not for a predicted arrival is not one to learn from.
+  auto_policy b(p, 0);
+  b.traffic(0);
+  REQUIRE(b.next(5 * ms).what == action::block);
+  CHECK_FALSE(b.predicted_block());
+}

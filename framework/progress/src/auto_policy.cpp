@@ -98,6 +98,7 @@ void auto_policy::end_wait(std::int64_t now_ns) noexcept {
 }
 
 decision auto_policy::next(std::int64_t now_ns) noexcept {
+  predicted_block_ = false;
   const std::int64_t idle = now_ns - last_traffic_ns_;
   if (bulk()) {
     // Long transfer: a short probe, then block until the transfer's events arrive.
@@ -113,7 +114,10 @@ decision auto_policy::next(std::int64_t now_ns) noexcept {
   const std::int64_t spin_for =
       critical ? std::max(spin_window_ns(), critical_ns) : spin_window_ns();
   if (idle < spin_for) return {action::spin, 0, 0};
-  if (decision d; predicted(now_ns, d)) return d;
+  if (decision d; predicted(now_ns, d)) {
+    predicted_block_ = d.what == action::block;
+    return d;
+  }
   if (idle < block_after_ns()) {
     const std::int64_t step = sleep_step_ns_;
     sleep_step_ns_ = std::min(sleep_step_ns_ * 2, p_.max_sleep_ns);

@@ -282,8 +282,11 @@ void auto_strategy::after_step(unsigned events) {
       w_.sleep(d.ns);
       break;
     case action::block: {
-      const blocker::outcome o = w_.block(std::min(d.ns, max_block_ns_), d.expected_idle_ns);
+      const std::int64_t timeout = std::min(d.ns, max_block_ns_), due = monotonic_ns() + timeout;
+      const blocker::outcome o = w_.block(timeout, d.expected_idle_ns);
       if (o == blocker::outcome::busy) return;  // events pending: progress again at once
+      if (o == blocker::outcome::timeout && policy_.predicted_block())
+        policy_.overslept(timeout, monotonic_ns() - due);
       if (o == blocker::outcome::unsupported) w_.sleep(policy_.params().max_sleep_ns);
       break;
     }

@@ -105,6 +105,13 @@ class auto_policy {
   const auto_params& params() const noexcept { return p_; }
   /// The gap the next arrival is expected after the last one; 0 = no prediction.
   std::int64_t predicted_gap_ns() const noexcept { return arrivals_.gap_ns(); }
+  /// The last next() asked for a block that ends the lead before a predicted arrival.
+  bool predicted_block() const noexcept { return predicted_block_; }
+  /// That block, of `asked_ns`, timed out `late_ns` after its time (see
+  /// arrival_predictor::overslept).
+  void overslept(std::int64_t asked_ns, std::int64_t late_ns) noexcept {
+    arrivals_.overslept(asked_ns, late_ns);
+  }
 
  private:
   void charge(std::int64_t now_ns, std::int64_t ns) noexcept;
@@ -133,6 +140,7 @@ class auto_policy {
   std::int64_t penalty_total_ns_ = 0, window_start_ns_, window_penalty_ns_ = 0;
   int caution_ = 1;
   arrival_predictor arrivals_;
+  bool predicted_block_ = false;
 };
 
 }  // namespace gaea::progress
