@@ -167,6 +167,19 @@ void spin_strategy::after_step(unsigned events) {
   }
 }
 
+namespace {
+// A timed sleep or block of `ns` (`away`) that ends the lead before a predicted arrival: when it
+// runs to its time rather than ending on an event, `late` learns how late it woke
+// (arrival_predictor::overslept).
+template <class Away, class Late>
+blocker::outcome away_for_arrival(std::int64_t ns, Away away, Late late) {
+  const std::int64_t due = monotonic_ns() + ns;
+  const blocker::outcome o = away(ns);
+  if (o == blocker::outcome::timeout) late(ns, monotonic_ns() - due);
+  return o;
+}
+}  // namespace
+
 // ---------------------------------------------------------------------------------------------
 // adaptive (back-off)
 
@@ -198,13 +211,12 @@ void backoff_strategy::after_step(unsigned events) {
     if (const std::optional<std::int64_t> away = arrivals_->away_ns(now)) {
       // An arrival is expected: be there, spinning, from its lead on. Not a reason to block,
       // however long the gap: a watching sleep is as reachable, and costs one wake-up.
-      if (*away == 0) {
+      if (*away == 0)
         w_.spin();
-      } else {
-        const std::int64_t due = now + *away;
-        if (w_.sleep(*away, p_.watch) == blocker::outcome::timeout)
-          arrivals_->overslept(*away, monotonic_ns() - due);
-      }
+      else
+        away_for_arrival(
+            *away, [&](std::int64_t ns) { return w_.sleep(ns, p_.watch); },
+            [&](std::int64_t ns, std::int64_t late) { arrivals_->overslept(ns, late); });
       return;
     }
   }
@@ -226,21 +238,19 @@ void interrupt_strategy::after_step(unsigned events) {
     if (arrivals_) arrivals_->traffic(monotonic_ns());
     return;
   }
-  std::int64_t timeout = timeout_ns_;
-  const std::int64_t now = monotonic_ns();
-  if (arrivals_) {
-    if (const std::optional<std::int64_t> away = arrivals_->away_ns(now)) {
-      if (*away == 0) {
-        w_.spin();
-        return;
-      }
-      timeout = std::min(timeout, *away);
-    }
+  blocker::outcome o;
+  std::optional<std::int64_t> away;
+  if (arrivals_) away = arrivals_->away_ns(monotonic_ns());  // no clock read without prediction
+  if (away && *away == 0) {
+    w_.spin();
+    return;
   }
-  const bool predicted = timeout != timeout_ns_;
-  const blocker::outcome o = w_.block(timeout, predicted ? timeout : w_.typical_block_ns());
-  if (predicted && o == blocker::outcome::timeout)
-    arrivals_->overslept(timeout, monotonic_ns() - (now + timeout));
+  if (away && *away < timeout_ns_)
+    o = away_for_arrival(
+        *away, [&](std::int64_t ns) { return w_.block(ns, ns); },
+        [&](std::int64_t ns, std::int64_t late) { arrivals_->overslept(ns, late); });
+  else
+    o = w_.block(timeout_ns_, w_.typical_block_ns());
   if (o == blocker::outcome::unsupported) w_.sleep(fallback_sleep_ns_);
 }
 
@@ -282,11 +292,15 @@ void auto_strategy::after_step(unsigned events) {
       w_.sleep(d.ns);
       break;
     case action::block: {
-      const std::int64_t timeout = std::min(d.ns, max_block_ns_), due = monotonic_ns() + timeout;
-      const blocker::outcome o = w_.block(timeout, d.expected_idle_ns);
+      const auto block = [&](std::int64_t ns) { return w_.block(ns, d.expected_idle_ns); };
+      const std::int64_t timeout = std::min(d.ns, max_block_ns_);
+      const blocker::outcome o = policy_.predicted_block()
+                                     ? away_for_arrival(timeout, block,
+                                                        [&](std::int64_t ns, std::int64_t late) {
+                                                          policy_.overslept(ns, late);
+                                                        })
+                                     : block(timeout);
       if (o == blocker::outcome::busy) return;  // events pending: progress again at once
-      if (o == blocker::outcome::timeout && policy_.predicted_block())
-        policy_.overslept(timeout, monotonic_ns() - due);
       if (o == blocker::outcome::unsupported) w_.sleep(policy_.params().max_sleep_ns);
       break;
     }
