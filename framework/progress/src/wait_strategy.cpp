@@ -190,9 +190,7 @@ backoff_strategy::backoff_strategy(waiter& w, const backoff_params& p)
 
 void backoff_strategy::after_step(unsigned events) {
   if (events) {
-    idle_ = 0;
-    sleeping_ = false;
-    sleep_ns_ = p_.min_sleep_ns;
+    restart();
     if (arrivals_) arrivals_->traffic(monotonic_ns());
     return;
   }

@@ -157,12 +157,18 @@ struct backoff_params {
 class backoff_strategy final : public wait_strategy {
  public:
   backoff_strategy(waiter& w, const backoff_params& p);
-  void begin_wait(std::size_t, transfer_kind) override { after_step(1); }
+  /// A new wait starts spinning; its start is not an arrival (the predictor does not see it).
+  void begin_wait(std::size_t, transfer_kind) override { restart(); }
   void after_step(unsigned events) override;
   void end_wait() override { w_.run(); }
   std::string_view name() const override { return "adaptive"; }
 
  private:
+  void restart() noexcept {
+    idle_ = 0;
+    sleeping_ = false;
+    sleep_ns_ = p_.min_sleep_ns;
+  }
   waiter& w_;
   backoff_params p_;
   std::optional<arrival_predictor> arrivals_;
