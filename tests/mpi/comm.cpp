@@ -54,6 +54,52 @@ TEST_CASE("comm: contiguous and strided put/get reach every rank", "[comm]") {
   rt().barrier();
 }
 
+TEST_CASE("comm: a flush carries the bytes of the puts it completes", "[comm][flush]") {
+  // A fence after a large put waits as long as the data takes: the flush's completion says how
+  // much (what sizes the wait, engine::wait). Direct targets (same node, GAEA_RKEY_PTR=1) complete
+  // puts on return and count nothing.
+  const int me = rt().rank(), n = rt().size();
+  constexpr std::size_t row = 4096, rows = 8;
+  comm::segment seg(rt().comm(), 2 * rows * row, "flushed");
+  auto& w = rt().worker();
+  std::vector<std::byte> src(rows * row, std::byte{7});
+  const int first = (me + 1) % n, second = (me + n - 1) % n;
+  const auto expected = [&](int t, std::size_t bytes) {
+    return w.is_direct(t, seg) ? std::size_t{0} : bytes;
+  };
+  comm::completion c;
+  w.put_strided(first, seg, 0, 2 * row, src.data(), row, row, rows, c);  // 8 rows of 4 KiB
+  w.put(first, seg, row, src.data(), 100, c);
+  rt().wait(c);
+  const std::size_t to_first = expected(first, rows * row + 100);
+  CHECK(w.unflushed_bytes(first) == to_first);
+  // A get is not flushed: it counts nothing.
+  w.get(first, seg, 0, src.data(), row, c);
+  rt().wait(c);
+  CHECK(w.unflushed_bytes(first) == to_first);
+  comm::completion f;
+  w.flush(first, f);
+  CHECK(w.unflushed_bytes(first) == 0);
+  if (!f.done()) CHECK(f.bytes() == to_first);  // a flush done on return is not attached
+  rt().wait(f);
+  w.flush(first, f);  // nothing since: an empty flush
+  CHECK(f.bytes() == 0);
+  rt().wait(f);
+  // flush_all carries the sum over targets and clears every one.
+  w.put(first, seg, 0, src.data(), 300, c);
+  w.put(second, seg, row, src.data(), 200, c);
+  rt().wait(c);
+  const std::size_t both =
+      first == second ? expected(first, 500) : expected(first, 300) + expected(second, 200);
+  CHECK(w.unflushed_bytes(first) + (first == second ? 0 : w.unflushed_bytes(second)) == both);
+  w.flush_all(f);
+  CHECK(w.unflushed_bytes(first) == 0);
+  CHECK(w.unflushed_bytes(second) == 0);
+  if (!f.done()) CHECK(f.bytes() == both);
+  rt().wait(f);
+  rt().barrier();
+}
+
 TEST_CASE("comm: out-of-range transfers throw gaea::error naming the segment", "[comm][errors]") {
   comm::segment seg(rt().comm(), 64, "tiny");
   auto& w = rt().worker();

@@ -156,3 +156,65 @@ TEST_CASE("auto on shared cores: an arrival ends a serving wait's micro-sleep",
   else
     CHECK(woken == 0);  // no hand-over: the progress thread serves, the main thread blocks
 }
+
+TEST_CASE("auto on shared cores: a wait for a bulk transfer hands the service worker over",
+          "[progress][handover]") {
+  // Rank 0 waits on a completion sized at its bulk threshold (as a large get or a fence after a
+  // large put is), which the last of the peers' messages finishes. Past the short probe
+  // (auto_params::bulk_handover_ns) the wait stops serving and the progress thread polls the
+  // service worker: the messages, sent at 0.5 ms gaps (under the 4 ms an idle serving wait takes
+  // to block and hand back), run on the progress thread. Where ranks outnumber the hardware
+  // threads the wait keeps serving.
+  constexpr int messages = 60;
+  const int me = rt().rank(), n = rt().size();
+  const std::int64_t total = std::int64_t{messages} * (n - 1);
+  static gaea::comm::completion bulk;
+  static std::atomic<std::int64_t> expected{0};
+  g_main = std::this_thread::get_id();
+  g_seen.calls = 0;
+  g_seen.on_main = 0;
+  expected = total;
+  static const bool registered = [] {
+    rt().comm().register_handler(gaea::comm::handler_ids::user_first + 42,
+                                 [](const gaea::comm::am_message&) {
+                                   if (std::this_thread::get_id() == g_main)
+                                     g_seen.on_main.fetch_add(1);
+                                   if (g_seen.calls.fetch_add(1) + 1 == expected.load()) {
+                                     bulk.finish();
+                                     rt().progress().notify_waiters();
+                                   }
+                                 });
+    return true;
+  }();
+  CHECK(registered);
+  const gaea::progress::scoped_mode automatic(rt().progress(), gaea::progress::mode::automatic);
+  const std::size_t threshold =
+      rt().progress().interrupt_bytes(rt().worker(), gaea::progress::transfer_kind::other);
+  if (me == 0) bulk.add("bulk transfer", 1, threshold, gaea::comm::op_kind::put);
+  rt().barrier();
+  if (me == 0) {
+    rt().progress().wait(rt().worker(), bulk);
+  } else {
+    auto& w = rt().worker();
+    for (int i = 0; i < messages; ++i) {
+      std::this_thread::sleep_for(std::chrono::microseconds(500));
+      gaea::comm::completion local;
+      w.am_send(0, gaea::comm::handler_ids::user_first + 42, {}, {}, local, nullptr);
+      rt().wait(local);
+    }
+  }
+  rt().barrier();
+  CHECK(g_seen.calls.load() == (me == 0 ? total : 0));
+  if (me != 0) return;
+  const std::int64_t on_main = g_seen.on_main.load();
+  INFO("handlers on rank 0's main thread: "
+       << on_main << " of " << total << " (bulk threshold " << threshold
+       << " B); shared cores: " << rt().progress().share_core()
+       << ", ranks outnumber them: " << rt().progress().ranks_share_cores());
+  if (!rt().progress().share_core())
+    CHECK(on_main == 0);  // no hand-over: the progress thread serves throughout
+  else if (rt().progress().ranks_share_cores())
+    CHECK(on_main > total / 2);
+  else
+    CHECK(on_main < total / 2);
+}

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <utility>
 
 #include "detail/access.hpp"
 #include "detail/ucx.hpp"
@@ -120,6 +121,7 @@ worker::worker(context& ctx, int index) : ctx_(ctx), index_(index) {
   // Endpoints are made on first use (endpoint()): at P ranks, one to every peer would cost
   // every worker P endpoints (KiB, a socket or a QP each) and P wire-ups [PGAS-BGQ §III.B].
   eps_.resize(static_cast<std::size_t>(ctx.size()), nullptr);
+  unflushed_.resize(static_cast<std::size_t>(ctx.size()), 0);
 }
 
 ucp_ep* worker::endpoint(int target) {
@@ -320,6 +322,8 @@ void worker::strided(int target, const segment& seg, std::uint64_t offset,
   }
   ucp_request_param_t p = detail::completion_param(c);
   ucp_ep_h ep = endpoint(target);  // made by key() above
+  if constexpr (Dir == direction::put)
+    unflushed_[static_cast<std::size_t>(target)] += rows * row_bytes;
   const std::size_t max = ctx_.cfg().max_transfer;
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t done = 0; done < row_bytes; done += max) {
@@ -428,13 +432,17 @@ void worker::flush(int target, completion& done) {
   ucp_ep_h ep = eps_[static_cast<std::size_t>(target)];
   if (!ep) return;
   ucp_request_param_t p = detail::completion_param(done);
-  detail::attach(ucp_ep_flush_nbx(ep, &p), done, "flush", target);
+  const std::size_t bytes = std::exchange(unflushed_[static_cast<std::size_t>(target)], 0);
+  detail::attach(ucp_ep_flush_nbx(ep, &p), done, "flush", target, bytes, op_kind::put);
 }
 
 void worker::flush_all(completion& done) {
   stats_.record(op_kind::flush, 0);
   ucp_request_param_t p = detail::completion_param(done);
-  detail::attach(ucp_worker_flush_nbx(worker_, &p), done, "flush_all", -1);
+  std::size_t bytes = 0;
+  for (std::size_t& b : unflushed_)
+    bytes += std::exchange(b, 0);
+  detail::attach(ucp_worker_flush_nbx(worker_, &p), done, "flush_all", -1, bytes, op_kind::put);
 }
 
 std::string worker::transports(int target) {

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <cstdio>
+#include <limits>
 #include <optional>
 
 #include "gaea/base/error.hpp"
@@ -54,6 +55,9 @@ struct strategy_set {
   // auto's application waits on shared cores: `adaptive`, then a block (which hands the service
   // worker back) once a wait has idled for 4 x takeover_ns. Unused by the progress thread.
   std::optional<detail::backoff_strategy> handover;
+  // A bulk wait once handed over: `spin` without DVFS (a transition costs what the hand-over
+  // saves). Unused by the progress thread, which spins with `spin`.
+  std::optional<detail::spin_strategy> bulk;
 
   detail::wait_strategy& for_mode(mode m) noexcept {
     switch (m) {
@@ -107,9 +111,12 @@ struct engine::thread_state {
       : worker(&w),
         tel(id, e.opt_.trace_capacity),
         wt(&w, tel, e.opt_.governor),
-        strategies{detail::spin_strategy(wt), detail::backoff_strategy(wt, {}),
+        strategies{detail::spin_strategy(wt),
+                   detail::backoff_strategy(wt, {}),
                    detail::interrupt_strategy(wt, app_block_timeout_ns),
-                   detail::auto_strategy(wt, e.auto_app_, app_block_timeout_ns), std::nullopt} {
+                   detail::auto_strategy(wt, e.auto_app_, app_block_timeout_ns),
+                   std::nullopt,
+                   std::nullopt} {
     // The hand-over's serving waits: `off`'s windows, but a sleep ends on an arrival at either
     // worker and a rhythm of arrivals is met spinning, as auto's progress thread meets it.
     detail::backoff_params handover;
@@ -118,6 +125,7 @@ struct engine::thread_state {
     handover.watch = true;
     handover.predict = e.auto_app_.arrivals();
     strategies.handover.emplace(wt, handover);
+    strategies.bulk.emplace(wt, 4096, std::numeric_limits<std::size_t>::max());
     tel.enable_trace(e.opt_.trace);
     // Constructed on the thread itself (engine::this_thread): its index in the trace session.
     if (e.opt_.trace) tel.set_trace_thread(trace::thread_index());
@@ -200,9 +208,11 @@ void engine::run() {
   // CPU (bench/idle_cost), so shorter steps burn a visible share of a core.
   detail::backoff_params adaptive;
   adaptive.max_sleep_ns = 1000000;
-  strategy_set strategies{detail::spin_strategy(pw), detail::backoff_strategy(pw, adaptive),
+  strategy_set strategies{detail::spin_strategy(pw),
+                          detail::backoff_strategy(pw, adaptive),
                           detail::interrupt_strategy(pw, progress_block_timeout_ns),
                           detail::auto_strategy(pw, auto_progress_, progress_block_timeout_ns),
+                          std::nullopt,
                           std::nullopt};
   // Taken over on a shared core (the hand-over): drain and block, leaving the core to the
   // application, but meet a rhythm of arrivals spinning.
@@ -262,7 +272,12 @@ void engine::run() {
       last_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
       if (steps == 1) first_cpu_.store(last_cpu_.load(std::memory_order_relaxed));
     }
-    (release.active ? taken_over : strategies.for_mode(m)).after_step(n);
+    // Taken over: poll while an application thread waits for a bulk transfer (begin_bulk), else
+    // drain and block.
+    detail::wait_strategy& taken = bulk_waits_.load(std::memory_order_acquire) > 0
+                                       ? static_cast<detail::wait_strategy&>(strategies.spin)
+                                       : taken_over;
+    (release.active ? taken : strategies.for_mode(m)).after_step(n);
   }
   {
     std::lock_guard lock(waiter_mutex_);
@@ -393,7 +408,38 @@ void engine::wait_scope::select() {
   // block only once a wait has idled for 4 takeover periods: longer than the scheduler keeps a
   // peer rank off an oversubscribed core (blocking after 1 period still cost LBM there 15 %).
   if (e_.hands_over(m)) strategy_ = can_block ? &*s.handover : &s.adaptive;
+  // A bulk transfer over tcp keeps both workers busy: one thread serving both alternates between
+  // sending a peer's data and reading its own, and each starves the other (a 4 MiB get: 2-10x
+  // polling's time); two threads polling one worker each do not. Short ones end before.
+  if (strategy_ == &*s.handover && counted_ && !e_.opt_.ranks_share_cores &&
+      bytes_ >= s.autos.policy().interrupt_bytes(kind_))
+    bulk_due_ns_ = monotonic_ns() + e_.auto_app_.bulk_handover_ns;
   strategy_->begin_wait(bytes_, kind_);
+}
+
+void engine::wait_scope::bulk_step() {
+  if (monotonic_ns() < bulk_due_ns_) return;
+  bulk_due_ns_ = 0;
+  strategy_->end_wait();
+  e_.begin_bulk(*this);
+  strategy_ = &*ts_.strategies.bulk;
+  strategy_->begin_wait(bytes_, kind_);
+}
+
+void engine::begin_bulk(wait_scope& w) noexcept {
+  w.bulk_ = true;
+  bulk_waits_.fetch_add(1, std::memory_order_acq_rel);
+  end_serving(w, true);  // the progress thread takes over at once
+  // It may be blocked rather than parked (it had taken over before this wait began).
+  std::lock_guard lock(waiter_mutex_);
+  if (detail::waiter* p = progress_waiter_.load(std::memory_order_acquire)) p->signal();
+}
+
+void engine::end_bulk(wait_scope& w) noexcept {
+  w.bulk_due_ns_ = 0;
+  if (!w.bulk_) return;
+  w.bulk_ = false;
+  bulk_waits_.fetch_sub(1, std::memory_order_acq_rel);
 }
 
 void engine::end_serving(wait_scope& w, bool blocking) noexcept {
@@ -422,6 +468,7 @@ int engine::watch_service() noexcept {
 
 void engine::wait_scope::reselect() {
   strategy_->end_wait();
+  e_.end_bulk(*this);
   e_.end_serving(*this, false);
   ts_.tel.count_mode_switch();
   select();
@@ -429,6 +476,7 @@ void engine::wait_scope::reselect() {
 
 engine::wait_scope::~wait_scope() {
   strategy_->end_wait();
+  e_.end_bulk(*this);
   e_.end_serving(*this, false);
 }
 

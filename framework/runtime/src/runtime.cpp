@@ -260,6 +260,7 @@ runtime::runtime(int* argc, char*** argv)
   po.initial = m;
   po.cpus = placement_.cpus;
   po.share_core = !own_hw_;
+  po.ranks_share_cores = topology_->pus() < node_size_;
   po.governor = governor_.get();
   po.cal = progress::calibrate();
   po.cal.dvfs_ns = actuator_->transition_cost_ns();

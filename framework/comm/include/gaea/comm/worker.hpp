@@ -80,9 +80,12 @@ class worker final : public waitable {
                std::span<std::byte> reply = {});
   /// Remote completion of every put/atomic issued so far to `target` by this worker. Throws
   /// gaea::error for a bad target. A target never addressed has nothing to complete: `done` is
-  /// left untouched and no endpoint is made.
+  /// left untouched and no endpoint is made. `done` carries the bytes of the puts issued to
+  /// `target` since its last flush (completion::bytes, kind put): a fence after a large put waits
+  /// as long as the put's data takes to arrive, and its wait is sized by them.
   void flush(int target, completion& done);
-  /// Remote completion of every put/atomic issued so far by this worker.
+  /// Remote completion of every put/atomic issued so far by this worker; `done` carries the bytes
+  /// of every put since the last flush, as flush() does.
   void flush_all(completion& done);
 
   /// True when put/get to `target` in `seg` are direct loads/stores (ucp_rkey_ptr).
@@ -104,6 +107,12 @@ class worker final : public waitable {
   std::int64_t endpoint_count() const noexcept { return endpoints_; }
 
   int index() const noexcept { return index_; }
+
+  /// Bytes put to `target` (not direct) since its last flush: what the next flush() to it, or
+  /// flush_all(), carries. Owner thread only.
+  std::size_t unflushed_bytes(int target) const {
+    return unflushed_.at(static_cast<std::size_t>(target));
+  }
 
   /// Active messages sent with a remote completion whose acknowledgement has not arrived.
   std::int64_t pending_acks() const noexcept { return pending_acks_; }
@@ -141,7 +150,8 @@ class worker final : public waitable {
   context& ctx_;
   int index_;
   ucp_worker* worker_ = nullptr;
-  std::vector<ucp_ep*> eps_;  // by rank; null until endpoint() makes it
+  std::vector<ucp_ep*> eps_;            // by rank; null until endpoint() makes it
+  std::vector<std::size_t> unflushed_;  // by rank: bytes put (not direct) since its last flush
   std::int64_t endpoints_ = 0;
   std::unordered_map<std::uint64_t, std::vector<remote_key>> keys_;
   std::uint64_t seen_epoch_ = 0;

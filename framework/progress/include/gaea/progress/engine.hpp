@@ -39,7 +39,11 @@ enum class mode {
               ///< over: an application thread serves it while it waits, as in `off`, and the
               ///< progress thread stays parked until no thread has waited for
               ///< auto_params::takeover_ns or a wait blocks; it then drains and blocks on the
-              ///< worker's event fd (never spins or micro-sleeps: the core is someone's).
+              ///< worker's event fd (never spins or micro-sleeps: the core is someone's). A
+              ///< wait for a bulk transfer (auto_policy::interrupt_bytes) that lasts past
+              ///< auto_params::bulk_handover_ns hands the worker to the progress thread, and
+              ///< both poll until it ends, as in `spin`, unless the node has more ranks than
+              ///< hardware threads (engine_options::ranks_share_cores).
 };
 /// The names of the modes (GAEA_PROGRESS's choices): "auto" for automatic.
 inline constexpr enum_name<mode> mode_names[] = {{mode::off, "off"},
@@ -77,6 +81,9 @@ struct engine_options {
   /// scheduler's slice (bench/counter_latency, P=2 on 2 cores: the owner-served counter went from
   /// 550 us to 7-13 us per fetch, the progress-served one under compute from 77 to 5-6 us).
   std::int64_t yield_interval_ns = 2000;
+  /// More ranks on the node than hardware threads: a rank's second polling thread would take a
+  /// core from another rank, so auto's bulk waits keep serving the service worker themselves.
+  bool ranks_share_cores = false;
   energy::governor* governor = nullptr;  ///< DVFS (null: none); must outlive the engine
   calibration cal;                       ///< costs the auto policy trades against each other
   double max_slowdown = 0.02;            ///< GAEA_MAX_SLOWDOWN
@@ -157,6 +164,7 @@ class engine {
   /// online).
   std::size_t interrupt_bytes(comm::worker& w, transfer_kind kind = transfer_kind::other);
   bool share_core() const noexcept { return opt_.share_core; }
+  bool ranks_share_cores() const noexcept { return opt_.ranks_share_cores; }
 
  private:
   struct thread_state;
@@ -171,6 +179,7 @@ class engine {
         check();
       // A mode switch during the wait (set_mode also wakes it) takes effect at the next step.
       if (e_.mode_.load(std::memory_order_acquire) != packed_) reselect();
+      if (bulk_due_ns_ != 0) bulk_step();
       strategy_->after_step(e_.poll(w_, !handed_back_));
     }
 
@@ -178,6 +187,7 @@ class engine {
     void select();
     void reselect();
     void check();
+    void bulk_step();
     bool checked_;                       // not inside scoped_unchecked_waits
     std::int64_t hang_deadline_ns_ = 0;  // coarse monotonic time; 0: no watchdog
     engine& e_;
@@ -188,9 +198,11 @@ class engine {
     bool notified_;
     int packed_;  // the mode (and DVFS flag) the strategy was chosen for
     detail::wait_strategy* strategy_;
-    bool counted_ = false;      // this wait is counted in engine::serving_ (hand-over)
-    bool handed_back_ = false;  // it blocked: the progress thread serves for the rest of it
-    void* outer_ = nullptr;     // the serving wait this one is nested in (hand-over)
+    bool counted_ = false;          // this wait is counted in engine::serving_ (hand-over)
+    bool handed_back_ = false;      // it blocked: the progress thread serves for the rest of it
+    void* outer_ = nullptr;         // the serving wait this one is nested in (hand-over)
+    std::int64_t bulk_due_ns_ = 0;  // a bulk wait serving: when it hands over (0: not one)
+    bool bulk_ = false;             // handed over for a bulk transfer: counted in bulk_waits_
     friend class engine;
   };
   /// `auto` on shared cores hands the service worker over (see mode::automatic).
@@ -198,6 +210,10 @@ class engine {
   /// A wait stops serving the service worker: it ends, or it is about to block (`blocking`: the
   /// progress thread takes over at once).
   void end_serving(wait_scope& w, bool blocking) noexcept;
+  /// A bulk wait hands the service worker to the progress thread, which polls it (spin) until
+  /// end_bulk() of the last such wait.
+  void begin_bulk(wait_scope& w) noexcept;
+  void end_bulk(wait_scope& w) noexcept;
   /// A serving wait is about to micro-sleep: arms the service worker (if no other thread holds
   /// it) and returns its event fd, so that an arrival ends the sleep (away_hook::watch).
   int watch_service() noexcept;
@@ -231,6 +247,7 @@ class engine {
   std::atomic<int> serving_{0};
   std::atomic<std::uint64_t> serve_starts_{0};
   std::atomic<bool> handed_back_{false};
+  std::atomic<int> bulk_waits_{0};  // waits handed over for a bulk transfer (begin_bulk)
   std::thread thread_;
 };
 
