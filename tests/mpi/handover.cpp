@@ -157,15 +157,12 @@ TEST_CASE("auto on shared cores: an arrival ends a serving wait's micro-sleep",
     CHECK(woken == 0);  // no hand-over: the progress thread serves, the main thread blocks
 }
 
-TEST_CASE("auto on shared cores: a wait for a bulk transfer hands the service worker over",
-          "[progress][handover]") {
-  // Rank 0 waits on a completion sized at its bulk threshold (as a large get or a fence after a
-  // large put is), which the last of the peers' messages finishes. Past the short probe
-  // (auto_params::bulk_handover_ns) the wait stops serving and the progress thread polls the
-  // service worker: the messages, sent at 0.5 ms gaps (under the 4 ms an idle serving wait takes
-  // to block and hand back), run on the progress thread. Where ranks outnumber the hardware
-  // threads the wait keeps serving.
-  constexpr int messages = 60;
+namespace {
+// Rank 0 waits on a completion of `kind` sized at its bulk threshold, as a large get, a fence
+// after a large put or a large accumulate's send is; the last of the peers' messages finishes
+// it. The messages are sent at 0.5 ms gaps (under the 4 ms an idle serving wait takes to block
+// and hand back). Returns, on rank 0, how many of their handlers ran on its main thread.
+std::int64_t bulk_round(gaea::comm::op_kind kind, int messages) {
   const int me = rt().rank(), n = rt().size();
   const std::int64_t total = std::int64_t{messages} * (n - 1);
   static gaea::comm::completion bulk;
@@ -190,7 +187,7 @@ TEST_CASE("auto on shared cores: a wait for a bulk transfer hands the service wo
   const gaea::progress::scoped_mode automatic(rt().progress(), gaea::progress::mode::automatic);
   const std::size_t threshold =
       rt().progress().interrupt_bytes(rt().worker(), gaea::progress::transfer_kind::other);
-  if (me == 0) bulk.add("bulk transfer", 1, threshold, gaea::comm::op_kind::put);
+  if (me == 0) bulk.add("bulk transfer", 1, threshold, kind);
   rt().barrier();
   if (me == 0) {
     rt().progress().wait(rt().worker(), bulk);
@@ -205,11 +202,20 @@ TEST_CASE("auto on shared cores: a wait for a bulk transfer hands the service wo
   }
   rt().barrier();
   CHECK(g_seen.calls.load() == (me == 0 ? total : 0));
-  if (me != 0) return;
-  const std::int64_t on_main = g_seen.on_main.load();
+  return g_seen.on_main.load();
+}
+}  // namespace
+
+TEST_CASE("auto on shared cores: a wait for a bulk put hands the service worker over",
+          "[progress][handover]") {
+  // The wait does not serve: the progress thread polls the service worker and the messages run
+  // there. Where ranks outnumber the hardware threads the wait keeps serving.
+  constexpr int messages = 60;
+  const std::int64_t on_main = bulk_round(gaea::comm::op_kind::put, messages);
+  if (rt().rank() != 0) return;
+  const std::int64_t total = std::int64_t{messages} * (rt().size() - 1);
   INFO("handlers on rank 0's main thread: "
-       << on_main << " of " << total << " (bulk threshold " << threshold
-       << " B); shared cores: " << rt().progress().share_core()
+       << on_main << " of " << total << "; shared cores: " << rt().progress().share_core()
        << ", ranks outnumber them: " << rt().progress().ranks_share_cores());
   if (!rt().progress().share_core())
     CHECK(on_main == 0);  // no hand-over: the progress thread serves throughout
@@ -217,4 +223,20 @@ TEST_CASE("auto on shared cores: a wait for a bulk transfer hands the service wo
     CHECK(on_main > total / 2);
   else
     CHECK(on_main < total / 2);
+}
+
+TEST_CASE("auto on shared cores: a wait for a bulk active message keeps serving",
+          "[progress][handover]") {
+  // An accumulate's cost is its handler on the target, which runs on whichever thread serves: a
+  // second polling thread beside it only slows it, so such a wait serves throughout.
+  constexpr int messages = 60;
+  const std::int64_t on_main = bulk_round(gaea::comm::op_kind::active_message, messages);
+  if (rt().rank() != 0) return;
+  const std::int64_t total = std::int64_t{messages} * (rt().size() - 1);
+  INFO("handlers on rank 0's main thread: " << on_main << " of " << total
+                                            << "; shared cores: " << rt().progress().share_core());
+  if (rt().progress().share_core())
+    CHECK(on_main > total / 2);
+  else
+    CHECK(on_main == 0);
 }

@@ -26,9 +26,6 @@ auto_params auto_params::from(const calibration& c, double max_slowdown, bool sh
   // threads still serve: one timer wake-up (about a micro-sleep's cost) per check, so 200 of
   // them bound the checks to 0.5% of a core.
   p.takeover_ns = std::clamp<std::int64_t>(200 * p.sleep_cost_ns, 1000000, 20000000);
-  // Handing over costs a signal and the progress thread's wake-up, about one wake-up: a wait
-  // that has lasted 10 of them pays about 10% more for it, and a short one never pays.
-  p.bulk_handover_ns = std::clamp<std::int64_t>(10 * p.wake_cost_ns, 10000, 200000);
   return p;
 }
 

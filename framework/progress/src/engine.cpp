@@ -323,14 +323,15 @@ engine::thread_state& engine::this_thread(comm::worker& w) {
 }
 
 engine::wait_scope::wait_scope(engine& e, comm::worker& w, std::size_t bytes, transfer_kind kind,
-                               bool notified)
+                               bool notified, bool rma)
     : checked_(!scoped_unchecked_waits::active()),
       e_(e),
       w_(w),
       ts_(e.this_thread(w)),
       bytes_(bytes),
       kind_(kind),
-      notified_(notified) {
+      notified_(notified),
+      rma_(rma) {
   if (checked_ && e_.opt_.hang_timeout_ns > 0)
     hang_deadline_ns_ = coarse_monotonic_ns() + e_.opt_.hang_timeout_ns;
   ts_.tel.count_wait();
@@ -408,21 +409,16 @@ void engine::wait_scope::select() {
   // block only once a wait has idled for 4 takeover periods: longer than the scheduler keeps a
   // peer rank off an oversubscribed core (blocking after 1 period still cost LBM there 15 %).
   if (e_.hands_over(m)) strategy_ = can_block ? &*s.handover : &s.adaptive;
-  // A bulk transfer over tcp keeps both workers busy: one thread serving both alternates between
-  // sending a peer's data and reading its own, and each starves the other (a 4 MiB get: 2-10x
-  // polling's time); two threads polling one worker each do not. Short ones end before.
-  if (strategy_ == &*s.handover && counted_ && !e_.opt_.ranks_share_cores &&
-      bytes_ >= s.autos.policy().interrupt_bytes(kind_))
-    bulk_due_ns_ = monotonic_ns() + e_.auto_app_.bulk_handover_ns;
-  strategy_->begin_wait(bytes_, kind_);
-}
-
-void engine::wait_scope::bulk_step() {
-  if (monotonic_ns() < bulk_due_ns_) return;
-  bulk_due_ns_ = 0;
-  strategy_->end_wait();
-  e_.begin_bulk(*this);
-  strategy_ = &*ts_.strategies.bulk;
+  // A bulk get or put over tcp keeps both workers busy: one thread serving both alternates
+  // between sending a peer's data and reading its own, and each starves the other (a 4 MiB get:
+  // 2-10x polling's time); two threads polling one worker each do not. Not active messages (an
+  // accumulate): their cost is the handler on the target, which runs on whichever thread
+  // serves, and a second polling thread on the shared core only slows it.
+  if (strategy_ == &*s.handover && counted_ && rma_ && !e_.opt_.ranks_share_cores &&
+      bytes_ >= s.autos.policy().interrupt_bytes(kind_)) {
+    e_.begin_bulk(*this);
+    strategy_ = &*s.bulk;
+  }
   strategy_->begin_wait(bytes_, kind_);
 }
 
@@ -436,7 +432,6 @@ void engine::begin_bulk(wait_scope& w) noexcept {
 }
 
 void engine::end_bulk(wait_scope& w) noexcept {
-  w.bulk_due_ns_ = 0;
   if (!w.bulk_) return;
   w.bulk_ = false;
   bulk_waits_.fetch_sub(1, std::memory_order_acq_rel);
@@ -484,7 +479,8 @@ void engine::wait(comm::worker& w, comm::completion& c) {
   if (!c.done()) {
     const transfer_kind kind =
         c.only(comm::op_kind::get) ? transfer_kind::get : transfer_kind::other;
-    wait_scope scope(*this, w, c.bytes(), kind, /*notified=*/true);
+    const bool rma = c.only(comm::op_kind::get) || c.only(comm::op_kind::put);
+    wait_scope scope(*this, w, c.bytes(), kind, /*notified=*/true, rma);
     while (!c.done())
       scope.step();
   }

@@ -55,9 +55,6 @@ struct auto_params {
   /// Shared cores (engine hand-over): the progress thread takes the service worker over from
   /// application threads once none has waited for this long.
   std::int64_t takeover_ns = 5000000;
-  /// Shared cores (engine hand-over): a wait for a bulk transfer (interrupt_bytes) serves the
-  /// service worker this long, then hands it to the progress thread and both poll.
-  std::int64_t bulk_handover_ns = 20000;
   /// The thread shares its core: a notification wait then spins only the plain window, so that
   /// it does not take the core from the thread that will notify it, and the slowdown budget does
   /// not widen the critical window (spinning longer would only delay the threads it waits for).

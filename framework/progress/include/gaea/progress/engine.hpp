@@ -40,10 +40,10 @@ enum class mode {
               ///< progress thread stays parked until no thread has waited for
               ///< auto_params::takeover_ns or a wait blocks; it then drains and blocks on the
               ///< worker's event fd (never spins or micro-sleeps: the core is someone's). A
-              ///< wait for a bulk transfer (auto_policy::interrupt_bytes) that lasts past
-              ///< auto_params::bulk_handover_ns hands the worker to the progress thread, and
-              ///< both poll until it ends, as in `spin`, unless the node has more ranks than
-              ///< hardware threads (engine_options::ranks_share_cores).
+              ///< wait for a bulk get or put (auto_policy::interrupt_bytes) hands the worker
+              ///< to the progress thread at once, and both poll until it ends, as in `spin`,
+              ///< unless the node has more ranks than hardware threads
+              ///< (engine_options::ranks_share_cores).
 };
 /// The names of the modes (GAEA_PROGRESS's choices): "auto" for automatic.
 inline constexpr enum_name<mode> mode_names[] = {{mode::off, "off"},
@@ -171,7 +171,9 @@ class engine {
   /// One wait of an application thread: picks the strategy at construction, steps, ends.
   class wait_scope {
    public:
-    wait_scope(engine& e, comm::worker& w, std::size_t bytes, transfer_kind kind, bool notified);
+    /// `rma`: the bytes are gets and puts only (comm::completion::only), not active messages.
+    wait_scope(engine& e, comm::worker& w, std::size_t bytes, transfer_kind kind, bool notified,
+               bool rma = false);
     ~wait_scope();
     void step() {
       // A failed job or the watchdog ends the wait; one relaxed load when neither applies.
@@ -179,7 +181,6 @@ class engine {
         check();
       // A mode switch during the wait (set_mode also wakes it) takes effect at the next step.
       if (e_.mode_.load(std::memory_order_acquire) != packed_) reselect();
-      if (bulk_due_ns_ != 0) bulk_step();
       strategy_->after_step(e_.poll(w_, !handed_back_));
     }
 
@@ -187,7 +188,6 @@ class engine {
     void select();
     void reselect();
     void check();
-    void bulk_step();
     bool checked_;                       // not inside scoped_unchecked_waits
     std::int64_t hang_deadline_ns_ = 0;  // coarse monotonic time; 0: no watchdog
     engine& e_;
@@ -196,13 +196,13 @@ class engine {
     std::size_t bytes_;
     transfer_kind kind_;
     bool notified_;
+    bool rma_;
     int packed_;  // the mode (and DVFS flag) the strategy was chosen for
     detail::wait_strategy* strategy_;
-    bool counted_ = false;          // this wait is counted in engine::serving_ (hand-over)
-    bool handed_back_ = false;      // it blocked: the progress thread serves for the rest of it
-    void* outer_ = nullptr;         // the serving wait this one is nested in (hand-over)
-    std::int64_t bulk_due_ns_ = 0;  // a bulk wait serving: when it hands over (0: not one)
-    bool bulk_ = false;             // handed over for a bulk transfer: counted in bulk_waits_
+    bool counted_ = false;      // this wait is counted in engine::serving_ (hand-over)
+    bool handed_back_ = false;  // it blocked: the progress thread serves for the rest of it
+    void* outer_ = nullptr;     // the serving wait this one is nested in (hand-over)
+    bool bulk_ = false;         // handed over for a bulk transfer: counted in bulk_waits_
     friend class engine;
   };
   /// `auto` on shared cores hands the service worker over (see mode::automatic).
