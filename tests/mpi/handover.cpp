@@ -27,10 +27,33 @@ struct handler_threads {
 handler_threads g_seen;
 std::thread::id g_main;
 
-void count_handler(const gaea::comm::am_message&) {
+// Counts a handler call; returns the calls so far.
+std::int64_t count_call() {
   if (std::this_thread::get_id() == g_main) g_seen.on_main.fetch_add(1);
-  g_seen.calls.fetch_add(1);
+  return g_seen.calls.fetch_add(1) + 1;
+}
+
+void count_handler(const gaea::comm::am_message&) {
+  count_call();
   rt().progress().notify_waiters();
+}
+
+// One round under auto: rank 0 runs `wait`, the others `send`, between two barriers; `total`
+// handlers must have run on rank 0. Returns, on rank 0, how many ran on its main thread.
+template <class Wait, class Send>
+std::int64_t round_on_rank0(std::int64_t total, Wait&& wait, Send&& send) {
+  g_main = std::this_thread::get_id();
+  g_seen.calls = 0;
+  g_seen.on_main = 0;
+  const gaea::progress::scoped_mode automatic(rt().progress(), gaea::progress::mode::automatic);
+  rt().barrier();
+  if (rt().rank() == 0)
+    wait();
+  else
+    send();
+  rt().barrier();
+  CHECK(g_seen.calls.load() == (rt().rank() == 0 ? total : 0));
+  return g_seen.on_main.load();
 }
 
 // Every rank but 0 sends its messages to rank 0 after `delay`; rank 0 waits (blocking if
@@ -38,20 +61,16 @@ void count_handler(const gaea::comm::am_message&) {
 std::int64_t run_round(bool notified, std::chrono::milliseconds delay) {
   const int me = rt().rank(), n = rt().size();
   const std::int64_t total = std::int64_t{messages_per_rank} * (n - 1);
-  g_main = std::this_thread::get_id();
-  g_seen.calls = 0;
-  g_seen.on_main = 0;
   static const bool registered = [] {
     rt().comm().register_handler(gaea::comm::handler_ids::user_first + 40, count_handler);
     return true;
   }();
   CHECK(registered);
-  const gaea::progress::scoped_mode automatic(rt().progress(), gaea::progress::mode::automatic);
-  rt().barrier();
-  if (me == 0) {
+  const auto wait = [&] {
     rt().progress().wait_until(
         rt().worker(), [&] { return g_seen.calls.load() == total; }, notified);
-  } else {
+  };
+  const auto send = [&] {
     std::this_thread::sleep_for(delay);
     auto& w = rt().worker();
     gaea::comm::completion local, remote;
@@ -61,10 +80,8 @@ std::int64_t run_round(bool notified, std::chrono::milliseconds delay) {
                 local, &remote);
     rt().wait(local);
     rt().wait(remote);
-  }
-  rt().barrier();
-  CHECK(g_seen.calls.load() == (me == 0 ? total : 0));
-  return g_seen.on_main.load();
+  };
+  return round_on_rank0(total, wait, send);
 }
 }  // namespace
 
@@ -163,20 +180,14 @@ namespace {
 // it. The messages are sent at 0.5 ms gaps (under the 4 ms an idle serving wait takes to block
 // and hand back). Returns, on rank 0, how many of their handlers ran on its main thread.
 std::int64_t bulk_round(gaea::comm::op_kind kind, int messages) {
-  const int me = rt().rank(), n = rt().size();
-  const std::int64_t total = std::int64_t{messages} * (n - 1);
+  const std::int64_t total = std::int64_t{messages} * (rt().size() - 1);
   static gaea::comm::completion bulk;
   static std::atomic<std::int64_t> expected{0};
-  g_main = std::this_thread::get_id();
-  g_seen.calls = 0;
-  g_seen.on_main = 0;
   expected = total;
   static const bool registered = [] {
     rt().comm().register_handler(gaea::comm::handler_ids::user_first + 42,
                                  [](const gaea::comm::am_message&) {
-                                   if (std::this_thread::get_id() == g_main)
-                                     g_seen.on_main.fetch_add(1);
-                                   if (g_seen.calls.fetch_add(1) + 1 == expected.load()) {
+                                   if (count_call() == expected.load()) {
                                      bulk.finish();
                                      rt().progress().notify_waiters();
                                    }
@@ -184,14 +195,11 @@ std::int64_t bulk_round(gaea::comm::op_kind kind, int messages) {
     return true;
   }();
   CHECK(registered);
-  const gaea::progress::scoped_mode automatic(rt().progress(), gaea::progress::mode::automatic);
   const std::size_t threshold =
       rt().progress().interrupt_bytes(rt().worker(), gaea::progress::transfer_kind::other);
-  if (me == 0) bulk.add("bulk transfer", 1, threshold, kind);
-  rt().barrier();
-  if (me == 0) {
-    rt().progress().wait(rt().worker(), bulk);
-  } else {
+  if (rt().rank() == 0) bulk.add("bulk transfer", 1, threshold, kind);
+  const auto wait = [&] { rt().progress().wait(rt().worker(), bulk); };
+  const auto send = [&] {
     auto& w = rt().worker();
     for (int i = 0; i < messages; ++i) {
       std::this_thread::sleep_for(std::chrono::microseconds(500));
@@ -199,44 +207,35 @@ std::int64_t bulk_round(gaea::comm::op_kind kind, int messages) {
       w.am_send(0, gaea::comm::handler_ids::user_first + 42, {}, {}, local, nullptr);
       rt().wait(local);
     }
-  }
-  rt().barrier();
-  CHECK(g_seen.calls.load() == (me == 0 ? total : 0));
-  return g_seen.on_main.load();
+  };
+  return round_on_rank0(total, wait, send);
 }
 }  // namespace
 
-TEST_CASE("auto on shared cores: a wait for a bulk put hands the service worker over",
-          "[progress][handover]") {
-  // The wait does not serve: the progress thread polls the service worker and the messages run
-  // there. Where ranks outnumber the hardware threads the wait keeps serving.
+TEST_CASE(
+    "auto on shared cores: a bulk put's wait hands the service worker over, an active "
+    "message's keeps serving",
+    "[progress][handover]") {
+  // A put's wait does not serve: the progress thread polls the service worker and the messages
+  // run there, unless ranks outnumber the hardware threads. An accumulate's cost is its handler
+  // on the target, which runs on whichever thread serves: a second polling thread beside it
+  // would only slow it, so an active message's wait serves throughout.
   constexpr int messages = 60;
-  const std::int64_t on_main = bulk_round(gaea::comm::op_kind::put, messages);
-  if (rt().rank() != 0) return;
   const std::int64_t total = std::int64_t{messages} * (rt().size() - 1);
-  INFO("handlers on rank 0's main thread: "
-       << on_main << " of " << total << "; shared cores: " << rt().progress().share_core()
-       << ", ranks outnumber them: " << rt().progress().ranks_share_cores());
-  if (!rt().progress().share_core())
-    CHECK(on_main == 0);  // no hand-over: the progress thread serves throughout
-  else if (rt().progress().ranks_share_cores())
-    CHECK(on_main > total / 2);
-  else
-    CHECK(on_main < total / 2);
-}
-
-TEST_CASE("auto on shared cores: a wait for a bulk active message keeps serving",
-          "[progress][handover]") {
-  // An accumulate's cost is its handler on the target, which runs on whichever thread serves: a
-  // second polling thread beside it only slows it, so such a wait serves throughout.
-  constexpr int messages = 60;
-  const std::int64_t on_main = bulk_round(gaea::comm::op_kind::active_message, messages);
-  if (rt().rank() != 0) return;
-  const std::int64_t total = std::int64_t{messages} * (rt().size() - 1);
-  INFO("handlers on rank 0's main thread: " << on_main << " of " << total
-                                            << "; shared cores: " << rt().progress().share_core());
-  if (rt().progress().share_core())
-    CHECK(on_main > total / 2);
-  else
-    CHECK(on_main == 0);
+  for (const gaea::comm::op_kind kind :
+       {gaea::comm::op_kind::put, gaea::comm::op_kind::active_message}) {
+    const std::int64_t on_main = bulk_round(kind, messages);
+    if (rt().rank() != 0) continue;
+    const bool hands_over = kind == gaea::comm::op_kind::put;
+    INFO("a bulk " << (hands_over ? "put" : "active message")
+                   << ": handlers on rank 0's main thread " << on_main << " of " << total
+                   << "; shared cores: " << rt().progress().share_core()
+                   << ", ranks outnumber them: " << rt().progress().ranks_share_cores());
+    if (!rt().progress().share_core())
+      CHECK(on_main == 0);  // no hand-over: the progress thread serves throughout
+    else if (!hands_over || rt().progress().ranks_share_cores())
+      CHECK(on_main > total / 2);
+    else
+      CHECK(on_main < total / 2);
+  }
 }
