@@ -177,13 +177,18 @@ void engine::set_mode(mode m, bool dvfs) {
   notify_waiters();  // blocked application waits step again (e.g. to serve peers after `off`)
 }
 
+namespace {
+// Ends the progress thread's block or sleep. Its waiter lives on its stack: signalled only while
+// it exists (`guard` is held while it is published and withdrawn).
+void signal_waiter(std::mutex& guard, const std::atomic<detail::waiter*>& waiter) noexcept {
+  std::lock_guard lock(guard);
+  if (detail::waiter* w = waiter.load(std::memory_order_acquire)) w->signal();
+}
+}  // namespace
+
 void engine::wake_progress_thread() noexcept {
   park_->signal();
-  {
-    // The waiter lives on the progress thread's stack: signal it only while it exists.
-    std::lock_guard lock(waiter_mutex_);
-    if (detail::waiter* w = progress_waiter_.load(std::memory_order_acquire)) w->signal();
-  }
+  signal_waiter(waiter_mutex_, progress_waiter_);
   service_.signal();
 }
 
@@ -274,10 +279,12 @@ void engine::run() {
     }
     // Taken over: poll while an application thread waits for a bulk transfer (begin_bulk), else
     // drain and block.
-    detail::wait_strategy& taken = bulk_waits_.load(std::memory_order_acquire) > 0
-                                       ? static_cast<detail::wait_strategy&>(strategies.spin)
-                                       : taken_over;
-    (release.active ? taken : strategies.for_mode(m)).after_step(n);
+    detail::wait_strategy* next = &strategies.for_mode(m);
+    if (release.active && bulk_waits_.load(std::memory_order_acquire) > 0)
+      next = &strategies.spin;
+    else if (release.active)
+      next = &taken_over;
+    next->after_step(n);
   }
   {
     std::lock_guard lock(waiter_mutex_);
@@ -427,8 +434,7 @@ void engine::begin_bulk(wait_scope& w) noexcept {
   bulk_waits_.fetch_add(1, std::memory_order_acq_rel);
   end_serving(w, true);  // the progress thread takes over at once
   // It may be blocked rather than parked (it had taken over before this wait began).
-  std::lock_guard lock(waiter_mutex_);
-  if (detail::waiter* p = progress_waiter_.load(std::memory_order_acquire)) p->signal();
+  signal_waiter(waiter_mutex_, progress_waiter_);
 }
 
 void engine::end_bulk(wait_scope& w) noexcept {
@@ -477,10 +483,10 @@ engine::wait_scope::~wait_scope() {
 
 void engine::wait(comm::worker& w, comm::completion& c) {
   if (!c.done()) {
-    const transfer_kind kind =
-        c.only(comm::op_kind::get) ? transfer_kind::get : transfer_kind::other;
-    const bool rma = c.only(comm::op_kind::get) || c.only(comm::op_kind::put);
-    wait_scope scope(*this, w, c.bytes(), kind, /*notified=*/true, rma);
+    const bool get = c.only(comm::op_kind::get);
+    const bool rma = get || c.only(comm::op_kind::put);
+    wait_scope scope(*this, w, c.bytes(), get ? transfer_kind::get : transfer_kind::other,
+                     /*notified=*/true, rma);
     while (!c.done())
       scope.step();
   }
