@@ -41,7 +41,10 @@ def reaction_table(dirs, tls):
     if not runs:
         return
     modes = list(next(iter(pooled.values())).keys())
-    print(f"\n### reaction, UCX_TLS={tls}: median of {len(runs)} runs x messages per gap (us)\n")
+    # Runs before --sender-mode existed ran the sender in the measured mode ("same").
+    senders = sorted({r.get("parameters", {}).get("sender_mode", "same") for r in runs})
+    print(f"\n### reaction, UCX_TLS={tls}: median of {len(runs)} runs x messages per gap (us), "
+          f"sender mode {', '.join(senders)}\n")
     print("| gap us | " + " | ".join(modes) + " | auto/spin | goal <= 1.5 |")
     print("|---" * (len(modes) + 3) + "|")
     met = 0

@@ -9,6 +9,11 @@
 //             overshoots tiny gaps)
 //   per mode: rank 1's process CPU time over the run (% of one core), wake-ups, blocks, energy
 // Rank 1's stamps are sent back to rank 0 with MPI after every mode. Table + JSON (--json).
+// The sender's own wait mode (--sender-mode) is held the same in every measured mode by default
+// (spin): a sender whose core idles between sends (a halted vCPU here) wakes cold, and its
+// slower send (17-35 us at gaps of milliseconds on this VM, against 1-5 us) would be charged to
+// the receiver's mode. `--sender-mode same` runs both ranks in the measured mode (the form of runs
+// before 2026-11-27).
 #include <mpi.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -19,6 +24,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -75,6 +81,7 @@ int main(int argc, char** argv) {
   int per_gap = 5, warmup = 20;
   std::uint64_t bytes = 1024;
   std::string json_path;
+  std::string sender_text = "spin";
   app.add_option("--modes", modes_text,
                  "wait modes: spin, adaptive, interrupt, auto (auto = with DVFS), "
                  "<mode>+dvfs, <mode>-nodvfs")
@@ -97,10 +104,21 @@ int main(int argc, char** argv) {
   app.add_option("--bytes", bytes, "payload of each message")
       ->transform(CLI::AsSizeValue(false))
       ->capture_default_str();
+  app.add_option("--sender-mode", sender_text,
+                 "the sender's (rank 0's) wait mode in every measured mode, as in --modes, or "
+                 "'same' (the measured mode on both ranks)")
+      ->capture_default_str();
   app.add_option("--json", json_path, "write the results as JSON to this file (rank 0)");
   std::vector<wait_config> modes;
+  std::optional<wait_config> sender;  // nullopt: the measured mode
   app.callback([&] {
     modes = gaea_bench::parse_configs(modes_text);
+    if (sender_text != "same") {
+      sender = gaea_bench::parse_config(sender_text);
+      if (!sender)
+        throw gaea::error("unknown --sender-mode '" + sender_text +
+                          "' (a wait mode as in --modes, or 'same')");
+    }
     if (min_gap_us > max_gap_us) throw gaea::error("need --min-gap <= --max-gap");
   });
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;
@@ -146,10 +164,15 @@ int main(int argc, char** argv) {
 
     nlohmann::json out = gaea_bench::run_info(rt, "reaction");
     const gaea::energy_reading meter = rt.energy();
-    out["parameters"] = {{"modes", modes_text},      {"min_gap_us", min_gap_us},
-                         {"max_gap_us", max_gap_us}, {"factor", factor},
-                         {"per_gap", per_gap},       {"warmup", warmup},
-                         {"bytes", bytes},           {"handler_id", reaction_handler}};
+    out["parameters"] = {{"modes", modes_text},
+                         {"min_gap_us", min_gap_us},
+                         {"max_gap_us", max_gap_us},
+                         {"factor", factor},
+                         {"per_gap", per_gap},
+                         {"warmup", warmup},
+                         {"bytes", bytes},
+                         {"handler_id", reaction_handler},
+                         {"sender_mode", sender_text}};
     out["clock_assumption"] =
         "send and handler times are CLOCK_MONOTONIC of two processes on one node (one shared "
         "clock); reaction = handler stamp - send stamp";
@@ -168,7 +191,8 @@ int main(int argc, char** argv) {
         rx.received.store(0, std::memory_order_release);
       }
       {
-        progress::scoped_mode guard(rt.progress(), modes[m].mode, modes[m].dvfs);
+        const wait_config& rank_mode = rt.rank() == 0 && sender ? *sender : modes[m];
+        progress::scoped_mode guard(rt.progress(), rank_mode.mode, rank_mode.dvfs);
         rt.barrier();
         if (rt.rank() == 0) {
           gaea::comm::worker& w = rt.worker();
@@ -230,6 +254,9 @@ int main(int argc, char** argv) {
         static_cast<unsigned long long>(bytes), per_gap, out["ucx_tls"].get<std::string>().c_str(),
         std::string(rt.dvfs().name()).c_str(),
         rt.progress().share_core() ? "shares a" : "has its own");
+    std::printf("# sender (rank 0): %s\n",
+                sender ? ("mode " + sender->name + " in every measured mode").c_str()
+                       : "in the measured mode, as the receiver");
     std::printf(
         "# assumption: both stamps are CLOCK_MONOTONIC on one node (a clock all its "
         "processes share); reaction = handler time - send time\n");
@@ -303,7 +330,6 @@ int main(int argc, char** argv) {
     }
     std::printf("# burst = gaps < 100 us, sparse = gaps >= 1 ms (medians over their messages)\n");
     if (!json_path.empty() && !gaea_bench::write_json(json_path, out)) return 1;
-    return 0;
     return 0;
   });
 }
