@@ -273,6 +273,55 @@ TEST_CASE("arrival predictor: away until the lead before a steady arrival, none 
   CHECK(*a.away_ns(2 * ms + 100 * us) >= planned - 1);
 }
 
+TEST_CASE("arrival predictor: arrivals seen after a wake-up are dated back, so the next is met",
+          "[auto]") {
+  const arrival_params p{40 * us, 5 * us, 100 * ms};
+  // A steady 1 ms rhythm; two arrivals seen 30 us late (the thread was away) between two seen
+  // spinning teach how late an away thread sees an arrival.
+  arrival_predictor a(p);
+  for (int i = 0; i < 3; ++i)
+    a.traffic(i * ms);
+  a.traffic(3 * ms + 30 * us, /*seen_late=*/true);
+  a.traffic(4 * ms + 30 * us, true);
+  CHECK(a.late_seen_ns() == 0);
+  a.traffic(5 * ms);
+  CHECK(a.late_seen_ns() == 30 * us);
+  CHECK(a.gap_ns() == 1 * ms);  // the run's gap, not the last late-seen stamp's
+  // The rhythm changes to 1.25 ms; its first arrival is unexpected, so seen late. Dated as seen,
+  // it would put the next one 60 us late, past the 40 us lead: asleep when it comes.
+  a.traffic(6250 * us + 30 * us, true);
+  REQUIRE(a.gap_ns() == 1250 * us);
+  CHECK(a.away_ns(7500 * us - p.lead_ns) == 0);
+  CHECK(a.away_ns(7 * ms).value_or(0) > 0);  // away until then
+  // Runs that are not steady teach nothing.
+  arrival_predictor b(p);
+  for (int i = 0; i < 3; ++i)
+    b.traffic(i * ms);
+  b.traffic(3 * ms + 400 * us, true);  // more than a quarter gap after its time
+  b.traffic(4 * ms);
+  CHECK(b.late_seen_ns() == 0);
+}
+
+TEST_CASE("arrival predictor: a thread that wakes later than its lead meets the rhythm again",
+          "[auto]") {
+  const arrival_params p{40 * us, 5 * us, 100 * ms};
+  const std::int64_t wake = 60 * us;  // an away thread sees an arrival this late
+  arrival_predictor a(p);
+  for (int k = 0; k < 3; ++k)
+    a.traffic(k * ms + wake, true);  // no rhythm yet: the thread was away for each
+  // Every later arrival of the 1 ms rhythm: seen spinning when the thread is in its window just
+  // before it, else (asleep) one wake-up late. Dated as seen, every one would be missed: each
+  // window would open wake - lead after its arrival.
+  int met = 0;
+  for (int k = 3; k <= 10; ++k) {
+    const std::int64_t t = k * ms;
+    const bool spinning = a.away_ns(t - 1 * us) == std::optional<std::int64_t>(0);
+    met += spinning;
+    a.traffic(spinning ? t : t + wake, !spinning);
+  }
+  CHECK(met >= 7);
+}
+
 TEST_CASE("auto policy: predicted blocks that wake late by a share of their length are shortened",
           "[auto]") {
   const auto_params p = auto_params::from(cal(), 0.02, false);

@@ -42,9 +42,9 @@ void auto_policy::reset_idle(std::int64_t now_ns) noexcept {
   sleep_step_ns_ = p_.min_sleep_ns;
 }
 
-void auto_policy::traffic(std::int64_t now_ns) noexcept {
+void auto_policy::traffic(std::int64_t now_ns, bool seen_late) noexcept {
   reset_idle(now_ns);
-  arrivals_.traffic(now_ns);
+  arrivals_.traffic(now_ns, seen_late);
 }
 
 bool auto_policy::predicted(std::int64_t now_ns, decision& d) const noexcept {

@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "gaea/energy/governor.hpp"
 #include "gaea/progress/clock.hpp"
@@ -189,9 +190,10 @@ backoff_strategy::backoff_strategy(waiter& w, const backoff_params& p)
 }
 
 void backoff_strategy::after_step(unsigned events) {
+  const bool was_away = std::exchange(away_, false);
   if (events) {
     restart();
-    if (arrivals_) arrivals_->traffic(monotonic_ns());
+    if (arrivals_) arrivals_->traffic(monotonic_ns(), was_away);
     return;
   }
   if (!sleeping_) {
@@ -209,21 +211,25 @@ void backoff_strategy::after_step(unsigned events) {
     if (const std::optional<std::int64_t> away = arrivals_->away_ns(now)) {
       // An arrival is expected: be there, spinning, from its lead on. Not a reason to block,
       // however long the gap: a watching sleep is as reachable, and costs one wake-up.
-      if (*away == 0)
+      if (*away == 0) {
         w_.spin();
-      else
-        away_for_arrival(
-            *away, [&](std::int64_t ns) { return w_.sleep(ns, p_.watch); },
-            [&](std::int64_t ns, std::int64_t late) { arrivals_->overslept(ns, late); });
+      } else {
+        away_ = away_for_arrival(
+                    *away, [&](std::int64_t ns) { return w_.sleep(ns, p_.watch); },
+                    [&](std::int64_t ns, std::int64_t late) { arrivals_->overslept(ns, late); }) !=
+                blocker::outcome::busy;
+      }
       return;
     }
   }
   if (p_.block_after_ns > 0 && now - idle_since_ns_ >= p_.block_after_ns) {
     const blocker::outcome o = w_.block(p_.block_timeout_ns, p_.block_timeout_ns);
+    away_ = o != blocker::outcome::busy;
     if (o != blocker::outcome::unsupported) return;
   }
   // A watched worker with events pending: progress them now (the step stays as it was).
   if (w_.sleep(sleep_ns_, p_.watch) == blocker::outcome::busy) return;
+  away_ = true;
   sleep_ns_ = std::min(sleep_ns_ * 2, p_.max_sleep_ns);
 }
 
@@ -231,9 +237,10 @@ void backoff_strategy::after_step(unsigned events) {
 // interrupt
 
 void interrupt_strategy::after_step(unsigned events) {
+  const bool was_away = std::exchange(away_, false);
   if (events) {  // drain first: block only after a step that found nothing
     w_.awake();
-    if (arrivals_) arrivals_->traffic(monotonic_ns());
+    if (arrivals_) arrivals_->traffic(monotonic_ns(), was_away);
     return;
   }
   blocker::outcome o;
@@ -249,7 +256,8 @@ void interrupt_strategy::after_step(unsigned events) {
         [&](std::int64_t ns, std::int64_t late) { arrivals_->overslept(ns, late); });
   else
     o = w_.block(timeout_ns_, w_.typical_block_ns());
-  if (o == blocker::outcome::unsupported) w_.sleep(fallback_sleep_ns_);
+  if (o == blocker::outcome::unsupported) o = w_.sleep(fallback_sleep_ns_);
+  away_ = o != blocker::outcome::busy;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -269,6 +277,7 @@ void auto_strategy::end_wait() {
 }
 
 void auto_strategy::after_step(unsigned events) {
+  const bool was_away = away_;
   if (away_) {
     away_ = false;
     const std::int64_t before = policy_.penalty_ns();
@@ -277,7 +286,7 @@ void auto_strategy::after_step(unsigned events) {
   }
   if (events) {
     w_.awake();
-    policy_.traffic(monotonic_ns());
+    policy_.traffic(monotonic_ns(), was_away);
     return;
   }
   // Reading the clock every idle step is cheap (vDSO) next to a progress call.

@@ -25,8 +25,11 @@ class arrival_predictor {
 
   /// A progress step handled events at `now_ns` (an arrival, unless events came within
   /// episode_ns before). When the last two gaps between arrivals agree within 1.5x, the next
-  /// arrival is expected one gap after this one.
-  void traffic(std::int64_t now_ns) noexcept;
+  /// arrival is expected one gap after this one. `seen_late`: the thread was away (asleep or
+  /// blocked) when the events came, so `now_ns` is later than the arrival by about a wake-up;
+  /// the arrival is then dated back by the learned lateness (late_seen_ns), and a predicted one
+  /// to no later than its window's start (where the thread would have seen it spinning).
+  void traffic(std::int64_t now_ns, bool seen_late = false) noexcept;
   /// How long the thread may be away at `now_ns` before it must spin for the expected arrival
   /// (0: spin now; gaps under 3 leads are spun through); nullopt when no arrival is expected (no
   /// rhythm, or the expected one is later than its tolerance: the rhythm broke).
@@ -38,12 +41,28 @@ class arrival_predictor {
   /// halted vCPU: ~1 % of the sleep here, 50 us after 5 ms), which a start-up calibration of
   /// short sleeps cannot see: the advice is shortened by the observed fraction.
   void overslept(std::int64_t asked_ns, std::int64_t late_ns) noexcept;
+  /// How much later than an arrival a thread that was away sees it (0 until learned). Learned
+  /// from a steady run of arrivals whose first and last were seen spinning: those between, seen
+  /// late, lie that much after their evenly spaced times.
+  std::int64_t late_seen_ns() const noexcept { return late_seen_ns_; }
 
  private:
+  /// Learns late_seen_ns_ from the late-seen arrivals since the last one seen spinning, now that
+  /// another was seen spinning at `now_ns`; returns the run's gap when it was steady, else 0.
+  std::int64_t learn_lateness(std::int64_t now_ns) noexcept;
+  /// The window [start, end] in which the thread spins for the expected arrival (gap_ns_ > 0).
+  std::int64_t window_start() const noexcept;
+  std::int64_t window_end() const noexcept;
+
+  static constexpr int max_late_run = 4;
   arrival_params p_;
   std::int64_t last_event_ns_ = 0, last_arrival_ns_ = -1, last_gap_ns_ = 0;
   std::int64_t gap_ns_ = 0, jitter_ns_ = 0;
   double late_fraction_ = 0;  // of a timed wake-up's length, beyond the lead
+  std::int64_t late_seen_ns_ = 0;
+  std::int64_t last_exact_ns_ = -1;        // the last arrival seen spinning (as seen)
+  std::int64_t late_run_[max_late_run]{};  // arrivals seen late since then (as seen)
+  int late_count_ = 0;                     // > max_late_run: too many to learn from
 };
 
 }  // namespace gaea::progress

@@ -79,8 +79,9 @@ class auto_policy {
   auto_policy(const auto_params& p, std::int64_t now_ns);
 
   /// A progress step handled events at `now_ns` (an arrival, unless events came within
-  /// episode_ns before).
-  void traffic(std::int64_t now_ns) noexcept;
+  /// episode_ns before); `seen_late`: the thread was away (asleep or blocked) when they came
+  /// (arrival_predictor::traffic).
+  void traffic(std::int64_t now_ns, bool seen_late = false) noexcept;
   /// An application wait for `bytes` bytes in flight, of `kind`, starts / ends.
   void begin_wait(std::int64_t now_ns, std::size_t bytes,
                   transfer_kind kind = transfer_kind::other) noexcept;

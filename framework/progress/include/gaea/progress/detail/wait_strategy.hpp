@@ -167,6 +167,7 @@ class backoff_strategy final : public wait_strategy {
   void restart() noexcept {
     idle_ = 0;
     sleeping_ = false;
+    away_ = false;
     sleep_ns_ = p_.min_sleep_ns;
   }
   waiter& w_;
@@ -175,6 +176,7 @@ class backoff_strategy final : public wait_strategy {
   std::uint32_t idle_ = 0;
   std::int64_t idle_since_ns_ = 0;
   bool sleeping_ = false;
+  bool away_ = false;  // the last step was followed by a sleep or block (arrivals seen late)
   std::int64_t sleep_ns_;
 };
 
@@ -199,6 +201,7 @@ class interrupt_strategy final : public wait_strategy {
   std::int64_t timeout_ns_;
   std::int64_t fallback_sleep_ns_;
   std::optional<arrival_predictor> arrivals_;
+  bool away_ = false;  // the last step was followed by a sleep or block (arrivals seen late)
 };
 
 /// Mode `auto`: the auto_policy's decisions, carried out by the waiter.
