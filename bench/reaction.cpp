@@ -11,9 +11,9 @@
 // Rank 1's stamps are sent back to rank 0 with MPI after every mode. Table + JSON (--json).
 // The sender's own wait mode (--sender-mode) is held the same in every measured mode by default
 // (spin): a sender whose core idles between sends (a halted vCPU here) wakes cold, and its
-// slower send (17-35 us at gaps of milliseconds on this VM, against 1-5 us) would be charged to
-// the receiver's mode. `--sender-mode same` runs both ranks in the measured mode (the form of runs
-// before 2026-11-27).
+// slower send (16-35 us at gaps of milliseconds on this VM, against 0.4-5 us) would be charged to
+// the receiver's mode. `--sender-mode same` runs both ranks in the measured mode (the form of the
+// stored results before bench/results/20261126-issue19-late-seen).
 #include <mpi.h>
 #include <sys/prctl.h>
 #include <time.h>

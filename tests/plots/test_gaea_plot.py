@@ -45,7 +45,7 @@ def check(ok, what):
 def run(source, *args):
     tool = os.path.join(source, "tools", "plot", "gaea_plot.py")
     return subprocess.run([sys.executable, tool, *args], capture_output=True, text=True,
-                          timeout=100, check=False)
+                          timeout=300, check=False)  # `all` renders every stored result
 
 
 SUMMARY = re.compile(r"^(\S+): kind=(\w+) panels=(\d+) series=(\d+) x=(\d+) points=(\d+)$")
