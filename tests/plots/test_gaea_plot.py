@@ -267,6 +267,17 @@ def errors(source):
         check("checkpoint.h5: skipped, not a timeline input" in r.stdout,
               f"all: a non-trace .h5 is skipped: {r.stdout.strip()!r}")
 
+        # `all`: a shift run stored as .json and .txt (bench/run_energy.sh) is one figure.
+        both = os.path.join(tmp, "both")
+        os.makedirs(both)
+        shutil.copy(os.path.join(data, "shift-sm.json"), os.path.join(both, "shift-sm.json"))
+        shutil.copy(os.path.join(energy, "shift-sm.txt"), os.path.join(both, "shift-sm.txt"))
+        r = run(source, "all", both, "-o", os.path.join(tmp, "both-out"))
+        # (the fixture .json has 4 panels, the stored .txt 8: the figure says which was read)
+        check(r.returncode == 0 and "all: 1 figures" in r.stdout and "panels=4 " in r.stdout,
+              f"all: a shift run as .json and .txt drawn once, from the .json: "
+              f"{r.stdout.strip()!r}")
+
 
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in ("render", "errors"):

@@ -16,7 +16,8 @@
                                        every file above found under DIR (recursively), each to
                                        OUTDIR/<path under DIR, '/' -> '_'>.<format>; a
                                        results.jsonl or .h5 of another kind is skipped, a bad
-                                       file of the others is reported and the rest drawn
+                                       file of the others is reported and the rest drawn; a
+                                       shift .txt beside its .json is drawn once, from the .json
 
 OUT's extension (.png or .svg) chooses the format. Every figure prints one line:
   <out>: kind=<kind> panels=<n> series=<n> x=<n> points=<n>
@@ -81,14 +82,20 @@ def draw(kind, path, out):
 
 def found(root):
     """(kind, path) of every known result file under `root`, in sorted order. A results.jsonl is
-    taken only if it holds counter lines, a shift .json only if it is one (checked when read)."""
+    taken only if it holds counter lines, a shift .json only if it is one (checked when read). A
+    shift .txt beside a .json of the same name (bench/run_energy.sh writes both) is the same run:
+    only the .json is drawn, or both would write one figure."""
     hits = []
     for d, subdirs, files in os.walk(root):
         subdirs.sort()
         for name in sorted(files):
             for kind, (_, _, patterns) in KINDS.items():
-                if any(fnmatch.fnmatch(name, p) for p in patterns):
-                    hits.append((kind, os.path.join(d, name)))
+                if not any(fnmatch.fnmatch(name, p) for p in patterns):
+                    continue
+                stem, ext = os.path.splitext(name)
+                if kind == "shift" and ext == ".txt" and stem + ".json" in files:
+                    continue
+                hits.append((kind, os.path.join(d, name)))
     return hits
 
 
