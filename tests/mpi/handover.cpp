@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <thread>
@@ -246,4 +247,62 @@ TEST_CASE(
     else
       CHECK(on_main < total / 2);
   }
+}
+
+TEST_CASE(
+    "auto on shared cores: a serving wait keeps following a rhythm whose gap grows past "
+    "its block threshold",
+    "[progress][handover]") {
+  // Rank 1 sends two messages per gap, from under an idle serving wait's block threshold (4
+  // takeover periods) to 11 times it, each gap 1.25 times the last: a rhythm throughout (it may
+  // change by 1.5x). At each change the first arrival comes a quarter gap after the expected one.
+  // Counted idle from the previous arrival, the wait blocked at the first gap past the threshold
+  // and handed the worker to the progress thread, which had seen none of the rhythm, for the rest
+  // of the wait; counted from the missed arrival, at the first gap past 4 thresholds. A wait
+  // that expects an arrival is not idle, and gives a missed one half a gap.
+  constexpr int steps = 13, per_gap = 2, messages = 1 + steps * per_gap;
+  const int me = rt().rank();
+  const std::int64_t block_after_ns = 4 * rt().progress().auto_parameters().takeover_ns;
+  // The gap before message i (the first goes at once: a wait is idle from its start).
+  const auto gap = [&](int i) {
+    const double g = i == 0 ? 0.0 : 0.8 * std::pow(1.25, (i - 1) / per_gap);
+    return std::chrono::nanoseconds(std::llround(g * static_cast<double>(block_after_ns)));
+  };
+  static const bool registered = [] {
+    rt().comm().register_handler(gaea::comm::handler_ids::user_first + 43, count_handler);
+    return true;
+  }();
+  CHECK(registered);
+  std::uint64_t blocks = 0;
+  const std::int64_t on_main = round_on_rank0(
+      messages,
+      [&] {
+        const std::uint64_t before = rt().progress().totals().blocks;
+        rt().progress().wait_until(
+            rt().worker(), [&] { return g_seen.calls.load() >= messages; }, /*notified=*/true);
+        blocks = rt().progress().totals().blocks - before;
+      },
+      [&] {
+        if (me != 1) return;
+        auto& w = rt().worker();
+        auto next = std::chrono::steady_clock::now();
+        for (int i = 0; i < messages; ++i) {
+          next += gap(i);  // a schedule, not sleeps end to end: the gaps stay as set
+          std::this_thread::sleep_until(next);
+          gaea::comm::completion local;
+          w.am_send(0, gaea::comm::handler_ids::user_first + 43, {}, {}, local, nullptr);
+          rt().wait(local);
+        }
+      });
+  if (me != 0) return;
+  INFO("handlers on rank 0's main thread: " << on_main << " of " << messages
+                                            << "; blocks during the wait: " << blocks
+                                            << "; shared cores: " << rt().progress().share_core());
+  // Handed back at the first gap past 4 thresholds, the main thread would have run 19-21 (past
+  // 1 threshold, 3). A sender held off its core for longer than a threshold also breaks the
+  // rhythm and makes the wait hand back: the bound leaves room for that once late in the run.
+  if (rt().progress().share_core())
+    CHECK(on_main >= messages - 3);
+  else
+    CHECK(on_main == 0);
 }

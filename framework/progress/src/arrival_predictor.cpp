@@ -32,7 +32,8 @@ std::int64_t arrival_predictor::learn_lateness(std::int64_t now_ns) noexcept {
   const std::int64_t gap = (now_ns - last_exact_ns_) / (late_count_ + 1);
   std::int64_t sum = 0;
   for (int i = 0; i < late_count_; ++i) {
-    const std::int64_t late = late_run_[i] - (last_exact_ns_ + (i + 1) * gap);
+    const std::int64_t late =
+        late_run_[static_cast<std::size_t>(i)] - (last_exact_ns_ + (i + 1) * gap);
     if (32 * late < -gap || 4 * late > gap || late > max_wake_ns) return 0;
     sum += std::max<std::int64_t>(0, late);
   }
@@ -51,7 +52,7 @@ void arrival_predictor::traffic(std::int64_t now_ns, bool seen_late) noexcept {
   // later than its lead would miss every arrival of a steady rhythm by one wake-up.
   std::int64_t at = now_ns;
   if (seen_late) {
-    if (late_count_ < max_late_run) late_run_[late_count_] = now_ns;
+    if (late_count_ < max_late_run) late_run_[static_cast<std::size_t>(late_count_)] = now_ns;
     late_count_ = std::min(late_count_ + 1, max_late_run + 1);
     at = now_ns - late_seen_ns_;
     if (gap_ns_ > 0 && now_ns <= window_end() + late_seen_ns_) at = std::min(at, window_start());

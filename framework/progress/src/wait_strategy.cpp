@@ -41,6 +41,7 @@ waiter::~waiter() {
 
 void waiter::spin() noexcept {
   awake();
+  away_ = false;
   if (tel_.state() != wait_state::spin) tel_.enter(wait_state::spin, monotonic_ns());
   if (yield_ns_ > 0) {
     const std::int64_t now = monotonic_ns();
@@ -55,6 +56,7 @@ void waiter::spin() noexcept {
 
 void waiter::run() noexcept {
   awake();
+  away_ = false;
   if (tel_.state() != wait_state::run) tel_.enter(wait_state::run, monotonic_ns());
 }
 
@@ -71,7 +73,10 @@ blocker::outcome waiter::sleep(std::int64_t ns, bool watch) noexcept {
   awake();
   tel_.enter(wait_state::sleep, monotonic_ns(), thread_cpu_ns());
   const blocker::outcome o = blocker_.sleep(ns, watch);
-  if (o != blocker::outcome::busy) tel_.count_wakeup();
+  if (o != blocker::outcome::busy) {
+    tel_.count_wakeup();
+    away_ = true;
+  }
   if (o == blocker::outcome::event) tel_.count_event_wakeup();
   tel_.enter(wait_state::spin, monotonic_ns(), thread_cpu_ns());
   return o;
@@ -122,6 +127,7 @@ blocker::outcome waiter::block(std::int64_t timeout_ns, std::int64_t expected_id
   if (!low_after_timeout_) raise(t1);
   if (o != blocker::outcome::busy) {
     tel_.count_wakeup();
+    away_ = true;
     typical_block_ns_ = typical_block_ns_ == 0 ? t1 - t0 : (3 * typical_block_ns_ + (t1 - t0)) / 4;
   }
   tel_.enter(wait_state::spin, t1, thread_cpu_ns());
@@ -190,7 +196,7 @@ backoff_strategy::backoff_strategy(waiter& w, const backoff_params& p)
 }
 
 void backoff_strategy::after_step(unsigned events) {
-  const bool was_away = std::exchange(away_, false);
+  const bool was_away = w_.take_away();
   if (events) {
     restart();
     if (arrivals_) arrivals_->traffic(monotonic_ns(), was_away);
@@ -210,26 +216,29 @@ void backoff_strategy::after_step(unsigned events) {
   if (arrivals_) {
     if (const std::optional<std::int64_t> away = arrivals_->away_ns(now)) {
       // An arrival is expected: be there, spinning, from its lead on. Not a reason to block,
-      // however long the gap: a watching sleep is as reachable, and costs one wake-up.
+      // however long the gap: a watching sleep is as reachable, and costs one wake-up. Nor is
+      // the wait idle meanwhile: block_after_ns counts from when an expected arrival failed to
+      // come, and is at least half a gap, since a rhythm may grow by 1.5x and still be followed.
+      // A wait that blocked at the first arrival of a longer gap (late for the rhythm) handed the
+      // worker to the progress thread, which had seen none of the rhythm, and the following
+      // arrivals cost a block's wake-up each (bench/reaction over sm at 4.8 ms: 25 us, spin 5).
+      idle_since_ns_ = now;
+      patience_ns_ = arrivals_->gap_ns() / 2;
       if (*away == 0) {
         w_.spin();
       } else {
-        away_ = away_for_arrival(
-                    *away, [&](std::int64_t ns) { return w_.sleep(ns, p_.watch); },
-                    [&](std::int64_t ns, std::int64_t late) { arrivals_->overslept(ns, late); }) !=
-                blocker::outcome::busy;
+        away_for_arrival(
+            *away, [&](std::int64_t ns) { return w_.sleep(ns, p_.watch); },
+            [&](std::int64_t ns, std::int64_t late) { arrivals_->overslept(ns, late); });
       }
       return;
     }
   }
-  if (p_.block_after_ns > 0 && now - idle_since_ns_ >= p_.block_after_ns) {
-    const blocker::outcome o = w_.block(p_.block_timeout_ns, p_.block_timeout_ns);
-    away_ = o != blocker::outcome::busy;
-    if (o != blocker::outcome::unsupported) return;
+  if (p_.block_after_ns > 0 && now - idle_since_ns_ >= std::max(p_.block_after_ns, patience_ns_)) {
+    if (w_.block(p_.block_timeout_ns, p_.block_timeout_ns) != blocker::outcome::unsupported) return;
   }
   // A watched worker with events pending: progress them now (the step stays as it was).
   if (w_.sleep(sleep_ns_, p_.watch) == blocker::outcome::busy) return;
-  away_ = true;
   sleep_ns_ = std::min(sleep_ns_ * 2, p_.max_sleep_ns);
 }
 
@@ -237,7 +246,7 @@ void backoff_strategy::after_step(unsigned events) {
 // interrupt
 
 void interrupt_strategy::after_step(unsigned events) {
-  const bool was_away = std::exchange(away_, false);
+  const bool was_away = w_.take_away();
   if (events) {  // drain first: block only after a step that found nothing
     w_.awake();
     if (arrivals_) arrivals_->traffic(monotonic_ns(), was_away);
@@ -256,8 +265,7 @@ void interrupt_strategy::after_step(unsigned events) {
         [&](std::int64_t ns, std::int64_t late) { arrivals_->overslept(ns, late); });
   else
     o = w_.block(timeout_ns_, w_.typical_block_ns());
-  if (o == blocker::outcome::unsupported) o = w_.sleep(fallback_sleep_ns_);
-  away_ = o != blocker::outcome::busy;
+  if (o == blocker::outcome::unsupported) w_.sleep(fallback_sleep_ns_);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,7 +276,6 @@ auto_strategy::auto_strategy(waiter& w, const auto_params& p, std::int64_t max_b
 
 void auto_strategy::begin_wait(std::size_t bytes, transfer_kind kind) {
   policy_.begin_wait(monotonic_ns(), bytes, kind);
-  away_ = false;
 }
 
 void auto_strategy::end_wait() {
@@ -277,9 +284,8 @@ void auto_strategy::end_wait() {
 }
 
 void auto_strategy::after_step(unsigned events) {
-  const bool was_away = away_;
-  if (away_) {
-    away_ = false;
+  const bool was_away = w_.take_away();
+  if (was_away) {
     const std::int64_t before = policy_.penalty_ns();
     policy_.woke(monotonic_ns(), last_, events);
     if (policy_.penalty_ns() != before) w_.telemetry().add_penalty(policy_.penalty_ns() - before);
@@ -312,7 +318,6 @@ void auto_strategy::after_step(unsigned events) {
       break;
     }
   }
-  away_ = true;
   last_ = d.what;
 }
 

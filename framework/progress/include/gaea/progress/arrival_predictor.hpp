@@ -7,6 +7,7 @@
 /// policy (the progress thread) and by the hand-over's serving waits. A pure state machine with
 /// the clock passed in, so that unit tests drive it.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -60,9 +61,9 @@ class arrival_predictor {
   std::int64_t gap_ns_ = 0, jitter_ns_ = 0;
   double late_fraction_ = 0;  // of a timed wake-up's length, beyond the lead
   std::int64_t late_seen_ns_ = 0;
-  std::int64_t last_exact_ns_ = -1;        // the last arrival seen spinning (as seen)
-  std::int64_t late_run_[max_late_run]{};  // arrivals seen late since then (as seen)
-  int late_count_ = 0;                     // > max_late_run: too many to learn from
+  std::int64_t last_exact_ns_ = -1;                    // the last arrival seen spinning (as seen)
+  std::array<std::int64_t, max_late_run> late_run_{};  // arrivals seen late since then (as seen)
+  int late_count_ = 0;                                 // > max_late_run: too many to learn from
 };
 
 }  // namespace gaea::progress

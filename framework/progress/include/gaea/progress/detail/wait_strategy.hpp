@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "gaea/comm/service.hpp"
 #include "gaea/progress/arrival_predictor.hpp"
@@ -49,6 +50,11 @@ class waiter {
   void set_yield_interval(std::int64_t ns) noexcept { yield_ns_ = ns; }
   /// Leaves spin/sleep/block for `run` (end of a wait, or traffic for the progress thread).
   void run() noexcept;
+  /// Whether the thread slept or blocked since the last call, spin() or run(): events its next
+  /// step finds came while it was away, and it sees them a wake-up late (arrival_predictor). A
+  /// sleep or block that returned `busy` or `unsupported` at once does not count. Clears the
+  /// record.
+  bool take_away() noexcept { return std::exchange(away_, false); }
   /// Micro-sleeps for `ns`; signal() ends the sleep early, and with `watch` so do the thread's
   /// worker and the away hook's watch() (see blocker::sleep). Returns `busy` at once, without
   /// sleeping, when a watched worker has events pending.
@@ -91,6 +97,7 @@ class waiter {
   std::int64_t typical_block_ns_ = 0;
   std::int64_t yield_ns_ = 0;
   std::int64_t last_yield_ns_ = 0;
+  bool away_ = false;  // slept or blocked since the last take_away(), spin() or run()
 };
 
 /// Decides, after every progress step, whether the thread spins, sleeps or blocks.
@@ -167,8 +174,8 @@ class backoff_strategy final : public wait_strategy {
   void restart() noexcept {
     idle_ = 0;
     sleeping_ = false;
-    away_ = false;
     sleep_ns_ = p_.min_sleep_ns;
+    patience_ns_ = 0;
   }
   waiter& w_;
   backoff_params p_;
@@ -176,8 +183,8 @@ class backoff_strategy final : public wait_strategy {
   std::uint32_t idle_ = 0;
   std::int64_t idle_since_ns_ = 0;
   bool sleeping_ = false;
-  bool away_ = false;  // the last step was followed by a sleep or block (arrivals seen late)
   std::int64_t sleep_ns_;
+  std::int64_t patience_ns_ = 0;  // the least idle time before a block: half the rhythm's gap
 };
 
 /// Mode `interrupt`: drain (progress until a step finds nothing), arm, and block in epoll on the
@@ -201,7 +208,6 @@ class interrupt_strategy final : public wait_strategy {
   std::int64_t timeout_ns_;
   std::int64_t fallback_sleep_ns_;
   std::optional<arrival_predictor> arrivals_;
-  bool away_ = false;  // the last step was followed by a sleep or block (arrivals seen late)
 };
 
 /// Mode `auto`: the auto_policy's decisions, carried out by the waiter.
@@ -220,8 +226,7 @@ class auto_strategy final : public wait_strategy {
   waiter& w_;
   auto_policy policy_;
   std::int64_t max_block_ns_;
-  bool away_ = false;  // the last step was followed by a sleep or block
-  action last_ = action::spin;
+  action last_ = action::spin;  // what the thread did when it was last away
 };
 
 }  // namespace gaea::progress::detail
