@@ -14,6 +14,12 @@
 // slower send (16-35 us at gaps of milliseconds on this VM, against 0.4-5 us) would be charged to
 // the receiver's mode. `--sender-mode same` runs both ranks in the measured mode (the form of the
 // stored results before bench/results/20261126-issue19-late-seen).
+// The modes run one after another in one process, and the reaction drifts over a run (here over
+// tcp a spin pass run last was slower than the same spin pass run first, by more than 1.5x at 15
+// to 27 of 52 gaps; over sm the first pass was the slower): --passes runs the list in order, then
+// reversed, and so on, so that every mode's passes sit at the same mean position (default 2).
+// Each mode's figures pool its passes. Stored results before
+// bench/results/20261127-issue19-patience/order ran one pass.
 #include <mpi.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -78,7 +84,7 @@ int main(int argc, char** argv) {
   apps::conventions(app, "reaction");
   std::string modes_text = "spin,adaptive,interrupt,auto";
   double min_gap_us = 1, max_gap_us = 100000, factor = 1.25;
-  int per_gap = 5, warmup = 20;
+  int per_gap = 5, warmup = 20, passes = 2;
   std::uint64_t bytes = 1024;
   std::string json_path;
   std::string sender_text = "spin";
@@ -96,6 +102,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1.01, 100.0))
       ->capture_default_str();
   app.add_option("--per-gap", per_gap, "messages per gap (the median is reported)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--passes", passes,
+                 "passes over the modes, alternately in the given and the reversed order (their "
+                 "messages pooled per mode)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--warmup", warmup, "messages sent back to back before the measured ones")
@@ -172,7 +183,8 @@ int main(int argc, char** argv) {
                          {"warmup", warmup},
                          {"bytes", bytes},
                          {"handler_id", reaction_handler},
-                         {"sender_mode", sender_text}};
+                         {"sender_mode", sender_text},
+                         {"passes", passes}};
     out["clock_assumption"] =
         "send and handler times are CLOCK_MONOTONIC of two processes on one node (one shared "
         "clock); reaction = handler stamp - send stamp";
@@ -181,10 +193,15 @@ int main(int argc, char** argv) {
 
     const std::vector<std::byte> payload(bytes, std::byte{0x5a});
     std::vector<std::int64_t> send_ns(n_msgs, 0), arrival(n_msgs, 0);
-    // [mode] -> reactions per message (us), actual gaps (us), rank 1's figures
+    // [mode] -> reactions per message (us) and actual gaps (us), pass after pass; rank 1's
+    // figures summed over the mode's passes
     std::vector<std::vector<double>> reaction_us(modes.size()), actual_gap_us(modes.size());
     std::vector<std::vector<double>> rx_fields(modes.size(), std::vector<double>(f_count, 0));
-    for (std::size_t m = 0; m < modes.size(); ++m) {
+    std::vector<std::size_t> order;  // mode per pass over one mode
+    for (int p = 0; p < passes; ++p)
+      for (std::size_t k = 0; k < modes.size(); ++k)
+        order.push_back(p % 2 ? modes.size() - 1 - k : k);
+    for (const std::size_t m : order) {
       std::vector<double> mine(f_count, 0.0);
       if (rt.rank() == 1) {
         std::fill(rx.arrival_ns.begin(), rx.arrival_ns.end(), 0);
@@ -237,8 +254,10 @@ int main(int argc, char** argv) {
       } else if (rt.rank() == 0) {
         MPI_Recv(arrival.data(), static_cast<int>(n_msgs), MPI_INT64_T, 1, 0, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
-        MPI_Recv(rx_fields[m].data(), static_cast<int>(f_count), MPI_DOUBLE, 1, 1, MPI_COMM_WORLD,
+        MPI_Recv(mine.data(), static_cast<int>(f_count), MPI_DOUBLE, 1, 1, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
+        for (std::size_t f = 0; f < f_count; ++f)
+          rx_fields[m][f] += mine[f];
         for (std::size_t i = 0; i < n_msgs; ++i) {
           reaction_us[m].push_back(static_cast<double>(arrival[i] - send_ns[i]) * 1e-3);
           actual_gap_us[m].push_back(
@@ -260,6 +279,10 @@ int main(int argc, char** argv) {
     std::printf(
         "# assumption: both stamps are CLOCK_MONOTONIC on one node (a clock all its "
         "processes share); reaction = handler time - send time\n");
+    std::printf("# modes in the order");
+    for (const std::size_t m : order)
+      std::printf(" %s", modes[m].name.c_str());
+    std::printf(" (%d passes; each mode's messages pooled)\n", passes);
     std::printf(
         "# median reaction per gap, us (actual gap = median measured time between sends, "
         "from the first mode)\n");
@@ -270,11 +293,15 @@ int main(int argc, char** argv) {
     const auto first = static_cast<std::size_t>(warmup);
     nlohmann::json gaps_json = nlohmann::json::array();
     for (std::size_t g = 0; g < gaps_us.size(); ++g) {
-      const std::size_t lo = first + g * static_cast<std::size_t>(per_gap);
-      const std::size_t hi = lo + static_cast<std::size_t>(per_gap);
+      // The gap's messages in every pass of the mode.
       auto slice = [&](const std::vector<double>& v) {
-        return std::vector<double>(v.begin() + static_cast<std::ptrdiff_t>(lo),
-                                   v.begin() + static_cast<std::ptrdiff_t>(hi));
+        std::vector<double> pooled;
+        for (std::size_t base = 0; base < v.size(); base += n_msgs) {
+          const auto lo =
+              static_cast<std::ptrdiff_t>(base + first + g * static_cast<std::size_t>(per_gap));
+          pooled.insert(pooled.end(), v.begin() + lo, v.begin() + lo + per_gap);
+        }
+        return pooled;
       };
       nlohmann::json row = {{"gap_us", gaps_us[g]}};
       std::printf("%10.1f %10.1f", gaps_us[g], gaea_bench::median(slice(actual_gap_us[0])));
@@ -300,10 +327,12 @@ int main(int argc, char** argv) {
     out["modes"] = nlohmann::json::array();
     for (std::size_t m = 0; m < modes.size(); ++m) {
       std::vector<double> burst, sparse;
-      for (std::size_t i = first; i < n_msgs; ++i) {
+      for (std::size_t j = 0; j < reaction_us[m].size(); ++j) {
+        const std::size_t i = j % n_msgs;
+        if (i < first) continue;
         const double gap = static_cast<double>(gap_of[i]) * 1e-3;
-        if (gap < 100) burst.push_back(reaction_us[m][i]);
-        if (gap >= 1000) sparse.push_back(reaction_us[m][i]);
+        if (gap < 100) burst.push_back(reaction_us[m][j]);
+        if (gap >= 1000) sparse.push_back(reaction_us[m][j]);
       }
       const std::vector<double>& f = rx_fields[m];
       const double pct = f[f_wall_s] > 0 ? 100.0 * f[f_cpu_s] / f[f_wall_s] : 0;
