@@ -8,7 +8,7 @@
 //   per gap:  median reaction (us) per mode, and the median actual gap (the sender's sleep
 //             overshoots tiny gaps)
 //   per mode: rank 1's process CPU time over the run (% of one core), wake-ups, blocks, energy
-// Rank 1's stamps are sent back to rank 0 with MPI after every mode. Table + JSON (--json).
+// Rank 1's stamps are sent back to rank 0 with MPI after every pass. Table + JSON (--json).
 // The sender's own wait mode (--sender-mode) is held the same in every measured mode by default
 // (spin): a sender whose core idles between sends (a halted vCPU here) wakes cold, and its
 // slower send (16-35 us at gaps of milliseconds on this VM, against 0.4-5 us) would be charged to
@@ -197,7 +197,7 @@ int main(int argc, char** argv) {
     // figures summed over the mode's passes
     std::vector<std::vector<double>> reaction_us(modes.size()), actual_gap_us(modes.size());
     std::vector<std::vector<double>> rx_fields(modes.size(), std::vector<double>(f_count, 0));
-    std::vector<std::size_t> order;  // mode per pass over one mode
+    std::vector<std::size_t> order;  // the mode of each pass over the schedule, in run order
     for (int p = 0; p < passes; ++p)
       for (std::size_t k = 0; k < modes.size(); ++k)
         order.push_back(p % 2 ? modes.size() - 1 - k : k);
