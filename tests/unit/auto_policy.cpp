@@ -173,6 +173,8 @@ TEST_CASE("auto policy: a steady rhythm of arrivals is met spinning, not woken l
   const auto_params p = auto_params::from(cal(), 0.02, false);  // lead 40 us
   // With DVFS, the lead includes raising the core again after the block.
   CHECK(auto_params::from(cal(10 * us), 0.02, false).lead_ns == 50 * us);
+  // A rank with cores of its own meets a predicted arrival 4 leads early: no peer loses the time.
+  CHECK(auto_params::from(cal(10 * us), 0.02, false, /*rank_owns_core=*/true).lead_ns == 200 * us);
   auto_policy a(p, 0);
   // Two arrivals 1 ms apart are not yet a rhythm: idle, the thread sleeps and blocks as before.
   a.traffic(0);

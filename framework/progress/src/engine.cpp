@@ -142,7 +142,8 @@ struct engine::thread_state {
 engine::engine(comm::service_worker& service, engine_options opt)
     : service_(service),
       opt_(std::move(opt)),
-      auto_app_(auto_params::from(opt_.cal, opt_.max_slowdown, opt_.share_core)),
+      auto_app_(
+          auto_params::from(opt_.cal, opt_.max_slowdown, opt_.share_core, !opt_.ranks_share_cores)),
       auto_progress_(auto_app_),
       generation_(++g_generation),
       start_ns_(monotonic_ns()),

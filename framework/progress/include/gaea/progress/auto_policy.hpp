@@ -61,8 +61,11 @@ struct auto_params {
   bool shares_core = false;
 
   /// Parameters derived from a calibration. `shares_core`: the thread shares its core with
-  /// application threads, so spinning is kept short.
-  static auto_params from(const calibration& c, double max_slowdown, bool shares_core);
+  /// application threads, so spinning is kept short. `rank_owns_core`: no other rank runs on
+  /// the rank's cores (engine_options::ranks_share_cores is false), so spinning early for a
+  /// predicted arrival (lead_ns) takes time from no peer: the lead is 4 times longer.
+  static auto_params from(const calibration& c, double max_slowdown, bool shares_core,
+                          bool rank_owns_core = false);
 };
 
 enum class action : std::uint8_t { spin, sleep, block };
