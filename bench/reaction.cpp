@@ -14,12 +14,9 @@
 // slower send (16-35 us at gaps of milliseconds on this VM, against 0.4-5 us) would be charged to
 // the receiver's mode. `--sender-mode same` runs both ranks in the measured mode (the form of the
 // stored results before bench/results/20261126-issue19-late-seen).
-// The modes run one after another in one process, and the reaction drifts over a run (here over
-// tcp a spin pass run last was slower than the same spin pass run first, by more than 1.5x at 15
-// to 27 of 52 gaps; over sm the first pass was the slower): --passes runs the list in order, then
-// reversed, and so on, so that every mode's passes sit at the same mean position (default 2).
-// Each mode's figures pool its passes. Stored results before
-// bench/results/20261127-issue19-patience/order ran one pass.
+// The reaction drifts over a run, so --passes runs the modes in order, then reversed, and so on
+// (every mode's passes at the same mean position; each mode's figures pool its passes); the
+// measured drift and which stored results ran one pass: bench/README.md, "Passes".
 #include <mpi.h>
 #include <sys/prctl.h>
 #include <time.h>

@@ -21,16 +21,12 @@ auto_params auto_params::from(const calibration& c, double max_slowdown, bool sh
   p.max_sleep_ns = std::clamp<std::int64_t>(p.block_after_ns / 4, p.min_sleep_ns, 1000000);
   p.max_slowdown = max_slowdown;
   // A timed wake-up is late by about what a micro-sleep overshoots, and a thread whose core was
-  // lowered for the block raises it (one DVFS transition) before it can spin. That is its
-  // typical lateness after a short sleep; after milliseconds, where an idle core sleeps deeply,
-  // the tail is several times longer (a VM's halted vCPU here: p90 23-57 us against a 5 us
-  // overshoot), and the first progress step after it is slow (15-20 us). On a core of its own a
-  // rank can afford to cover that: 4 or 8 leads met bench/reaction's arrivals within 1.5x of
-  // spin at 45-52 of 52 gaps where 1 lead met 40-47 (four interleaved sets, sm and tcp; receiver
-  // CPU +0-0.4 points of a core).
-  // Where ranks share cores the early spin is a peer's time: LBM on 4 ranks / 2 cores took
-  // 20 % longer with 4 leads (bench/results/20261127-issue19-lead).
-  p.lead_ns = (rank_owns_core ? 4 : 1) * (p.sleep_cost_ns + c.dvfs_ns);
+  // lowered for the block raises it (one DVFS transition) before it can spin. After a sleep of
+  // milliseconds the lateness has a tail several times longer, and the first step after it is
+  // slow: a rank on cores of its own covers that with a longer lead (it costs only idle time);
+  // where ranks share cores the early spin is a peer's time (progress README, arrival prediction).
+  constexpr std::int64_t own_core_leads = 4;
+  p.lead_ns = (rank_owns_core ? own_core_leads : 1) * (p.sleep_cost_ns + c.dvfs_ns);
   // The parked progress thread of a shared core checks once per takeover_ns whether application
   // threads still serve: one timer wake-up (about a micro-sleep's cost) per check, so 200 of
   // them bound the checks to 0.5% of a core.
