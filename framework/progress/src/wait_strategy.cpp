@@ -230,6 +230,9 @@ void backoff_strategy::after_step(unsigned events) {
         away_for_arrival(
             *away, [&](std::int64_t ns) { return w_.sleep(ns, p_.watch); },
             [&](std::int64_t ns, std::int64_t late) { arrivals_->overslept(ns, late); });
+        // Nor the sleep: one that woke past the window (a timed wake-up's tail) counts idle from
+        // its end. Counted from its start, a gap near block_after_ns blocked at once.
+        idle_since_ns_ = monotonic_ns();
       }
       return;
     }
