@@ -170,10 +170,13 @@ TEST_CASE("auto on shared cores: an arrival ends a serving wait's micro-sleep",
   // Without the watch none would be. On a loaded machine some arrivals find the thread awake
   // (runnable, or in its spin window after a late previous message); on one loaded by other
   // CPU-bound jobs the spin window's yields each last a scheduler slice, so the wait may not
-  // sleep at all: the bound is taken against the sleeps there were.
+  // sleep at all: the bound is taken against the sleeps there were. A gap holds about 15 sleep
+  // steps (up to 200 us each; about 300 sleeps for 20 arrivals when not loaded), of which an
+  // arrival can end only the last: counted against twice that. (Against half the sleeps, a run
+  // beside a parallel build, with 2 sleeps in all, failed.)
   const auto slept = static_cast<std::int64_t>(after.wakeups - before.wakeups);
   if (rt().progress().share_core())
-    CHECK(woken >= std::min<std::int64_t>(messages / 4, slept / 2));
+    CHECK(woken >= std::min<std::int64_t>(messages / 4, slept / 32));
   else
     CHECK(woken == 0);  // no hand-over: the progress thread serves, the main thread blocks
 }
@@ -325,9 +328,12 @@ TEST_CASE(
         i == 0 ? wait_start_ns : seen[static_cast<std::size_t>(i - 1)].at_ns;
     const std::int64_t late = a.at_ns - before - gap_ns(i);
     late_us << (i ? " " : "") << late / 1000 << (a.on_main ? "" : "*");
-    // The first message is idle time the wait rightly blocks after, past a threshold.
+    // Before the first message the wait is idle from its start and rightly blocks once that
+    // passes a threshold: half of one is the limit there.
     if (disturbed == messages && (i == 0 ? 2 : 10) * late > block_after_ns) disturbed = i;
-    if (a.on_main) handed_back = i + 1;  // the first never served by the wait may precede it
+    // A message that came before the wait began may have run on the progress thread; after
+    // the last one the main thread ran, the wait had handed the worker back.
+    if (a.on_main) handed_back = i + 1;
   }
   INFO("handlers on rank 0's main thread: "
        << on_main << " of " << messages << "; blocks during the wait: " << blocks
