@@ -31,9 +31,13 @@ struct handler_threads {
 handler_threads g_seen;
 std::thread::id g_main;
 
+bool on_main_thread() {
+  return std::this_thread::get_id() == g_main;
+}
+
 // Counts a handler call; returns the calls so far.
 std::int64_t count_call() {
-  if (std::this_thread::get_id() == g_main) g_seen.on_main.fetch_add(1);
+  if (on_main_thread()) g_seen.on_main.fetch_add(1);
   return g_seen.calls.fetch_add(1) + 1;
 }
 
@@ -172,8 +176,7 @@ TEST_CASE("auto on shared cores: an arrival ends a serving wait's micro-sleep",
   // CPU-bound jobs the spin window's yields each last a scheduler slice, so the wait may not
   // sleep at all: the bound is taken against the sleeps there were. A gap holds about 15 sleep
   // steps (up to 200 us each; about 300 sleeps for 20 arrivals when not loaded), of which an
-  // arrival can end only the last: counted against twice that. (Against half the sleeps, a run
-  // beside a parallel build, with 2 sleeps in all, failed.)
+  // arrival can end only the last: counted against twice that.
   const auto slept = static_cast<std::int64_t>(after.wakeups - before.wakeups);
   if (rt().progress().share_core())
     CHECK(woken >= std::min<std::int64_t>(messages / 4, slept / 32));
@@ -285,9 +288,9 @@ TEST_CASE(
   static const bool registered = [] {
     rt().comm().register_handler(
         gaea::comm::handler_ids::user_first + 43, [](const gaea::comm::am_message&) {
-          const bool on_main = std::this_thread::get_id() == g_main;
           const std::int64_t i = count_call() - 1;
-          if (i < messages) seen[static_cast<std::size_t>(i)] = {gaea::monotonic_ns(), on_main};
+          if (i < messages)
+            seen[static_cast<std::size_t>(i)] = {gaea::monotonic_ns(), on_main_thread()};
           rt().progress().notify_waiters();
         });
     return true;
