@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # An emulated cluster on one machine: N hosts, each a network namespace with its own hostname,
-# its own /dev/shm and its own kernel boot id, joined by one bridge. Needs root (CAP_NET_ADMIN
-# and CAP_SYS_ADMIN).
+# its own /dev/shm and its own kernel boot id, joined by two bridges as cluster nodes are by two
+# networks: the fabric (eth0: UCX's and MPI's traffic) and the management network (mgmt0: the
+# launcher's own control traffic, Open MPI's out-of-band channel). A fault of a host's fabric
+# link is then seen by the application, not by the launcher. Needs root (CAP_NET_ADMIN and
+# CAP_SYS_ADMIN).
 #
 #   scripts/cluster.sh up N [--ppn K] [--latency T] [--rate R] [--preset NAME] [--cpus HOW]
 #       create hosts gaea-h0 .. gaea-h<N-1> (K slots each, default 2). Leftovers of an earlier
@@ -40,8 +43,8 @@
 # and boot id, as plain containers on one kernel look (UCX then takes the hosts for one machine;
 # for testing Gaea's detection of that). GAEA_CLUSTER_NAME (default gaea: hosts gaea-h0.., several clusters can coexist
 # under different names), GAEA_CLUSTER_DIR (state, default /run/<name>-cluster),
-# GAEA_CLUSTER_SUBNET (first three octets of a /24 that exists only inside the cluster's
-# namespaces, default 10.213.77).
+# GAEA_CLUSTER_SUBNET (first three octets of the fabric's /24, which exists only inside the
+# cluster's namespaces, default 10.213.77; the management network takes the next /24).
 set -euo pipefail
 
 self=$(readlink -f "${BASH_SOURCE[0]}")
@@ -51,7 +54,10 @@ state=${GAEA_CLUSTER_DIR:-/run/$name-cluster}
 subnet=${GAEA_CLUSTER_SUBNET:-10.213.77}
 switch_ns=$name-sw
 host_prefix=$name-h
-iface=eth0  # the inter-host device inside every host, as on a real node
+iface=eth0  # the fabric device inside every host, as on a real node
+mgmt_iface=mgmt0  # the management network's device
+[[ $subnet =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "cluster.sh: GAEA_CLUSTER_SUBNET='$subnet' must be three octets, e.g. 10.213.77" >&2; exit 2; }
+mgmt_subnet=${subnet%.*}.$(((${subnet##*.} + 1) % 256))
 
 usage() { sed -n '2,40p' "$self" | sed 's/^# \{0,1\}//'; }
 die() { echo "cluster.sh: $*" >&2; exit 1; }
@@ -201,6 +207,8 @@ up() {
   ip -n "$switch_ns" link set lo up
   ip -n "$switch_ns" link add br0 type bridge
   ip -n "$switch_ns" link set br0 up
+  ip -n "$switch_ns" link add br1 type bridge
+  ip -n "$switch_ns" link set br1 up
   : >"$state/hosts"
   : >"$state/hostfile"
   local etc_hosts="127.0.0.1 localhost"$'\n'
@@ -218,6 +226,11 @@ up() {
     ip -n "$h" link set "$iface" up
     ip -n "$switch_ns" link set "p$i" master br0
     ip -n "$switch_ns" link set "p$i" up
+    ip -n "$h" link add "$mgmt_iface" type veth peer name "m$i" netns "$switch_ns"
+    ip -n "$h" addr add "$mgmt_subnet.$((10 + i))/24" dev "$mgmt_iface"
+    ip -n "$h" link set "$mgmt_iface" up
+    ip -n "$switch_ns" link set "m$i" master br1
+    ip -n "$switch_ns" link set "m$i" up
     local qdisc=()
     if [[ -n $applied_latency ]]; then
       qdisc=(netem delay "$applied_latency")
@@ -259,11 +272,15 @@ EOF
     echo "rate=${rate:-none}"
     echo "subnet=$subnet.0/24"
     echo "device=$iface"
+    echo "management=$mgmt_subnet.0/24"
+    echo "management_device=$mgmt_iface"
     echo "cpus=$cpus_how"
   } >"$state/config"
   # Every host link is up; there is no default route anywhere, so nothing outside is reachable.
   for h in $(hosts); do
     [[ $(ip -n "$h" -o link show dev "$iface") == *"state UP"* ]] || die "up: $h's $iface is not up"
+    [[ $(ip -n "$h" -o link show dev "$mgmt_iface") == *"state UP"* ]] ||
+      die "up: $h's $mgmt_iface is not up"
     [[ -z $(ip -n "$h" route show default) ]] || die "up: $h has a default route"
   done
   trap - ERR
@@ -275,13 +292,14 @@ status() {
   echo "cluster: $(tr '\n' ' ' <"$state/config")"
   local h
   for h in $(hosts); do
-    local addr q
+    local addr mgmt q
     addr=$(ip -n "$h" -4 -o addr show dev "$iface" 2>/dev/null | awk '{print $4}')
+    mgmt=$(ip -n "$h" -4 -o addr show dev "$mgmt_iface" 2>/dev/null | awk '{print $4}')
     q=$(ip netns exec "$h" tc qdisc show dev "$iface" 2>/dev/null | head -n1)
     local on="all CPUs"
     if [[ -s $state/cpuset.$h ]]; then on="CPUs $(cat "$state/cpus.$h")"
     elif [[ -f $state/cpus.$h ]]; then on="CPUs $(cat "$state/cpus.$h") (taskset)"; fi
-    printf '  %-10s %-18s %-12s %s\n' "$h" "${addr:-missing}" "$on" "$q"
+    printf '  %-10s %-18s %-24s %-12s %s\n' "$h" "${addr:-missing}" "mgmt ${mgmt:-missing}" "$on" "$q"
   done
 }
 
@@ -317,7 +335,7 @@ run_mpirun() {
   local head
   head=$(head -n1 "$state/hosts")
   local args=(--hostfile "$state/hostfile" --mca plm_rsh_agent "$state/agent"
-    --mca oob_tcp_if_include "$iface" --mca btl_tcp_if_include "$iface"
+    --mca oob_tcp_if_include "$mgmt_iface" --mca btl_tcp_if_include "$iface"
     -x "UCX_NET_DEVICES=${UCX_NET_DEVICES:-$iface}")
   if [[ ${EUID:-$(id -u)} -eq 0 ]]; then args+=(--allow-run-as-root); fi
   export OMPI_MCA_hwloc_base_binding_policy=${OMPI_MCA_hwloc_base_binding_policy:-none}

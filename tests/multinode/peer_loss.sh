@@ -2,9 +2,11 @@
 # peer_loss.sh <kill|link> <bound-seconds> <program> -- <launch command...>
 # Runs the launch command (`cluster.sh mpirun -np 4 <program> ...` on a 2x2 emulated cluster:
 # ranks 0-1 on one host, 2-3 on the other), then after 6 s either
-# kills rank 3 with SIGKILL (kill) or takes its host's link down (link). Passes only when mpirun
-# ends with a non-zero exit within <bound-seconds> of the fault, no rank process is left, and
-# a rank of the other host (0 or 1) names a lost rank of the failed host.
+# kills rank 3 with SIGKILL (kill) or takes its host's fabric link (eth0) down (link; the
+# launcher's management network stays up, as when a node's fabric port fails). Passes only when
+# mpirun ends with a non-zero exit within <bound-seconds> of the fault, no rank process is left,
+# and a rank names the loss: for kill a rank of the other host (0 or 1) names a lost rank of the
+# failed host; for link a rank names a lost rank across the downed link.
 set -uo pipefail
 fault=$1 bound=$2 program=$3
 shift 3
@@ -64,9 +66,18 @@ awk -v t="$took" -v b="$bound" 'BEGIN { exit !(t <= b) }' || { echo "FAIL: took 
 sleep 1
 left=$(rank_pids)
 if [[ -n $left ]]; then echo "FAIL: rank processes are left: $left"; kill -9 $left; fail=1; fi
-# The ranks of the other host (0 and 1) reach the launcher: the first of them to notice names a
-# rank of the failed host (the launcher may end the other before it notices). The killed rank's
-# own host reports its death through the launcher's daemon there.
-grep -Eq "gaea: rank [01] \(host [^)]*\): lost the connection to rank [23] \(host $host\)" "$log" ||
-  { echo "FAIL: no rank of the other host named a lost rank of $host"; fail=1; }
+# Who must name the loss. A killed rank: the ranks of the other host (0 and 1), whose connections
+# to it reset; the first of them to notice names a rank of the failed host (the launcher may end
+# the other before it notices), and the killed rank's own host reports its death through the
+# launcher's daemon there. A fabric link down: both sides lose each other, and whichever rank
+# notices first names a rank across the link (the launcher's management network is still up, so
+# it ends the others when that rank exits, perhaps before they notice).
+if [[ $fault == kill ]]; then
+  grep -Eq "gaea: rank [01] \(host [^)]*\): lost the connection to rank [23] \(host $host\)" "$log" ||
+    { echo "FAIL: no rank of the other host named a lost rank of $host"; fail=1; }
+else
+  across=$(sed -nE 's/^gaea: rank [0-9]+ \(host ([^)]*)\): lost the connection to rank [0-9]+ \(host ([^)]*)\).*/\1 \2/p' "$log" |
+    awk -v h="$host" '$1 != $2 && ($1 == h || $2 == h)' | head -n1)
+  [[ -n $across ]] || { echo "FAIL: no rank named a lost rank across $host's fabric link"; fail=1; }
+fi
 exit $fail
