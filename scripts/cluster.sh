@@ -41,10 +41,11 @@
 #
 # Environment: GAEA_CLUSTER_SHARED_IDENTITY=1 runs commands without their host's own /dev/shm
 # and boot id, as plain containers on one kernel look (UCX then takes the hosts for one machine;
-# for testing Gaea's detection of that). GAEA_CLUSTER_NAME (default gaea: hosts gaea-h0.., several clusters can coexist
-# under different names), GAEA_CLUSTER_DIR (state, default /run/<name>-cluster),
-# GAEA_CLUSTER_SUBNET (first three octets of the fabric's /24, which exists only inside the
-# cluster's namespaces, default 10.213.77; the management network takes the next /24).
+# for testing Gaea's detection of that). GAEA_CLUSTER_NAME (default gaea: hosts gaea-h0..;
+# several clusters can coexist under different names), GAEA_CLUSTER_DIR (state, default
+# /run/<name>-cluster), GAEA_CLUSTER_SUBNET (first three octets of the fabric's /24, which
+# exists only inside the cluster's namespaces, default 10.213.77; the management network takes
+# the next /24).
 set -euo pipefail
 
 self=$(readlink -f "${BASH_SOURCE[0]}")
@@ -56,10 +57,11 @@ switch_ns=$name-sw
 host_prefix=$name-h
 iface=eth0  # the fabric device inside every host, as on a real node
 mgmt_iface=mgmt0  # the management network's device
-[[ $subnet =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "cluster.sh: GAEA_CLUSTER_SUBNET='$subnet' must be three octets, e.g. 10.213.77" >&2; exit 2; }
+[[ $subnet =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+  { echo "cluster.sh: GAEA_CLUSTER_SUBNET='$subnet' must be three octets, e.g. 10.213.77" >&2; exit 2; }
 mgmt_subnet=${subnet%.*}.$(((${subnet##*.} + 1) % 256))
 
-usage() { sed -n '2,40p' "$self" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$self" | sed '$d; s/^# \{0,1\}//'; }
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 
 # One line and exit 77 (ctest's skip code) when namespaces cannot be made here.
