@@ -171,6 +171,17 @@ check_latency() {
   [[ $1 =~ ^[0-9]+(\.[0-9]+)?(us|ms|s)$ ]] || die "latency '$1' must look like 5us, 1.5ms or 1s"
 }
 
+# Joins host H to a bridge of the switch: device DEV inside H (address ADDR/24), its peer PORT
+# on BRIDGE.
+attach() {
+  local h=$1 dev=$2 port=$3 bridge=$4 addr=$5
+  ip -n "$h" link add "$dev" type veth peer name "$port" netns "$switch_ns"
+  ip -n "$h" addr add "$addr/24" dev "$dev"
+  ip -n "$h" link set "$dev" up
+  ip -n "$switch_ns" link set "$port" master "$bridge"
+  ip -n "$switch_ns" link set "$port" up
+}
+
 up() {
   local n="${1:-}" ppn=2 latency="" rate="" preset=none cpus_how=split
   [[ $n =~ ^[0-9]+$ && $n -ge 1 && $n -le 64 ]] || die "up: N='$n' must be a host count from 1 to 64"
@@ -216,23 +227,14 @@ up() {
   local etc_hosts="127.0.0.1 localhost"$'\n'
   local cpuset_parent=""
   [[ $cpus_how == shared ]] || cpuset_parent=$(make_cpuset_parent)
-  local i h
+  local i h dev
   for ((i = 0; i < n; i++)); do etc_hosts+="$subnet.$((10 + i)) $host_prefix$i"$'\n'; done
   for ((i = 0; i < n; i++)); do
     h="$host_prefix$i"
-    local addr="$subnet.$((10 + i))"
     ip netns add "$h"
     ip -n "$h" link set lo up
-    ip -n "$h" link add "$iface" type veth peer name "p$i" netns "$switch_ns"
-    ip -n "$h" addr add "$addr/24" dev "$iface"
-    ip -n "$h" link set "$iface" up
-    ip -n "$switch_ns" link set "p$i" master br0
-    ip -n "$switch_ns" link set "p$i" up
-    ip -n "$h" link add "$mgmt_iface" type veth peer name "m$i" netns "$switch_ns"
-    ip -n "$h" addr add "$mgmt_subnet.$((10 + i))/24" dev "$mgmt_iface"
-    ip -n "$h" link set "$mgmt_iface" up
-    ip -n "$switch_ns" link set "m$i" master br1
-    ip -n "$switch_ns" link set "m$i" up
+    attach "$h" "$iface" "p$i" br0 "$subnet.$((10 + i))"
+    attach "$h" "$mgmt_iface" "m$i" br1 "$mgmt_subnet.$((10 + i))"
     local qdisc=()
     if [[ -n $applied_latency ]]; then
       qdisc=(netem delay "$applied_latency")
@@ -280,9 +282,9 @@ EOF
   } >"$state/config"
   # Every host link is up; there is no default route anywhere, so nothing outside is reachable.
   for h in $(hosts); do
-    [[ $(ip -n "$h" -o link show dev "$iface") == *"state UP"* ]] || die "up: $h's $iface is not up"
-    [[ $(ip -n "$h" -o link show dev "$mgmt_iface") == *"state UP"* ]] ||
-      die "up: $h's $mgmt_iface is not up"
+    for dev in "$iface" "$mgmt_iface"; do
+      [[ $(ip -n "$h" -o link show dev "$dev") == *"state UP"* ]] || die "up: $h's $dev is not up"
+    done
     [[ -z $(ip -n "$h" route show default) ]] || die "up: $h has a default route"
   done
   trap - ERR
