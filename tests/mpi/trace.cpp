@@ -377,8 +377,14 @@ TEST_CASE("trace: JSON and OTF2 traces hold every call's region and open in stan
     MPI_Barrier(MPI_COMM_WORLD);
     setenv("GAEA_TRACE", (d + "/file.otf2").c_str(), 1);
     CHECK_THROWS_WITH(gaea::runtime(), Catch::Contains("GAEA_TRACE") &&
-                                           Catch::Contains("event directory") &&
-                                           Catch::Contains("not a directory"));
+                                           Catch::Contains("'" + d + "/file'") &&
+                                           Catch::Contains("not an earlier archive"));
+    // The report and the trace in one file: the trace would replace the report.
+    setenv("GAEA_TRACE", (d + "/both.json").c_str(), 1);
+    setenv("GAEA_REPORT", (d + "/./both.json").c_str(), 1);
+    CHECK_THROWS_WITH(gaea::runtime(),
+                      Catch::Contains("GAEA_REPORT") && Catch::Contains("name the same file"));
+    unsetenv("GAEA_REPORT");
     setenv("GAEA_TRACE", (d + "/run.json").c_str(), 1);
     setenv("GAEA_TRACE_EVENTS", "0", 1);
     CHECK_THROWS_WITH(gaea::runtime(), Catch::Contains("GAEA_TRACE_EVENTS"));

@@ -137,10 +137,13 @@ TEST_CASE("trace: the format follows the name; bad targets are refused", "[trace
                     Catch::Contains("does not exist"));
   CHECK_NOTHROW(tr::check_target(dir / "x.json", "GAEA_TRACE"));
   if (tr::otf2_supported()) {
-    CHECK_NOTHROW(tr::check_target(dir / "run.otf2", "GAEA_TRACE"));  // run/ is its directory
+    // A directory that is not part of an earlier archive is the user's: never replaced.
+    CHECK_THROWS_WITH(tr::check_target(dir / "run.otf2", "GAEA_TRACE"),
+                      Catch::Contains("'" + (dir / "run").string() + "'") &&
+                          Catch::Contains("anchor") && Catch::Contains("move it away"));
+    CHECK_NOTHROW(tr::check_target(dir / "new.otf2", "GAEA_TRACE"));
     std::ofstream(dir / "file") << "x";
-    CHECK_THROWS_WITH(tr::check_target(dir / "file.otf2", "GAEA_TRACE"),
-                      Catch::Contains("not a directory"));
+    CHECK_THROWS_WITH(tr::check_target(dir / "file.otf2", "GAEA_TRACE"), Catch::Contains("anchor"));
   } else {
     CHECK_THROWS_WITH(tr::check_target(dir / "run.otf2", "GAEA_TRACE"),
                       Catch::Contains("no OTF2 support"));
@@ -179,4 +182,61 @@ TEST_CASE("trace: the Chrome JSON writer gives metadata, X and C events", "[trac
   CHECK(x == 1);
   CHECK(c == 1);
   CHECK(m == 3);  // process_name, process_sort_index, thread_name
+}
+
+namespace {
+std::vector<tr::rank_trace> one_region_trace() {
+  std::vector<tr::rank_trace> ranks(1);
+  auto& r = ranks[0];
+  r.threads = {{"main", 3}};
+  r.regions.push_back({0, r.name_id("ga.get"), 1500, 2750, 8, 1});
+  return ranks;
+}
+}  // namespace
+
+TEST_CASE("trace: an OTF2 archive replaces only a complete earlier Gaea archive",
+          "[trace][regression]") {
+  if (!tr::otf2_supported()) return;
+  namespace fs = std::filesystem;
+  const auto dir = fs::temp_directory_path() / "gaea-trace-replace";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto ranks = one_region_trace();
+
+  // The user's directory of the archive's name, with a file and a subdirectory, and a .def file:
+  // refused at start-up and at the write, and everything stays.
+  fs::create_directories(dir / "results" / "sub");
+  std::ofstream(dir / "results" / "data1.h5") << "a";
+  std::ofstream(dir / "results.def") << "user definitions";
+  CHECK_THROWS_WITH(tr::check_target(dir / "results.otf2", "GAEA_TRACE"),
+                    Catch::Contains("results") && Catch::Contains("not an earlier archive"));
+  CHECK_THROWS(tr::write_otf2(dir / "results.otf2", ranks, {"Gaea test", 16}));
+  CHECK(fs::is_regular_file(dir / "results" / "data1.h5"));
+  CHECK(fs::is_directory(dir / "results" / "sub"));
+  std::string defs;
+  std::getline(std::ifstream(dir / "results.def"), defs);
+  CHECK(defs == "user definitions");
+  CHECK(!fs::exists(dir / "results.otf2"));
+
+  // Gaea's own complete archive is replaced, again and again.
+  tr::write_otf2(dir / "run.otf2", ranks, {"Gaea test", 16});
+  CHECK_NOTHROW(tr::check_target(dir / "run.otf2", "GAEA_TRACE"));
+  CHECK_NOTHROW(tr::write_otf2(dir / "run.otf2", ranks, {"Gaea test", 16}));
+  CHECK(fs::is_regular_file(dir / "run.otf2"));
+
+  // ... but not once a file of the user's is inside its event directory,
+  std::ofstream(dir / "run" / "notes.txt") << "mine";
+  CHECK_THROWS_WITH(tr::check_target(dir / "run.otf2", "GAEA_TRACE"), Catch::Contains("notes.txt"));
+  CHECK_THROWS(tr::write_otf2(dir / "run.otf2", ranks, {"Gaea test", 16}));
+  CHECK(fs::is_regular_file(dir / "run" / "notes.txt"));
+  fs::remove(dir / "run" / "notes.txt");
+
+  // ... nor an archive another tool wrote, nor a file that only has the anchor's name.
+  tr::write_otf2(dir / "other.otf2", ranks, {"Score-P 8.0", 16});
+  CHECK_THROWS_WITH(tr::check_target(dir / "other.otf2", "GAEA_TRACE"),
+                    Catch::Contains("Score-P") && Catch::Contains("not by Gaea"));
+  std::ofstream(dir / "fake.otf2") << "not an archive";
+  CHECK_THROWS_WITH(tr::check_target(dir / "fake.otf2", "GAEA_TRACE"),
+                    Catch::Contains("not an OTF2 archive"));
+  fs::remove_all(dir);
 }

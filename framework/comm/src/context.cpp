@@ -12,6 +12,8 @@
 #include <string_view>
 
 #include "detail/access.hpp"
+#include "detail/private_transports.hpp"
+#include "detail/process_limits.hpp"
 #include "detail/service_impl.hpp"
 #include "detail/ucx.hpp"
 #include "gaea/base/env.hpp"
@@ -59,9 +61,22 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   // slower (README, "Several nodes on one machine"). A transport setting: UCX reads it from the
   // environment when it opens the interface (ucp_config_modify does not reach it); a user's
   // value wins.
-  setenv("UCX_TCP_TX_SEG_SIZE", "64K", /*overwrite=*/0);
+  // Checked before any collective: the same environment gives the same verdict on every rank.
+  const char* user_tls = std::getenv("UCX_TLS");
+  const std::string tls = detail::private_transports(user_tls ? user_tls : "",
+                                                     detail::kernel_modules::of_this_machine());
+  // Only where tcp may be used: UCX warns about a variable that no transport reads.
+  if (tls.front() == '^' ? tls.find("tcp") == std::string::npos
+                         : tls.find("tcp") != std::string::npos)
+    setenv("UCX_TCP_TX_SEG_SIZE", "64K", /*overwrite=*/0);
   ucp_config_t* ucfg = nullptr;
   detail::check(ucp_config_read(nullptr, nullptr, &ucfg), "ucp_config_read");
+  // Shared memory that only the job's user can map: no sysv (detail/private_transports.hpp).
+  if (ucp_config_modify(ucfg, "TLS", tls.c_str()) != UCS_OK) {
+    ucp_config_release(ucfg);
+    throw error("gaea::comm: UCX does not accept UCX_TLS='" + tls + "' (from UCX_TLS='" +
+                (user_tls ? user_tls : "") + "')");
+  }
   // Node of every rank: the lowest world rank among those MPI places in its shared-memory domain.
   MPI_Comm node;
   MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
@@ -71,6 +86,14 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   node_of_ = detail::allgather_value(comm_, leader);
   for (const auto& h : detail::allgatherv(comm_, host_name()))
     hosts_.emplace_back(h.begin(), h.end());
+  try {
+    const bool posix = tls.front() == '^' ? tls.find("posix") == std::string::npos
+                                          : tls.find("posix") != std::string::npos;
+    detail::check_process_limits(comm_, rank_, node_of_, posix);
+  } catch (...) {
+    ucp_config_release(ucfg);
+    throw;
+  }
   // UCX 1.13's tcp transport can crash when one process drives several tcp devices to itself
   // (openucx/ucx#7547, #8836). A single-node job gains nothing from a second device: use only
   // the loopback one unless the user chose devices.

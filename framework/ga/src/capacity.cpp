@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "gaea/base/error.hpp"
@@ -25,6 +26,17 @@ std::uint64_t ram_available_bytes() {
   const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || size <= 0) return UINT64_MAX;
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size);
+}
+
+// This process's mapped address space (what RLIMIT_AS counts), or 0 when unknown.
+std::uint64_t address_space_bytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long long pages = 0;
+  const int got = std::fscanf(f, "%llu", &pages);
+  std::fclose(f);
+  const long size = sysconf(_SC_PAGESIZE);
+  return got == 1 && size > 0 ? pages * static_cast<std::uint64_t>(size) : 0;
 }
 
 std::string mib(std::uint64_t b) {
@@ -64,6 +76,16 @@ void check_capacity(runtime& rt, std::size_t bytes, const std::string& what) {
       lim.rlim_cur != RLIM_INFINITY && rt.nodes() > 1 && bytes > lim.rlim_cur)
     problem = "needs " + mib(bytes) + " of registered memory on rank " + std::to_string(rt.rank()) +
               " but the locked-memory limit (ulimit -l) is " + mib(lim.rlim_cur);
+
+  // The mapping needs address space: under `ulimit -v` UCX's mapping fails part-way otherwise.
+  if (problem.empty() && bytes > 0 && getrlimit(RLIMIT_AS, &lim) == 0 &&
+      lim.rlim_cur != RLIM_INFINITY) {
+    const std::uint64_t used = address_space_bytes();
+    if (used + bytes > lim.rlim_cur)
+      problem = "needs " + mib(bytes) + " more address space on rank " + std::to_string(rt.rank()) +
+                " but the address-space limit (ulimit -v) is " + mib(lim.rlim_cur) + " with " +
+                mib(used) + " in use; raise it (ulimit -v unlimited) or use more ranks";
+  }
 
   // Every rank throws the lowest troubled rank's message.
   coll::agree(world,

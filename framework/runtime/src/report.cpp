@@ -85,8 +85,24 @@ void write_string_attr(hid_t obj, const char* name, const std::string& value) {
 }  // namespace
 
 void detail::check_report_paths(const std::string& report, const std::string& trace) {
-  if (report != "0" && report != "1") check_output_path(report, "GAEA_REPORT");
+  const bool report_file = report != "0" && report != "1";
+  if (report_file) check_output_path(report, "GAEA_REPORT");
   if (!trace.empty()) trace::check_target(trace, "GAEA_TRACE");
+  // One file written twice at finalize: the second writer would replace the first's output.
+  if (report_file && !trace.empty()) {
+    namespace fs = std::filesystem;
+    auto resolved = [](const std::string& p) {
+      std::error_code ec;
+      fs::path c = fs::weakly_canonical(p, ec);
+      return ec ? fs::absolute(p, ec).lexically_normal() : c;
+    };
+    std::error_code ec;
+    const bool same = resolved(report) == resolved(trace) || fs::equivalent(report, trace, ec);
+    if (same)
+      throw error("GAEA_REPORT='" + report + "' and GAEA_TRACE='" + trace +
+                  "' name the same file: the trace would replace the report; give them different "
+                  "names");
+  }
 }
 
 std::vector<std::string> detail::command_line(const int* argc, char* const* const* argv) {

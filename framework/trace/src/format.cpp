@@ -1,6 +1,5 @@
 // Which writer a trace name selects, and the start-up check of the target.
-#include <sys/stat.h>
-
+#include "detail/otf2_archive.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/trace/writers.hpp"
@@ -35,19 +34,8 @@ void check_target(const std::filesystem::path& target, std::string_view what) {
                 "this build of Gaea has no OTF2 support (configured with GAEA_WITH_OTF2=OFF or "
                 "without libotf2-trace-dev); use a .json or .h5 trace");
   if (target.stem().empty()) throw error(who + "the archive needs a name before '.otf2'");
-  // The archive's other parts, beside the anchor.
-  std::filesystem::path defs = target, dir = target;
-  defs.replace_extension(".def");
-  dir.replace_extension();
-  struct stat st {};
-  if (::stat(defs.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw error(who + "'" + defs.string() +
-                "' (the archive's definitions) exists and is not a "
-                "regular file");
-  if (::stat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
-    throw error(who + "'" + dir.string() +
-                "' (the archive's event directory) exists and is not "
-                "a directory");
+  // The archive's other parts beside the anchor: replaced only if they are an earlier archive.
+  detail::check_replaceable(target, who);
 }
 
 }  // namespace gaea::trace

@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
+#include <regex>
 #include <system_error>
 
+#include "detail/otf2_archive.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/trace/writers.hpp"
 
@@ -22,6 +25,7 @@ namespace gaea::trace {
 bool otf2_supported() noexcept {
   return false;
 }
+void detail::check_replaceable(const std::filesystem::path&, const std::string&) {}
 void write_otf2(const std::filesystem::path& target, const std::vector<rank_trace>&,
                 const job_info&) {
   throw error("GAEA_TRACE '" + target.string() + "': this build of Gaea has no OTF2 support");
@@ -65,7 +69,69 @@ struct step {
   int order;  // at equal times: leaves (0) before metrics (1) before enters (2)
   std::size_t index;
 };
+
+// OTF2 prints its own errors to stderr; reading a file that may not be an archive must not.
+OTF2_ErrorCode quiet_error(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
+                           const char*, va_list) {
+  return code;
+}
+
+// The creator recorded in an anchor file, or "" when it is not a readable OTF2 anchor.
+std::string creator_of(const fs::path& anchor) {
+  const OTF2_ErrorCallback previous = OTF2_Error_RegisterCallback(quiet_error, nullptr);
+  std::string creator;
+  if (OTF2_Reader* r = OTF2_Reader_Open(anchor.c_str())) {
+    char* c = nullptr;
+    if (OTF2_Reader_GetCreator(r, &c) == OTF2_SUCCESS && c) {
+      creator = c;
+      std::free(c);
+    }
+    OTF2_Reader_Close(r);
+  }
+  OTF2_Error_RegisterCallback(previous, nullptr);
+  return creator;
+}
 }  // namespace
+
+void detail::check_replaceable(const fs::path& target, const std::string& who) {
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  const std::string stem = target.stem().string();
+  const fs::path events = dir / stem, defs = dir / (stem + ".def");
+  std::error_code ec;
+  const bool has_anchor = fs::exists(fs::symlink_status(target, ec));
+  const bool has_defs = fs::exists(fs::symlink_status(defs, ec));
+  const bool has_events = fs::exists(fs::symlink_status(events, ec));
+  if (!has_anchor && !has_defs && !has_events) return;
+  const std::string remedy =
+      "; Gaea replaces only a complete OTF2 archive it wrote itself: move it away or choose "
+      "another GAEA_TRACE name";
+  auto refuse = [&](const fs::path& p, const std::string& why) {
+    throw error(who + "'" + p.string() + "' " + why + remedy);
+  };
+  if (!has_anchor)
+    refuse(has_events ? events : defs, "exists, but the archive's anchor '" + target.string() +
+                                           "' does not (not an earlier archive)");
+  if (!fs::is_regular_file(fs::symlink_status(target, ec)))
+    refuse(target, "exists and is not a regular file");
+  const std::string creator = creator_of(target);
+  if (creator.empty()) refuse(target, "exists and is not an OTF2 archive's anchor file");
+  if (!creator.starts_with("Gaea"))
+    refuse(target, "is an OTF2 archive written by '" + creator + "', not by Gaea");
+  if (!has_defs || !fs::is_regular_file(fs::symlink_status(defs, ec)))
+    refuse(defs, has_defs ? "exists and is not a regular file (the archive's definitions)"
+                          : "is missing: the earlier archive is incomplete");
+  if (!has_events || !fs::is_directory(fs::symlink_status(events, ec)))
+    refuse(events, has_events ? "exists and is not a directory (the archive's event directory)"
+                              : "is missing: the earlier archive is incomplete");
+  // The event directory holds one `<location>.evt` and `<location>.def` per thread, no more.
+  static const std::regex location_file(R"([0-9]+\.(evt|def))");
+  for (fs::directory_iterator it(events, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!it->is_regular_file(ec) || !std::regex_match(name, location_file))
+      refuse(events, "holds '" + name + "', which is not part of an OTF2 archive");
+  }
+  if (ec) refuse(events, "cannot be listed (" + ec.message() + ")");
+}
 
 void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
                 const job_info& info) {
@@ -283,6 +349,8 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
   // complete archive). An earlier archive's event directory moves into the temporary one, which
   // is then removed with it.
   const fs::path events = dir / stem, defs = dir / (stem + ".def");
+  // Checked at start-up too; checked again now, as the run may have changed the directory.
+  detail::check_replaceable(target, who);
   std::error_code ec;
   if (fs::exists(events, ec)) {
     fs::rename(events, tmp.path / "previous", ec);

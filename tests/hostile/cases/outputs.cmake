@@ -112,3 +112,19 @@ gaea_add_hostile(out_lbm_sigterm_while_writing
   NRANKS 2 TRANSPORTS sm tcp
   DURING "bash ${_out_data}/term_launcher_when_tmp.sh $(rank_pid 0) snap"
   CLASS lost)
+
+# --- A trace never removes what the run did not write (issue 39, item 1) ---
+# Before: GAEA_TRACE=results.otf2 moved the user's results/ aside and deleted it with everything
+# in it, and replaced results.def; the job exited 0.
+gaea_add_hostile(out_trace_keeps_user_directory
+  COMMAND $<TARGET_FILE:gaea-lu> --n 64 --block 16
+  NRANKS 2 4 ENV GAEA_TRACE=results.otf2
+  SETUP "mkdir -p results/sub && echo a > results/data1.h5 && echo s > results/sub/s && echo d > results.def"
+  MESSAGE "GAEA_TRACE 'results.otf2': .*not an earlier archive"
+  KEEP results/data1.h5 results/sub/s results.def ABSENT results.otf2 CLASS lost)
+# Before: the trace silently replaced the report (exit 0).
+gaea_add_hostile(out_report_and_trace_same_file
+  COMMAND $<TARGET_FILE:gaea-lu> --n 64 --block 16
+  NRANKS 2 ENV GAEA_TRACE=out.json GAEA_REPORT=out.json SETUP "echo good > out.json"
+  MESSAGE "GAEA_REPORT='out.json' and GAEA_TRACE='out.json' name the same file"
+  KEEP out.json CLASS lost)

@@ -27,9 +27,11 @@ std::string_view to_string(format f) noexcept;
 bool otf2_supported() noexcept;
 
 /// Checks at start-up that a trace can be written to `target` at the end, without creating
-/// anything: output_file's checks of the file (for OTF2: of the anchor, and that `<stem>.def` is
-/// not a directory and `<stem>` not a file). An OTF2 target in a build without OTF2 is an error
-/// too. Throws gaea::error starting with `what` (e.g. "GAEA_TRACE") otherwise. Not collective.
+/// anything: output_file's checks of the file; for OTF2 also that whatever exists of
+/// `<stem>.otf2`, `<stem>.def` and `<stem>/` is one complete earlier archive written by Gaea
+/// (the only thing a new archive may replace: a user's directory or files are never removed).
+/// An OTF2 target in a build without OTF2 is an error too. Throws gaea::error starting with
+/// `what` (e.g. "GAEA_TRACE") and naming the path otherwise. Not collective.
 void check_target(const std::filesystem::path& target, std::string_view what);
 
 /// Facts about the run, written into the file's metadata.
@@ -50,8 +52,10 @@ void write_chrome_json(const std::filesystem::path& target, const std::vector<ra
 /// thread, regions as Enter/Leave (arguments as attributes "bytes" and "peer"), counters as
 /// asynchronous metrics, timestamps in ns. Written serially by the calling process into a
 /// temporary directory beside the target, then renamed into place: `<stem>/` and `<stem>.def`
-/// first, the anchor `<stem>.otf2` last. An earlier archive of the same name is replaced; if
-/// writing fails it is kept and the temporary directory removed (gaea::error). Same input
+/// first, the anchor `<stem>.otf2` last. An earlier archive of the same name is replaced only if
+/// it is a complete archive written by Gaea (checked again before the rename; otherwise
+/// gaea::error and nothing is touched); if writing fails it is kept and the temporary directory
+/// removed (gaea::error). Same input
 /// requirements as write_chrome_json. Throws gaea::error in a build without OTF2.
 void write_otf2(const std::filesystem::path& target, const std::vector<rank_trace>& ranks,
                 const job_info& info);
