@@ -8,6 +8,7 @@
 #include "detail/group_state.hpp"
 #include "detail/service.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -182,28 +183,20 @@ group group::subset(std::span<const int> members, std::string name) const {
   if (!st_ || st_->me < 0)
     throw error("gaea::coll: group::subset on group '" + this->name() +
                 "' by a rank that is not a member");
-  std::string problem;
+  // Every member must pass the same list (and name).
+  const std::vector<std::int64_t> list(members.begin(), members.end());
+  agree_on(*this, call_record("group", name, "subset of '" + this->name() + "'")
+                      .add("members", format_index(list)));
   std::unordered_set<int> seen;
   for (int m : members) {
     if (m < 0 || m >= size())
-      problem = "gaea::coll: group::subset of '" + this->name() + "': member " + std::to_string(m) +
-                " out of range [0, " + std::to_string(size()) + ")";
-    else if (!seen.insert(m).second)
-      problem = "gaea::coll: group::subset of '" + this->name() + "': member " + std::to_string(m) +
-                " listed twice";
+      // The same list everywhere, hence the same verdict on every member.
+      throw error("gaea::coll: group::subset of '" + this->name() + "': member " +
+                  std::to_string(m) + " out of range [0, " + std::to_string(size()) + ")");
+    if (!seen.insert(m).second)
+      throw error("gaea::coll: group::subset of '" + this->name() + "': member " +
+                  std::to_string(m) + " listed twice");
   }
-  // Every member must pass the same list: compare a hash of it.
-  std::uint64_t h = members.size();
-  for (int m : members)
-    h = detail::mix(h, static_cast<std::uint64_t>(m), 7);
-  const std::vector<std::uint64_t> hashes = allgather(*this, h);
-  if (problem.empty())
-    for (int i = 0; i < size(); ++i)
-      if (hashes[static_cast<std::size_t>(i)] != h)
-        problem = "gaea::coll: group::subset of '" + this->name() + "': rank " +
-                  std::to_string(world_rank(i)) + " passed another member list than rank " +
-                  std::to_string(world_rank(st_->me));
-  agree(*this, problem);
   const std::uint64_t child = st_->children++;
   if (name.empty()) name = st_->name + "/subset" + std::to_string(child);
   const std::uint64_t id = detail::mix(st_->id, child, 0xFFFFFFFFull);

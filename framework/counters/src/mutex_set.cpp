@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gaea/base/error.hpp"
+#include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/handler_ids.hpp"
@@ -233,10 +234,13 @@ struct mutex_set::impl {
 
 mutex_set::mutex_set(std::string name, std::int64_t count) {
   runtime& rt = runtime::current();
+  rt.require_owner_thread("mutex_set construction");
+  coll::agree_on(
+      coll::world(),
+      coll::call_record("mutex_set", name, "created").add("count", std::to_string(count)));
   if (count < 0)
     throw error("mutex_set '" + name + "': " + std::to_string(count) +
                 " mutexes requested; the count must be >= 0");
-  rt.require_owner_thread("mutex_set construction");
   install(rt);
   auto p = std::make_unique<impl>();
   p->name = std::move(name);

@@ -7,6 +7,8 @@
 #include <thread>
 
 #include "detail/service.hpp"
+#include "gaea/coll/agreement.hpp"
+#include "gaea/coll/group.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/progress/clock.hpp"
@@ -158,10 +160,14 @@ shared_counter::shared_counter(std::string name, int owner, std::int64_t initial
                                std::optional<counter_mode> mode) {
   runtime& rt = runtime::current();
   const counter_mode m = mode ? *mode : default_counter_mode();
+  rt.require_owner_thread("shared_counter construction");
+  // Each rank that names itself the owner would otherwise make a counter of its own.
+  coll::agree_on(coll::world(), coll::call_record("shared_counter", name, "created")
+                                    .add("owner", std::to_string(owner))
+                                    .add("mode", std::string(to_string(m))));
   if (owner < 0 || owner >= rt.size())
     throw error("shared_counter '" + name + "': owner rank " + std::to_string(owner) +
                 " is not in [0, " + std::to_string(rt.size()) + ")");
-  rt.require_owner_thread("shared_counter construction");
   counters::detail::install(rt);
   auto p = std::make_unique<impl>();
   p->name = std::move(name);
@@ -267,6 +273,9 @@ std::int64_t shared_counter::read() {
 void shared_counter::reset(std::int64_t value) {
   impl& p = live("reset");
   p.rt->require_owner_thread("shared_counter::reset");
+  coll::agree_on(
+      coll::world(),
+      coll::call_record("shared_counter", p.name, "reset").add("value", std::to_string(value)));
   p.rt->barrier();  // operations issued before the call are complete
   if (p.is_owner()) {
     if (p.mode == counter_mode::atomic) {

@@ -8,6 +8,8 @@
 #include <iostream>
 #include <limits>
 
+#include "gaea/coll/agreement.hpp"
+#include "gaea/coll/group.hpp"
 #include "gaea/counters/shared_counter.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
@@ -170,6 +172,10 @@ struct task_counter::impl {
 };
 
 namespace {
+std::string range_text(task_range r) {
+  return "[" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")";
+}
+
 void check_options(const std::string& name, const task_counter_options& o, const runtime& rt) {
   auto bad = [&name](const std::string& what) {
     throw error("task_counter '" + name + "': " + what);
@@ -194,6 +200,18 @@ task_counter::task_counter(std::string name, std::int64_t n_tasks, task_counter_
 task_counter::task_counter(std::string name, task_range all, task_counter_options opt) {
   runtime& rt = runtime::current();
   rt.require_owner_thread("task_counter construction");
+  // threads_per_rank may differ (each rank's own threads); the rest must agree.
+  coll::agree_on(
+      coll::world(),
+      coll::call_record("task_counter", name, "created")
+          .add("range", range_text(all))
+          .add("owner", opt.owner == task_counter_options::spread ? std::string("spread")
+                                                                  : std::to_string(opt.owner))
+          .add("variant", std::string(to_string(opt.variant)))
+          .add("mode", opt.mode ? std::string(to_string(*opt.mode)) : "default")
+          .add("chunks", "guided_k " + std::to_string(opt.guided_k) + ", min " +
+                             std::to_string(opt.min_chunk) + ", max " +
+                             std::to_string(opt.max_chunk)));
   check_options(name, opt, rt);
   const u64 seq = g_task_counters.fetch_add(1);
   const int owner = opt.owner == task_counter_options::spread
@@ -276,6 +294,8 @@ task_range task_counter::next() {
 void task_counter::reset(task_range all) {
   impl& p = live("reset");
   p.rt->require_owner_thread("task_counter::reset");
+  coll::agree_on(coll::world(),
+                 coll::call_record("task_counter", p.name, "reset").add("range", range_text(all)));
   p.rt->barrier();  // every rank is done with the old range
   p.set_range(all);
   if (p.node) p.init_node(p.rt->node_rank() == 0);

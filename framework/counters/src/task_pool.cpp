@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "detail/service.hpp"
+#include "gaea/coll/agreement.hpp"
+#include "gaea/coll/group.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
@@ -144,6 +146,9 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
   runtime& rt = *p.rt;
   rt.require_owner_thread("task_pool::run");
   const trace::scoped_region run_region("task_pool.run");
+  coll::agree_on(
+      coll::world(),
+      coll::call_record("task_pool", p.name, "run").add("n_tasks", std::to_string(n_tasks)));
   if (n_tasks < 0)
     throw error("task_pool '" + p.name + "': run(" + std::to_string(n_tasks) +
                 ") — the number of tasks must be >= 0");

@@ -11,6 +11,7 @@
 #include "detail/stats_counters.hpp"
 #include "detail/tracker.hpp"
 #include "gaea/base/detail/copy.hpp"
+#include "gaea/coll/agreement.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -26,6 +27,28 @@ std::size_t storage_bytes(const distribution& d, int rank, std::size_t elem, con
 }
 // Per-rank average shares at least this large are checked before the distribution is built.
 constexpr std::uint64_t precheck_bytes = std::uint64_t{256} << 20;
+
+// Every argument of a creation agrees across the ranks before anything else happens: a rank
+// creating another array (or an extra one) would otherwise pair its segment with the wrong one.
+void agree_creation(const std::string& name, const index& dims, const layout_spec& spec,
+                    elem_type type) {
+  coll::call_record r("global_array", name, "created");
+  r.add("dims", format_index(dims)).add("element type", std::string(to_string(type)));
+  std::string layout = kind_name(spec.type);
+  if (!spec.chunk.empty()) layout += " chunk " + format_index(spec.chunk);
+  if (!spec.starts.empty()) {
+    layout += " starts";
+    for (const auto& s : spec.starts)
+      layout += " " + format_index(s);
+  }
+  if (!spec.tile.empty()) layout += " tile " + format_index(spec.tile);
+  if (!spec.grid.empty()) {
+    const std::vector<std::int64_t> grid(spec.grid.begin(), spec.grid.end());
+    layout += " grid " + format_index(grid);
+  }
+  r.add("distribution", layout).add("ghosts", format_index(spec.ghosts));
+  coll::agree_on(coll::world(), r);
+}
 
 // Runs before the distribution is built, because its tile tables grow with the extents: an
 // absurd size (gaea-lu --n 9223372036854775807) used to build them until the OOM killer came.
@@ -52,7 +75,8 @@ const std::string& precheck(const std::string& name, const index& dims, std::siz
 
 array_core::array_core(std::string name, const index& dims, const layout_spec& spec, type_ops ops)
     : name_(std::move(name)),
-      dist_(precheck(name_, dims, ops.size), dims, runtime::current().size(), spec),
+      dist_((agree_creation(name_, dims, spec, ops.type), precheck(name_, dims, ops.size)), dims,
+            runtime::current().size(), spec),
       ops_(ops),
       rt_(runtime::current()),
       rt_instance_(rt_.instance()),

@@ -7,6 +7,18 @@
 
 namespace gaea::ga {
 
+const char* kind_name(layout_spec::kind k) noexcept {
+  switch (k) {
+    case layout_spec::kind::block:
+      return "block";
+    case layout_spec::kind::irregular:
+      return "irregular";
+    case layout_spec::kind::block_cyclic:
+      return "block_cyclic";
+  }
+  return "?";
+}
+
 namespace {
 std::vector<int> prime_factors_descending(int n) {
   std::vector<int> f;

@@ -29,6 +29,7 @@
 
 #include "detail/h5_util.hpp"
 #include "gaea/base/output_file.hpp"
+#include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -109,18 +110,6 @@ hid_t collective_transfer() {
   return dxpl;
 }
 
-const char* kind_name(layout_spec::kind k) {
-  switch (k) {
-    case layout_spec::kind::block:
-      return "block";
-    case layout_spec::kind::irregular:
-      return "irregular";
-    case layout_spec::kind::block_cyclic:
-      return "block_cyclic";
-  }
-  return "?";
-}
-
 std::vector<std::int64_t> ints(const index& x) {
   return {x.begin(), x.end()};
 }
@@ -191,6 +180,8 @@ void inject_write_fault(int rank) {
 h5_writer::h5_writer(std::string file, write_mode mode) : file_(std::move(file)) {
   runtime& rt = runtime::current();
   rt.require_owner_thread("ga::h5_writer");
+  coll::agree_on(coll::world(), coll::call_record("ga::write", file_, "opened")
+                                    .add("mode", mode == write_mode::append ? "append" : "create"));
   const std::string who = "ga::write '" + file_ + "': ";
   std::string problem, copied = "0";
   if (rt.rank() == 0) {
@@ -292,6 +283,10 @@ void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
   if (failed_ || committed_ || h5_ < 0)
     throw error(who + (committed_ ? "the writer is already committed" : "an earlier write failed"));
   const patch p = given ? *given : whole(a.dist());
+  coll::agree_on(coll::world(), coll::call_record("ga::write", file_, "writing")
+                                    .add("array", "'" + a.name() + "'")
+                                    .add("dataset", "'" + dataset + "'")
+                                    .add("patch", p.str()));
   a.dist().validate(p, "write");  // the same verdict on every rank
   a.sync();                       // every rank's puts and accumulates are in
   failed_ = true;                 // until this write has succeeded everywhere
@@ -387,6 +382,10 @@ void read_core(array_core& a, const std::string& file, const std::string& datase
   const std::string who =
       "ga::read of '" + file + "', dataset '" + dataset + "' into '" + a.name() + "': ";
   const patch p = given ? *given : whole(a.dist());
+  coll::agree_on(coll::world(), coll::call_record("ga::read", file, "reading")
+                                    .add("array", "'" + a.name() + "'")
+                                    .add("dataset", "'" + dataset + "'")
+                                    .add("patch", p.str()));
   a.dist().validate(p, "read");
   // Rank 0 checks everything a user can get wrong, then all ranks agree on its verdict.
   std::string problem;

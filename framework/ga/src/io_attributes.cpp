@@ -4,9 +4,12 @@
 #include <hdf5.h>
 
 #include <filesystem>
+#include <iomanip>
+#include <sstream>
 #include <type_traits>
 
 #include "detail/h5_util.hpp"
+#include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/io.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -41,6 +44,21 @@ void h5_writer::attribute(const std::string& name, const attribute_value& value,
                           const std::string& object) {
   runtime& rt = runtime::current();
   rt.require_owner_thread("ga::h5_writer::attribute");
+  const std::string text = std::visit(
+      [](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>)
+          return "'" + v + "'";
+        else if constexpr (std::is_same_v<T, double>)
+          return (std::ostringstream() << std::setprecision(17) << v << " (double)").str();
+        else
+          return std::to_string(v) + " (int64)";
+      },
+      value);
+  coll::agree_on(coll::world(), coll::call_record("ga::write", file_, "attribute")
+                                    .add("name", name)
+                                    .add("object", object)
+                                    .add("value", text));
   const std::string who =
       "ga::write '" + file_ + "': attribute '" + name + "' of '" + object + "': ";
   if (failed_ || committed_ || h5_ < 0)

@@ -29,6 +29,7 @@ struct group_state {
   bool block = true;                           // nodes hold consecutive members
   std::uint64_t next_call = 0;                 // collectives started on this group
   std::uint64_t children = 0;                  // groups derived from this one
+  std::uint64_t agreed_calls = 0;              // agree_on calls on this group
 
   int size() const noexcept { return static_cast<int>(ranks.size()); }
   int nodes() const noexcept { return static_cast<int>(node_members.size()); }

@@ -59,6 +59,9 @@ struct layout_spec {
   }
 };
 
+/// "block", "irregular" or "block_cyclic" (as stored in files and printed in messages).
+const char* kind_name(layout_spec::kind k) noexcept;
+
 /// One tile: a box of the index space, its owner, and where its storage starts in the owner's
 /// memory (elements, counting ghost cells).
 struct tile {
