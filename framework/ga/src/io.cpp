@@ -394,8 +394,8 @@ void read_core(array_core& a, const std::string& file, const std::string& datase
   if (rt.rank() == 0) {
     h5_quiet quiet;
     // A FIFO or a device would block or never end HDF5's reads.
-    if (const std::string p = input_file_problem(file); !p.empty()) {
-      problem = who + p;
+    if (std::string bad = input_file_problem(file); !bad.empty()) {
+      problem = who + bad;
     } else if (H5Fis_hdf5(file.c_str()) <= 0) {
       problem = who + "not an HDF5 file";
     } else {
@@ -468,7 +468,7 @@ void read_core(array_core& a, const std::string& file, const std::string& datase
 dataset_info describe(const std::string& file, const std::string& dataset) {
   const std::string who = "ga::describe '" + file + "', dataset '" + dataset + "'";
   detail::h5_quiet quiet;
-  if (const std::string p = input_file_problem(file); !p.empty()) throw error(who + ": " + p);
+  if (const std::string bad = input_file_problem(file); !bad.empty()) throw error(who + ": " + bad);
   if (H5Fis_hdf5(file.c_str()) <= 0) throw error(who + ": not an HDF5 file");
   h5_handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!f.ok()) throw error(who + ": cannot open the file");
