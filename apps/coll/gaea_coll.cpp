@@ -26,7 +26,7 @@ gaea::coll::operation parse_op(const std::string& s) {
 // predict replays every member's schedule: about ranks x max(ranks, chunks) messages (all-to-all
 // and ring schedules are quadratic, a pipeline sends every 64 KiB chunk along the chain), each
 // held in memory. Beyond this bound a replay takes minutes and gigabytes.
-constexpr double max_replay_messages = 1 << 24;
+constexpr double max_replay_messages = 1 << 21;
 
 // Why predicting `bytes` on `ranks` members is refused, or "".
 std::string predict_too_big(std::size_t bytes, int ranks) {

@@ -100,7 +100,7 @@ gaea_add_hostile(bomb_coll_predict_bytes_overflow
 # All-to-all over 65536 members: 4.3e9 messages replayed, never returned.
 gaea_add_hostile(bomb_coll_predict_alltoall_ranks
   COMMAND ${bomb_vm} $<TARGET_FILE:gaea-coll> predict --op alltoall --ranks 65536
-  NRANKS 0 EXIT 2 MESSAGE "would replay about 4.29e[+]09 messages, more than the 16777216"
+  NRANKS 0 EXIT 2 MESSAGE "would replay about 4.29e[+]09 messages, more than the 2097152"
   TIMEOUT 30 CLASS hang)
 gaea_add_hostile(bomb_coll_calibration_fifo
   COMMAND $<TARGET_FILE:gaea-coll> predict --calibration c.json
