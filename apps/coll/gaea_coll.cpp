@@ -1,6 +1,8 @@
 // gaea-coll: calibrate the collectives' estimator, print its predictions, and check them against
 // measurements ([Bcast-Energy]'s validation: predicted vs measured time and energy per algorithm).
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -19,6 +21,24 @@ gaea::coll::operation parse_op(const std::string& s) {
   if (auto op = gaea::coll::parse_operation(s)) return *op;
   throw gaea::error("gaea-coll: unknown operation '" + s +
                     "' (barrier|broadcast|reduce|allreduce|allgather|alltoall|gather|scatter)");
+}
+
+// predict replays every member's schedule: about ranks x max(ranks, chunks) messages (all-to-all
+// and ring schedules are quadratic, a pipeline sends every 64 KiB chunk along the chain), each
+// held in memory. Beyond this bound a replay takes minutes and gigabytes.
+constexpr double max_replay_messages = 1 << 21;
+
+// Why predicting `bytes` on `ranks` members is refused, or "".
+std::string predict_too_big(std::size_t bytes, int ranks) {
+  const double chunks = std::ceil(static_cast<double>(bytes) / (64 * 1024));
+  const double messages = ranks * std::max<double>(ranks, chunks);
+  if (messages <= max_replay_messages) return {};
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "predict --ranks %d --bytes %zu would replay about %.3g messages, more than the "
+                "%.0f this tool bounds a prediction to; give fewer ranks or bytes",
+                ranks, bytes, messages, max_replay_messages);
+  return buf;
 }
 
 }  // namespace
@@ -43,7 +63,8 @@ int main(int argc, char** argv) {
   pred->add_option("--calibration", calibration, "calibration file (default: documented defaults)");
   pred->add_option("--op", op_name,
                    "barrier|broadcast|reduce|allreduce|allgather|alltoall|gather|scatter");
-  pred->add_option("--bytes", bytes, "bytes per member (alltoall: per block)");
+  pred->add_option("--bytes", bytes, "bytes per member (alltoall: per block), at most 2^40")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 40));
   pred->add_option("--ranks", ranks, "members")->check(CLI::Range(1, 1 << 20));
   pred->add_option("--nodes", nodes, "nodes")->check(CLI::Range(1, 1 << 20));
   pred->add_flag("--cyclic", cyclic, "cyclic rank placement (default block)");
@@ -97,6 +118,10 @@ int main(int argc, char** argv) {
       const gaea::coll::estimator e =
           calibration.empty() ? gaea::coll::estimator{} : gaea::coll::estimator::load(calibration);
       const gaea::coll::operation op = parse_op(op_name);
+      if (const std::string why = predict_too_big(bytes, ranks); !why.empty()) {
+        std::fprintf(stderr, "gaea-coll: error: %s\n", why.c_str());
+        return apps::bad_command_line;
+      }
       std::printf("# %s, %zu bytes, %d ranks on %d nodes (%s), estimator: %s\n", op_name.c_str(),
                   bytes, ranks, nodes, cyclic ? "cyclic" : "block", e.source().c_str());
       std::printf("%-20s %14s %14s\n", "algorithm", "time_us", "energy_mJ");

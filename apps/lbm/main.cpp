@@ -115,7 +115,16 @@ int run(gaea::runtime& rt, const options& o) {
   }
   const std::int64_t first = s.steps_done();
   std::vector<std::pair<std::int64_t, std::string>> snaps;
+  // A diverged flow (NaN or infinite populations) is an error, whatever --tol says: checked
+  // every `check` steps and before anything is written or reported, so nothing of it is.
+  auto require_finite = [&] {
+    if (!s.finite())
+      throw gaea::error("lbm: the flow diverged (non-finite populations) by step " +
+                        std::to_string(s.steps_done()) +
+                        "; nothing was written; lower --u or raise --tau");
+  };
   auto snapshot = [&] {
+    require_finite();
     const std::string path = write_snapshot(s, o.output, mon);
     snaps.emplace_back(s.steps_done(), path);
     std::string problem;  // rank 0 writes the series; every rank fails with its error
@@ -135,11 +144,12 @@ int run(gaea::runtime& rt, const options& o) {
     std::int64_t n = steps - s.steps_done();
     const std::int64_t done = s.steps_done();
     if (o.every > 0) n = std::min(n, o.every - done % o.every);
-    if (o.tol > 0) n = std::min(n, check - done % check);
+    n = std::min(n, check - done % check);
     auto t0 = std::chrono::steady_clock::now();
     s.step(n);
     t_loop += secs(std::chrono::steady_clock::now() - t0);
     t0 = std::chrono::steady_clock::now();
+    if (s.steps_done() % check == 0) require_finite();
     if (o.tol > 0 && s.steps_done() % check == 0) {
       // Steady when u_x along the middle column changed by less than tol * U per step.
       std::vector<double> m = monitor(s);
@@ -165,6 +175,7 @@ int run(gaea::runtime& rt, const options& o) {
     snapshot();
     t_io += secs(std::chrono::steady_clock::now() - t0);
   }
+  require_finite();  // the last steps since a check, and a run of no steps from a restart
   const gaea::energy_reading e1 = rt.energy();
   int rc = 0;
   if (validating) {

@@ -1,6 +1,7 @@
 #include "mask.hpp"
 
 #include <hdf5.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <limits>
 
 #include "gaea/base/error.hpp"
+#include "gaea/base/input_file.hpp"
 
 namespace lbm {
 
@@ -31,6 +33,32 @@ index_t header_int(std::istream& in, const std::string& what, const char* field)
   return v;
 }
 
+// Bytes from the read position to the end of `in`, or -1 when the stream cannot tell.
+index_t remaining_bytes(std::istream& in) {
+  const std::istream::pos_type here = in.tellg();
+  if (here == std::istream::pos_type(-1) || !in.seekg(0, std::ios::end)) {
+    in.clear();
+    return -1;
+  }
+  const std::istream::pos_type end = in.tellg();
+  in.seekg(here);
+  return end == std::istream::pos_type(-1) ? -1 : static_cast<index_t>(end - here);
+}
+
+// A mask is read whole on every rank before any array exists (as `bytes_per_cell` bytes per
+// cell while reading): one larger than this machine's free memory is refused by its size.
+void check_mask_memory(const std::string& path, index_t nx, index_t ny, index_t bytes_per_cell) {
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return;
+  const double need = static_cast<double>(nx) * static_cast<double>(ny) * bytes_per_cell;
+  const double have = static_cast<double>(pages) * static_cast<double>(page);
+  if (need > have)
+    throw gaea::error(
+        "mask '" + path + "': " + std::to_string(nx) + " x " + std::to_string(ny) + " cells need " +
+        std::to_string(static_cast<std::int64_t>(need / 1048576)) + " MiB to read, more than the " +
+        std::to_string(static_cast<std::int64_t>(have / 1048576)) + " MiB of memory available");
+}
+
 }  // namespace
 
 mask read_netpbm(std::istream& in, const std::string& what) {
@@ -50,6 +78,19 @@ mask read_netpbm(std::istream& in, const std::string& what) {
     throw gaea::error("mask '" + what + "': maxval " + std::to_string(maxval) + " > 65535");
   const bool binary = kind == '4' || kind == '5';
   if (binary) in.get();  // the single white-space character before the raster
+  // The header alone must not decide an allocation: the raster it announces must be there.
+  // Each pixel takes at least a byte in P1 and P5 (two at maxval > 255), two in P2 (a digit
+  // and a separator, bar the last); a P4 row is packed into whole bytes.
+  const index_t per_row = kind == '4'   ? (m.nx + 7) / 8
+                          : kind == '5' ? m.nx * (maxval > 255 ? 2 : 1)
+                          : kind == '2' ? 2 * m.nx
+                                        : m.nx;
+  const index_t need = per_row * m.ny - (kind == '2' ? 1 : 0);
+  if (const index_t left = remaining_bytes(in); left >= 0 && left < need)
+    throw gaea::error("mask '" + what + "': the header announces " + std::to_string(m.nx) + " x " +
+                      std::to_string(m.ny) + " pixels, at least " + std::to_string(need) +
+                      " bytes of raster, but only " + std::to_string(left) + " follow");
+  check_mask_memory(what, m.nx, m.ny, 1);
   m.solid.assign(static_cast<std::size_t>(m.nx * m.ny), 0);
   auto truncated = [&](index_t row) {
     return gaea::error("mask '" + what + "': raster ends in row " + std::to_string(row) + " of " +
@@ -100,6 +141,7 @@ mask read_mask(const std::string& path) {
     // any array exists (it decides the geometry), and the file may come from any tool, with
     // "solid" of any integer type (uint8 from h5py or older snapshots, int32 from ours), which
     // HDF5's conversion handles and ga::read (exact element types only) does not.
+    gaea::check_input_file(path, "mask");  // a FIFO would block H5Fopen
     const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0) throw gaea::error("mask '" + path + "': cannot open as HDF5");
     const hid_t d = H5Dopen2(f, "solid", H5P_DEFAULT);
@@ -117,19 +159,26 @@ mask read_mask(const std::string& path) {
                     dims[1] > 0 && dims[0] <= (1U << 20) && dims[1] <= (1U << 20);
     mask m;
     std::vector<std::int64_t> raw;
+    std::string too_big;
     if (ok) {
       m.ny = static_cast<index_t>(dims[0]);
       m.nx = static_cast<index_t>(dims[1]);
-      raw.resize(static_cast<std::size_t>(m.nx * m.ny));
+      try {
+        check_mask_memory(path, m.nx, m.ny, sizeof(std::int64_t) + 1);
+        raw.resize(static_cast<std::size_t>(m.nx * m.ny));
+      } catch (const gaea::error& e) {
+        too_big = e.what();
+      }
     }
     // Read as int64 (every integer type converts exactly, except uint64 beyond 2^63, which
     // HDF5 clamps and the check below refuses), so that -7 is seen as -7, not clipped to 0.
-    const bool read =
-        ok && H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) >= 0;
+    const bool read = ok && too_big.empty() &&
+                      H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) >= 0;
     if (type >= 0) H5Tclose(type);
     H5Sclose(s);
     H5Dclose(d);
     H5Fclose(f);
+    if (!too_big.empty()) throw gaea::error(too_big);
     if (!read)
       throw gaea::error(
           "mask '" + path +
@@ -146,6 +195,8 @@ mask read_mask(const std::string& path) {
     }
     return m;
   }
+  // Bounded by its size: read_netpbm checks the header against the bytes that follow it.
+  gaea::check_input_file(path, "mask");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw gaea::error("mask '" + path + "': cannot open");
   return read_netpbm(in, path);

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "gaea/base/error.hpp"
+#include "gaea/base/input_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/io.hpp"
 #include "input_checks.hpp"
@@ -34,7 +35,7 @@ bool same(double a, double b) {
 
 restart_header read_restart_header(const std::string& file, const config& g) {
   const std::string who = "lbm: restart file '" + file + "'";
-  if (!std::filesystem::exists(file)) throw gaea::error(who + " not found");
+  gaea::check_input_file(file, "lbm: restart file");  // not a FIFO, a device or a directory
   const auto i64 = [&](const char* name) {
     return gaea::ga::read_attribute_as<std::int64_t>(file, name);
   };

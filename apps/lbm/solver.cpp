@@ -316,4 +316,23 @@ std::uint64_t solver::checksum() {
   return gaea::coll::allreduce(gaea::coll::world(), h, gaea::coll::reduce_op::sum);
 }
 
+bool solver::finite() {
+  // Populations are O(1): a row's sum is finite exactly when its values are (NaN and infinity
+  // propagate), and summing vectorises where a test per value would not.
+  double bad = 0;
+  for (const auto& t : cur_->local_tiles())
+    for (index_t i = 0; i < q && bad == 0; ++i)
+      for (index_t y = t.box.lo[1]; y <= t.box.hi[1]; ++y) {
+        const double* row = t.origin + i * t.strides[0] + (y - t.box.lo[1]) * t.strides[1];
+        double sum = 0;
+        for (index_t x = 0; x < t.box.extent(2); ++x)
+          sum += row[x];
+        if (!std::isfinite(sum)) {
+          bad = 1;
+          break;
+        }
+      }
+  return gaea::coll::allreduce(gaea::coll::world(), bad, gaea::coll::reduce_op::max) == 0;
+}
+
 }  // namespace lbm

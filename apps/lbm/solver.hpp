@@ -87,6 +87,10 @@ class solver {
   /// hash collisions).
   std::uint64_t checksum();
 
+  /// Collective: whether every interior population of every rank is finite (a diverged flow
+  /// turns NaN or infinite and spreads). Reads the field once; same verdict on every rank.
+  bool finite();
+
   /// This rank's tile interior box in (y, x) and the zero-copy view of its populations (empty
   /// box when it owns nothing).
   bool owns_cells() const noexcept { return owns_; }

@@ -3,12 +3,12 @@
 // parameters were set from (agreement is by construction); "check" marks one they were not.
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "commands.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/base/input_file.hpp"
 #include "gaea/model/operations.hpp"
 
 namespace gaea_model {
@@ -16,8 +16,8 @@ namespace gaea_model {
 namespace model = gaea::model;
 
 nlohmann::json reference_points(const model::machine& m, const std::filesystem::path& file) {
-  std::ifstream in(file);
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  nlohmann::json j = nlohmann::json::parse(gaea::read_input_file(file, "gaea-model: machine file"),
+                                           nullptr, false);
   nlohmann::json out = nlohmann::json::array();
   if (j.is_discarded() || !j.contains("reference_points")) return out;
   const nlohmann::json& points = j["reference_points"];

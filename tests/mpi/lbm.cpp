@@ -203,8 +203,15 @@ TEST_CASE("lbm: masks and bad input", "[lbm]") {
     CHECK(m.solid == std::vector<std::uint8_t>{1, 0, 0, 0, 0, 0, 0, 0, 0, 1});
   }
   {
+    // Refused by the header before anything is allocated.
     std::istringstream in("P5 4 4 255\nabc");
-    CHECK_THROWS_WITH(read_netpbm(in, "short"), Contains("short") && Contains("raster ends"));
+    CHECK_THROWS_WITH(read_netpbm(in, "short"),
+                      Contains("short") && Contains("announces 4 x 4 pixels, at least 16 bytes") &&
+                          Contains("only 3 follow"));
+  }
+  {
+    std::istringstream in("P2 2 2 255\n0 0 0 x");
+    CHECK_THROWS_WITH(read_netpbm(in, "bad"), Contains("bad") && Contains("raster ends in row 1"));
   }
   {
     std::istringstream in("P3 1 1 255\n0 0 0\n");

@@ -6,14 +6,40 @@ one line naming the file and what is wrong with it; the command line turns that 
 import json
 import os
 import re
+import stat
 
 
 class PlotError(Exception):
     """Bad input: a missing or unreadable file, or a file of another kind than the one asked for."""
 
 
+MAX_TEXT_BYTES = 64 << 20  # a result or table file; far above any real one
+
+
+def check_input(path, max_bytes=MAX_TEXT_BYTES):
+    """PlotError unless `path` is a regular file of at most `max_bytes` (None: any size): a FIFO
+    would block the reader, a device (/dev/zero) never ends, a huge file fills the memory."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise PlotError(f"'{path}': no such file") from None
+    except OSError as e:
+        raise PlotError(f"'{path}': cannot be examined ({e.strerror})") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a directory" if stat.S_ISDIR(st.st_mode) else
+                "a character device" if stat.S_ISCHR(st.st_mode) else
+                "a block device" if stat.S_ISBLK(st.st_mode) else
+                "a FIFO" if stat.S_ISFIFO(st.st_mode) else
+                "a socket" if stat.S_ISSOCK(st.st_mode) else "not a regular file")
+        raise PlotError(f"'{path}': is {kind}; only a regular file can be read")
+    if max_bytes is not None and st.st_size > max_bytes:
+        raise PlotError(f"'{path}': is {st.st_size} bytes, more than the {max_bytes} "
+                        "such a file may have")
+
+
 def load_json(path):
     """The JSON object in `path` (PlotError if missing, unreadable or not a JSON object)."""
+    check_input(path)
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
@@ -106,6 +132,7 @@ _SHIFT_HEADER = re.compile(r"# shift: (\d+) ranks on (\d+) node\(s\), UCX_TLS=(\
 
 def _shift_txt(path):
     """Parses a shift table (bench/shift's standard output) into the JSON layout."""
+    check_input(path)
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
@@ -197,6 +224,7 @@ def read_counters(path):
     GA's ga_read_inc), tagged with "tls" and "config". Returns the list of lines; PlotError if
     none is a counter benchmark's."""
     rows = []
+    check_input(path)
     try:
         with open(path, encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
@@ -259,8 +287,7 @@ def read_trace(path):
     except ImportError:
         raise PlotError("reading a GAEA_TRACE file needs h5py: apt-get install python3-h5py "
                         "(scripts/install-deps.sh --plots)") from None
-    if not os.path.exists(path):
-        raise PlotError(f"'{path}': no such file")
+    check_input(path, None)
     try:
         f = h5py.File(path, "r")
     except OSError as e:

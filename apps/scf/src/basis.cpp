@@ -12,6 +12,7 @@
 #include <libint2/basis.h>
 
 #include "gaea/base/error.hpp"
+#include "gaea/base/input_file.hpp"
 
 namespace scf {
 
@@ -328,12 +329,16 @@ basis_set load_basis(const basis_request& req, const molecule& mol) {
   namespace fs = std::filesystem;
   if (req.name.empty()) throw gaea::error("basis: no basis set given");
   std::string path = req.name;
-  if (!fs::is_regular_file(path)) {
+  std::error_code ec;
+  if (!fs::exists(path, ec) || fs::is_directory(path, ec)) {
     path = (fs::path(req.library_dir) / library_file_name(req.name)).string();
-    if (!fs::is_regular_file(path))
+    if (!fs::exists(path, ec))
       throw gaea::error("basis '" + req.name + "': unknown basis set (neither a file nor " + path +
                         " in the library " + req.library_dir + ")");
   }
+  // A FIFO or a device would block or never end the readers below; a huge file would be read
+  // line by line into memory.
+  gaea::check_input_file(path, "basis file", gaea::max_text_input_bytes);
   std::string format = req.format;
   if (format == "auto") format = is_g94(path) ? "g94" : "nwchem";
   if (format != "nwchem" && format != "g94")

@@ -4,10 +4,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 
 #include "gaea/base/error.hpp"
+#include "gaea/base/input_file.hpp"
 
 namespace scf {
 
@@ -78,8 +78,8 @@ double molecule::nuclear_repulsion() const {
 }
 
 molecule read_xyz(const std::string& path, bohr_constant constant, int charge) {
-  std::ifstream in(path);
-  if (!in) throw gaea::error("xyz file '" + path + "': cannot open it");
+  // Read whole and bounded: a device or a huge file must not be read line by line for ever.
+  std::istringstream in(gaea::read_input_file(path, "xyz file"));
   auto where = [&](std::size_t line) {
     return "xyz file '" + path + "' line " + std::to_string(line);
   };

@@ -16,6 +16,7 @@
 #include <random>
 #include <sstream>
 
+#include "detail/file_kind.hpp"
 #include "gaea/base/error.hpp"
 
 namespace gaea {
@@ -116,15 +117,6 @@ std::string reason(int err) {
   return std::strerror(err);
 }
 
-std::string file_kind(mode_t m) {
-  if (S_ISDIR(m)) return "a directory";
-  if (S_ISCHR(m)) return "a character device";
-  if (S_ISBLK(m)) return "a block device";
-  if (S_ISFIFO(m)) return "a FIFO";
-  if (S_ISSOCK(m)) return "a socket";
-  return "not a regular file";
-}
-
 std::string temporary_name(const std::filesystem::path& target) {
   static std::mutex m;
   static std::mt19937_64 gen{std::random_device{}()};
@@ -147,7 +139,7 @@ void check_output_path(const std::filesystem::path& target, std::string_view wha
   struct stat st {};
   if (::stat(target.c_str(), &st) == 0) {
     if (!S_ISREG(st.st_mode))
-      throw error(who + "is " + file_kind(st.st_mode) +
+      throw error(who + "is " + detail::file_kind(st.st_mode) +
                   "; only a regular file can be replaced (give a file name)");
   } else if (errno != ENOENT && errno != ENOTDIR) {
     throw error(who + "cannot be examined: " + reason(errno));

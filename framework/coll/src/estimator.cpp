@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -18,6 +17,7 @@
 #include "detail/shape.hpp"
 #include "detail/simulate.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/base/input_file.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/progress/clock.hpp"
@@ -251,11 +251,10 @@ void estimator::save(const std::filesystem::path& file) const {
 }
 
 estimator estimator::load(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw error("gaea::coll: cannot read the calibration file " + file.string());
+  const std::string text = read_input_file(file, "gaea::coll: calibration file");
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const std::exception& e) {
     throw error("gaea::coll: calibration file " + file.string() + " is not JSON: " + e.what());
   }

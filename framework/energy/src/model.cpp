@@ -2,14 +2,13 @@
 
 #include <unistd.h>
 
-#include <cerrno>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 
 #include "detail/cpu_info.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/base/input_file.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/energy/throttle.hpp"
 
@@ -79,13 +78,10 @@ void set_field(model_params& p, const field& f, const nlohmann::json& v,
 }  // namespace
 
 model_params model_params::load(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in)
-    throw error("energy model file '" + file.string() + "': cannot open (" +
-                detail::error_text(errno) + ")");
+  const std::string text = read_input_file(file, "energy model file");
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw error("energy model file '" + file.string() + "': not valid JSON (" + e.what() + ")");
   }

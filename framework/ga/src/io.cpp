@@ -28,6 +28,7 @@
 #include <system_error>
 
 #include "detail/h5_util.hpp"
+#include "gaea/base/input_file.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
@@ -391,9 +392,9 @@ void read_core(array_core& a, const std::string& file, const std::string& datase
   std::string problem;
   if (rt.rank() == 0) {
     h5_quiet quiet;
-    std::error_code ec;
-    if (!std::filesystem::exists(file, ec)) {
-      problem = who + "no such file";
+    // A FIFO or a device would block or never end HDF5's reads.
+    if (std::string bad = input_file_problem(file); !bad.empty()) {
+      problem = who + bad;
     } else if (H5Fis_hdf5(file.c_str()) <= 0) {
       problem = who + "not an HDF5 file";
     } else {
@@ -466,8 +467,7 @@ void read_core(array_core& a, const std::string& file, const std::string& datase
 dataset_info describe(const std::string& file, const std::string& dataset) {
   const std::string who = "ga::describe '" + file + "', dataset '" + dataset + "'";
   detail::h5_quiet quiet;
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) throw error(who + ": no such file");
+  if (const std::string bad = input_file_problem(file); !bad.empty()) throw error(who + ": " + bad);
   if (H5Fis_hdf5(file.c_str()) <= 0) throw error(who + ": not an HDF5 file");
   h5_handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!f.ok()) throw error(who + ": cannot open the file");

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "detail/h5_util.hpp"
+#include "gaea/base/input_file.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/io.hpp"
@@ -22,8 +23,8 @@ using detail::h5_handle;
 
 // Opens `file` read-only (serial); throws gaea::error prefixed by `who` when it cannot.
 hid_t open_for_reading(const std::string& file, const std::string& who) {
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) throw error(who + ": no such file");
+  // A FIFO or a device would block or never end HDF5's reads.
+  if (const std::string bad = input_file_problem(file); !bad.empty()) throw error(who + ": " + bad);
   if (H5Fis_hdf5(file.c_str()) <= 0) throw error(who + ": not an HDF5 file");
   const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) throw error(who + ": cannot open the file");

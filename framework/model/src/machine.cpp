@@ -2,13 +2,12 @@
 #include "gaea/model/machine.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "detail/json_field.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/base/input_file.hpp"
 #include "gaea/base/output_file.hpp"
 
 namespace gaea::model {
@@ -228,9 +227,7 @@ nlohmann::json to_json(const machine& m) {
 }  // namespace
 
 machine load_machine(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw error("gaea::model: cannot read the machine file " + file.string());
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::string text = read_input_file(file, "gaea::model: machine file");
   return from_json(detail::parse_json(text, file_named(file)), file, file.parent_path());
 }
 

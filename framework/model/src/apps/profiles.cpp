@@ -1,12 +1,13 @@
 // One-rank profiles for the app models, read from the apps' `--json` output: the last line of
 // the file that parses as a JSON object (the apps print it after their text report).
-#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "detail/json_field.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/base/input_file.hpp"
 #include "gaea/model/apps.hpp"
 
 namespace gaea::model {
@@ -41,8 +42,7 @@ struct json_file {
 };
 
 json_file read(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw error("profile '" + path.string() + "': cannot be read");
+  std::istringstream in(read_input_file(path, "profile"));
   json_file out{path.string(), {}};
   std::string line;
   bool found = false;
