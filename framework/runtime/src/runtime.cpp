@@ -21,6 +21,7 @@
 #include "detail/report.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/output_file.hpp"
+#include "gaea/base/temporaries.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/dense/blas.hpp"
@@ -155,6 +156,9 @@ runtime::runtime(int* argc, char*** argv)
       std::fprintf(stderr, "gaea: warning: MPI provides thread level %d < MPI_THREAD_FUNNELED\n",
                    provided);
   }
+  // After MPI_Init, so that a handler MPI installs is chained: SIGTERM/SIGINT/SIGHUP (mpirun
+  // passes them on to the ranks) remove this rank's temporaries before ending it.
+  install_temporary_cleanup();
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_comm_);
