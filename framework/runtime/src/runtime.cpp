@@ -552,8 +552,14 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
     std::string announce;
     std::int32_t cause_rank = rank_;
     int code = exit_code;
-    if (cause && message == *cause) {  // another rank's failure reached this rank's handler
+    if (cause) {
+      // Another rank's failure reached this rank first: the job ends with that rank's cause and
+      // exit code, whatever this rank's message says (it is often the interrupted call's own
+      // wrapping of the cause, e.g. "GA_Sync: <cause>").
       std::fprintf(stderr, "gaea: %s: stopping: %s\n", me.c_str(), cause->c_str());
+      if (message.find(*cause) == std::string_view::npos)
+        std::fprintf(stderr, "gaea: %s: also: %.*s\n", me.c_str(), static_cast<int>(message.size()),
+                     message.data());
       std::lock_guard lock(failure_.mutex);
       cause_rank = failure_.cause_rank;
       code = failure_.cause_code;
