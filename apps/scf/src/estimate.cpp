@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Eigenvalues>
@@ -21,29 +22,43 @@ double pairs(double shells) {
 
 setup_estimate estimate_setup(const basis_set& b, const molecule& mol) {
   setup_estimate e;
+  // Times {one-electron integrals, Schwarz bounds} over the first n shells.
+  const auto time_sample = [&](std::size_t n) {
+    basis_set sample;
+    for (std::size_t s = 0; s < n; ++s) {
+      sample.shells.push_back(b.shells[s]);
+      sample.shell_atom.push_back(b.shell_atom[s]);
+      sample.first_bf.push_back(sample.nbf);
+      sample.nbf += static_cast<std::int64_t>(b.shells[s].size());
+    }
+    auto t0 = clock_type::now();
+    (void)overlap(sample);
+    (void)kinetic(sample);
+    (void)nuclear_attraction(sample, mol);
+    const double one = since(t0);
+    t0 = clock_type::now();
+    (void)schwarz_bounds(sample);
+    return std::pair{one, since(t0)};
+  };
   const std::size_t k = std::min<std::size_t>(b.shells.size(), 48);
   e.sample_shells = static_cast<std::int64_t>(k);
-  basis_set sample;
-  for (std::size_t s = 0; s < k; ++s) {
-    sample.shells.push_back(b.shells[s]);
-    sample.shell_atom.push_back(b.shell_atom[s]);
-    sample.first_bf.push_back(sample.nbf);
-    sample.nbf += static_cast<std::int64_t>(b.shells[s].size());
+  (void)time_sample(k);  // warm-up: libint2's set-up, caches
+  const auto [one_k, schwarz_k] = time_sample(k);
+  e.one_electron_s = one_k;
+  e.schwarz_s = schwarz_k;
+  if (k < b.shells.size()) {
+    // A fixed cost (the engines) plus a cost per shell pair: measured on 1 and on k shells.
+    const auto [one_1, schwarz_1] = time_sample(1);
+    const double extra = pairs(static_cast<double>(b.shells.size())) - 1;
+    const double per = 1 / (pairs(static_cast<double>(k)) - 1);
+    e.one_electron_s = one_1 + std::max(0.0, one_k - one_1) * per * extra;
+    e.schwarz_s = schwarz_1 + std::max(0.0, schwarz_k - schwarz_1) * per * extra;
   }
-  const double scale = pairs(static_cast<double>(b.shells.size())) / pairs(static_cast<double>(k));
-  auto t0 = clock_type::now();
-  (void)overlap(sample);
-  (void)kinetic(sample);
-  (void)nuclear_attraction(sample, mol);
-  e.one_electron_s = since(t0) * scale;
-  t0 = clock_type::now();
-  (void)schwarz_bounds(sample);
-  e.schwarz_s = since(t0) * scale;
   // A symmetric eigenproblem costs ~n^3: time one of at most 256 and scale.
   const auto m = static_cast<Eigen::Index>(std::min<std::int64_t>(b.nbf, 256));
   matrix a = matrix::Random(m, m);
   a = (a + a.transpose()).eval();
-  t0 = clock_type::now();
+  const auto t0 = clock_type::now();
   Eigen::SelfAdjointEigenSolver<matrix> es(a);
   const double r = static_cast<double>(b.nbf) / static_cast<double>(m);
   e.orthogonalise_s = since(t0) * r * r * r;

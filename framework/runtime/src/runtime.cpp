@@ -557,7 +557,8 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
       // exit code, whatever this rank's message says (it is often the interrupted call's own
       // wrapping of the cause, e.g. "GA_Sync: <cause>").
       std::fprintf(stderr, "gaea: %s: stopping: %s\n", me.c_str(), cause->c_str());
-      if (message.find(*cause) == std::string_view::npos)
+      if (message.find(*cause) == std::string_view::npos &&
+          std::string_view(*cause).find(message) == std::string_view::npos)
         std::fprintf(stderr, "gaea: %s: also: %.*s\n", me.c_str(), static_cast<int>(message.size()),
                      message.data());
       std::lock_guard lock(failure_.mutex);
