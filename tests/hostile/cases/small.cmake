@@ -23,11 +23,13 @@ gaea_add_hostile(small_lu_sigint_while_writing
   NRANKS 2 TRANSPORTS sm tcp
   DURING "${sm_when_tmp} INT launcher . ${sm_seen}"
   ABSENT no-temporary-seen CLASS lost)
-# SIGHUP straight to rank 0, which holds the temporary (a closed terminal, a node daemon).
-gaea_add_hostile(small_lu_sighup_rank_while_writing
+# SIGTERM straight to rank 0, which holds the temporary (a node daemon, a batch system); the
+# rank still ends killed by the signal, which mpirun reports as 128 + 15. (Not
+# SIGHUP: UCX takes it as its debug signal, UCX_DEBUG_SIGNO, and the rank goes on.)
+gaea_add_hostile(small_lu_sigterm_rank_while_writing
   COMMAND $<TARGET_FILE:gaea-lu> --n 2048 --block 128 --output lu.h5
-  NRANKS 2 TRANSPORTS sm
-  DURING "${sm_when_tmp} HUP rank . ${sm_seen}"
+  NRANKS 2 TRANSPORTS sm EXIT 143
+  DURING "${sm_when_tmp} TERM rank . ${sm_seen}"
   ABSENT no-temporary-seen CLASS lost)
 # The OTF2 archive is made in a temporary directory beside the target, written at the end of the
 # run: SIGTERM while it exists must remove it with everything in it.
@@ -85,7 +87,7 @@ if(TARGET gaea-scf AND EXISTS /usr/share/nwchem/libraries/cc-pv6z)
   gaea_add_hostile(small_scf_basis_lmax
     COMMAND $<TARGET_FILE:gaea-scf> ${sm_water} --basis cc-pV6Z -q
     NRANKS 2 TRANSPORTS sm EXIT 1
-    MESSAGE "element O: its shell [0-9]+ has l = 6 .i.; the integral library .libint2. of this build handles shells up to l = 5"
+    MESSAGE "element O: its shell [0-9]+ has l = 6 .i.. the integral library .libint2. of this build handles shells up to l = 5"
     CLASS unclear)
   # The size of the problem and an estimate are printed before the set-up and the iterations.
   gaea_add_hostile(small_scf_size_estimate
