@@ -45,7 +45,7 @@
 # several clusters can coexist under different names), GAEA_CLUSTER_DIR (state, default
 # /run/<name>-cluster), GAEA_CLUSTER_SUBNET (first three octets of the fabric's /24, which
 # exists only inside the cluster's namespaces, default 10.213.77; the management network takes
-# the next /24).
+# the next /24; checked before anything is made).
 set -euo pipefail
 
 self=$(readlink -f "${BASH_SOURCE[0]}")
@@ -57,8 +57,10 @@ switch_ns=$name-sw
 host_prefix=$name-h
 iface=eth0  # the fabric device inside every host, as on a real node
 mgmt_iface=mgmt0  # the management network's device
-[[ $subnet =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
-  { echo "cluster.sh: GAEA_CLUSTER_SUBNET='$subnet' must be three octets, e.g. 10.213.77" >&2; exit 2; }
+# Three octets 0-255 (no leading zeros) of a unicast network, checked before anything is made.
+[[ $subnet =~ ^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){2}$ &&
+   ${subnet%%.*} -ne 0 && ${subnet%%.*} -ne 127 && ${subnet%%.*} -lt 224 ]] ||
+  { echo "cluster.sh: GAEA_CLUSTER_SUBNET='$subnet' must be three octets 0-255 of a unicast network (first not 0, 127 or 224-255), e.g. 10.213.77" >&2; exit 2; }
 mgmt_subnet=${subnet%.*}.$(((${subnet##*.} + 1) % 256))
 
 usage() { sed -n '2,/^set -euo/p' "$self" | sed '$d; s/^# \{0,1\}//'; }
@@ -209,7 +211,9 @@ up() {
     die "up: --rate '$rate' must look like 10gbit or 1800mbit"
   check_capable
   down
-  trap 'echo "cluster.sh: up failed; removing what it made" >&2; down' ERR
+  # Any failure from here on (a failed command anywhere, set -e, or die) removes what was made:
+  # an EXIT trap, since an ERR trap does not reach into functions and not through 'exit'.
+  trap 'rc=$?; if ((rc != 0)); then echo "cluster.sh: up failed; removing what it made" >&2; down; fi' EXIT
   mkdir -p "$state"
   local applied_latency="$latency"
   if [[ -n $latency ]] && ! has_netem; then
@@ -287,7 +291,7 @@ EOF
     done
     [[ -z $(ip -n "$h" route show default) ]] || die "up: $h has a default route"
   done
-  trap - ERR
+  trap - EXIT
   status
 }
 

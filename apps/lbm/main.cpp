@@ -90,6 +90,8 @@ int run(gaea::runtime& rt, const options& o) {
   apps::on_every_rank([&] { fc = make_case(o.p); });
   const config& cfg = fc.cfg;
   apps::same_on_every_rank("options", describe_run(o, cfg));
+  // Before the run: an --output that cannot take snapshots is known now, not at the first one.
+  if (!o.output.empty()) apps::on_every_rank([&] { check_snapshot_dir(o.output, "--output"); });
   const bool validating = !o.no_check && (cfg.name == "poiseuille" || cfg.name == "cavity");
   std::int64_t steps = o.steps;
   if (steps < 0) steps = cfg.name == "cavity" ? 60000 : cfg.name == "poiseuille" ? 20000 : 1000;

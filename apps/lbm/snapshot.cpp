@@ -3,7 +3,11 @@
 // flag go through scratch arrays with the populations' (y, x) tiles, filled locally.
 #include "snapshot.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -43,6 +47,31 @@ gaea::global_array<double> replicated_to_array(const std::vector<double>& v,
 }
 
 }  // namespace
+
+void check_snapshot_dir(const std::string& dir, const std::string& what) {
+  namespace fs = std::filesystem;
+  const std::string who = what + " '" + dir + "': ";
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (fs::exists(st)) {
+    if (!fs::is_directory(st))
+      throw gaea::error(who +
+                        "is not a directory (snapshots and the series lbm.xmf go into a "
+                        "directory: give a directory name)");
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+      throw gaea::error(who + "the directory is not writable: " + std::strerror(errno));
+    return;
+  }
+  // Made at the first snapshot, with its missing parents: the nearest existing one decides.
+  fs::path up = fs::path(dir).parent_path();
+  while (!up.empty() && !fs::exists(up, ec))
+    up = up.parent_path();
+  if (up.empty()) up = ".";
+  if (!fs::is_directory(up, ec))
+    throw gaea::error(who + "cannot be created: '" + up.string() + "' is not a directory");
+  if (::access(up.c_str(), W_OK | X_OK) != 0)
+    throw gaea::error(who + "cannot be created in '" + up.string() + "': " + std::strerror(errno));
+}
 
 std::string write_snapshot(solver& s, const std::string& dir, const snapshot_extra& extra) {
   gaea::runtime& rt = gaea::runtime::current();

@@ -29,6 +29,12 @@ struct snapshot_extra {
   std::int64_t monitor_step = -1;  ///< step it was taken at (-1: none)
 };
 
+/// Not collective: checks that snapshots can be written into `dir` (an existing writable
+/// directory, or a new name whose nearest existing ancestor is a writable directory) before the
+/// run, so that a regular file or a read-only place fails at once. Throws gaea::error naming
+/// `what`, the path and the reason.
+void check_snapshot_dir(const std::string& dir, const std::string& what);
+
 /// Collective: writes `dir`/lbm_<step>.h5 for the solver's current step and returns its path.
 /// Throws gaea::error (on every rank) if the file cannot be written.
 std::string write_snapshot(solver& s, const std::string& dir, const snapshot_extra& extra);

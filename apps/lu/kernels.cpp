@@ -12,8 +12,9 @@ namespace {
 constexpr index_t inner_width = 32;
 
 // Unblocked right-looking LU of the m×w column strip starting at column c0 of `a` (rows c0..m-1).
-// With pivoting, rows are swapped across the whole width of `a`.
-bool factor_strip(block_map& a, index_t c0, index_t w, index_t* pivots) {
+// With pivoting, rows are swapped across the whole width of `a`. Returns the column of the first
+// zero pivot, -1 when there is none.
+index_t factor_strip(block_map& a, index_t c0, index_t w, index_t* pivots) {
   const index_t m = a.rows();
   for (index_t c = c0; c < c0 + w; ++c) {
     if (pivots) {
@@ -24,7 +25,7 @@ bool factor_strip(block_map& a, index_t c0, index_t w, index_t* pivots) {
       if (p != c) a.row(c).swap(a.row(p));
     }
     const double d = a(c, c);
-    if (d == 0.0) return false;
+    if (d == 0.0) return c;
     const index_t below = m - c - 1, right = c0 + w - c - 1;
     if (below == 0) continue;
     a.col(c).tail(below) /= d;
@@ -32,16 +33,19 @@ bool factor_strip(block_map& a, index_t c0, index_t w, index_t* pivots) {
       a.block(c + 1, c + 1, below, right).noalias() -=
           a.col(c).tail(below) * a.row(c).segment(c + 1, right);
   }
-  return true;
+  return -1;
 }
 
 }  // namespace
 
-bool factor_panel(block_map a, index_t* pivots) {
+bool factor_panel(block_map a, index_t* pivots, index_t* zero_column) {
   const index_t m = a.rows(), n = a.cols();
   for (index_t c0 = 0; c0 < n; c0 += inner_width) {
     const index_t w = std::min(inner_width, n - c0);
-    if (!factor_strip(a, c0, w, pivots)) return false;
+    if (const index_t c = factor_strip(a, c0, w, pivots); c >= 0) {
+      if (zero_column) *zero_column = c;
+      return false;
+    }
     const index_t right = n - c0 - w;
     if (right == 0) continue;
     // U row strip: L11⁻¹ · A12, then the Schur complement A22 -= L21 · U12.

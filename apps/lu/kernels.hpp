@@ -27,9 +27,9 @@ inline const_block_map const_map_block(const double* p, index_t rows, index_t co
 /// diagonal), U upper (n×n). Blocked right-looking with inner width 32.
 /// `pivots`: null for no pivoting; otherwise n entries, pivots[c] = local row swapped with row c
 /// (LAPACK getrf convention, 0-based); whole rows of `a` are swapped.
-/// Returns false if a zero pivot was met (the factors are then incomplete). Not thread-safe on
-/// the same block.
-bool factor_panel(block_map a, index_t* pivots);
+/// Returns false if a zero pivot was met (the factors are then incomplete; `zero_column`, when
+/// given, receives its local column). Not thread-safe on the same block.
+bool factor_panel(block_map a, index_t* pivots, index_t* zero_column = nullptr);
 
 /// b := b · U⁻¹ with U the upper triangle of `u` (non-unit): the L blocks below the diagonal.
 void solve_upper_right(const_block_map u, block_map b);

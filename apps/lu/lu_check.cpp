@@ -1,6 +1,7 @@
 #include "lu_check.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -60,6 +61,40 @@ void sweep(tiled_matrix& m, gaea::global_array<double>& xg, gaea::global_array<d
   }
 }
 
+/// A Frobenius norm accumulated without overflow (entries above ~1e154 square to infinity):
+/// the norm is scale·sqrt(ssq), each part's norm taken with Eigen's stableNorm.
+struct scaled_norm {
+  double scale = 0, ssq = 1;
+  void add(double part) {
+    if (!(part > 0)) {
+      if (std::isnan(part)) scale = part;
+      return;
+    }
+    if (part > scale) {
+      ssq = 1 + ssq * (scale / part) * (scale / part);
+      scale = part;
+    } else {
+      ssq += (part / scale) * (part / scale);
+    }
+  }
+};
+
+/// Collective: the Frobenius norms of the parts every rank accumulated in `local` (NaN stays).
+std::vector<double> global_norms(std::span<const scaled_norm> local) {
+  std::vector<double> scale(local.size()), ssq(local.size());
+  for (std::size_t i = 0; i < local.size(); ++i)
+    scale[i] = local[i].scale;
+  gaea::coll::allreduce(gaea::coll::world(), std::span<double>(scale), gaea::coll::reduce_op::max);
+  for (std::size_t i = 0; i < local.size(); ++i) {
+    const double r = scale[i] > 0 ? local[i].scale / scale[i] : 0;
+    ssq[i] = std::isnan(local[i].scale) ? local[i].scale : local[i].ssq * r * r;
+  }
+  gaea::coll::allreduce(gaea::coll::world(), std::span<double>(ssq), gaea::coll::reduce_op::sum);
+  for (std::size_t i = 0; i < local.size(); ++i)
+    ssq[i] = scale[i] * std::sqrt(ssq[i]);
+  return ssq;
+}
+
 }  // namespace
 
 std::vector<double> solve(tiled_matrix& m, std::span<const index_t> pivots,
@@ -89,7 +124,8 @@ check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_
   const double eps = std::numeric_limits<double>::epsilon();
   check_report rep;
   // A x and the row sums of |A| from the original tiles; then sums over ranks.
-  std::vector<double> sums(2 * un + 2, 0.0);  // A x, row |A| sums, ‖A‖_F², ‖PA − LU‖_F²
+  std::vector<double> sums(2 * un, 0.0);  // A x, row |A| sums
+  std::array<scaled_norm, 2> norms;       // ‖A‖_F, ‖PA − LU‖_F
   std::vector<double> tile;
   const const_vec_map xv(x.data(), n);
   // The factor check needs every rank to hold L and U and the row permutation.
@@ -115,7 +151,7 @@ check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_
     const index_t i0 = m.start(lt.ti), j0 = m.start(lt.tj);
     vec_map(sums.data() + i0, lt.rows) += at * xv.segment(j0, lt.cols);
     vec_map(sums.data() + un + i0, lt.rows) += at.cwiseAbs().rowwise().sum();
-    sums[2 * un] += at.squaredNorm();
+    norms[0].add(at.stableNorm());
     if (!with_factor) continue;
     // Row r of A is row inverse[r] of P·A = L·U.
     lsel.resize(lt.rows, n);
@@ -125,9 +161,10 @@ check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_
       lsel.row(r).head(i) = f.row(i).head(i);
       lsel(r, i) = 1.0;
     }
-    sums[2 * un + 1] += (at - lsel * u.middleCols(j0, lt.cols)).squaredNorm();
+    norms[1].add(row_matrix(at - lsel * u.middleCols(j0, lt.cols)).stableNorm());
   }
   gaea::coll::allreduce(gaea::coll::world(), std::span<double>(sums), gaea::coll::reduce_op::sum);
+  const std::vector<double> fro = global_norms(norms);
   double r_inf = 0, a_inf = 0, x_inf = 0;
   for (std::size_t i = 0; i < un; ++i) {
     r_inf = std::max(r_inf, std::abs(sums[i] - b[i]));
@@ -137,7 +174,8 @@ check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_
   // NaN anywhere must fail the check: max() above drops NaNs, so test them separately.
   const bool finite =
       std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); }) &&
-      std::all_of(sums.begin(), sums.end(), [](double v) { return std::isfinite(v); });
+      std::all_of(sums.begin(), sums.end(), [](double v) { return std::isfinite(v); }) &&
+      std::all_of(fro.begin(), fro.end(), [](double v) { return std::isfinite(v); });
   rep.residual_inf = r_inf;
   rep.a_inf = a_inf;
   rep.x_inf = x_inf;
@@ -146,7 +184,7 @@ check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_
       finite ? r_inf / (a_inf * x_inf * nd * eps) : std::numeric_limits<double>::quiet_NaN();
   if (with_factor) {
     rep.factor_checked = true;
-    rep.factor_error = std::sqrt(sums[2 * un + 1] / sums[2 * un]);
+    rep.factor_error = fro[1] / fro[0];
     if (!finite) rep.factor_error = std::numeric_limits<double>::quiet_NaN();
     rep.factor_scaled = rep.factor_error / (nd * eps);
   }

@@ -143,7 +143,8 @@ void note_zero_pivot(factor_result& res, index_t row) {
 void factor_diagonal(tiled_matrix& m, index_t k, factor_result& res) {
   if (!m.mine(k, k)) return;
   scoped_timer s(res.times.compute);
-  if (!factor_panel(m.tile(k, k).map(), nullptr)) note_zero_pivot(res, m.start(k));
+  index_t c = 0;
+  if (!factor_panel(m.tile(k, k).map(), nullptr, &c)) note_zero_pivot(res, m.start(k) + c);
 }
 
 /// Owners of the tiles below and right of diagonal tile k turn them into L and U blocks.
@@ -433,8 +434,9 @@ void factor_pivoted(tiled_matrix& m, gaea::global_array<std::int64_t>& piv, task
       }
       {
         scoped_timer s(t.compute);
-        if (!factor_panel(map_block(pbuf.data(), rows, w, w), local_piv.data()))
-          note_zero_pivot(res, kb);
+        index_t c = 0;
+        if (!factor_panel(map_block(pbuf.data(), rows, w, w), local_piv.data(), &c))
+          note_zero_pivot(res, kb + c);
       }
       for (auto& x : local_piv)
         x += kb;

@@ -26,7 +26,8 @@ struct factor_result {
   /// With pivoting: pivots[r] = global row swapped with row r, applied for r = 0..n-1 in order
   /// (replicated on every rank). Empty without pivoting.
   std::vector<index_t> pivots;
-  /// First zero pivot met on this rank (-1: none). The factors are then unusable.
+  /// Column (= elimination step) of the first zero pivot met on this rank (-1: none). The
+  /// factors are then unusable.
   index_t zero_pivot = -1;
 };
 

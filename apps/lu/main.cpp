@@ -144,8 +144,12 @@ int run(gaea::runtime& rt, options o) {
   const factor_result fr = factor(m, {o.overlap, o.pivot}, tasks);
   rt.barrier();
   const gaea::energy_reading e1 = rt.energy();
-  const double zero_pivot = gaea::coll::allreduce(
-      gaea::coll::world(), static_cast<double>(fr.zero_pivot), gaea::coll::reduce_op::max);
+  // The first zero pivot of any rank (later ones may follow from it).
+  const double no_zero = static_cast<double>(o.n);
+  double zero_pivot = gaea::coll::allreduce(
+      gaea::coll::world(), fr.zero_pivot >= 0 ? static_cast<double>(fr.zero_pivot) : no_zero,
+      gaea::coll::reduce_op::min);
+  if (zero_pivot >= no_zero) zero_pivot = -1;
   if (o.corrupt_for_test) corrupt(m);
 
   // Validation: solve with the factors, residual against the original matrix.
@@ -211,8 +215,17 @@ int run(gaea::runtime& rt, options o) {
   std::printf("energy: %.2f J for the factorisation (%s, %s)\n", joules,
               e1.measured ? "measured" : "estimated", e1.source.c_str());
   std::printf("solve: %.4f s\n", solve_s);
-  if (zero_pivot >= 0)
-    std::printf("zero pivot near row %.0f: the matrix needs --pivot\n", zero_pivot);
+  // With partial pivoting a zero pivot means the whole column below the diagonal was zero.
+  if (zero_pivot >= 0 && o.pivot)
+    std::printf(
+        "the matrix is singular: at elimination step %.0f, column %.0f (counting from 0) has no "
+        "nonzero entry on or below the diagonal to pivot on\n",
+        zero_pivot, zero_pivot);
+  else if (zero_pivot >= 0)
+    std::printf(
+        "zero pivot at elimination step %.0f (diagonal entry %.0f, counting from 0): run with "
+        "--pivot, unless the matrix is singular\n",
+        zero_pivot, zero_pivot);
   std::printf("check: scaled residual |Ax-b|/(|A||x| N eps) = %.4g (< %g) %s\n", cr.scaled_residual,
               residual_threshold, cr.scaled_residual < residual_threshold ? "PASSED" : "FAILED");
   if (cr.factor_checked)

@@ -78,6 +78,15 @@ TEST_CASE("lu kernels: a zero pivot is reported without pivoting, avoided with i
   CHECK(piv[0] == 1);
 }
 
+TEST_CASE("lu kernels: a singular matrix names the column of its zero pivot", "[lu]") {
+  // Column 2 is zero: no row swap can give it a pivot.
+  row_matrix f{{2.0, 1.0, 0.0}, {1.0, 3.0, 0.0}, {4.0, 1.0, 0.0}};
+  std::vector<index_t> piv(3);
+  index_t column = -1;
+  CHECK_FALSE(factor_panel(map_block(f.data(), 3, 3, 3), piv.data(), &column));
+  CHECK(column == 2);
+}
+
 TEST_CASE("lu kernels: triangular solves and the update", "[lu]") {
   const index_t n = 24, k = 10;
   row_matrix f = random_matrix(n, n, 3, true);

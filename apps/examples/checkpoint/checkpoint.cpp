@@ -163,6 +163,14 @@ void check_checkpoint(const gaea::global_array<double>& u, std::int64_t step, co
   apps::agree(problem);
 }
 
+// "96 x 96" for the dims of an array.
+std::string shape_text(const index& dims) {
+  std::string t;
+  for (std::size_t k = 0; k < dims.size(); ++k)
+    t += (k ? " x " : "") + std::to_string(dims[k]);
+  return t;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -187,12 +195,21 @@ int main(int argc, char** argv) {
         }
         if (o.phase == "crash") return 0;
 
+        // The checkpoint says its shape and the writer's layout; a field of another --n cannot
+        // continue this run, and is refused now rather than after the reference run.
+        const auto info = gaea::ga::describe(o.file, "u");
+        apps::agree(info.dims == index{o.n, o.n}
+                        ? std::string()
+                        : "checkpoint '" + o.file + "': its field u is " + shape_text(info.dims) +
+                              ", but this run's --n " + std::to_string(o.n) + " needs " +
+                              std::to_string(o.n) + " x " + std::to_string(o.n) +
+                              " (restart with the --n it was written with)");
+
         // The reference: one uninterrupted run.
         auto ref = make_field("ref", o.n, writer_layout()), tmp = ref.duplicate("tmp");
         advance(ref, tmp, 0, o.steps, o, false);
 
-        // Restart: the checkpoint says its shape and the writer's layout; read it into another one.
-        const auto info = gaea::ga::describe(o.file, "u");
+        // Restart: read the checkpoint into another layout.
         const layout_spec layout = restart_layout(info.dims[0], rt.size());
         gaea::global_array<double> u("u", info.dims, layout), v("v", info.dims, layout);
         gaea::global_array<std::int64_t> counter("step", {1});

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <libint2/basis.h>
+#include <libint2/util/generated/libint2_params.h>
 
 #include "gaea/base/error.hpp"
 #include "gaea/base/input_file.hpp"
@@ -287,6 +288,26 @@ raw_library read_g94(const std::string& path, const std::vector<int>& wanted) {
   return lib;
 }
 
+/// libint2 computes the two-electron integrals up to LIBINT2_MAX_AM_eri, fixed when it was
+/// built; a higher shell would fail only when the first integral engine is made, late and as
+/// "Engine::lmax_exceeded". Shell `index` (from 0) of element `z`.
+void check_angular_momentum(int l, const std::string& name, const std::string& path, int z,
+                            std::size_t index) {
+  constexpr int lmax = LIBINT2_MAX_AM_eri;
+  if (l <= lmax) return;
+  static const std::string letters = "spdfghik";
+  const auto letter = [](int v) {
+    return v < static_cast<int>(letters.size()) ? letters.substr(static_cast<std::size_t>(v), 1)
+                                                : "l = " + std::to_string(v);
+  };
+  throw gaea::error("basis '" + name + "' (" + path + "): element " +
+                    std::string(element_symbol(z)) + ": its shell " + std::to_string(index + 1) +
+                    " has l = " + std::to_string(l) + " (" + letter(l) +
+                    "); the integral library (libint2) of this build handles shells up to l = " +
+                    std::to_string(lmax) + " (" + letter(lmax) + "): use a basis without " +
+                    letter(lmax + 1) + " or higher shells");
+}
+
 bool is_g94(const std::string& path) {
   std::ifstream in(path);
   std::string line;
@@ -373,7 +394,9 @@ basis_set load_basis(const basis_request& req, const molecule& mol) {
         break;
       }
     }
-    for (const raw_shell& r : it->second) {
+    for (std::size_t k = 0; k < it->second.size(); ++k) {
+      const raw_shell& r = it->second[k];
+      check_angular_momentum(r.l, req.name, path, a.z, k);
       const libint2::svector<double> alpha(r.exponents.begin(), r.exponents.end());
       const libint2::svector<double> coeff(r.coefficients.begin(), r.coefficients.end());
       const bool p = r.l >= 2 && pure;

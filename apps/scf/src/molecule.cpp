@@ -85,6 +85,8 @@ molecule read_xyz(const std::string& path, bohr_constant constant, int charge) {
   };
   std::string line;
   if (!std::getline(in, line)) throw gaea::error("xyz file '" + path + "': empty file");
+  // A UTF-8 byte-order mark, as some Windows editors write: not part of the count.
+  if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
   std::int64_t count = -1;
   {
     std::istringstream is(line);

@@ -7,6 +7,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "diis.hpp"
+#include "estimate.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -128,10 +129,34 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
   res.occupied = ne / 2;
   res.nuclear_repulsion = mol.nuclear_repulsion();
   const auto n = basis.nbf;
+  if (print) {
+    // Before the set-up: a large molecule says its size and what it will cost first.
+    const setup_estimate est = estimate_setup(basis, mol);
+    const double nd = static_cast<double>(n);
+    std::fprintf(out,
+                 "problem: %zu atoms, %zu shells, %lld basis functions, %lld electrons; %.3g MB "
+                 "per %lld x %lld matrix\n",
+                 mol.atoms.size(), basis.shells.size(), static_cast<long long>(n),
+                 static_cast<long long>(ne), nd * nd * 8e-6, static_cast<long long>(n),
+                 static_cast<long long>(n));
+    std::fprintf(out,
+                 "estimate: set-up ~%s on every rank (one-electron integrals ~%s, Schwarz bounds "
+                 "~%s, orthogonalisation ~%s; timed on %lld shells)\n",
+                 duration_text(est.total()).c_str(), duration_text(est.one_electron_s).c_str(),
+                 duration_text(est.schwarz_s).c_str(), duration_text(est.orthogonalise_s).c_str(),
+                 static_cast<long long>(est.sample_shells));
+    std::fflush(out);
+  }
+  const auto t_setup = clock_type::now();
   const matrix s = overlap(basis);
   const matrix h = kinetic(basis) + nuclear_attraction(basis, mol);
+  const double one_electron_s = since(t_setup);
+  auto t0 = clock_type::now();
   const matrix q = schwarz_bounds(basis);
+  const double schwarz_s = since(t0);
+  t0 = clock_type::now();
   const orthogonaliser xo = make_orthogonaliser(s, opt);
+  const double ortho_s = since(t0);
   res.orbitals = xo.x.cols();
   res.dropped = xo.dropped;
   res.min_overlap_eigenvalue = xo.min_eigenvalue;
@@ -146,6 +171,21 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
   res.tasks = fock.tasks();
   res.threads = fock.threads();
   if (print) {
+    std::fprintf(out,
+                 "set-up: %s (one-electron integrals %s, Schwarz bounds %s, orthogonalisation "
+                 "%s)\n",
+                 duration_text(since(t_setup)).c_str(), duration_text(one_electron_s).c_str(),
+                 duration_text(schwarz_s).c_str(), duration_text(ortho_s).c_str());
+    // The Schwarz step computed one quartet per shell pair: its time per quartet, times the
+    // quartets that pass the screening, shared by every thread of every rank.
+    const double nsh = static_cast<double>(basis.shells.size());
+    const double per_quartet = schwarz_s / (nsh * (nsh + 1) / 2);
+    const double quartets = surviving_quartets(q, fopt.schwarz_threshold);
+    std::fprintf(out,
+                 "estimate: a full Fock build ~%s (%.3g shell quartets pass the screening, ~%.3g "
+                 "us each, over %d rank(s) x %d thread(s))\n",
+                 duration_text(quartets * per_quartet / (rt.size() * fock.threads())).c_str(),
+                 quartets, per_quartet * 1e6, rt.size(), fock.threads());
     std::fprintf(out, "orthogonalisation: %s; smallest overlap eigenvalue %.3e, %lld dropped\n",
                  xo.used.c_str(), xo.min_eigenvalue, static_cast<long long>(xo.dropped));
     std::fprintf(out,

@@ -219,6 +219,7 @@ h5_writer::h5_writer(std::string file, write_mode mode) : file_(std::move(file))
   }
   coll::agree(coll::world(), problem);
   tmp_ = coll::broadcast(coll::world(), tmp_, 0);
+  if (rt.rank() != 0) opened_ = temporary_registration(tmp_);
   const bool exists = coll::broadcast(coll::world(), copied, 0) == "1";
   // A create that fails on some ranks only cannot be undone (closing is collective): make sure
   // first that every rank sees the temporary (a directory local to rank 0's node would not).
@@ -272,6 +273,7 @@ void h5_writer::discard() noexcept {
   } catch (...) {
     // a destructor must not throw; the temporary is still removed below
   }
+  opened_.release();
   tmp_file_.reset();  // rank 0: removes the temporary
 }
 
@@ -357,6 +359,7 @@ void h5_writer::commit() {
     h5_ = -1;
   }
   coll::agree(coll::world(), problem);  // also the barrier: every rank has closed the file
+  opened_.release();
   if (rt.rank() == 0) {
     try {
       tmp_file_->commit();  // fsync, then rename: the data is on disk before the name points to it

@@ -4,7 +4,10 @@
 // with their 64-bit twins (templated on the index type).
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "detail/indices.hpp"
 #include "detail/math_args.hpp"
@@ -90,10 +93,21 @@ R dot_patch(const char* fn, const char* want, int g_a, char ta, I* alo, I* ahi, 
             const ga::patch pa = alo ? to_patch(alo, ahi, a.ndim()) : ga::whole_patch(a);
             const ga::patch pb = blo ? to_patch(blo, bhi, b.ndim()) : ga::whole_patch(b);
             const auto d = ga::dot_patch(a, pa, t_a, b, pb, t_b, false);
-            if constexpr (gaea::ga::detail::is_complex_v<Want>)
+            if constexpr (gaea::ga::detail::is_complex_v<Want>) {
               return to_ga(d);
-            else
+            } else {
+              // Integers sum in 64 bits; a sum the C return type cannot hold (GA_Idot's int) is
+              // an error on every rank, never a truncated value.
+              if constexpr (std::is_integral_v<R>)
+                if (!std::in_range<R>(d))
+                  throw error("the dot product of '" + a.name() + "' and '" + b.name() + "' is " +
+                              std::to_string(d) +
+                              ", which does not fit in the call's return type (" +
+                              std::to_string(std::numeric_limits<R>::min()) + " to " +
+                              std::to_string(std::numeric_limits<R>::max()) +
+                              "); use 64-bit arrays (C_LONG or C_LONGLONG) and GA_Ldot/GA_Lldot");
               return static_cast<R>(d);
+            }
           } else {
             return R{};  // not reached: require_element threw
           }

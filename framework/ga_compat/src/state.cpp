@@ -22,6 +22,28 @@ std::size_t storage_kind(int type) {
     return variant_index<any_array, ga::global_array<T>>();
   });
 }
+// MPI calls this at the start of MPI_Finalize (the delete callback of an attribute of
+// MPI_COMM_SELF), while MPI still works. GA still initialized then means that the program did
+// not call GA_Terminate: say so, rather than let the clean-up at exit fail inside MPI.
+int on_mpi_finalize(MPI_Comm, int, void*, void*) {
+  if (g_state)
+    fail(
+        "MPI_Finalize was called while GA is initialized: call GA_Terminate() before "
+        "MPI_Finalize()",
+        1);
+  return MPI_SUCCESS;
+}
+
+void watch_mpi_finalize() {
+  static bool watching = false;
+  if (watching) return;
+  int keyval = MPI_KEYVAL_INVALID;
+  if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_mpi_finalize, &keyval, nullptr) !=
+          MPI_SUCCESS ||
+      MPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr) != MPI_SUCCESS)
+    return;  // only the message is lost
+  watching = true;
+}
 }  // namespace
 
 std::string type_name(int type) {
@@ -176,6 +198,7 @@ void initialize(int* argc, char*** argv, std::size_t limit) {
   (void)coll::world();
   st->memory_limit = limit;
   st->memory_used.assign(static_cast<std::size_t>(st->rt->size()), 0);
+  watch_mpi_finalize();
   g_state = std::move(st);
 }
 

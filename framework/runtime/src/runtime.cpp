@@ -21,6 +21,7 @@
 #include "detail/report.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/output_file.hpp"
+#include "gaea/base/temporaries.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/dense/blas.hpp"
@@ -155,6 +156,9 @@ runtime::runtime(int* argc, char*** argv)
       std::fprintf(stderr, "gaea: warning: MPI provides thread level %d < MPI_THREAD_FUNNELED\n",
                    provided);
   }
+  // After MPI_Init, so that a handler MPI installs is chained: SIGTERM/SIGINT/SIGHUP (mpirun
+  // passes them on to the ranks) remove this rank's temporaries before ending it.
+  install_temporary_cleanup();
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_comm_);
@@ -548,8 +552,15 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
     std::string announce;
     std::int32_t cause_rank = rank_;
     int code = exit_code;
-    if (cause && message == *cause) {  // another rank's failure reached this rank's handler
+    if (cause) {
+      // Another rank's failure reached this rank first: the job ends with that rank's cause and
+      // exit code, whatever this rank's message says (it is often the interrupted call's own
+      // wrapping of the cause, e.g. "GA_Sync: <cause>").
       std::fprintf(stderr, "gaea: %s: stopping: %s\n", me.c_str(), cause->c_str());
+      if (message.find(*cause) == std::string_view::npos &&
+          std::string_view(*cause).find(message) == std::string_view::npos)
+        std::fprintf(stderr, "gaea: %s: also: %.*s\n", me.c_str(), static_cast<int>(message.size()),
+                     message.data());
       std::lock_guard lock(failure_.mutex);
       cause_rank = failure_.cause_rank;
       code = failure_.cause_code;

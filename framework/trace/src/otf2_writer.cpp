@@ -13,6 +13,7 @@
 
 #include "detail/otf2_archive.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/base/temporaries.hpp"
 #include "gaea/trace/writers.hpp"
 
 #ifdef GAEA_HAVE_OTF2
@@ -46,9 +47,11 @@ OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) {
 }
 OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
-// The temporary directory: removed with everything in it unless released.
+// The temporary directory: removed with everything in it unless released; listed for removal on
+// signals while it exists.
 struct temp_dir {
   fs::path path;
+  temporary_registration listed;
   ~temp_dir() {
     std::error_code ec;
     if (!path.empty()) fs::remove_all(path, ec);
@@ -147,6 +150,7 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
     char suffix[40];
     std::snprintf(suffix, sizeof suffix, ".tmp.%d.%08x", static_cast<int>(::getpid()), rd());
     tmp.path = dir / (target.filename().string() + suffix);
+    tmp.listed = temporary_registration(tmp.path, temporary_kind::directory);
     std::error_code ec;
     if (!fs::create_directory(tmp.path, ec) || ec)
       throw error(who + "cannot create the temporary directory '" + tmp.path.string() +

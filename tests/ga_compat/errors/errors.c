@@ -25,6 +25,9 @@ int main(int argc, char** argv) {
   if (strcmp(which, "ga-error-one-rank") == 0) {
     if (me == GA_Nnodes() - 1) GA_Error("the last rank gives up", 42);
     GA_Sync(); /* the other ranks wait here: the job must still end */
+  } else if (strcmp(which, "finalize-without-terminate") == 0) {
+    MPI_Finalize(); /* GA_Terminate forgotten: a message saying so, not an MPI error */
+    return 0;
   } else if (strcmp(which, "bad-handle") == 0) {
     int lo[2] = {0, 0}, hi[2] = {1, 1}, ld[1] = {2};
     NGA_Get(g + 12345, lo, hi, buf, ld);

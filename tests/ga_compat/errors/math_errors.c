@@ -31,6 +31,11 @@ int main(int argc, char** argv) {
     GA_Elem_divide(ia, ib, ia);
   } else if (strcmp(which, "dot-type") == 0) {
     GA_Ddot(ia, ib);
+  } else if (strcmp(which, "idot-overflow") == 0) {
+    int big = 20000; /* 10 x 20000^2 = 4e9 > 2^31 - 1: GA_Idot's int cannot hold it */
+    GA_Fill(ia, &big);
+    GA_Fill(ib, &big);
+    printf("math_errors: GA_Idot gave %d\n", GA_Idot(ia, ib));
   } else if (strcmp(which, "gemm-size") == 0) {
     GA_Dgemm('N', 'N', 6, 4, 5, 1.0, a, b, 0.0, b); /* k = 5 > 4 columns of A */
   } else if (strcmp(which, "scan-mask-type") == 0) {

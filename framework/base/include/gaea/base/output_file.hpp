@@ -13,13 +13,10 @@
 /// (a directory, a device such as /dev/full, a FIFO or a socket are refused, so that a rename
 /// never turns a device into a regular file), and its directory must exist and be writable.
 ///
-/// Temporaries still alive are listed in a process-wide registry (64 entries; a temporary beyond
-/// them is still removed by its destructor). Each new output_file makes sure that SIGTERM,
-/// SIGINT and SIGHUP run a handler that unlinks them (with the `<temporary>.locktest.<rank>` side
-/// files Open MPI's MPI-IO creates while opening one; async-signal-safe), then restores the
-/// disposition it found (a handler installed by MPI or a test framework, or the default) and
-/// re-raises the signal; an ignored signal stays ignored. remove_temporaries() does the same
-/// for a failure path that ends the process without unwinding (e.g. before MPI_Abort).
+/// Temporaries still alive are listed in the process-wide registry of temporaries.hpp, whose
+/// SIGTERM/SIGINT/SIGHUP handler unlinks them before the signal ends the process;
+/// remove_temporaries() does the same for a failure path that ends the process without
+/// unwinding (e.g. before MPI_Abort).
 ///
 /// Writers that cannot write through a descriptor (HDF5) write to temporary() by name, close
 /// their own handle, and then commit(): the fsync reopens the file by name.
@@ -30,6 +27,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "gaea/base/temporaries.hpp"
 
 namespace gaea {
 
@@ -81,7 +80,7 @@ class output_file {
   std::filesystem::path target_, tmp_;
   std::string what_;
   int fd_ = -1;
-  int slot_ = -1;  // index in the signal registry, -1 when not registered
+  temporary_registration listed_;  // in the signal handler's registry until commit or discard
   bool committed_ = false;
 };
 
@@ -90,10 +89,5 @@ class output_file {
 /// directory and is writable. Throws gaea::error starting with `what` and naming the path and
 /// the reason otherwise. Use it at start-up for files written at the end of a run.
 void check_output_path(const std::filesystem::path& target, std::string_view what);
-
-/// Unlinks every temporary of every live output_file in this process (they are then not
-/// renamed: a later commit() fails). Async-signal-safe and noexcept: for a failure path that
-/// ends the process without running destructors (before MPI_Abort, in a signal handler).
-void remove_temporaries() noexcept;
 
 }  // namespace gaea

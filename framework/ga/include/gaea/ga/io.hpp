@@ -61,6 +61,7 @@
 #include <variant>
 
 #include "gaea/base/error.hpp"
+#include "gaea/base/temporaries.hpp"
 #include "gaea/ga/global_array.hpp"
 
 namespace gaea {
@@ -139,7 +140,10 @@ class h5_writer {
   void discard() noexcept;
   std::string file_, tmp_;
   std::unique_ptr<output_file> tmp_file_;  // rank 0 only: the temporary's owner
-  std::int64_t h5_ = -1;                   // hid_t of the open temporary file
+  // Other ranks, while they hold the temporary open: their signal handler removes it too (their
+  // collective open could otherwise recreate it after rank 0's handler removed it).
+  temporary_registration opened_;
+  std::int64_t h5_ = -1;  // hid_t of the open temporary file
   bool failed_ = false, committed_ = false;
 };
 

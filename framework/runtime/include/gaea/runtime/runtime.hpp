@@ -163,8 +163,9 @@ class runtime {
   /// Ends the whole job because of an error on this rank. Not collective; any thread; never
   /// returns. Prints "gaea: rank R (host H): error: <message>" on stderr and tells every other
   /// rank: their current or next Gaea wait throws gaea::error("rank R (host H) failed: <message>"),
-  /// and when their handlers call fail() with it they print "gaea: rank Q (host H'): stopping:
-  /// rank R (host H) failed: <message>" and take R's exit code. Waits up to five seconds for every
+  /// and when their handlers call fail() (with it, or with any message once it has arrived) they
+  /// print "gaea: rank Q (host H'): stopping: rank R (host H) failed: <message>" and take R's
+  /// exit code. Waits up to five seconds for every
   /// rank to report that it stopped (a rank busy outside Gaea, stopped or dead is not waited for
   /// longer), then ends the job with MPI_Abort(exit_code), which the launcher turns into the job's
   /// exit status. Use it in every program's top-level handler:
