@@ -149,12 +149,15 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
     std::random_device rd;
     char suffix[40];
     std::snprintf(suffix, sizeof suffix, ".tmp.%d.%08x", static_cast<int>(::getpid()), rd());
-    tmp.path = dir / (target.filename().string() + suffix);
-    tmp.listed = temporary_registration(tmp.path, temporary_kind::directory);
+    const fs::path path = dir / (target.filename().string() + suffix);
     std::error_code ec;
-    if (!fs::create_directory(tmp.path, ec) || ec)
-      throw error(who + "cannot create the temporary directory '" + tmp.path.string() +
+    // Owned (and removed on every path) only once this call made it: a directory of that name
+    // that already exists is someone else's.
+    if (!fs::create_directory(path, ec) || ec)
+      throw error(who + "cannot create the temporary directory '" + path.string() +
                   "': " + (ec ? ec.message() : std::string("it exists")));
+    tmp.path = path;
+    tmp.listed = temporary_registration(tmp.path, temporary_kind::directory);
   }
 
   // Global ids: strings, regions (by name), metrics (by counter name), attributes.
