@@ -472,9 +472,9 @@ wait_status engine::current_status() const {
     if (threads_.size() > 1) part = "thread " + std::to_string(t->index) + " " + part;
     s.text += (s.text.empty() ? "" : "; ") + part;
   }
+  // No wait yet: not in one since the engine started (CLOCK_MONOTONIC, as the coarse clock).
   if (s.text.empty())
-    s.text = std::string("not in a Gaea wait") +
-             (last > 0 ? " for " + format_duration(now - last) : std::string(" yet")) +
+    s.text = "not in a Gaea wait for " + format_duration(now - (last > 0 ? last : start_ns_)) +
              " (computing, or blocked outside Gaea)";
   return s;
 }

@@ -41,7 +41,8 @@ class query final : public progress::peer_query {
   bool answered() const override { return st_->done(); }
   std::string report(const progress::wait_info& mine) override {
     const status_asker::query_state& s = *st_;
-    std::vector<std::string> elsewhere, same, silent;
+    std::vector<std::string> elsewhere, silent;
+    std::vector<int> same;
     for (std::size_t i = 0; i < s.ranks.size(); ++i) {
       const int r = s.ranks[i];
       if (!s.sent[i] || !s.answered[i].done() || s.answered[i].failed()) {
@@ -52,7 +53,7 @@ class query final : public progress::peer_query {
       const std::string what(a);
       const std::string text(a + what.size() + 1);
       if (!mine.what.empty() && what == mine.what)
-        same.push_back("rank " + std::to_string(r));
+        same.push_back(r);
       else
         elsewhere.push_back(name_of_(r) + ": " + text);
     }
@@ -61,7 +62,14 @@ class query final : public progress::peer_query {
     if (!silent.empty())
       parts.push_back("no answer within 1 s from " + join(silent, ", ") +
                       " (stopped, lost, or busy outside Gaea without a progress thread)");
-    if (!same.empty()) parts.push_back("in the same wait: " + join(same, ", "));
+    if (!same.empty()) {
+      std::sort(same.begin(), same.end());
+      std::vector<std::string> numbers;
+      for (int r : same)
+        numbers.push_back(std::to_string(r));
+      parts.push_back(std::string(same.size() == 1 ? "rank " : "ranks ") + join(numbers, ", ") +
+                      " in the same wait");
+    }
     if (s.of > s.ranks.size())
       parts.push_back("(asked " + std::to_string(s.ranks.size()) + " of " + std::to_string(s.of) +
                       " ranks)");
