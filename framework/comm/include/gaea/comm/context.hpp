@@ -93,7 +93,7 @@ class context {
   /// Waits for a non-blocking MPI request of a collective over every rank of the context,
   /// described by `what` (the same text on every rank), through the MPI wait hook when one is
   /// set, else calling the poll hook.
-  void wait_mpi(MPI_Request& req, std::string_view what) const;
+  void wait_mpi(MPI_Request& req, std::string_view what = "an MPI collective over all ranks") const;
   /// How wait_mpi waits (the runtime's: through the progress engine, so that such a wait is
   /// described, warned about and watched like any other). Set/cleared by the owning thread only.
   void set_mpi_wait_hook(std::function<void(MPI_Request&, std::string_view)> hook) {
