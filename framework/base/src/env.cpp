@@ -140,6 +140,11 @@ const std::vector<variable>& table() {
        "seconds after which a Gaea wait (barrier, collective, remote operation) that has not "
        "completed becomes an error naming what it waited for, which ends the job; 0 = off",
        value_kind::seconds},
+      {"GAEA_HANG_WARN", "60",
+       "seconds after which a Gaea wait that has not completed prints one warning naming what it "
+       "waits for and what the ranks it waits for are doing; the wait goes on (GAEA_HANG_TIMEOUT "
+       "ends it); 0 = off",
+       value_kind::seconds},
       {"GAEA_VERBOSE", "0",
        "1 = rank 0 prints the set-up at start (ranks, nodes, progress mode and placement, "
        "topology) "

@@ -142,17 +142,26 @@ bool execution::advance(bool block) {
   return true;
 }
 
-std::string execution::describe_wait() const {
+progress::wait_info execution::describe_wait() const {
+  progress::wait_info info;
   std::string from;
   for (const auto& [k, sl] : posted_)
-    if (!sl->done.load(std::memory_order_acquire))
-      from += (from.empty() ? "rank " : ", rank ") +
-              std::to_string(g_->ranks[static_cast<std::size_t>(k.source)]);
-  return "gaea::coll " + describe(sig_) + " on group '" + g_->name + "' (round " +
-         std::to_string(next_) + ": " +
-         (from.empty() ? std::string("its sends to be delivered")
-                       : "a message from " + from + ", which has not reached it") +
-         ")";
+    if (!sl->done.load(std::memory_order_acquire)) {
+      const int r = g_->ranks[static_cast<std::size_t>(k.source)];
+      from += (from.empty() ? "rank " : ", rank ") + std::to_string(r);
+      info.ranks.push_back(r);
+    }
+  // The ranks it waits for first, then the other members (to tell who is elsewhere).
+  const int me = g_->ranks[static_cast<std::size_t>(g_->me)];
+  for (int r : g_->ranks)
+    if (r != me && std::find(info.ranks.begin(), info.ranks.end(), r) == info.ranks.end())
+      info.ranks.push_back(r);
+  info.what = "gaea::coll " + describe(sig_) + " number " + std::to_string(call_) + " on group '" +
+              g_->name + "'";
+  info.detail = "round " + std::to_string(next_) + ": " +
+                (from.empty() ? std::string("its sends to be delivered")
+                              : "a message from " + from + ", which has not reached it");
+  return info;
 }
 
 bool execution::test() {

@@ -262,13 +262,25 @@ void context::send_deferred_reply(const deferred_reply& token, std::span<const s
 
 void context::dispatch(handler_id id, const am_message& msg) {
   am_handler* h = handlers_[id].load(std::memory_order_acquire);
-  if (!h)
-    throw error("gaea::comm: no handler registered for id " + std::to_string(id) + " on rank " +
-                std::to_string(rank_));
+  if (!h) {
+    const std::string what =
+        "gaea::comm: no handler registered for id " + std::to_string(id) + " (" +
+        std::string(handler_ids::holder_of(id)) + ") on rank " + std::to_string(rank_) +
+        ", which received a message for it from rank " + std::to_string(msg.source) +
+        ": the ranks disagree about which Gaea objects exist (a collective call, such as the "
+        "first coll::world() or an object's creation, left out or added on some ranks)";
+    if (!fatal_hook_) throw error(what);
+    fatal_hook_(what);
+    throw detail::reported_error(what);
+  }
   (*h)(msg);
 }
 
-void context::wait_mpi(MPI_Request& req) const {
+void context::wait_mpi(MPI_Request& req, std::string_view what) const {
+  if (mpi_wait_hook_) {
+    mpi_wait_hook_(req, what);
+    return;
+  }
   int done = 0;
   while (true) {
     MPI_Test(&req, &done, MPI_STATUS_IGNORE);

@@ -26,7 +26,8 @@ segment::segment(context& ctx, std::size_t local_bytes, std::string name)
   // Every rank must learn whether every other rank succeeded, or the survivors would hang.
   const int ok = st == UCS_OK ? 1 : 0;
   int all_ok = 0;
-  const detail::mpi_wait wait = [&ctx](MPI_Request& r) { ctx.wait_mpi(r); };
+  const std::string what = "mapping the memory of " + name_ + " (MPI collectives)";
+  const detail::mpi_wait wait = [&ctx, &what](MPI_Request& r) { ctx.wait_mpi(r, what); };
   MPI_Request req;
   MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx.mpi_comm(), &req);
   wait(req);

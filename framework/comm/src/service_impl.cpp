@@ -71,6 +71,9 @@ void context::service_impl::run_handler(const detail::am_wire_header& wire,
     ctx_.dispatch(wire.handler,
                   detail::access::message(wire.source, header, data,
                                           static_cast<std::size_t>(wire.reply_capacity), &sink));
+  } catch (const detail::reported_error&) {  // the job is ending with its message
+    status = completion::handler_failed;
+    ctx_.handler_errors_.fetch_add(1);
   } catch (const std::exception& e) {
     status = completion::handler_failed;
     ctx_.handler_errors_.fetch_add(1);

@@ -85,6 +85,7 @@ array_core::array_core(std::string name, const index& dims, const layout_spec& s
       models_(std::make_unique<std::atomic<const strided_model*>[]>(
           static_cast<std::size_t>(rt_.size()))) {
   const std::string what = "global_array '" + name_ + "'";
+  const progress::scoped_wait_label label([&what] { return "creating " + what; });
   const std::size_t bytes = storage_bytes(dist_, rt_.rank(), ops_.size, name_);
   // The storage, then (8-byte aligned) the striped accumulate locks, then the rank's lock word
   // for source-driven accumulates (the last 8 bytes).
@@ -254,6 +255,7 @@ void array_core::fence() {
 
 void array_core::sync() {
   const trace::scoped_region region("ga.sync");
+  const progress::scoped_wait_label label([this] { return "global_array '" + name_ + "' sync"; });
   fence();
   rt_.barrier();
 }

@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <optional>
@@ -44,6 +45,18 @@ std::string format_seconds(std::int64_t ns) {
   std::snprintf(buf, sizeof buf, "%g s", static_cast<double>(ns) * 1e-9);
   return buf;
 }
+// A duration for the hang warning and the status ("2.0 s").
+std::string format_duration(std::int64_t ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s",
+                static_cast<double>(std::max<std::int64_t>(ns, 0)) * 1e-9);
+  return buf;
+}
+// A wait describes itself (for peers asking) once it has lasted this long: short waits never pay
+// for formatting.
+constexpr std::int64_t publish_after_ns = 1'000'000'000;
+// How long a warning waits for the answers of the ranks it asked.
+constexpr std::int64_t query_patience_ns = 1'000'000'000;
 
 // One thread's strategies, one object per mode so that a mode switch loses no state, and the one
 // place that says which strategy a mode means (for the progress thread and application waits).
@@ -109,6 +122,7 @@ struct stop_serving_hook final : detail::away_hook {
 struct engine::thread_state {
   thread_state(engine& e, comm::worker& w, std::uint8_t id)
       : worker(&w),
+        index(id),
         tel(id, e.opt_.trace_capacity),
         wt(&w, tel, e.opt_.governor),
         strategies{detail::spin_strategy(wt),
@@ -133,10 +147,17 @@ struct engine::thread_state {
     wt.set_away_hook(&hook);
   }
   comm::worker* worker;
+  std::uint8_t index;  // 1, 2, ... in the order threads first waited
   thread_telemetry tel;
   detail::waiter wt;
   strategy_set strategies;
   stop_serving_hook hook;
+  // For current_status(): the start of the thread's outermost wait (0: none), the end of its last
+  // one (coarse clock), and the description of a wait that has lasted publish_after_ns.
+  std::atomic<std::int64_t> wait_since{0}, last_end{0};
+  int depth = 0;  // nested waits (this thread only)
+  std::mutex published_mutex;
+  std::optional<wait_info> published;  // guarded by published_mutex
 };
 
 engine::engine(comm::service_worker& service, engine_options opt)
@@ -268,6 +289,10 @@ void engine::run() {
     }
     if (!service_lock.owns_lock()) service_lock.lock();
     const unsigned n = service_.progress();
+    if (fatal_state_.load(std::memory_order_acquire) == 1 && opt_.on_fatal) {
+      service_lock.unlock();  // the failure path progresses the service worker itself
+      take_fatal();
+    }
     ++steps;
     steps_.store(steps, std::memory_order_relaxed);
     if (n) {
@@ -301,8 +326,13 @@ void engine::run() {
 unsigned engine::poll_service() {
   const mode m = current_mode();
   if (m != mode::off && !hands_over(m)) return 0;
-  std::unique_lock lock(service_mutex_, std::try_to_lock);
-  return lock.owns_lock() ? service_.progress() : 0;
+  unsigned n = 0;
+  {
+    std::unique_lock lock(service_mutex_, std::try_to_lock);
+    if (lock.owns_lock()) n = service_.progress();
+  }
+  if (fatal_state_.load(std::memory_order_acquire) == 1) take_fatal();
+  return n;
 }
 
 unsigned engine::poll(comm::worker& w) {
@@ -339,9 +369,13 @@ engine::wait_scope::wait_scope(engine& e, comm::worker& w, std::size_t bytes, tr
       bytes_(bytes),
       kind_(kind),
       notified_(notified),
-      rma_(rma) {
-  if (checked_ && e_.opt_.hang_timeout_ns > 0)
-    hang_deadline_ns_ = coarse_monotonic_ns() + e_.opt_.hang_timeout_ns;
+      rma_(rma),
+      start_ns_(coarse_monotonic_ns()) {
+  // The first check publishes the description; the warning and the watchdog come later (both
+  // are whole seconds).
+  if (checked_ && (e_.opt_.hang_timeout_ns > 0 || e_.opt_.hang_warn_ns > 0))
+    next_check_ns_ = start_ns_ + publish_after_ns;
+  if (ts_.depth++ == 0) ts_.wait_since.store(start_ns_, std::memory_order_release);
   ts_.tel.count_wait();
   select();
 }
@@ -351,13 +385,123 @@ void engine::wait_scope::check() {
     std::lock_guard lock(e_.failure_mutex_);
     throw error(e_.failure_);
   }
-  if (hang_deadline_ns_ != 0 && coarse_monotonic_ns() > hang_deadline_ns_) {
+  if (next_check_ns_ == 0) return;
+  const std::int64_t now = coarse_monotonic_ns();
+  if (now < next_check_ns_) return;
+  const engine_options& o = e_.opt_;
+  const std::int64_t waited = now - start_ns_;
+  if (!published_) {
+    published_ = true;
+    wait_info info = current_wait_info();
+    std::lock_guard lock(ts_.published_mutex);
+    ts_.published = std::move(info);
+  }
+  if (o.hang_warn_ns > 0 && warning_ == warning::pending && waited >= o.hang_warn_ns) {
+    warning_ = warning::asking;
+    query_deadline_ns_ = now + query_patience_ns;
+    const wait_info info = current_wait_info();
+    if (o.ask_peers && !info.ranks.empty()) try {
+        query_ = o.ask_peers(w_, info);
+      } catch (const std::exception&) {  // the warning goes out without the peers' answers
+      }
+  }
+  if (warning_ == warning::asking && (!query_ || query_->answered() || now >= query_deadline_ns_)) {
+    warning_ = warning::done;
+    warn(waited);
+  }
+  if (o.hang_timeout_ns > 0 && waited > o.hang_timeout_ns) {
     const std::string what = current_wait_label();
-    throw error("waited more than " + format_seconds(e_.opt_.hang_timeout_ns) +
+    throw error("waited more than " + format_seconds(o.hang_timeout_ns) +
                 " (GAEA_HANG_TIMEOUT) for " +
                 (what.empty() ? std::string("a remote operation to complete") : what) +
                 "; a rank has stopped, is far behind, or does not take part");
   }
+  // While asking, every step looks for the answers; else sleep until the next deadline.
+  std::int64_t next = std::numeric_limits<std::int64_t>::max();
+  if (warning_ == warning::asking) next = now;
+  if (warning_ == warning::pending && o.hang_warn_ns > 0)
+    next = std::min(next, start_ns_ + o.hang_warn_ns);
+  if (o.hang_timeout_ns > 0) next = std::min(next, start_ns_ + o.hang_timeout_ns + 1);
+  next_check_ns_ = next == std::numeric_limits<std::int64_t>::max() ? 0 : next;
+}
+
+void engine::wait_scope::warn(std::int64_t waited) {
+  const engine_options& o = e_.opt_;
+  const wait_info info = current_wait_info();
+  std::string peers;
+  if (query_) try {
+      peers = query_->report(info);
+    } catch (const std::exception& x) {
+      peers = std::string("(asking the other ranks failed: ") + x.what() + ")";
+    }
+  query_.reset();
+  const std::string timeout =
+      o.hang_timeout_ns > 0
+          ? "GAEA_HANG_TIMEOUT makes it an error after " + format_seconds(o.hang_timeout_ns)
+          : std::string("GAEA_HANG_TIMEOUT=<seconds> would make it an error");
+  std::fprintf(stderr,
+               "gaea: %s: warning: no progress for %s (GAEA_HANG_WARN) in %s%s%s; still waiting "
+               "(%s)\n",
+               o.self.c_str(), format_duration(waited).c_str(),
+               info.what.empty() ? "a remote operation" : info.text().c_str(),
+               peers.empty() ? "" : "; ", peers.c_str(), timeout.c_str());
+  std::fflush(stderr);
+}
+
+wait_status engine::current_status() const {
+  const std::int64_t now = coarse_monotonic_ns();
+  wait_status s;
+  std::int64_t last = 0;
+  std::lock_guard lock(threads_mutex_);
+  for (const auto& t : threads_) {
+    const std::int64_t since = t->wait_since.load(std::memory_order_acquire);
+    if (since == 0) {
+      last = std::max(last, t->last_end.load(std::memory_order_relaxed));
+      continue;
+    }
+    std::string part = "waiting for " + format_duration(now - since);
+    {
+      std::lock_guard plock(t->published_mutex);
+      if (t->published && !t->published->what.empty()) {
+        if (s.what.empty()) s.what = t->published->what;
+        part += " in " + t->published->text();
+      } else {
+        part += " in a Gaea wait";
+      }
+    }
+    if (threads_.size() > 1) part = "thread " + std::to_string(t->index) + " " + part;
+    s.text += (s.text.empty() ? "" : "; ") + part;
+  }
+  // No wait yet: not in one since the engine started (CLOCK_MONOTONIC, as the coarse clock).
+  if (s.text.empty())
+    s.text = "not in a Gaea wait for " + format_duration(now - (last > 0 ? last : start_ns_)) +
+             " (computing, or blocked outside Gaea)";
+  return s;
+}
+
+void engine::report_fatal(const std::string& reason) {
+  {
+    std::lock_guard lock(failure_mutex_);
+    if (fatal_state_.load(std::memory_order_relaxed) != 0) return;
+    fatal_ = reason;
+    fatal_state_.store(1, std::memory_order_release);
+  }
+  wake_progress_thread();
+  notify_waiters();
+}
+
+void engine::take_fatal() {
+  // The failure path itself progresses the service worker: it is already ending the job.
+  if (scoped_unchecked_waits::active()) return;
+  int reported = 1;
+  if (!fatal_state_.compare_exchange_strong(reported, 2, std::memory_order_acq_rel)) return;
+  std::string reason;
+  {
+    std::lock_guard lock(failure_mutex_);
+    reason = fatal_;
+  }
+  if (opt_.on_fatal) opt_.on_fatal(reason);
+  throw error(reason);
 }
 
 void engine::fail_waits(const std::string& reason) {
@@ -379,9 +523,20 @@ std::optional<std::string> engine::failure() const {
 thread_local detail::wait_label_node* detail::wait_label_node::top = nullptr;
 thread_local int scoped_unchecked_waits::depth_ = 0;
 
-std::string current_wait_label() {
+wait_info current_wait_info() {
   const detail::wait_label_node* n = detail::wait_label_node::top;
-  return n ? n->describe_fn(n) : std::string();
+  if (!n) return {};
+  wait_info info = n->describe_fn(n);
+  for (n = n->prev; n; n = n->prev) {
+    wait_info outer = n->describe_fn(n);
+    info.what = outer.what + (info.what.empty() ? "" : ": ") + info.what;
+    if (info.ranks.empty()) info.ranks = std::move(outer.ranks);
+  }
+  return info;
+}
+
+std::string current_wait_label() {
+  return current_wait_info().text();
 }
 
 void engine::wait_scope::select() {
@@ -480,6 +635,14 @@ engine::wait_scope::~wait_scope() {
   strategy_->end_wait();
   e_.end_bulk(*this);
   e_.end_serving(*this, false);
+  if (published_) {
+    std::lock_guard lock(ts_.published_mutex);
+    ts_.published.reset();
+  }
+  if (--ts_.depth == 0) {
+    ts_.last_end.store(coarse_monotonic_ns(), std::memory_order_relaxed);
+    ts_.wait_since.store(0, std::memory_order_release);
+  }
 }
 
 void engine::wait(comm::worker& w, comm::completion& c) {

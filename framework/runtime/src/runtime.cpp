@@ -15,9 +15,11 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <string_view>
 #include <thread>
 #include <vector>
 
+#include "detail/peer_status.hpp"
 #include "detail/report.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/output_file.hpp"
@@ -43,6 +45,7 @@ std::atomic<std::uint64_t> g_instances{0};
 // Handlers of the dissemination barrier and of failure reports (gaea/comm/handler_ids.hpp).
 constexpr comm::handler_id barrier_handler = comm::handler_ids::runtime_barrier;
 constexpr comm::handler_id failure_handler = comm::handler_ids::runtime_failure;
+constexpr comm::handler_id status_handler = comm::handler_ids::runtime_status;
 struct failure_header {
   std::int32_t cause_rank;  // the rank whose error ends the job
   std::int32_t exit_code;   // its exit code
@@ -138,6 +141,7 @@ runtime::runtime(int* argc, char*** argv)
   if (hang_timeout_s < 0 || hang_timeout_s > 1'000'000'000)
     throw error("environment variable GAEA_HANG_TIMEOUT='" + env::get_string("GAEA_HANG_TIMEOUT") +
                 "' must be a number of seconds >= 0 (0 = off)");
+  const std::int64_t hang_warn_s = env::get_int("GAEA_HANG_WARN");  // checked by check_all()
   uncaught_at_start_ = std::uncaught_exceptions();
   const comm::config cfg = comm::config::from_env();
   // Before MPI_Init, which may take its own arguments out of argv.
@@ -275,8 +279,33 @@ runtime::runtime(int* argc, char*** argv)
   po.app_thread = owner_;
   hang_timeout_ns_ = hang_timeout_s * 1'000'000'000;
   po.hang_timeout_ns = hang_timeout_ns_;
+  hang_warn_ns_ = hang_warn_s * 1'000'000'000;
+  po.hang_warn_ns = hang_warn_ns_;
+  po.self = describe_rank(rank_);
+  asker_ = std::make_unique<detail::status_asker>([this](int r) { return describe_rank(r); });
+  po.ask_peers = [this](comm::worker& w, const progress::wait_info& info) {
+    return asker_->ask(w, info);
+  };
+  po.on_fatal = [this](const std::string& why) { fail(why, 1); };
   progress_ = std::make_unique<progress::engine>(comm_->service(), std::move(po));
   comm_->set_poll_hook([this] { progress_->poll_service(); });
+  // A message for a handler nobody registered here ends the job (the engine calls fail() once
+  // out of the handler).
+  comm_->set_fatal_hook([this](const std::string& why) { progress_->report_fatal(why); });
+  // Transport-internal MPI collectives (an object's memory) wait like every other wait.
+  comm_->set_mpi_wait_hook([this](MPI_Request& req, std::string_view what) {
+    const progress::scoped_wait_label label([&] {
+      return progress::wait_info{std::string(what), {}, ranks_from((rank_ + 1) % size_)};
+    });
+    int done = 0;
+    progress_->wait_until(worker(), [&] {
+      MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+      return done != 0;
+    });
+  });
+  comm_->register_handler(status_handler, [this](const comm::am_message& msg) {
+    detail::answer_status(msg, progress_->current_status());
+  });
   comm_->register_handler(barrier_handler, [this](const comm::am_message& msg) {
     barrier_header h;
     if (msg.header.size() != sizeof h) throw error("gaea::runtime: malformed barrier message");
@@ -370,11 +399,20 @@ runtime::~runtime() {
     MPI_Request req;
     MPI_Ibarrier(MPI_COMM_WORLD, &req);
     const std::int64_t started = progress::monotonic_ns();
+    bool warned = false;
     for (int done = 0;;) {
       MPI_Test(&req, &done, MPI_STATUS_IGNORE);
       if (done) break;
       progress_->poll_service();
       if (const auto cause = progress_->failure()) throw error(*cause);
+      if (!warned && hang_warn_ns_ > 0 && progress::monotonic_ns() - started > hang_warn_ns_) {
+        warned = true;
+        std::fprintf(stderr,
+                     "gaea: %s: warning: no progress for %lld s (GAEA_HANG_WARN) in the shut-down "
+                     "barrier (MPI, over all %d ranks); still waiting\n",
+                     describe_rank(rank_).c_str(),
+                     static_cast<long long>(hang_warn_ns_ / 1'000'000'000), size_);
+      }
       if (hang_timeout_ns_ > 0 && progress::monotonic_ns() - started > hang_timeout_ns_)
         throw error("waited more than " + std::to_string(hang_timeout_ns_ / 1'000'000'000) +
                     " s (GAEA_HANG_TIMEOUT) for the shut-down barrier; a rank has stopped, is far "
@@ -391,6 +429,8 @@ runtime::~runtime() {
   g_current.store(nullptr);
   comm_->set_poll_hook(nullptr);
   progress_.reset();
+  comm_->set_mpi_wait_hook(nullptr);  // they call into the engine (its thread has stopped)
+  comm_->set_fatal_hook(nullptr);
   governor_.reset();
   if (actuator_) actuator_->restore();
   if (throttle_) throttle_->restore();
@@ -461,7 +501,9 @@ void runtime::mpi_barrier() {
   comm::worker& w = worker();
   MPI_Request req;
   MPI_Ibarrier(MPI_COMM_WORLD, &req);
-  const progress::scoped_wait_label label([] { return std::string("the start-up barrier"); });
+  const progress::scoped_wait_label label([this] {
+    return progress::wait_info{"the start-up barrier (MPI)", {}, ranks_from((rank_ + 1) % size_)};
+  });
   int done = 0;
   progress_->wait_until(w, [&] {
     MPI_Test(&req, &done, MPI_STATUS_IGNORE);
@@ -485,9 +527,13 @@ void runtime::barrier() {
   int dist = 1;
   const progress::scoped_wait_label label([&] {
     const int from = (rank_ - dist % size_ + size_) % size_;
-    return "gaea::runtime::barrier number " + std::to_string(epoch) + " (round " +
-           std::to_string(round) + ": waiting for " + describe_rank(from) +
-           ", which has not entered it)";
+    // Round k's message leaves `from` when it enters round k.
+    return progress::wait_info{
+        "gaea::runtime::barrier number " + std::to_string(epoch),
+        "round " + std::to_string(round) + ": waiting for " + describe_rank(from) +
+            (round == 0 ? std::string(", which has not entered it")
+                        : ", which has not reached round " + std::to_string(round)),
+        ranks_from(from)};
   });
   for (; dist < size_; dist *= 2, ++round) {
     const barrier_header h{epoch, round};
@@ -500,6 +546,16 @@ void runtime::barrier() {
     a.fetch_sub(1, std::memory_order_acq_rel);
   }
   progress_->wait(w, sent);
+}
+
+std::vector<int> runtime::ranks_from(int first) const {
+  std::vector<int> r;
+  if (size_ < 2) return r;
+  r.reserve(static_cast<std::size_t>(size_ - 1));
+  r.push_back(first);
+  for (int q = 0; q < size_; ++q)
+    if (q != first && q != rank_) r.push_back(q);
+  return r;
 }
 
 std::string runtime::describe_rank(int rank) const {

@@ -12,6 +12,7 @@
 #include "detail/schedule.hpp"
 #include "detail/service.hpp"
 #include "gaea/comm/completion.hpp"
+#include "gaea/progress/engine.hpp"
 
 namespace gaea::coll::detail {
 
@@ -44,7 +45,7 @@ class execution {
   void start_round();
   bool round_ready() const;
   void check_failure();
-  std::string describe_wait() const;  // for the hang watchdog's message
+  progress::wait_info describe_wait() const;  // for the hang warning and watchdog
   [[noreturn]] void fail(const std::string& what);
   void cleanup() noexcept;
 

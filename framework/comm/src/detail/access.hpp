@@ -10,11 +10,18 @@
 #include <span>
 #include <vector>
 
+#include "gaea/base/error.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
 
 namespace gaea::comm::detail {
+
+/// A handler failure already handed to the context's fatal hook (the job is ending with its
+/// message): counted by the service worker, not printed again.
+struct reported_error : error {
+  using error::error;
+};
 
 struct access {
   // context

@@ -132,6 +132,8 @@ decltype(auto) with_arrays(const char* fn_name, Fn&& fn, int first, Handles... r
 
 template <class Body>
 auto api(const char* fn, Body&& body) noexcept -> decltype(body()) {
+  // A long wait inside names the call ("GA_Sync: gaea::runtime::barrier number 3").
+  const progress::scoped_wait_label label([fn] { return std::string(fn); });
   try {
     return body();
   } catch (const std::exception& e) {

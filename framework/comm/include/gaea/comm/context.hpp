@@ -8,13 +8,12 @@
 
 #include <array>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
-
-#include <functional>
-#include <string>
 
 #include "gaea/comm/op_stats.hpp"
 #include "gaea/comm/service.hpp"
@@ -91,8 +90,23 @@ class context {
   void poll_hook() const {
     if (poll_hook_) poll_hook_();
   }
-  /// Waits for a non-blocking MPI request while calling the poll hook.
-  void wait_mpi(MPI_Request& req) const;
+  /// Waits for a non-blocking MPI request of a collective over every rank of the context,
+  /// described by `what` (the same text on every rank), through the MPI wait hook when one is
+  /// set, else calling the poll hook.
+  void wait_mpi(MPI_Request& req, std::string_view what = "an MPI collective over all ranks") const;
+  /// How wait_mpi waits (the runtime's: through the progress engine, so that such a wait is
+  /// described, warned about and watched like any other). Set/cleared by the owning thread only.
+  void set_mpi_wait_hook(std::function<void(MPI_Request&, std::string_view)> hook) {
+    mpi_wait_hook_ = std::move(hook);
+  }
+  /// Told when a message arrives for a handler id nobody registered on this rank: the ranks
+  /// disagree about which objects exist, an error that must end the job. Called on the thread that
+  /// progresses the service worker, inside its progress call, so it must only record the error
+  /// (the runtime's engine::report_fatal). Without a hook the message is reported and dropped.
+  /// Set before any peer can send (construction of the runtime), by the owning thread.
+  void set_fatal_hook(std::function<void(const std::string&)> hook) {
+    fatal_hook_ = std::move(hook);
+  }
 
   /// Names of the segments still allocated (objects that outlive the runtime are an error).
   std::vector<std::string> live_segments() const;
@@ -127,6 +141,8 @@ class context {
   std::uint64_t next_segment_id_ = 1;
   std::atomic<std::uint64_t> generation_;
   std::function<void()> poll_hook_;
+  std::function<void(MPI_Request&, std::string_view)> mpi_wait_hook_;
+  std::function<void(const std::string&)> fatal_hook_;
   mutable std::mutex segments_mutex_;
   std::vector<segment*> live_segments_;
   std::vector<std::uint64_t> retired_;

@@ -39,6 +39,7 @@ inline constexpr handler_id user_last = 255;
 // runtime (0-15)
 inline constexpr handler_id runtime_barrier = 1;  ///< runtime::barrier()'s dissemination rounds
 inline constexpr handler_id runtime_failure = 2;  ///< a rank's failure report to its peers
+inline constexpr handler_id runtime_status = 3;   ///< "what are you waiting for?" (hang warning)
 // ga (16-31)
 inline constexpr handler_id ga_acc = 16;         ///< accumulate served by the target
 inline constexpr handler_id ga_put_packed = 17;  ///< strided put as one packed message
@@ -58,9 +59,10 @@ struct known_handler {
   std::string_view name;
 };
 
-inline constexpr std::array<known_handler, 11> known_handlers{{
+inline constexpr std::array<known_handler, 12> known_handlers{{
     {runtime_barrier, "runtime barrier"},
     {runtime_failure, "runtime failure report"},
+    {runtime_status, "runtime status request"},
     {ga_acc, "ga accumulate"},
     {ga_put_packed, "ga packed put"},
     {ga_get_packed, "ga packed get"},

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "gaea/base/enum_names.hpp"
@@ -62,6 +63,33 @@ constexpr std::optional<mode> parse_mode(std::string_view text) noexcept {
   return gaea::try_parse<mode>(text);
 }
 
+/// What a wait waits for (scoped_wait_label): for the hang warning (GAEA_HANG_WARN) and the
+/// watchdog (GAEA_HANG_TIMEOUT).
+struct wait_info {
+  /// The collective or operation, worded alike on every rank that takes part, so that the ranks
+  /// in the same one can be told from those elsewhere ("gaea::runtime::barrier number 3").
+  std::string what;
+  /// This rank's part of it ("round 1: waiting for rank 2 (host h)"); may be empty.
+  std::string detail;
+  /// World ranks worth asking what they are doing: those waited for first, then the other
+  /// members of the collective. Empty: none known.
+  std::vector<int> ranks;
+  /// "what (detail)".
+  std::string text() const { return detail.empty() ? what : what + " (" + detail + ")"; }
+};
+
+/// Peers' answers to "what are you doing?", asked by a wait that passed GAEA_HANG_WARN
+/// (engine_options::ask_peers). Owned by the waiting thread.
+class peer_query {
+ public:
+  virtual ~peer_query() = default;
+  /// True once every asked rank has answered.
+  virtual bool answered() const = 0;
+  /// What the asked ranks are doing, for the warning, compared with `mine` (called once, when
+  /// answered or when the waiting thread stops waiting for answers).
+  virtual std::string report(const wait_info& mine) = 0;
+};
+
 /// Counters of the progress thread (relaxed; approximate while running).
 struct stats {
   std::uint64_t steps = 0;       ///< progress calls
@@ -97,6 +125,24 @@ struct engine_options {
   /// GAEA_HANG_TIMEOUT: an application-thread wait that lasts longer throws gaea::error naming
   /// what it waited for (scoped_wait_label). 0: no watchdog.
   std::int64_t hang_timeout_ns = 0;
+  /// GAEA_HANG_WARN: an application-thread wait that lasts longer prints one warning on stderr
+  /// naming what it waits for and, through ask_peers, what the ranks it waits for are doing; the
+  /// wait goes on. 0: no warning.
+  std::int64_t hang_warn_ns = 0;
+  /// Starts asking info.ranks, over `w` (the waiting thread's worker, which the wait keeps
+  /// progressing), what they are doing (empty function or null result: nobody is asked).
+  std::function<std::unique_ptr<peer_query>(comm::worker& w, const wait_info& info)> ask_peers;
+  /// How the warning names this rank ("rank 0 (host h)").
+  std::string self = "this rank";
+  /// Ends the job for report_fatal() (the runtime's fail); must not return. Empty: the thread
+  /// that finds the report throws gaea::error instead.
+  std::function<void(const std::string&)> on_fatal;
+};
+
+/// What a rank's application threads are doing, for a peer that asks (engine::current_status).
+struct wait_status {
+  std::string what;  ///< wait_info::what of the wait described (empty: none)
+  std::string text;  ///< for people: "waiting for 3.0 s in ..." or "not in a Gaea wait ..."
 };
 
 /// Owns the progress thread. Thread safety: wait()/wait_until()/poll() may be called from any
@@ -146,6 +192,13 @@ class engine {
   void fail_waits(const std::string& reason);
   /// The reason given to fail_waits(), or nullopt while the job has not failed. Thread-safe.
   std::optional<std::string> failure() const;
+  /// An error found inside a handler that must end the job (a message for a handler nobody
+  /// registered): the next thread to progress the service worker, once out of the handler, calls
+  /// engine_options::on_fatal(reason). The first reason is kept. Thread-safe.
+  void report_fatal(const std::string& reason);
+  /// What this rank's application threads wait for now (each wait describes itself once it has
+  /// lasted a second), or that none waits and since when. Thread-safe; for the status handler.
+  wait_status current_status() const;
 
   stats thread_stats() const noexcept;
   /// The CPU the progress thread last ran on / ran its first step on (-1 if unknown).
@@ -176,9 +229,8 @@ class engine {
                bool rma = false);
     ~wait_scope();
     void step() {
-      // A failed job or the watchdog ends the wait; one relaxed load when neither applies.
-      if (checked_ && (e_.failed_.load(std::memory_order_relaxed) || hang_deadline_ns_ != 0))
-        check();
+      // A failed job, the warning or the watchdog; one relaxed load when none applies.
+      if (checked_ && (e_.failed_.load(std::memory_order_relaxed) || next_check_ns_ != 0)) check();
       // A mode switch during the wait (set_mode also wakes it) takes effect at the next step.
       if (e_.mode_.load(std::memory_order_acquire) != packed_) reselect();
       strategy_->after_step(e_.poll(w_, !handed_back_));
@@ -188,8 +240,8 @@ class engine {
     void select();
     void reselect();
     void check();
-    bool checked_;                       // not inside scoped_unchecked_waits
-    std::int64_t hang_deadline_ns_ = 0;  // coarse monotonic time; 0: no watchdog
+    void warn(std::int64_t waited);
+    bool checked_;  // not inside scoped_unchecked_waits
     engine& e_;
     comm::worker& w_;
     thread_state& ts_;
@@ -199,10 +251,17 @@ class engine {
     bool rma_;
     int packed_;  // the mode (and DVFS flag) the strategy was chosen for
     detail::wait_strategy* strategy_;
-    bool counted_ = false;      // this wait is counted in engine::serving_ (hand-over)
-    bool handed_back_ = false;  // it blocked: the progress thread serves for the rest of it
-    void* outer_ = nullptr;     // the serving wait this one is nested in (hand-over)
-    bool bulk_ = false;         // handed over for a bulk transfer: counted in bulk_waits_
+    bool counted_ = false;            // this wait is counted in engine::serving_ (hand-over)
+    bool handed_back_ = false;        // it blocked: the progress thread serves for the rest of it
+    void* outer_ = nullptr;           // the serving wait this one is nested in (hand-over)
+    bool bulk_ = false;               // handed over for a bulk transfer: counted in bulk_waits_
+    std::int64_t start_ns_ = 0;       // coarse monotonic time
+    std::int64_t next_check_ns_ = 0;  // when check() next has work (0: never)
+    // The hang warning: not yet due, peers asked (until query_deadline_ns_), printed.
+    enum class warning : std::uint8_t { pending, asking, done } warning_ = warning::pending;
+    bool published_ = false;  // this wait's description is in its thread's status
+    std::unique_ptr<peer_query> query_;
+    std::int64_t query_deadline_ns_ = 0;
     friend class engine;
   };
   /// `auto` on shared cores hands the service worker over (see mode::automatic).
@@ -221,6 +280,8 @@ class engine {
   unsigned poll(comm::worker& w, bool serve);
   void run();
   void wake_progress_thread() noexcept;
+  /// Acts on a report_fatal() (outside any handler; not on the failure path itself).
+  void take_fatal();
 
   comm::service_worker& service_;
   engine_options opt_;
@@ -232,7 +293,9 @@ class engine {
   std::atomic<bool> stop_{false};
   std::atomic<bool> failed_{false};
   mutable std::mutex failure_mutex_;
-  std::string failure_;  // guarded by failure_mutex_
+  std::string failure_;              // guarded by failure_mutex_
+  std::atomic<int> fatal_state_{0};  // report_fatal: 0 none, 1 reported, 2 taken
+  std::string fatal_;                // guarded by failure_mutex_
   std::atomic<std::uint64_t> steps_{0}, busy_steps_{0}, events_{0};
   std::atomic<int> last_cpu_{-1};
   std::atomic<int> first_cpu_{-1};
@@ -254,22 +317,29 @@ class engine {
 namespace detail {
 // A node of the calling thread's stack of wait labels (scoped_wait_label).
 struct wait_label_node {
-  std::string (*describe_fn)(const wait_label_node*) = nullptr;
+  wait_info (*describe_fn)(const wait_label_node*) = nullptr;
   wait_label_node* prev = nullptr;
   static thread_local wait_label_node* top;
 };
 }  // namespace detail
 
-/// RAII: names what the calling thread's waits in this scope wait for, for the message of the hang
-/// watchdog (engine_options::hang_timeout_ns). Holds `describe` (a callable returning
-/// std::string), called only when a wait times out. Nests; thread-local; no allocation.
+/// RAII: names what the calling thread's waits in this scope wait for: the one home of that
+/// description, for the hang warning (engine_options::hang_warn_ns), the watchdog
+/// (engine_options::hang_timeout_ns) and peers asking what this rank does. Holds `describe` (a
+/// callable returning a wait_info, or a std::string: a wait_info with only `what`), called only
+/// when a wait has lasted a second. Nests: an outer label's `what` prefixes the inner one's
+/// ("GA_Sync: gaea::runtime::barrier number 3"). Thread-local; no allocation.
 ///   const progress::scoped_wait_label label([&] { return "barrier 3 (waiting for rank 2)"; });
 template <class F>
 class scoped_wait_label : detail::wait_label_node {
  public:
   explicit scoped_wait_label(F describe) : f_(std::move(describe)) {
-    describe_fn = [](const detail::wait_label_node* n) -> std::string {
-      return static_cast<const scoped_wait_label*>(n)->f_();
+    describe_fn = [](const detail::wait_label_node* n) -> wait_info {
+      auto d = static_cast<const scoped_wait_label*>(n)->f_();
+      if constexpr (std::is_same_v<decltype(d), wait_info>)
+        return d;
+      else
+        return wait_info{std::string(std::move(d)), {}, {}};
     };
     prev = top;
     top = this;
@@ -281,7 +351,10 @@ class scoped_wait_label : detail::wait_label_node {
  private:
   F f_;
 };
-/// The innermost wait label's description on this thread ("" when none).
+/// What this thread's waits wait for now: the innermost label, its `what` prefixed by the outer
+/// labels' (empty when none).
+wait_info current_wait_info();
+/// current_wait_info().text() ("" when none).
 std::string current_wait_label();
 
 /// RAII: the calling thread's waits in this scope neither throw for a failed job nor time out.

@@ -32,6 +32,10 @@
 
 namespace gaea {
 
+namespace detail {
+class status_asker;  // src/detail/peer_status.hpp
+}
+
 /// One reading of this rank's energy meter.
 struct energy_reading {
   double joules = 0;      ///< since the meter was chosen
@@ -246,9 +250,13 @@ class runtime {
     int reports = 0;
   };
   failure_state failure_;
-  std::atomic<bool> failing_{false};  // fail() entered on this rank
-  int uncaught_at_start_ = 0;         // std::uncaught_exceptions() when constructed
-  std::int64_t hang_timeout_ns_ = 0;  // GAEA_HANG_TIMEOUT
+  std::atomic<bool> failing_{false};             // fail() entered on this rank
+  int uncaught_at_start_ = 0;                    // std::uncaught_exceptions() when constructed
+  std::int64_t hang_timeout_ns_ = 0;             // GAEA_HANG_TIMEOUT
+  std::int64_t hang_warn_ns_ = 0;                // GAEA_HANG_WARN
+  std::unique_ptr<detail::status_asker> asker_;  // the hang warning's questions to other ranks
+  // World ranks for a wait's description: `first` (the one waited for), then every other one.
+  std::vector<int> ranks_from(int first) const;
   std::terminate_handler previous_terminate_ = nullptr;
   void on_failure_message(const comm::am_message& msg);
   std::string describe_rank(int rank) const;
