@@ -47,6 +47,8 @@ void agree_creation(const std::string& name, const index& dims, const layout_spe
     layout += " grid " + format_index(grid);
   }
   r.add("distribution", layout).add("ghosts", format_index(spec.ghosts));
+  const progress::scoped_wait_label label(
+      [&name] { return "creating global_array '" + name + "'"; });
   coll::agree_on(coll::world(), r);
 }
 
@@ -68,7 +70,11 @@ const std::string& precheck(const std::string& name, const index& dims, std::siz
   runtime& rt = runtime::current();
   const auto ranks = static_cast<std::uint64_t>(rt.size());
   const std::uint64_t share = total / ranks + (total % ranks != 0 ? 1 : 0);
-  if (share >= precheck_bytes) check_capacity(rt, share, "global_array '" + name + "'");
+  if (share >= precheck_bytes) {
+    const progress::scoped_wait_label label(
+        [&name] { return "creating global_array '" + name + "'"; });
+    check_capacity(rt, share, "global_array '" + name + "'");
+  }
   return name;
 }
 }  // namespace
