@@ -66,9 +66,7 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   const std::string tls = detail::private_transports(user_tls ? user_tls : "",
                                                      detail::kernel_modules::of_this_machine());
   // Only where tcp may be used: UCX warns about a variable that no transport reads.
-  if (tls.front() == '^' ? tls.find("tcp") == std::string::npos
-                         : tls.find("tcp") != std::string::npos)
-    setenv("UCX_TCP_TX_SEG_SIZE", "64K", /*overwrite=*/0);
+  if (detail::may_use(tls, "tcp")) setenv("UCX_TCP_TX_SEG_SIZE", "64K", /*overwrite=*/0);
   ucp_config_t* ucfg = nullptr;
   detail::check(ucp_config_read(nullptr, nullptr, &ucfg), "ucp_config_read");
   // Shared memory that only the job's user can map: no sysv (detail/private_transports.hpp).
@@ -87,8 +85,7 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   for (const auto& h : detail::allgatherv(comm_, host_name()))
     hosts_.emplace_back(h.begin(), h.end());
   try {
-    const bool posix = tls.front() == '^' ? tls.find("posix") == std::string::npos
-                                          : tls.find("posix") != std::string::npos;
+    const bool posix = detail::may_use(tls, "posix");
     detail::check_process_limits(comm_, rank_, node_of_, posix);
   } catch (...) {
     ucp_config_release(ucfg);

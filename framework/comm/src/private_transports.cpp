@@ -74,4 +74,9 @@ std::string private_transports(std::string_view ucx_tls, const kernel_modules& k
   return join(out);
 }
 
+bool may_use(std::string_view tls, std::string_view transport) {
+  const bool named = tls.find(transport) != std::string_view::npos;
+  return !tls.empty() && tls.front() == '^' ? !named : named;
+}
+
 }  // namespace gaea::comm::detail

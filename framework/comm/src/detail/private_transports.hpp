@@ -20,4 +20,8 @@ struct kernel_modules {
 /// gaea::error when the list names sysv itself.
 std::string private_transports(std::string_view ucx_tls, const kernel_modules& km);
 
+/// Whether UCX may use `transport` under `tls`, a list private_transports() returned (an
+/// inclusion list names it; an exclusion list `^...` does not).
+bool may_use(std::string_view tls, std::string_view transport);
+
 }  // namespace gaea::comm::detail
