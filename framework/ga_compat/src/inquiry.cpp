@@ -257,7 +257,9 @@ void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]) {
       const auto& g = a.layout().grid();
       for (std::size_t d = 0; d < g.size(); ++d) {
         num_blocks[d] = g[d];
-        block_dims[d] = static_cast<int>(spec.tile[d]);
+        // Irregular tiles (GA_Set_tiled_irreg_proc_grid) give their first tile's extent.
+        block_dims[d] = static_cast<int>(
+            spec.tile.empty() ? a.layout().boundaries(static_cast<int>(d))[1] : spec.tile[d]);
       }
     });
   });
