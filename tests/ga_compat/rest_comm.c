@@ -3,8 +3,8 @@
 #include <mpi.h>
 
 #include "check.h"
-#include "ga.h"
 #include "ga-mpi.h"
+#include "ga.h"
 
 static void run_on(MPI_Comm comm, int expected_size) {
   CHECK(GA_Initialize_comm(comm) == 1, "GA_Initialize_comm");

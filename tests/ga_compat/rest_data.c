@@ -80,8 +80,8 @@ static void ghosts(void) {
   ga_nbhdl_t h;
   NGA_NbGet_ghost_dir(g, mask, &h);
   NGA_NbWait(&h);
-  CHECK(base[gd[0] - 1] == right && base[0] == -1, "after NbGet_ghost_dir: ghosts %d, %d",
-        base[0], base[gd[0] - 1]);
+  CHECK(base[gd[0] - 1] == right && base[0] == -1, "after NbGet_ghost_dir: ghosts %d, %d", base[0],
+        base[gd[0] - 1]);
   GA_Sync();
   NGA_Update_ghosts_nb(g, &h);
   NGA_NbWait(&h);
@@ -101,10 +101,18 @@ static int create_fill(const char* name, double (*f)(int)) {
   GA_Sync();
   return g;
 }
-static double fx(int i) { return 1 + i; }
-static double fv(int i) { return i == 7 ? 0 : (i % 3 == 0 ? -(i + 1) / (double)(i % 4 + 1) : 0.5 * (i + 1)); }
-static double fl(int i) { return fx(i) - 2; }
-static double fu(int i) { return fx(i) + 3; }
+static double fx(int i) {
+  return 1 + i;
+}
+static double fv(int i) {
+  return i == 7 ? 0 : (i % 3 == 0 ? -(i + 1) / (double)(i % 4 + 1) : 0.5 * (i + 1));
+}
+static double fl(int i) {
+  return fx(i) - 2;
+}
+static double fu(int i) {
+  return fx(i) + 3;
+}
 
 static void steps(void) {
   int x = create_fill("x", fx), v = create_fill("v", fv), l = create_fill("l", fl),
@@ -126,8 +134,8 @@ static void steps(void) {
    * boundmin/boundmax the least and greatest, wolfemin the least. */
   double bmin = 1e307, bmax = -1e307;
   for (int i = 0; i < N; ++i) {
-    const double t = fv(i) > 0 ? (fu(i) - fx(i)) / fv(i)
-                               : (fv(i) < 0 ? (fx(i) - fl(i)) / -fv(i) : 1e307);
+    const double t =
+        fv(i) > 0 ? (fu(i) - fx(i)) / fv(i) : (fv(i) < 0 ? (fx(i) - fl(i)) / -fv(i) : 1e307);
     bmin = fmin(bmin, t), bmax = fmax(bmax, t);
   }
   double a = 0, w = 0, b = 0;

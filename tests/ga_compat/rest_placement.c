@@ -48,6 +48,14 @@ static void restricted(void) {
   int sub[2] = {0, 0};
   CHECK(NGA_Locate(g, sub) == list[0], "restricted: (0,0) on rank %d, expected %d",
         NGA_Locate(g, sub), list[0]);
+  int idx[2];
+  NGA_Get_proc_index(g, list[0], idx);
+  CHECK(idx[0] == 0 && idx[1] == 0, "restricted: rank %d has block (%d,%d)", list[0], idx[0],
+        idx[1]);
+  if (nproc > k) {
+    NGA_Get_proc_index(g, nproc - 1, idx);
+    CHECK(idx[0] == -1, "restricted: rank %d without data has block index %d", nproc - 1, idx[0]);
+  }
   fill_and_check(g, "restricted");
   GA_Destroy(g);
 
@@ -109,8 +117,7 @@ static void overlay_and_assemble(void) {
   if (n > 0) {
     double x = -1;
     NGA_Get(b, hi, hi, &x, NULL);
-    CHECK(x == 1000.0 * me + n - 1, "assembled element is %g, expected %g", x,
-          1000.0 * me + n - 1);
+    CHECK(x == 1000.0 * me + n - 1, "assembled element is %g, expected %g", x, 1000.0 * me + n - 1);
   }
   GA_Sync();
   GA_Destroy(b);
