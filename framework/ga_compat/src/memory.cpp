@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "detail/state.hpp"
 #include "ga.h"
@@ -128,7 +129,11 @@ int GA_Overlay(int g_a, int g_p) {
                       std::to_string(have));
       }
     });
-    if (!GA_Allocate(g_a)) return 0;
+    // Not charged to the budget (GA's overlay takes no memory): allocate without the limit.
+    const std::size_t limit = std::exchange(st.memory_limit, 0);
+    const int ok = GA_Allocate(g_a);
+    st.memory_limit = limit;
+    if (!ok) return 0;
     array_slot& s = st.arrays.at(g_a, fn);
     for (std::size_t i = 0; i < s.bytes_per_rank.size(); ++i)
       st.memory_used[i] -= s.bytes_per_rank[i];
