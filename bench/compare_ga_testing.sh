@@ -39,6 +39,10 @@ cat >"$standin/global.h" <<'EOF'
 #include "typesf2c.h"
 #define F77_FUNC_(name, NAME) name##_
 EOF
+# What GA's config.h says on this system (GA's tests include <assert.h>, <stdio.h>, ... only
+# under these; perf2 calls assert).
+defs=(-DHAVE_ASSERT_H=1 -DHAVE_STDIO_H=1 -DHAVE_STDLIB_H=1 -DHAVE_STRING_H=1 -DHAVE_UNISTD_H=1
+  -DHAVE_MATH_H=1)
 # The C programs of GA's list: "ga_add_parallel_test (name "sources" ...)" lines without Fortran.
 mapfile -t entries < <(sed -nE 's/^ *ga_add_parallel_test *\(([a-z_0-9-]+) +"([^"]+)".*\)/\1|\2/p' \
   "$src/CMakeLists.txt" | grep -v '\.F')
@@ -64,9 +68,9 @@ for entry in "${entries[@]}"; do
     exe=$work/$name.$side
     log=$out/$name.$side
     if [[ $side == ga ]]; then
-      cmd=(mpicc -w -I"$standin" -I"$src" "${files[@]}" -o "$exe" $($ga_config --libs) -lgfortran -lm)
+      cmd=(mpicc -w "${defs[@]}" -I"$standin" -I"$src" "${files[@]}" -o "$exe" $($ga_config --libs) -lgfortran -lm)
     else
-      cmd=(mpicc -w $gaea_cflags -I"$standin" -I"$src" "${files[@]}" -o "$exe" $gaea_libs)
+      cmd=(mpicc -w "${defs[@]}" $gaea_cflags -I"$standin" -I"$src" "${files[@]}" -o "$exe" $gaea_libs)
     fi
     if ! "${cmd[@]}" >"$log.build.log" 2>&1; then
       row+=" | no | -"

@@ -581,3 +581,33 @@ TEST_CASE("ga: oneTBB workers issue get/put/acc concurrently on one rank", "[ga]
   CHECK(ok);
   a.sync();
 }
+
+TEST_CASE("ga: a rank list keeps the data on those ranks; irregular block-cyclic tiles",
+          "[ga][distribution]") {
+  const int me = rt().rank(), n = rt().size();
+  // Blocks on the ranks n-1, n-2, ... down to the middle (at least one): the others own nothing.
+  ga::layout_spec s = ga::layout_spec::block();
+  for (int r = n - 1; r >= n / 2; --r)
+    s.ranks.push_back(r);
+  global_array<double> a("listed", {9, 7}, s);
+  CHECK(a.distribution(me).empty() == (me < n / 2));
+  CHECK(a.owner({0, 0}) == n - 1);
+  a.zero();
+  if (me == 0) a.put({{0, 0}, {8, 6}}, std::vector<double>(63, 2.0));
+  a.sync();
+  std::vector<double> got(63);
+  a.get({{0, 0}, {8, 6}}, got);
+  CHECK(got == std::vector<double>(63, 2.0));
+  a.sync();
+  ga::layout_spec bad = ga::layout_spec::block();
+  bad.ranks = {0, 0};
+  CHECK_THROWS_WITH(ga::distribution("twice", {4}, n, bad), Contains("appears twice"));
+
+  // Tiles of rows {0..1, 2..8} x columns {0..5, 6}, dealt over a 1 x min(n, 2) grid.
+  const int pc = std::min(n, 2);
+  const ga::distribution d("tiles", {9, 7}, n,
+                           ga::layout_spec::block_cyclic_irregular({{0, 2}, {0, 6}}, {1, pc}));
+  CHECK(d.tile_of({5, 6}).box == patch{{2, 6}, {8, 6}});
+  CHECK(d.owner({5, 6}) == (pc == 2 ? 1 : 0));
+  CHECK(d.owner({1, 0}) == 0);
+}

@@ -46,6 +46,10 @@ void agree_creation(const std::string& name, const index& dims, const layout_spe
     const std::vector<std::int64_t> grid(spec.grid.begin(), spec.grid.end());
     layout += " grid " + format_index(grid);
   }
+  if (!spec.ranks.empty()) {
+    const std::vector<std::int64_t> ranks(spec.ranks.begin(), spec.ranks.end());
+    layout += " ranks " + format_index(ranks);
+  }
   r.add("distribution", layout).add("ghosts", format_index(spec.ghosts));
   const progress::scoped_wait_label label(
       [&name] { return "creating global_array '" + name + "'"; });

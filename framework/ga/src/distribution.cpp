@@ -57,6 +57,20 @@ distribution::distribution(const std::string& name, const index& dims, int nproc
                     std::to_string(k) + " must be in [0, " + std::to_string(dims[k]) + "]");
     ghosts_ = spec.ghosts;
   }
+  if (!spec.ranks.empty()) {
+    if (spec.type == layout_spec::kind::block_cyclic)
+      throw error(who + ": a rank list needs a block or irregular distribution, not block-cyclic");
+    tile_of_rank_.assign(static_cast<std::size_t>(nprocs), -1);
+    for (std::size_t k = 0; k < spec.ranks.size(); ++k) {
+      const int r = spec.ranks[k];
+      if (r < 0 || r >= nprocs)
+        throw error(who + ": rank list entry " + std::to_string(r) + " is not in [0, " +
+                    std::to_string(nprocs) + ")");
+      if (tile_of_rank_[static_cast<std::size_t>(r)] != -1)
+        throw error(who + ": rank " + std::to_string(r) + " appears twice in the rank list");
+      tile_of_rank_[static_cast<std::size_t>(r)] = static_cast<int>(k);
+    }
+  }
   switch (spec.type) {
     case layout_spec::kind::block:
       build_block(spec.chunk);
@@ -101,7 +115,7 @@ void distribution::build_storage() {
 void distribution::build_block(const index& chunk) {
   const std::string who = "global_array '" + name_ + "'";
   const index& dims = dims_;
-  const int nprocs = nprocs_;
+  const int nprocs = data_ranks();
   if (!chunk.empty() && chunk.size() != dims.size())
     throw error(who + ": chunk hint has " + std::to_string(chunk.size()) + " entries for " +
                 std::to_string(dims.size()) + " dimensions");
@@ -158,18 +172,16 @@ void distribution::build_block(const index& chunk) {
   }
 }
 
-void distribution::build_irregular() {
+void distribution::set_starts(const std::vector<std::vector<index_t>>& starts) {
   const std::string who = "global_array '" + name_ + "'";
   const std::size_t n = dims_.size();
-  if (spec_.starts.size() != n)
+  if (starts.size() != n)
     throw error(who + ": irregular distribution has block starts for " +
-                std::to_string(spec_.starts.size()) + " dimensions; the array has " +
-                std::to_string(n));
+                std::to_string(starts.size()) + " dimensions; the array has " + std::to_string(n));
   starts_.resize(n);
   tgrid_.resize(n);
-  index_t tiles = 1;
   for (std::size_t d = 0; d < n; ++d) {
-    const auto& s = spec_.starts[d];
+    const auto& s = starts[d];
     if (s.empty() || s[0] != 0)
       throw error(who + ": block starts of dimension " + std::to_string(d) + " must begin with 0");
     for (std::size_t i = 1; i < s.size(); ++i)
@@ -180,11 +192,22 @@ void distribution::build_irregular() {
     starts_[d] = s;
     starts_[d].push_back(dims_[d]);
     tgrid_[d] = static_cast<int>(s.size());
-    tiles *= static_cast<index_t>(s.size());
   }
-  if (tiles > nprocs_)
+}
+
+int distribution::data_ranks() const noexcept {
+  return spec_.ranks.empty() ? nprocs_ : static_cast<int>(spec_.ranks.size());
+}
+
+void distribution::build_irregular() {
+  const std::string who = "global_array '" + name_ + "'";
+  set_starts(spec_.starts);
+  index_t tiles = 1;
+  for (const int g : tgrid_)
+    tiles *= g;
+  if (tiles > data_ranks())
     throw error(who + ": irregular distribution has " + std::to_string(tiles) + " blocks for " +
-                std::to_string(nprocs_) + " ranks");
+                std::to_string(data_ranks()) + " ranks");
   pgrid_ = tgrid_;
 }
 
@@ -193,7 +216,7 @@ void distribution::build_cyclic() {
   if (dims_.size() != 2)
     throw error(who + ": block-cyclic distributions are 2-D; this array has " +
                 std::to_string(dims_.size()) + " dimensions");
-  if (spec_.tile.size() != 2)
+  if (spec_.tile.size() != 2 && spec_.starts.empty())
     throw error(who + ": block-cyclic tile has " + std::to_string(spec_.tile.size()) +
                 " extents; 2 are needed");
   std::vector<int> g = spec_.grid;
@@ -207,6 +230,10 @@ void distribution::build_cyclic() {
     throw error(who + ": process grid must be 2 positive numbers whose product is at most " +
                 std::to_string(nprocs_));
   pgrid_ = g;
+  if (!spec_.starts.empty()) {  // irregular tiles (GA_Set_tiled_irreg_proc_grid)
+    set_starts(spec_.starts);
+    return;
+  }
   starts_.resize(2);
   tgrid_.resize(2);
   for (std::size_t d = 0; d < 2; ++d) {
@@ -236,7 +263,8 @@ bool distribution::has_ghosts() const noexcept {
 int distribution::owner_of_tile(const index& c) const noexcept {
   if (spec_.type == layout_spec::kind::block_cyclic)
     return static_cast<int>(c[0] % pgrid_[0]) * pgrid_[1] + static_cast<int>(c[1] % pgrid_[1]);
-  return static_cast<int>(tile_linear(c));
+  const auto k = tile_linear(c);
+  return spec_.ranks.empty() ? static_cast<int>(k) : spec_.ranks[k];
 }
 
 std::size_t distribution::tile_linear(const index& c) const noexcept {
@@ -261,10 +289,13 @@ patch distribution::block(int rank) const {
     throw error("global_array '" + name_ +
                 "': block-cyclic ranks own many tiles; ask for tiles(rank)");
   const std::size_t n = dims_.size();
-  std::size_t procs = tile_offset_.size();
-  if (rank < 0 || static_cast<std::size_t>(rank) >= procs) return patch{index(n, 0), index(n, -1)};
+  const std::size_t procs = tile_offset_.size();
+  const patch none{index(n, 0), index(n, -1)};
+  if (rank < 0 || rank >= nprocs_) return none;
+  const int k = spec_.ranks.empty() ? rank : tile_of_rank_[static_cast<std::size_t>(rank)];
+  if (k < 0 || static_cast<std::size_t>(k) >= procs) return none;
   index c(n);
-  std::size_t r = static_cast<std::size_t>(rank);
+  std::size_t r = static_cast<std::size_t>(k);
   for (std::size_t d = n; d-- > 0;) {
     c[d] = static_cast<index_t>(r % static_cast<std::size_t>(tgrid_[d]));
     r /= static_cast<std::size_t>(tgrid_[d]);

@@ -146,8 +146,10 @@ template <class I>
 void set_chunk(int g_a, const I* chunk, const char* fn) {
   set_shaped(g_a, fn, [&](array_slot& s, int) {
     const ga::index ghosts = s.pending.spec.ghosts;
+    std::vector<int> ranks = std::move(s.pending.spec.ranks);  // GA_Set_restricted stays
     s.pending.spec = ga::layout_spec::block(to_chunk(chunk, s.pending.dims));
     s.pending.spec.ghosts = ghosts;
+    s.pending.spec.ranks = std::move(ranks);
   });
 }
 
@@ -155,8 +157,10 @@ template <class I>
 void set_irreg(int g_a, const I* map, const I* nblock, const char* fn) {
   set_shaped(g_a, fn, [&](array_slot& s, int ndim) {
     const ga::index ghosts = s.pending.spec.ghosts;
+    std::vector<int> ranks = std::move(s.pending.spec.ranks);  // GA_Set_restricted stays
     s.pending.spec = ga::layout_spec::irregular(to_starts(nblock, map, ndim));
     s.pending.spec.ghosts = ghosts;
+    s.pending.spec.ranks = std::move(ranks);
   });
 }
 

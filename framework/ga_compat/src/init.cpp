@@ -84,23 +84,6 @@ int GA_Get_debug(void) {
   return api("GA_Get_debug", [] { return current("GA_Get_debug").debug; });
 }
 
-void* GA_Getmem(int type, int nelem, int grp_id) {
-  // Memory for the calling process only (GA takes it from its own pool); freed by GA_Freemem.
-  return api("GA_Getmem", [&] {
-    current("GA_Getmem");
-    (void)grp_id;
-    const std::size_t size = type_size(type);
-    if (size == 0 || nelem < 0)
-      throw gaea::error("GA_Getmem: " + std::to_string(nelem) + " elements of " + type_name(type));
-    void* p = std::malloc(std::max<std::size_t>(size * static_cast<std::size_t>(nelem), 1));
-    if (p == nullptr) throw gaea::error("GA_Getmem: out of memory");
-    return p;
-  });
-}
-void GA_Freemem(void* ptr) {
-  std::free(ptr);
-}
-
 void GA_Mask_sync(int first, int last) {
   // GA lets a program skip the synchronisation at the start or end of collective array
   // operations; Gaea's operations keep both (same results, possibly slower). Recorded only.

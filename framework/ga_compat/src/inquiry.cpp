@@ -237,6 +237,16 @@ void NGA_Get_proc_index(int g_a, int iproc, int subscript[]) {
       if (iproc < 0 || iproc >= p)
         throw error("NGA_Get_proc_index: process " + std::to_string(iproc));
       int rest = iproc;  // row-major position on the process grid
+      // A restricted array's block k is on ranks[k]; a rank without data has no position (-1).
+      const auto& ranks = a.layout().spec().ranks;
+      if (!ranks.empty()) {
+        const auto it = std::find(ranks.begin(), ranks.end(), iproc);
+        rest = it == ranks.end() ? -1 : static_cast<int>(it - ranks.begin());
+      }
+      if (rest < 0) {
+        std::fill(subscript, subscript + g.size(), -1);
+        return;
+      }
       for (std::size_t k = g.size(); k-- > 0;) {
         subscript[k] = rest % g[k];
         rest /= g[k];
@@ -257,7 +267,9 @@ void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]) {
       const auto& g = a.layout().grid();
       for (std::size_t d = 0; d < g.size(); ++d) {
         num_blocks[d] = g[d];
-        block_dims[d] = static_cast<int>(spec.tile[d]);
+        // Irregular tiles (GA_Set_tiled_irreg_proc_grid) give their first tile's extent.
+        block_dims[d] = static_cast<int>(
+            spec.tile.empty() ? a.layout().boundaries(static_cast<int>(d))[1] : spec.tile[d]);
       }
     });
   });

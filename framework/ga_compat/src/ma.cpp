@@ -39,6 +39,9 @@ struct allocator {
   std::vector<Integer> stack;  // handles, bottom first
   Integer next = 1;
   Boolean auto_verify = MA_FALSE, error_print = MA_TRUE, hard_fail = MA_TRUE;
+  Integer numalign = 0;  // MA_set_numalign: blocks aligned to 2^numalign bytes (at least 64)
+  Boolean trace = MA_FALSE;
+  void (*error_callback)(void) = nullptr;
 };
 
 allocator& ma() {
@@ -79,8 +82,9 @@ Boolean allocate(Integer type, Integer nelem, const char* name, Integer* handle,
     throw error(std::string(fn) + ": '" + (name ? name : "") + "' needs " + std::to_string(bytes) +
                 " bytes; the MA " + (on_stack ? "stack" : "heap") + " has " +
                 std::to_string(limit - used) + " of " + std::to_string(limit) + " left (MA_init)");
-  void* p = std::aligned_alloc(
-      alignment, (std::max<std::size_t>(bytes, 1) + alignment - 1) / alignment * alignment);
+  const std::size_t align = std::max(alignment, std::size_t{1} << a.numalign);
+  void* p =
+      std::aligned_alloc(align, (std::max<std::size_t>(bytes, 1) + align - 1) / align * align);
   if (p == nullptr)
     throw error(std::string(fn) + ": out of memory for " + std::to_string(bytes) + " bytes");
   used += bytes;
@@ -276,6 +280,82 @@ void MA_print_stats(Boolean) {
   std::printf("MA: stack %zu of %zu bytes used, heap %zu of %zu bytes used\n", a.stack_used,
               a.stack_limit, a.heap_used, a.heap_limit);
   std::fflush(stdout);
+}
+
+Boolean MA_free_heap_piece(Integer memhandle, Integer nelem) {
+  // Gives back the last `nelem` elements of a heap block (all of them: the block is freed). The
+  // memory stays where it is; only the heap budget gets it back.
+  return api("MA_free_heap_piece", [&] {
+    allocator& a = ma();
+    std::unique_lock lock(a.mutex);
+    auto it = a.blocks.find(memhandle);
+    if (it == a.blocks.end() || it->second.on_stack)
+      throw error(std::to_string(memhandle) + " is not a live MA heap handle");
+    if (nelem < 0) throw error(std::to_string(nelem) + " elements");
+    block& b = it->second;
+    const std::size_t cut = static_cast<std::size_t>(nelem) * size_of(b.type, "MA_free_heap_piece");
+    if (cut >= b.bytes) {
+      lock.unlock();
+      return MA_free_heap(memhandle);
+    }
+    b.bytes -= cut;
+    a.heap_used -= cut;
+    return static_cast<Boolean>(MA_TRUE);
+  });
+}
+Boolean MA_init_memhandle_iterator(Integer* ithandle) {
+  // The iterator is the last handle returned (0: none yet); blocks come in handle order.
+  if (ithandle == nullptr) return MA_FALSE;
+  *ithandle = 0;
+  return MA_TRUE;
+}
+Boolean MA_get_next_memhandle(Integer* ithandle, Integer* memhandle) {
+  if (ithandle == nullptr || memhandle == nullptr) return MA_FALSE;
+  allocator& a = ma();
+  std::lock_guard lock(a.mutex);
+  const auto it = a.blocks.upper_bound(*ithandle);
+  if (it == a.blocks.end()) return MA_FALSE;
+  *ithandle = *memhandle = it->first;
+  return MA_TRUE;
+}
+Boolean MA_get_numalign(Integer* value) {
+  if (value == nullptr) return MA_FALSE;
+  std::lock_guard lock(ma().mutex);
+  *value = ma().numalign;
+  return MA_TRUE;
+}
+Boolean MA_set_numalign(Integer value) {
+  return api("MA_set_numalign", [&] {
+    if (value < 0 || value > 30)
+      throw error("alignment 2^" + std::to_string(value) + " bytes (0 to 30 are accepted)");
+    std::lock_guard lock(ma().mutex);
+    ma().numalign = value;
+    return static_cast<Boolean>(MA_TRUE);
+  });
+}
+// The stack and the heap have separate budgets here: "check" forms equal the plain ones, the
+// "no partition" forms count both budgets' free space.
+Integer MA_inquire_heap_check_stack(Integer datatype) {
+  return MA_inquire_heap(datatype);
+}
+Integer MA_inquire_stack_check_heap(Integer datatype) {
+  return MA_inquire_stack(datatype);
+}
+Integer MA_inquire_heap_no_partition(Integer datatype) {
+  return MA_inquire_avail(datatype);
+}
+Integer MA_inquire_stack_no_partition(Integer datatype) {
+  return MA_inquire_avail(datatype);
+}
+void MA_set_error_callback(void (*func)(void)) {
+  // Recorded; MA errors end the job through GA_Error.
+  std::lock_guard lock(ma().mutex);
+  ma().error_callback = func;
+}
+void MA_trace(Boolean value) {
+  // Recorded; this layer prints no allocation trace.
+  std::lock_guard lock(ma().mutex);
+  ma().trace = value;
 }
 
 }  // extern "C"

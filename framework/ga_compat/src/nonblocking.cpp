@@ -6,6 +6,7 @@
 #include <string>
 
 #include "detail/indices.hpp"
+#include "detail/nb_handles.hpp"
 #include "detail/state.hpp"
 #include "detail/transfer.hpp"
 #include "ga.h"
@@ -81,6 +82,10 @@ void wait(const char* fn, ga_nbhdl_t* h) {
 }
 
 }  // namespace
+
+ga_nbhdl_t gaea::ga_compat::detail::remember_request(ga::request r) {
+  return remember(std::move(r));
+}
 
 extern "C" {
 

@@ -9,6 +9,7 @@
 
 #include "gaea/base/launcher.hpp"
 #include "gaea/coll/group.hpp"
+#include "gaea/runtime/communicator.hpp"
 
 namespace gaea::ga_compat::detail {
 
@@ -184,12 +185,15 @@ state& current(const char* fn) {
   return *g_state;
 }
 
-void initialize(int* argc, char*** argv, std::size_t limit) {
+void initialize(int* argc, char*** argv, std::size_t limit, MPI_Comm comm) {
   if (g_state) throw error("GA is already initialized");
   auto st = std::make_unique<state>();
   if (gaea::runtime::initialized()) {
+    if (comm != MPI_COMM_WORLD && comm != runtime_communicator())
+      throw error("a Gaea runtime is already running on another communicator");
     st->rt = &gaea::runtime::current();
   } else {
+    set_runtime_communicator(comm);
     st->owned_rt = std::make_unique<gaea::runtime>(argc, argv);
     st->rt = st->owned_rt.get();
   }

@@ -22,6 +22,7 @@
 #include "gaea/base/output_file.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/progress/clock.hpp"
+#include "gaea/runtime/communicator.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/writers.hpp"
 
@@ -186,9 +187,9 @@ void runtime::write_report_and_trace() {
     std::vector<std::int64_t> all_counts(rank_ == 0 ? detail::i_fixed * ranks : 0);
     MPI_Request req[2];
     MPI_Igather(mine.data(), static_cast<int>(width), MPI_DOUBLE, all.data(),
-                static_cast<int>(width), MPI_DOUBLE, 0, MPI_COMM_WORLD, &req[0]);
+                static_cast<int>(width), MPI_DOUBLE, 0, runtime_communicator(), &req[0]);
     MPI_Igather(counts.data(), static_cast<int>(detail::i_fixed), MPI_INT64_T, all_counts.data(),
-                static_cast<int>(detail::i_fixed), MPI_INT64_T, 0, MPI_COMM_WORLD, &req[1]);
+                static_cast<int>(detail::i_fixed), MPI_INT64_T, 0, runtime_communicator(), &req[1]);
     wait_request(req[0]);
     wait_request(req[1]);
     if (rank_ == 0) try {
@@ -233,12 +234,12 @@ void runtime::write_report_and_trace() {
     const auto bytes = std::as_bytes(std::span(mine));
     const std::vector<std::byte> in(bytes.begin(), bytes.end());
     // Rank 0 writes: only it receives the others' traces (empty elsewhere).
-    const auto all = comm::detail::gatherv(MPI_COMM_WORLD, in, 0, wait_request);
+    const auto all = comm::detail::gatherv(runtime_communicator(), in, 0, wait_request);
     std::vector<std::uint64_t> all_dropped(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
     {
       MPI_Request req;
-      MPI_Igather(&dropped, 1, MPI_UINT64_T, all_dropped.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD,
-                  &req);
+      MPI_Igather(&dropped, 1, MPI_UINT64_T, all_dropped.data(), 1, MPI_UINT64_T, 0,
+                  runtime_communicator(), &req);
       wait_request(req);
     }
     if (rank_ == 0) try {
@@ -312,7 +313,7 @@ void runtime::write_report_and_trace() {
   }
   // Rank 0's verdict to every rank (collective: both settings are the same everywhere).
   const std::vector<char> mine(problem.begin(), problem.end());
-  const auto verdict = comm::detail::broadcast(MPI_COMM_WORLD, mine, 0, wait_request);
+  const auto verdict = comm::detail::broadcast(runtime_communicator(), mine, 0, wait_request);
   if (!verdict.empty())
     throw error("rank 0 could not write its output: " +
                 std::string(verdict.begin(), verdict.end()));

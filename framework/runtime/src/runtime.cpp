@@ -1,5 +1,7 @@
 #include "gaea/runtime/runtime.hpp"
 
+#include "gaea/runtime/communicator.hpp"
+
 #include <sched.h>
 #include <signal.h>
 #include <unistd.h>
@@ -39,6 +41,8 @@ namespace gaea {
 
 namespace {
 std::atomic<runtime*> g_current{nullptr};
+// The communicator of the live (or next) runtime; set_runtime_communicator changes it.
+MPI_Comm g_comm = MPI_COMM_WORLD;
 std::unique_ptr<runtime> g_owned;  // for init()/finalize()
 std::atomic<std::uint64_t> g_instances{0};
 
@@ -98,13 +102,23 @@ std::string job_key(int rank) {
            static_cast<std::uint64_t>(progress::monotonic_ns());
     v[1] = (static_cast<std::uint64_t>(rd()) << 32) | rd();
   }
-  MPI_Bcast(v, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  MPI_Bcast(v, 2, MPI_UINT64_T, 0, g_comm);
   char text[33];
   std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(v[0]),
                 static_cast<unsigned long long>(v[1]));
   return text;
 }
 }  // namespace
+
+MPI_Comm runtime_communicator() noexcept {
+  return g_comm;
+}
+void set_runtime_communicator(MPI_Comm comm) {
+  if (g_current.load() != nullptr)
+    throw error("set_runtime_communicator: a gaea::runtime is live; destroy it first");
+  if (comm == MPI_COMM_NULL) throw error("set_runtime_communicator: MPI_COMM_NULL");
+  g_comm = comm;
+}
 
 runtime::runtime(int* argc, char*** argv)
     : instance_(++g_instances), owner_(std::this_thread::get_id()) {
@@ -163,14 +177,14 @@ runtime::runtime(int* argc, char*** argv)
   // After MPI_Init, so that a handler MPI installs is chained: SIGTERM/SIGINT/SIGHUP (mpirun
   // passes them on to the ranks) remove this rank's temporaries before ending it.
   install_temporary_cleanup();
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  MPI_Comm_size(MPI_COMM_WORLD, &size_);
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_comm_);
+  MPI_Comm_rank(g_comm, &rank_);
+  MPI_Comm_size(g_comm, &size_);
+  MPI_Comm_split_type(g_comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_comm_);
   MPI_Comm_rank(node_comm_, &node_rank_);
   MPI_Comm_size(node_comm_, &node_size_);
   // Node ids: number the node leaders (node rank 0) in world-rank order.
   MPI_Comm leaders;
-  MPI_Comm_split(MPI_COMM_WORLD, node_rank_ == 0 ? 0 : MPI_UNDEFINED, rank_, &leaders);
+  MPI_Comm_split(g_comm, node_rank_ == 0 ? 0 : MPI_UNDEFINED, rank_, &leaders);
   if (node_rank_ == 0) {
     MPI_Comm_rank(leaders, &node_id_);
     MPI_Comm_size(leaders, &nodes_);
@@ -263,7 +277,7 @@ runtime::runtime(int* argc, char*** argv)
     governor_ = std::make_unique<energy::governor>(*governor_actuator_, std::move(domain_of_cpu));
   }
 
-  comm_ = std::make_unique<comm::context>(MPI_COMM_WORLD, cfg);
+  comm_ = std::make_unique<comm::context>(g_comm, cfg);
   progress::engine_options po;
   po.initial = m;
   po.cpus = placement_.cpus;
@@ -397,7 +411,7 @@ runtime::~runtime() {
     // This thread's worker is gone: wait by polling the service (as comm::context::wait_mpi
     // does), still watching for a failed job and the hang watchdog.
     MPI_Request req;
-    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    MPI_Ibarrier(g_comm, &req);
     const std::int64_t started = progress::monotonic_ns();
     bool warned = false;
     for (int done = 0;;) {
@@ -500,7 +514,7 @@ void runtime::require_owner_thread(const char* what) const {
 void runtime::mpi_barrier() {
   comm::worker& w = worker();
   MPI_Request req;
-  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  MPI_Ibarrier(g_comm, &req);
   const progress::scoped_wait_label label([this] {
     return progress::wait_info{"the start-up barrier (MPI)", {}, ranks_from((rank_ + 1) % size_)};
   });

@@ -15,6 +15,7 @@
 #include "gaea/base/version.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/progress/clock.hpp"
+#include "gaea/runtime/communicator.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 #include "gaea/trace/writers.hpp"
@@ -90,7 +91,7 @@ std::string runtime::write_event_trace(const std::function<void(MPI_Request&)>& 
   }
   const std::vector<std::byte> bytes = trace::encode(mine);
   // Rank 0 writes: only it receives the others' parts.
-  const auto all = comm::detail::gatherv(MPI_COMM_WORLD, bytes, 0, wait_request);
+  const auto all = comm::detail::gatherv(runtime_communicator(), bytes, 0, wait_request);
   if (rank_ != 0) return {};
   try {
     std::vector<trace::rank_trace> ranks;

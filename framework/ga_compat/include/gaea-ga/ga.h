@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <mpi.h> /* GA_Initialize_comm (GA 5.9's ga.h includes it too) */
+
 #include "gacommon.h"
 #include "typesf2c.h"
 
@@ -31,6 +33,8 @@ typedef Integer ga_nbhdl_t;
 void GA_Initialize(void);
 void GA_Initialize_args(int* argc, char*** argv);
 void GA_Initialize_ltd(size_t limit);
+int GA_Initialize_comm(MPI_Comm comm);
+int NGA_Initialize_comm(MPI_Comm comm);
 int GA_Initialized(void);
 void GA_Terminate(void);
 void GA_Error(const char* message, int code);
@@ -405,6 +409,55 @@ void GA_Print_file(FILE* file, int g_a);
 void GA_Print_patch(int g_a, int ilo, int ihi, int jlo, int jhi, int pretty);
 void NGA_Print_patch(int g_a, int lo[], int hi[], int pretty);
 void GA_Print_distribution(int g_a);
+
+/* ---- Placement, mirrored arrays, fields, step helpers, start-up on a communicator -------- */
+void GA_Set_restricted(int g_a, int list[], int size);
+void GA_Set_restricted_range(int g_a, int lo_proc, int hi_proc);
+void GA_Set_tiled_irreg_proc_grid(int g_a, int mapc[], int nblocks[], int proc_grid[]);
+void GA_Set_memory_dev(int g_a, const char* device);
+int GA_Overlay(int g_a, int g_p);
+int GA_Assemble_duplicate(int g_a, const char* name, void* ptr);
+void NGA_Set_restricted(int g_a, int list[], int size);
+void NGA_Set_restricted_range(int g_a, int lo_proc, int hi_proc);
+void NGA_Set_tiled_irreg_proc_grid(int g_a, int mapc[], int nblocks[], int proc_grid[]);
+void NGA_Set_memory_dev(int g_a, const char* device);
+int NGA_Overlay(int g_a, int g_p);
+int GA_Pgroup_get_mirror(void);
+int NGA_Pgroup_get_mirror(void);
+void GA_Merge_mirrored(int g_a);
+void NGA_Merge_mirrored(int g_a);
+void NGA_Merge_distr_patch(int g_a, int alo[], int ahi[], int g_b, int blo[], int bhi[]);
+int NGA_Register_type(size_t bytes);
+int NGA_Deregister_type(int type);
+void NGA_Get_field(int g_a, int* lo, int* hi, int foff, int fsize, void* buf, int* ld);
+void NGA_Put_field(int g_a, int* lo, int* hi, int foff, int fsize, void* buf, int* ld);
+void NGA_Nbget_field(int g_a, int* lo, int* hi, int foff, int fsize, void* buf, int* ld,
+                     ga_nbhdl_t* nbhandle);
+void NGA_Nbput_field(int g_a, int* lo, int* hi, int foff, int fsize, void* buf, int* ld,
+                     ga_nbhdl_t* nbhandle);
+void NGA_Update_ghosts_nb(int g_a, ga_nbhdl_t* nbhandle);
+void NGA_NbGet_ghost_dir(int g_a, int mask[], ga_nbhdl_t* handle);
+void GA_Step_max(int g_a, int g_b, void* step);
+void GA_Step_max_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, void* step);
+void GA_Step_bound_info(int g_xx, int g_vv, int g_xxll, int g_xxuu, void* boundmin, void* wolfemin,
+                        void* boundmax);
+void GA_Step_bound_info_patch(int g_xx, int* xxlo, int* xxhi, int g_vv, int* vvlo, int* vvhi,
+                              int g_xxll, int* xxlllo, int* xxllhi, int g_xxuu, int* xxuulo,
+                              int* xxuuhi, void* boundmin, void* wolfemin, void* boundmax);
+void GA_Set_tiled_irreg_proc_grid64(int g_a, int64_t mapc[], int64_t nblocks[],
+                                    int64_t proc_grid[]);
+void NGA_Set_tiled_irreg_proc_grid64(int g_a, int64_t mapc[], int64_t nblocks[],
+                                     int64_t proc_grid[]);
+void NGA_Merge_distr_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[],
+                             int64_t bhi[]);
+void NGA_NbGet_ghost_dir64(int g_a, int64_t mask[], ga_nbhdl_t* handle);
+void GA_Step_max_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[],
+                         int64_t bhi[], void* step);
+/* g_xxuu is int64_t in GA 5.8's header too. */
+void GA_Step_bound_info_patch64(int g_xx, int64_t xxlo[], int64_t xxhi[], int g_vv, int64_t vvlo[],
+                                int64_t vvhi[], int g_xxll, int64_t xxlllo[], int64_t xxllhi[],
+                                int64_t g_xxuu, int64_t xxuulo[], int64_t xxuuhi[], void* boundmin,
+                                void* wolfemin, void* boundmax);
 
 /* ---- 64-bit index variants --------------------------------------------------------------- */
 int NGA_Create64(int type, int ndim, int64_t dims[], const char* name, int64_t chunk[]);

@@ -48,6 +48,17 @@ Boolean MA_set_hard_fail(Boolean value);
 Boolean MA_verify_allocator_stuff(void);
 void MA_summarize_allocated_blocks(void);
 void MA_print_stats(Boolean printroutines);
+Boolean MA_free_heap_piece(Integer memhandle, Integer nelem);
+Boolean MA_init_memhandle_iterator(Integer* ithandle);
+Boolean MA_get_next_memhandle(Integer* ithandle, Integer* memhandle);
+Boolean MA_get_numalign(Integer* value);
+Boolean MA_set_numalign(Integer value);
+Integer MA_inquire_heap_check_stack(Integer datatype);
+Integer MA_inquire_heap_no_partition(Integer datatype);
+Integer MA_inquire_stack_check_heap(Integer datatype);
+Integer MA_inquire_stack_no_partition(Integer datatype);
+void MA_set_error_callback(void (*func)(void));
+void MA_trace(Boolean value);
 
 #ifdef __cplusplus
 }

@@ -83,8 +83,9 @@ struct state {
 state& current(const char* fn);
 /// Null before GA_Initialize / after GA_Terminate.
 state* current_or_null() noexcept;
-/// Starts the layer (GA_Initialize*): starts the runtime unless one is live.
-void initialize(int* argc, char*** argv, std::size_t limit);
+/// Starts the layer (GA_Initialize*): starts the runtime unless one is live, on `comm`'s ranks
+/// (GA_Initialize_comm; a live runtime must then be on the world communicator).
+void initialize(int* argc, char*** argv, std::size_t limit, MPI_Comm comm = MPI_COMM_WORLD);
 /// Ends the layer (GA_Terminate): hooks, arrays, then the runtime it started.
 void terminate();
 /// Registers a clean-up for GA_Terminate (e.g. mutexes, process groups, non-blocking handles).

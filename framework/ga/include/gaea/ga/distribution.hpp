@@ -21,17 +21,20 @@ struct owned_patch {
 /// How an array's index space is cut into tiles and how tiles are given to ranks.
 ///   - block: one tile per rank on a process grid, balanced, never below the `chunk` hint;
 ///   - irregular: one tile per rank, with the block start indices given per dimension;
-///   - block_cyclic (2-D): tiles of a fixed size dealt round-robin over a process grid, as in
-///     ScaLAPACK; each rank owns many tiles.
-/// Ghost widths (block and irregular only) pad every tile's storage on both sides.
+///   - block_cyclic (2-D): tiles of a fixed size (or, given `starts`, of irregular sizes) dealt
+///     round-robin over a process grid, as in ScaLAPACK; each rank owns many tiles.
+/// Ghost widths (block and irregular only) pad every tile's storage on both sides. `ranks`
+/// (block and irregular) restricts the data to a list of ranks (GA's restricted arrays): tile k
+/// (row-major) belongs to ranks[k], the other ranks own nothing.
 struct layout_spec {
   enum class kind : std::uint8_t { block, irregular, block_cyclic };
   kind type = kind::block;
   index chunk;                               ///< block: minimum tile extent per dimension
-  std::vector<std::vector<index_t>> starts;  ///< irregular: sorted block starts, first 0
-  index tile;                                ///< block_cyclic: tile extents
+  std::vector<std::vector<index_t>> starts;  ///< irregular, block_cyclic: block starts, first 0
+  index tile;                                ///< block_cyclic: tile extents (without starts)
   std::vector<int> grid;                     ///< block_cyclic: process grid (default: squarest)
   index ghosts;                              ///< ghost width per dimension (default none)
+  std::vector<int> ranks;                    ///< block, irregular: data ranks (default all)
 
   static layout_spec block(index chunk = {}) {
     layout_spec s;
@@ -48,6 +51,15 @@ struct layout_spec {
     layout_spec s;
     s.type = kind::block_cyclic;
     s.tile = tile;
+    s.grid = std::move(grid);
+    return s;
+  }
+  /// 2-D block-cyclic with irregular tiles: `starts` per dimension, dealt over `grid`.
+  static layout_spec block_cyclic_irregular(std::vector<std::vector<index_t>> starts,
+                                            std::vector<int> grid = {}) {
+    layout_spec s;
+    s.type = kind::block_cyclic;
+    s.starts = std::move(starts);
     s.grid = std::move(grid);
     return s;
   }
@@ -128,6 +140,8 @@ class distribution {
  private:
   void build_block(const index& chunk);
   void build_irregular();
+  void set_starts(const std::vector<std::vector<index_t>>& s);
+  int data_ranks() const noexcept;
   void build_cyclic();
   void build_storage();
   void build_cyclic_storage();
@@ -145,6 +159,7 @@ class distribution {
   std::vector<index_t> tile_offset_;  // per tile (row-major over the tile grid)
   std::vector<index_t> storage_;      // per rank
   std::vector<index_t> local_ld_;     // per rank, block-cyclic: columns of its local matrix
+  std::vector<int> tile_of_rank_;     // per rank, with spec_.ranks: its tile (-1: none)
 };
 
 template <class Fn>
