@@ -1,4 +1,4 @@
-/* GA C API dense linear algebra at sizes that do not fit the tiles (odd n, 1 to 101; 1 and 3
+/* GA C API dense linear algebra at sizes that do not fit the tiles (odd n, 1 to 61; 1 and 3
  * right-hand sides), with the arrays in different distributions (block, block-cyclic with odd
  * tiles, a tiny chunked block): GA_Diag_std, GA_Diag, GA_Diag_seq, GA_Diag_std_seq, GA_Diag_reuse,
  * GA_Lu_solve ('n', 't'), GA_Llt_solve, GA_Solve and GA_Spd_invert, checked by residuals every
@@ -13,7 +13,7 @@
 #include "check.h"
 #include "ga.h"
 
-#define NMAX 101
+#define NMAX 61
 #define RHS 3
 
 static int me;
@@ -209,9 +209,7 @@ int main(int argc, char** argv) {
   GA_Initialize();
   me = GA_Nodeid();
   run(1, 1, 0, 0);
-  run(7, RHS, 0, 0);
-  run(24, RHS, 0, 0);
-  run(24, RHS, 0, 1);
+  run(7, RHS, 0, 1);
   run(37, 1, 1, 2);
   run(NMAX, RHS, 2, 0);
   if (me == 0) printf("ga_compat linalg_scalapack: all checks passed on %d ranks\n", GA_Nnodes());
