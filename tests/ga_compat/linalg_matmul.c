@@ -39,7 +39,8 @@ static void get3(int g, double* v) {
   GA_Sync();
 }
 
-/* Element (r, c) of the matrix of patch lo of a D0 x D1 x D2 array, with plane dimensions pr, pc. */
+/* Element (r, c) of the matrix of patch lo of a D0 x D1 x D2 array, with plane dimensions pr, pc.
+ */
 static double at(const double* v, const int lo[3], int pr, int pc, int r, int c) {
   int e[3] = {lo[0], lo[1], lo[2]};
   e[pr] += r;
