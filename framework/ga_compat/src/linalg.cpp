@@ -235,7 +235,9 @@ int GA_Spd_invert(int g_a) {
       const matrix am = read(a);
       Eigen::LLT<matrix> llt(am);
       if (llt.info() != Eigen::Success) return 1;  // not positive definite: A unchanged
-      write(a, llt.solve(matrix::Identity(am.rows(), am.cols())));
+      // Exactly symmetric, as GA's (which mirrors one triangle).
+      const matrix inv = llt.solve(matrix::Identity(am.rows(), am.cols()));
+      write(a, (inv + inv.transpose()) * 0.5);
       return 0;
     });
   });
