@@ -30,6 +30,22 @@ if(_gaea_dense_missing)
                       "GAEA_LAPACKE_LIBRARY pointing at them")
 endif()
 
+# ScaLAPACK for the GA C API's linear algebra, optional: without it rank 0 solves with Eigen.
+# GAEA_GA_LINALG names the choice (gaea-config --config, gaea-info).
+set(GAEA_GA_LINALG "Eigen on rank 0")
+if(GAEA_WITH_SCALAPACK)
+  include(GaeaFindScalapack)
+  if(TARGET Gaea::scalapack)
+    set(GAEA_GA_LINALG "ScaLAPACK")
+    message(STATUS "GA C API linear algebra: ScaLAPACK (${GAEA_SCALAPACK_LIBRARY})")
+  else()
+    message(STATUS "GA C API linear algebra: ScaLAPACK not found (Debian: "
+                   "libscalapack-openmpi-dev); Eigen on rank 0")
+  endif()
+else()
+  message(STATUS "GA C API linear algebra: Eigen on rank 0 (GAEA_WITH_SCALAPACK=OFF)")
+endif()
+
 # OTF2 (GAEA_TRACE=*.otf2), optional: on by default; off, the other trace formats remain.
 if(GAEA_WITH_OTF2)
   find_path(GAEA_OTF2_INCLUDE_DIR otf2/otf2.h)

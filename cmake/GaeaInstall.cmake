@@ -58,6 +58,7 @@ write_basic_package_version_file(
 
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/GaeaConfig.cmake
               ${CMAKE_CURRENT_LIST_DIR}/GaeaFindDense.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/GaeaFindScalapack.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/GaeaConfigVersion.cmake
         DESTINATION ${GAEA_INSTALL_CMAKEDIR}
         COMPONENT library)

@@ -85,8 +85,17 @@ hwloc            ${HWLOC_VERSION}
 oneTBB           ${TBB_VERSION}
 HDF5             ${HDF5_VERSION} (pkg-config ${_gaea_pc_hdf5})
 Eigen            ${Eigen3_VERSION}
+GA linear algebra ${GAEA_GA_LINALG}
 nlohmann-json    ${nlohmann_json_VERSION}")
 
+# gaea-ga.pc: ScaLAPACK by file name when the GA C API's linear algebra uses it.
+set(GAEA_GA_PC_EXTRA_LIBS "")
+if(GAEA_GA_LINALG STREQUAL "ScaLAPACK")
+  get_filename_component(_gaea_sl "${GAEA_SCALAPACK_LIBRARY}" NAME_WE)
+  string(REGEX REPLACE "^lib" "" _gaea_sl "${_gaea_sl}")
+  set(GAEA_GA_PC_EXTRA_LIBS " -l${_gaea_sl}")
+  unset(_gaea_sl)
+endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/gaea.pc.in ${PROJECT_BINARY_DIR}/gaea.pc @ONLY)
 if(TARGET gaea_ga_compat)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/gaea-ga.pc.in ${PROJECT_BINARY_DIR}/gaea-ga.pc @ONLY)

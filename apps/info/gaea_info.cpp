@@ -135,6 +135,7 @@ int main(int argc, char** argv) {
           std::printf("Gaea %s\n", gaea::version_string);
           std::printf("ranks %d on %d node%s\n", rt.size(), rt.nodes(), rt.nodes() == 1 ? "" : "s");
           std::printf("topology (node 0): %s\n", rt.topo().summary().c_str());
+          std::printf("GA C API linear algebra: %s\n", GAEA_GA_LINALG);
           const char* tls = std::getenv("UCX_TLS");
           std::printf("UCX_TLS=%s\n", tls ? tls : "(unset: UCX chooses)");
           for (const auto& l : lines)

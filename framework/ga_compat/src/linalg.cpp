@@ -1,16 +1,17 @@
 // Dense linear algebra on whole 2-D double arrays: eigensolvers (GA_Diag family), linear solves
-// (GA_Lu_solve, GA_Llt_solve, GA_Solve) and the SPD inverse. GA hands these to ScaLAPACK or
-// PeIGS; here rank 0 gathers the matrices, solves with Eigen and writes the results back. That
-// is right for the matrix sizes GA programs diagonalise between distributed steps (an SCF's
-// Fock matrix), not a parallel solver: the README says so.
+// (GA_Lu_solve, GA_Llt_solve, GA_Solve) and the SPD inverse. As GA, on ScaLAPACK when the build
+// found it (detail/scalapack.hpp); otherwise rank 0 gathers the matrices, solves with Eigen and
+// writes the results back, which is not a parallel solver: the README says so.
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "detail/scalapack.hpp"
 #include "detail/state.hpp"
 #include "ga.h"
 #include "gaea/coll/collectives.hpp"
@@ -50,6 +51,15 @@ void require_rows(const ga::global_array<double>& b, const ga::global_array<doub
 
 ga::patch whole(const ga::global_array<double>& a) {
   return {{0, 0}, {a.dims()[0] - 1, a.dims()[1] - 1}};
+}
+
+// Whether this build solves on ScaLAPACK (else Eigen on rank 0).
+constexpr bool scalapack_used() {
+#ifdef GAEA_GA_SCALAPACK
+  return true;
+#else
+  return false;
+#endif
 }
 
 // Rank 0 reads the whole array (after a sync, so every earlier update is in).
@@ -100,6 +110,15 @@ void eigen(const char* fn, int g_a, int g_s, int g_v, void* eval) {
   if (eval == nullptr) throw error(std::string(fn) + ": null eval");
   const auto n = static_cast<std::size_t>(a.dims()[0]);
   std::vector<double> values(n);
+  // The generalized problem stays on rank 0: ScaLAPACK's back-transformation (pdtrsm after
+  // pdsygst and pdsyevd) hung now and then inside a Gaea job; not understood yet.
+  if constexpr (scalapack_used()) {
+    if (s == nullptr) {
+      scalapack::eigen(a, v, values);
+      std::copy(values.begin(), values.end(), static_cast<double*>(eval));
+      return;
+    }
+  }
   std::initializer_list<ga::global_array<double>*> all = {&a, &v};
   on_root(fn, all, [&] {
     const matrix am = read(a);
@@ -130,6 +149,10 @@ void lu_solve(const char* fn, char trans, int g_a, int g_b) {
   const bool t = trans == 't' || trans == 'T';
   if (!t && trans != 'n' && trans != 'N')
     throw error(std::string(fn) + ": trans '" + std::string(1, trans) + "' (n or t)");
+  if constexpr (scalapack_used()) {
+    scalapack::lu_solve(t, a, b);
+    return;
+  }
   on_root(fn, {&a, &b}, [&] {
     matrix am = read(a);
     if (t) am.transposeInPlace();
@@ -147,6 +170,12 @@ int llt_solve(const char* fn, int g_a, int g_b, bool lu_fallback) {
   auto& b = dbl(g_b, fn);
   require_square(a, fn);
   require_rows(b, a, fn);
+  if constexpr (scalapack_used()) {
+    // GA_Solve: > 0 (the minor that is not positive definite) means LU was used.
+    const int minor = scalapack::llt_solve(a, b);
+    if (minor > 0 && lu_fallback) scalapack::lu_solve(false, a, b);
+    return minor;
+  }
   return on_root(fn, {&a, &b}, [&] {
     const matrix am = read(a);
     Eigen::LLT<matrix> llt(am);
@@ -201,11 +230,14 @@ int GA_Spd_invert(int g_a) {
   return api("GA_Spd_invert", [&] {
     auto& a = dbl(g_a, "GA_Spd_invert");
     require_square(a, "GA_Spd_invert");
+    if constexpr (scalapack_used()) return scalapack::spd_invert(a);
     return on_root("GA_Spd_invert", {&a}, [&] {
       const matrix am = read(a);
       Eigen::LLT<matrix> llt(am);
       if (llt.info() != Eigen::Success) return 1;  // not positive definite: A unchanged
-      write(a, llt.solve(matrix::Identity(am.rows(), am.cols())));
+      // Exactly symmetric, as GA's (which mirrors one triangle).
+      const matrix inv = llt.solve(matrix::Identity(am.rows(), am.cols()));
+      write(a, (inv + inv.transpose()) * 0.5);
       return 0;
     });
   });
