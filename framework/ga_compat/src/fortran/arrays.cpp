@@ -3,6 +3,7 @@
 // every dims/chunk/lo/hi list is reversed (and subscripts shifted) on the way (detail/fortran.hpp).
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "detail/fortran.hpp"
@@ -146,7 +147,8 @@ fint ga_cluster_nodeid_() {
   return GA_Cluster_nodeid();
 }
 fint ga_cluster_nprocs_(fint* node) {
-  return GA_Cluster_nprocs(static_cast<int>(*node));
+  // GA (ARMCI) answers a negative node with the caller's node; GA's test.F asks for node -1.
+  return GA_Cluster_nprocs(*node < 0 ? GA_Cluster_nodeid() : static_cast<int>(*node));
 }
 fint ga_cluster_procid_(fint* node, fint* local) {
   return GA_Cluster_procid(static_cast<int>(*node), static_cast<int>(*local));
@@ -465,6 +467,19 @@ void ga_get_proc_grid_(fint* g_a, fint* dims) {
   });
 }
 
+// The GA API level this layer follows (gacommon.h).
+void ga_version_(fint* major, fint* minor, fint* patch) {
+  *major = GA_VERSION_MAJOR;
+  *minor = GA_VERSION_MINOR;
+  *patch = GA_VERSION_PATCH;
+}
+
+// GA's Fortran random numbers: uniform in [0, 1); a non-zero flag reseeds first.
+double drand_(fint* flag) {
+  if (*flag != 0) srandom(static_cast<unsigned>(*flag));
+  return static_cast<double>(random()) / 2147483648.0;
+}
+
 // ---- nga_ spellings ---------------------------------------------------------------------------
 void nga_initialize_() {
   ga_initialize_();
@@ -501,6 +516,9 @@ void nga_set_array_name_(fint* g_a, const char* name, flen len) {
 }
 fint nga_allocate_(fint* g_a) {
   return ga_allocate_(g_a);
+}
+void nga_version_(fint* major, fint* minor, fint* patch) {
+  ga_version_(major, minor, patch);
 }
 fint nga_ndim_(fint* g_a) {
   return ga_ndim_(g_a);

@@ -324,6 +324,24 @@ DoubleComplex ga_zdot_patch_(fint* g_a, const char* ta, fint* ailo, fint* aihi, 
                             b.lo.data(), b.hi.data());
   });
 }
+float nga_sdot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b, const char* tb,
+                      fint* blo, fint* bhi, flen la, flen lb) {
+  return api("nga_sdot_patch", [&] {
+    nd_patch a = patch(g_a, alo, ahi, "nga_sdot_patch"), b = patch(g_b, blo, bhi, "nga_sdot_patch");
+    return NGA_Fdot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
+                            b.lo.data(), b.hi.data());
+  });
+}
+float ga_sdot_patch_(fint* g_a, const char* ta, fint* ailo, fint* aihi, fint* ajlo, fint* ajhi,
+                     fint* g_b, const char* tb, fint* bilo, fint* bihi, fint* bjlo, fint* bjhi,
+                     flen la, flen lb) {
+  return api("ga_sdot_patch", [&] {
+    nd_patch a = patch2(g_a, ailo, aihi, ajlo, ajhi, "ga_sdot_patch"),
+             b = patch2(g_b, bilo, bihi, bjlo, bjhi, "ga_sdot_patch");
+    return NGA_Fdot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
+                            b.lo.data(), b.hi.data());
+  });
+}
 fint nga_idot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b, const char* tb,
                      fint* blo, fint* bhi, flen la, flen lb) {
   return api("nga_idot_patch", [&] {
