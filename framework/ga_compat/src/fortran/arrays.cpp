@@ -171,6 +171,25 @@ fint ga_pgroup_nnodes_(fint* p) {
 void ga_pgroup_sync_(fint* p) {
   GA_Pgroup_sync(static_cast<int>(*p));
 }
+void ga_pgroup_set_default_(fint* p) {
+  GA_Pgroup_set_default(static_cast<int>(*p));
+}
+// list: the members' ranks in the default group (0-based, as in GA's Fortran API).
+fint ga_pgroup_create_(fint* list, fint* count) {
+  return api("ga_pgroup_create", [&] {
+    std::vector<int> l(list, list + std::max<fint>(*count, 0));
+    return static_cast<fint>(GA_Pgroup_create(l.data(), static_cast<int>(*count)));
+  });
+}
+fint ga_pgroup_split_irreg_(fint* p, fint* color) {
+  return GA_Pgroup_split_irreg(static_cast<int>(*p), static_cast<int>(*color));
+}
+fint ga_pgroup_destroy_(fint* p) {
+  return to_logical(GA_Pgroup_destroy(static_cast<int>(*p)) != 0);
+}
+fint ga_pgroup_absolute_id_(fint* p, fint* pid) {
+  return GA_Pgroup_absolute_id(static_cast<int>(*p), static_cast<int>(*pid));
+}
 
 // ---- Creation ---------------------------------------------------------------------------------
 fint nga_create_(fint* type, fint* ndim, fint* dims, const char* name, fint* chunk, fint* g_a,

@@ -405,6 +405,18 @@ void ga_matmul_patch_(const char* ta, const char* tb, void* alpha, void* beta, f
   });
 }
 
+void nga_matmul_patch_(const char* ta, const char* tb, void* alpha, void* beta, fint* g_a,
+                       fint* alo, fint* ahi, fint* g_b, fint* blo, fint* bhi, fint* g_c, fint* clo,
+                       fint* chi, flen la, flen lb) {
+  api("nga_matmul_patch", [&] {
+    const char* fn = "nga_matmul_patch";
+    nd_patch a = patch(g_a, alo, ahi, fn), b = patch(g_b, blo, bhi, fn),
+             c = patch(g_c, clo, chi, fn);
+    NGA_Matmul_patch64(flag(tb, lb), flag(ta, la), alpha, beta, b.h, b.lo.data(), b.hi.data(), a.h,
+                       a.lo.data(), a.hi.data(), c.h, c.lo.data(), c.hi.data());
+  });
+}
+
 // ---- printing ---------------------------------------------------------------------------------
 void ga_print_(fint* g_a) {
   api("ga_print", [&] { GA_Print(h(g_a)); });

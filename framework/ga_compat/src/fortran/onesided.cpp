@@ -325,5 +325,64 @@ void ga_update_ghosts_(fint* g_a) {
 void nga_update_ghosts_(fint* g_a) {
   GA_Update_ghosts(static_cast<int>(*g_a));
 }
+// GA's alternative ghost-update algorithms: one update here, always successful.
+void ga_update1_ghosts_(fint* g_a) {
+  GA_Update_ghosts(static_cast<int>(*g_a));
+}
+fint ga_update2_ghosts_(fint* g_a) {
+  GA_Update_ghosts(static_cast<int>(*g_a));
+  return to_logical(true);
+}
+fint ga_update3_ghosts_(fint* g_a) {
+  return ga_update2_ghosts_(g_a);
+}
+fint ga_update4_ghosts_(fint* g_a) {
+  return ga_update2_ghosts_(g_a);
+}
+fint ga_update5_ghosts_(fint* g_a) {
+  return ga_update2_ghosts_(g_a);
+}
+fint ga_update6_ghosts_(fint* g_a) {
+  return ga_update2_ghosts_(g_a);
+}
+fint ga_update7_ghosts_(fint* g_a) {
+  return ga_update2_ghosts_(g_a);
+}
+fint ga_set_update4_info_(fint* /*g_a*/) {
+  return to_logical(true);
+}
+fint ga_set_update5_info_(fint* /*g_a*/) {
+  return to_logical(true);
+}
+void ga_ghost_barrier_() {
+  GA_Sync();
+}
+// dimension: Fortran's (1 = first index); dir: +1 or -1.
+fint nga_update_ghost_dir_(fint* g_a, fint* dimension, fint* dir, fint* corners) {
+  return api("nga_update_ghost_dir", [&] {
+    const int n = ndim_of(*g_a, "nga_update_ghost_dir");
+    return to_logical(NGA_Update_ghost_dir(handle(*g_a, "nga_update_ghost_dir"),
+                                           n - static_cast<int>(*dimension), static_cast<int>(*dir),
+                                           *corners != 0 ? 1 : 0) != 0);
+  });
+}
+// The local block with its ghost cells: dims its extents, index its first (ghost) element.
+void nga_access_ghosts_(fint* g_a, fint* dims, fint* index, fint* ld) {
+  api("nga_access_ghosts", [&] {
+    const int h = handle(*g_a, "nga_access_ghosts"), n = ndim_of(*g_a, "nga_access_ghosts");
+    std::int64_t c_dims[GA_MAX_DIM] = {}, c_ld[GA_MAX_DIM] = {};
+    void* ptr = nullptr;
+    NGA_Access_ghosts64(h, c_dims, &ptr, c_ld);
+    *index = mb_index(array_f_type(h, "nga_access_ghosts"), ptr, "nga_access_ghosts");
+    f_extent(c_dims, n, dims, "nga_access_ghosts");
+    if (n > 1) f_extent(c_ld, n - 1, ld, "nga_access_ghosts");
+  });
+}
+void nga_release_ghosts_(fint* g_a) {
+  NGA_Release_ghosts(static_cast<int>(*g_a));
+}
+void nga_release_update_ghosts_(fint* g_a) {
+  NGA_Release_update_ghosts(static_cast<int>(*g_a));
+}
 
 }  // extern "C"
