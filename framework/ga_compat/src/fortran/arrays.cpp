@@ -337,6 +337,9 @@ void ga_set_pgroup_(fint* g_a, fint* p) {
 void ga_set_property_(fint* g_a, const char* property, flen len) {
   GA_Set_property(static_cast<int>(*g_a), from_fortran(property, len).c_str());
 }
+void ga_set_ghost_corner_flag_(fint* g_a, fint* flag) {
+  GA_Set_ghost_corner_flag(static_cast<int>(*g_a), *flag != 0 ? 1 : 0);
+}
 void ga_unset_property_(fint* g_a) {
   GA_Unset_property(static_cast<int>(*g_a));
 }
