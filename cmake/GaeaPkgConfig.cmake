@@ -58,8 +58,9 @@ get_property(_gaea_modules GLOBAL PROPERTY GAEA_MODULES)
 set(GAEA_PC_LIBS "")
 foreach(_t IN LISTS _gaea_modules)
   get_target_property(_type ${_t} TYPE)
-  # The GA C API has its own file (gaea-ga.pc): C++ consumers of gaea.pc do not link it.
-  if(NOT _type STREQUAL "INTERFACE_LIBRARY" AND NOT _t STREQUAL "gaea_ga_compat")
+  # The GA C and Fortran APIs have their own files (gaea-ga.pc, gaea-ga-fortran*.pc): C++
+  # consumers of gaea.pc do not link them.
+  if(NOT _type STREQUAL "INTERFACE_LIBRARY" AND NOT _t MATCHES "^gaea_ga_compat")
     set(GAEA_PC_LIBS "-l${_t} ${GAEA_PC_LIBS}")
   endif()
 endforeach()
@@ -102,6 +103,31 @@ if(TARGET gaea_ga_compat)
   install(FILES ${PROJECT_BINARY_DIR}/gaea-ga.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
           COMPONENT library)
 endif()
+# GA's Fortran API: gaea-ga-fortran.pc (default INTEGER) and gaea-ga-fortran-i8.pc
+# (-fdefault-integer-8, which its flags carry).
+foreach(_suffix "" "_i8")
+  if(NOT TARGET gaea_ga_compat_fortran${_suffix})
+    continue()
+  endif()
+  set(GAEA_PC_FORTRAN_LIB gaea_ga_compat_fortran${_suffix})
+  set(GAEA_PC_FORTRAN_FLAGS "")
+  if(CMAKE_Fortran_COMPILER_ID STREQUAL "GNU")
+    set(GAEA_PC_FORTRAN_FLAGS "-fno-aggressive-loop-optimizations")
+  endif()
+  if(_suffix STREQUAL "_i8")
+    set(GAEA_PC_FORTRAN_NAME gaea-ga-fortran-i8)
+    set(GAEA_PC_FORTRAN_INTS "8-byte default INTEGER (-fdefault-integer-8, as NWChem builds GA)")
+    string(APPEND GAEA_PC_FORTRAN_FLAGS " -fdefault-integer-8")
+  else()
+    set(GAEA_PC_FORTRAN_NAME gaea-ga-fortran)
+    set(GAEA_PC_FORTRAN_INTS "4-byte default INTEGER")
+  endif()
+  string(STRIP "${GAEA_PC_FORTRAN_FLAGS}" GAEA_PC_FORTRAN_FLAGS)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/gaea-ga-fortran.pc.in
+                 ${PROJECT_BINARY_DIR}/${GAEA_PC_FORTRAN_NAME}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/${GAEA_PC_FORTRAN_NAME}.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT library)
+endforeach()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/gaea-config.in ${PROJECT_BINARY_DIR}/gaea-config @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/gaea.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
         COMPONENT library)

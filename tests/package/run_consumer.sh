@@ -7,7 +7,8 @@
 #  2. builds the README's first program with a Makefile and `pkg-config --cflags --libs gaea`,
 #     and with `gaea-config --cflags --libs`, and runs each on 2 ranks;
 #  3. builds every GA C program of tests/ga_compat with mpicc and `pkg-config --cflags --libs
-#     gaea-ga` and runs each on 2 ranks;
+#     gaea-ga` and runs each on 2 ranks, and (when built with Fortran) every GA Fortran program
+#     (tests/ga_compat/fortran_*) with mpif90 and gaea-ga-fortran / gaea-ga-fortran-i8;
 #  4. checks that no installed header is internal-only, that the library component installs no
 #     program, and that the CMake package names no absolute library path.
 #   usage: run_consumer.sh <gaea-build-dir> <gaea-source-dir>
@@ -131,6 +132,31 @@ for src in "$source_dir"/tests/ga_compat/*.c; do
     { cat "$out"; echo "error: GA program $name failed" >&2; exit 1; }
   echo "-- GA program $name: built with pkg-config gaea-ga, passed on 2 ranks"
 done
+
+echo "== the GA Fortran programs of tests/ga_compat, built with mpif90 and pkg-config gaea-ga-fortran(-i8)"
+# Only when the build had a Fortran compiler (it then installs gaea-ga-fortran.pc).
+if [[ -f "$prefix/lib/pkgconfig/gaea-ga-fortran.pc" ]]; then
+  grep -q "gaea::ga_compat_fortran_i8" "$prefix"/lib/cmake/Gaea/GaeaTargets.cmake ||
+    { echo "error: the CMake package has no gaea::ga_compat_fortran_i8" >&2; exit 1; }
+  mpif90=$(cache_get MPI_Fortran_COMPILER)
+  if [[ -z "$mpif90" || "$mpif90" == *NOTFOUND ]]; then mpif90=mpif90; fi
+  for pc in gaea-ga-fortran gaea-ga-fortran-i8; do
+    f_flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+                pkg-config --cflags --libs "$pc")
+    for src in "$source_dir"/tests/ga_compat/fortran_*.F*; do
+      name=$(basename "${src%.*}")
+      defs=()
+      if [[ "$pc" == *-i8 ]]; then defs=(-DGAEA_TEST_I8=1); fi
+      # shellcheck disable=SC2086 # f_flags is a list of flags
+      "$mpif90" -O1 -fallow-argument-mismatch "${defs[@]}" -o "$work/$name-$pc" "$src" $f_flags
+      timeout --kill-after=10 180 "$mpiexec" "${mpi_args[@]}" "$work/$name-$pc" >"$out" 2>&1 ||
+        { cat "$out"; echo "error: GA Fortran program $name ($pc) failed" >&2; exit 1; }
+      echo "-- GA Fortran program $name: built with mpif90 and pkg-config $pc, passed on 2 ranks"
+    done
+  done
+else
+  echo "-- no gaea-ga-fortran.pc (built without a Fortran compiler): skipped"
+fi
 
 echo "== installed headers are the API; the library component installs no program"
 internal=$(grep -rlE "users do not need|--- internal ---|Internal \(not API\)" \

@@ -27,7 +27,8 @@
 #define MT_LAST MT_F_DCPL
 #define MT_NUMTYPES (MT_LAST - MT_FIRST + 1)
 
-/* Short names */
+/* Short names (C only: Fortran declares them as parameters in mafdecls.fh) */
+#ifndef GAEA_GA_FORTRAN_SOURCE
 #define MT_CHAR MT_C_CHAR
 #define MT_INT MT_F_INT
 #define MT_LOG MT_F_LOG
@@ -36,5 +37,6 @@
 #define MT_SCPL MT_F_SCPL
 #define MT_DCPL MT_F_DCPL
 #define MT_BYTE MT_F_BYTE
+#endif
 
 #endif
