@@ -4,12 +4,12 @@
 #   scripts/install-deps.sh [what...] [--check]
 # what (several may be given; default --all):
 #   --library  build and install the library (compilers, CMake, MPI, UCX, TBB, hwloc, Eigen,
-#              HDF5, nlohmann-json, OpenBLAS and LAPACKE, OTF2, ScaLAPACK)
+#              HDF5, nlohmann-json, OpenBLAS and LAPACKE, OTF2, ScaLAPACK, gfortran for GA's Fortran API)
 #   --apps     the library, and the mini-apps and tools (CLI11, libint2, basis sets)
 #   --tests    the library, apps, plots and the test suite (Catch2, clang-format, otf2-tools, iproute2 for
 #              the emulated cluster); what scripts/build.sh installs
 #   --bench    the library, apps, plots, and the peers the benchmarks compare against (Global
-#              Arrays, ARMCI-MPI, ScaLAPACK, NWChem, Psi4, gfortran)
+#              Arrays, ARMCI-MPI, NWChem, Psi4)
 #   --plots    the library, and python3-matplotlib and python3-h5py for tools/plot/gaea_plot.py
 #   --all      everything above
 #   --check    only report what is missing; exit 1 if anything is
@@ -22,12 +22,12 @@ library=(
   libucx-dev libibverbs-dev rdma-core
   libtbb-dev libhwloc-dev libeigen3-dev nlohmann-json3-dev
   libopenblas-dev libopenblas0-pthread liblapacke-dev
-  libhdf5-openmpi-dev libotf2-trace-dev libscalapack-openmpi-dev
+  libhdf5-openmpi-dev libotf2-trace-dev libscalapack-openmpi-dev gfortran
 )
 apps=(libcli11-dev libint2-dev nwchem-data)
 tests=(catch2 clang-format iproute2 git otf2-tools)
 plots=(python3-matplotlib python3-h5py)
-bench=(ucx-utils libglobalarrays-dev libarmci-mpi-dev gfortran nwchem psi4)
+bench=(ucx-utils libglobalarrays-dev libarmci-mpi-dev nwchem psi4)
 
 usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 
