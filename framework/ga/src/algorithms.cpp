@@ -68,7 +68,7 @@ void copy(const global_array<T>& a, global_array<T>& b) {
           });
         });
   }
-  b.core().rt().barrier();
+  b.core().barrier();
 }
 
 template <element T>
@@ -82,7 +82,7 @@ void scale(global_array<T>& a, T alpha) {
                               x[i] = static_cast<T>(alpha * x[i]);
                           });
                         });
-  a.core().rt().barrier();
+  a.core().barrier();
 }
 
 template <element T>
@@ -102,7 +102,7 @@ void add(T alpha, const global_array<T>& a, T beta, const global_array<T>& b, gl
                                   z[i] = static_cast<T>(alpha * x[i] + beta * y[i]);
                               });
                         });
-  c.core().rt().barrier();
+  c.core().barrier();
 }
 
 template <element T>
@@ -125,17 +125,16 @@ dot_result<T> dot(const global_array<T>& a, const global_array<T>& b) {
           }
         });
       });
-  runtime& rt = a.core().rt();
   // int64_t, double or complex<double> (real and imaginary parts sum independently).
-  sum = coll::allreduce(coll::world(), sum, coll::reduce_op::sum);
-  rt.barrier();  // nobody changes b before every rank has read it
+  sum = coll::allreduce(a.group(), sum, coll::reduce_op::sum);
+  a.core().barrier();  // nobody changes b before every rank has read it
   return static_cast<dot_result<T>>(sum);
 }
 
 template <element T>
 double norm(const global_array<T>& a, norm_kind kind) {
   detail::begin_collective(a);
-  runtime& rt = a.core().rt();
+  const coll::group& g = a.group();
   const auto none = operands<T>();
   double result = 0;
   if (kind == norm_kind::two) {
@@ -145,7 +144,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
           result += squared(x.p[off[0] + i]);
       });
     });
-    result = std::sqrt(coll::allreduce(coll::world(), result, coll::reduce_op::sum));
+    result = std::sqrt(coll::allreduce(g, result, coll::reduce_op::sum));
   } else if (kind == norm_kind::one && a.ndim() == 2) {  // max column sum, as the row sums below
     std::vector<double> sums(static_cast<std::size_t>(a.dims()[1]), 0.0);
     detail::for_each_slab(a, none, same_patch, [&](const patch& box, view<T> x, sources<T>) {
@@ -153,7 +152,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
         for (index_t j = 0; j < box.extent(1); ++j)
           sums[static_cast<std::size_t>(box.lo[1] + j)] += magnitude(x.p[i * x.s[0] + j]);
     });
-    coll::allreduce(coll::world(), std::span<double>(sums), coll::reduce_op::sum);
+    coll::allreduce(g, std::span<double>(sums), coll::reduce_op::sum);
     for (double s : sums)
       result = std::max(result, s);
   } else if (kind == norm_kind::one) {  // sum of magnitudes
@@ -163,7 +162,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
           result += magnitude(x.p[off[0] + i]);
       });
     });
-    result = coll::allreduce(coll::world(), result, coll::reduce_op::sum);
+    result = coll::allreduce(g, result, coll::reduce_op::sum);
   } else if (a.ndim() == 2) {  // max row sum: partial row sums of every rank, summed
     const index_t rows = a.dims()[0];
     std::vector<double> sums(static_cast<std::size_t>(rows), 0.0);
@@ -176,7 +175,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
         sums[static_cast<std::size_t>(i)] += s;
       }
     });
-    coll::allreduce(coll::world(), std::span<double>(sums), coll::reduce_op::sum);
+    coll::allreduce(g, std::span<double>(sums), coll::reduce_op::sum);
     for (double s : sums)
       result = std::max(result, s);
   } else {
@@ -186,9 +185,9 @@ double norm(const global_array<T>& a, norm_kind kind) {
           result = std::max(result, magnitude(x.p[off[0] + i]));
       });
     });
-    result = coll::allreduce(coll::world(), result, coll::reduce_op::max);
+    result = coll::allreduce(g, result, coll::reduce_op::max);
   }
-  rt.barrier();
+  a.core().barrier();
   return result;
 }
 
@@ -216,7 +215,7 @@ void transpose(const global_array<T>& a, global_array<T>& b) {
         Eigen::Map<const mat, Eigen::Unaligned, strided> s(src[0].p, c, r, strided(src[0].s[0]));
         d = s.transpose();
       });
-  b.core().rt().barrier();
+  b.core().barrier();
 }
 
 #define GAEA_GA_INSTANTIATE(T, tag, name)                                                       \

@@ -173,7 +173,7 @@ void gemm_patches(const char* what, mat_op op_a, mat_op op_b, T alpha, const glo
       with_op(op_b, mb, [&](const auto& eb) { cb.noalias() += alpha * ea * eb; });
     });
   }
-  c.core().rt().barrier();  // C is complete, and nobody changes A or B while others read them
+  c.core().barrier();  // C is complete, and nobody changes A or B while others read them
 }
 
 }  // namespace
