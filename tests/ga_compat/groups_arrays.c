@@ -58,6 +58,7 @@ static void exercise(int g_a, int grp, int color, int rows, int cols) {
     for (int j = 0; j < cols; ++j)
       CHECK(all[i * cols + j] == value(color, i, j), "group %d: (%d, %d) = %g, expected %g", color,
             i, j, all[i * cols + j], value(color, i, j));
+  GA_Pgroup_sync(grp); /* every member has read the array before it changes */
   double one = 1.0, alpha = 0.5;
   int corner[2] = {rows - 1, cols - 1}, one_ld[1] = {1};
   NGA_Acc(g_a, corner, corner, &one, one_ld, &alpha);
