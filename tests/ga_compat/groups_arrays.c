@@ -43,6 +43,13 @@ static void exercise(int g_a, int grp, int color, int rows, int cols) {
     CHECK(lo[0] <= i && i <= hi[0] && lo[1] <= cols - 1 && cols - 1 <= hi[1],
           "row %d is in the block of id %d", i, owner);
   }
+  {
+    int lo[2] = {0, 0}, hi[2] = {rows - 1, cols - 1}, map[4 * 64], procs[64];
+    const int n = NGA_Locate_region(g_a, lo, hi, map, procs);
+    CHECK(n >= 1 && n <= gn, "NGA_Locate_region: %d pieces on a %d-member group", n, gn);
+    for (int k = 0; k < n; ++k)
+      CHECK(procs[k] >= 0 && procs[k] < gn, "NGA_Locate_region: process %d", procs[k]);
+  }
   for (int i = gme; i < rows; i += gn) {
     double row[64];
     for (int j = 0; j < cols; ++j)

@@ -234,7 +234,7 @@ void NGA_Get_proc_index(int g_a, int iproc, int subscript[]) {
   api("NGA_Get_proc_index", [&] {
     with_array(g_a, "NGA_Get_proc_index", [&](auto& a) {
       const auto& g = a.layout().process_grid();
-      const int p = gaea::runtime::current().size();
+      const int p = a.layout().nprocs();  // ids of the array's group
       if (iproc < 0 || iproc >= p)
         throw error("NGA_Get_proc_index: process " + std::to_string(iproc));
       int rest = iproc;  // row-major position on the process grid
