@@ -199,6 +199,7 @@ static void test_groups_and_queries(void) {
   CHECK(nnodes >= 1 && myid >= 0 && myid < nnodes, "GA_Cluster_nnodes %d nodeid %d", nnodes, myid);
   CHECK(GA_Cluster_nprocs(myid) == node_size, "GA_Cluster_nprocs(%d) = %d, MPI says %d", myid,
         GA_Cluster_nprocs(myid), node_size);
+  CHECK(GA_Cluster_nprocs(-1) == node_size, "GA_Cluster_nprocs(-1): the caller's node");
   CHECK(GA_Cluster_procid(myid, node_rank) == me, "GA_Cluster_procid(%d, %d)", myid, node_rank);
   CHECK(GA_Cluster_proc_nodeid(me) == myid, "GA_Cluster_proc_nodeid(me)");
   int counted = 0;

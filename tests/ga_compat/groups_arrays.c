@@ -110,6 +110,31 @@ static void test_split(void) {
   GA_Set_pgroup(g_a, gs);
   CHECK(GA_Allocate(g_a), "GA_Allocate on the split group");
   exercise(g_a, gs, color, rows, cols);
+  /* GA_Copy between a group's array and a world array: collective over the smaller group (GA's
+   * rule), here group 0 while group 1 waits in GA_Sync. */
+  int cdims[2] = {6, 5};
+  const int g_c = NGA_Create(C_DBL, 2, cdims, "world copy", NULL);
+  if (color == 0) GA_Copy(g_a, g_c);
+  GA_Sync();
+  double c[6 * 5];
+  int clo[2] = {0, 0}, chi[2] = {5, 4}, cld[1] = {5};
+  NGA_Get(g_c, clo, chi, c, cld);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 5; ++j)
+      if (i != 5 || j != 4) /* the corner holds exercise()'s accumulates */
+        CHECK(c[i * 5 + j] == value(0, i, j), "GA_Copy group -> world: (%d, %d) = %g", i, j,
+              c[i * 5 + j]);
+  GA_Sync();
+  double minus = -1.0;
+  GA_Fill(g_c, &minus);
+  if (color == 0) {
+    GA_Copy(g_c, g_a); /* world -> group: the group's members get their parts */
+    double got[6 * 5];
+    NGA_Get(g_a, clo, chi, got, cld);
+    for (int k = 0; k < 30; ++k)
+      CHECK(got[k] == -1.0, "GA_Copy world -> group: element %d = %g", k, got[k]);
+  }
+  GA_Destroy(g_c);
   GA_Destroy(g_a);
   /* The world still works after both groups used theirs. */
   int wdims[1] = {3 * nproc};

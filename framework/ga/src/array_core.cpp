@@ -335,17 +335,23 @@ void group_barrier(runtime& rt, const coll::group& g, bool on_world) {
   coll::barrier(g);
 }
 
-void require_same_group(const array_core& a, const array_core& b) {
-  if (&a.group() == &b.group() || (a.on_world() && b.on_world())) return;
+bool same_group(const array_core& a, const array_core& b) {
+  if (&a.group() == &b.group() || (a.on_world() && b.on_world())) return true;
   const coll::group &ga = a.group(), &gb = b.group();
   bool same = ga.size() == gb.size();
   for (int i = 0; same && i < ga.size(); ++i)
     same = ga.world_rank(i) == gb.world_rank(i);
-  if (!same)
+  return same;
+}
+
+void require_same_group(const array_core& a, const array_core& b) {
+  if (!same_group(a, b)) {
+    const coll::group &ga = a.group(), &gb = b.group();
     throw error("global_array '" + a.name() + "' lives on group '" + ga.name() + "' (" +
                 std::to_string(ga.size()) + " ranks), '" + b.name() + "' on group '" + gb.name() +
                 "' (" + std::to_string(gb.size()) +
                 " ranks): a collective operation needs arrays on the same ranks");
+  }
 }
 
 namespace {

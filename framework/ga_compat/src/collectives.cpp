@@ -464,6 +464,7 @@ int GA_Cluster_nodeid(void) {
 int GA_Cluster_nprocs(int node) {
   return api("GA_Cluster_nprocs", [&] {
     const gaea::runtime& rt = *current("GA_Cluster_nprocs").rt;
+    if (node < 0) node = rt.node_id();  // as GA (ARMCI): the caller's node (GA's pg2test asks so)
     check_node(node);
     int count = 0;
     for (int r = 0; r < rt.size(); ++r)

@@ -221,6 +221,8 @@ class array_core {
 /// Collective over `g`: completes this thread's puts, then a barrier of `g` (the runtime's own
 /// barrier when `on_world`: `g` holds every rank in rank order).
 void group_barrier(runtime& rt, const coll::group& g, bool on_world);
+/// True when `a` and `b` live on the same ranks, in the same order.
+bool same_group(const array_core& a, const array_core& b);
 /// gaea::error naming both arrays unless they live on the same ranks (in the same order).
 void require_same_group(const array_core& a, const array_core& b);
 
