@@ -199,6 +199,7 @@ static void test_groups_and_queries(void) {
   CHECK(nnodes >= 1 && myid >= 0 && myid < nnodes, "GA_Cluster_nnodes %d nodeid %d", nnodes, myid);
   CHECK(GA_Cluster_nprocs(myid) == node_size, "GA_Cluster_nprocs(%d) = %d, MPI says %d", myid,
         GA_Cluster_nprocs(myid), node_size);
+  CHECK(GA_Cluster_nprocs(-1) == node_size, "GA_Cluster_nprocs(-1): the caller's node");
   CHECK(GA_Cluster_procid(myid, node_rank) == me, "GA_Cluster_procid(%d, %d)", myid, node_rank);
   CHECK(GA_Cluster_proc_nodeid(me) == myid, "GA_Cluster_proc_nodeid(me)");
   int counted = 0;
@@ -210,7 +211,8 @@ static void test_groups_and_queries(void) {
   CHECK(counted == nproc, "the nodes hold %d processes, not %d", counted, nproc);
 }
 
-/* Groups from GA_Pgroup_create: the even ranks, and every rank in reverse order. */
+/* Groups from GA_Pgroup_create: the even ranks, and every rank listed in reverse order (GA 5.8
+ * orders a group's members by their ids whatever the list's order). */
 static void test_created_groups(void) {
   int evens[4], nev = 0, reversed[4];
   for (int r = 0; r < nproc; r += 2)
@@ -220,18 +222,18 @@ static void test_created_groups(void) {
   const int ge = GA_Pgroup_create(evens, nev);
   const int gr = NGA_Pgroup_create(reversed, nproc);
   CHECK(ge != GA_Pgroup_get_world() && gr != ge, "new handles %d %d", ge, gr);
-  /* Reversed group: member k is world rank nproc-1-k. */
-  CHECK(GA_Pgroup_nnodes(gr) == nproc && GA_Pgroup_nodeid(gr) == nproc - 1 - me,
-        "reversed group: id %d of %d", GA_Pgroup_nodeid(gr), GA_Pgroup_nnodes(gr));
+  /* Reversed list: member k is still world rank k. */
+  CHECK(GA_Pgroup_nnodes(gr) == nproc && GA_Pgroup_nodeid(gr) == me, "reversed list: id %d of %d",
+        GA_Pgroup_nodeid(gr), GA_Pgroup_nnodes(gr));
   for (int k = 0; k < nproc; ++k)
-    CHECK(GA_Pgroup_absolute_id(gr, k) == nproc - 1 - k, "absolute id of %d", k);
-  long who[1] = {me};
-  GA_Pgroup_brdcst(gr, who, (int)sizeof who, 0); /* group root 0 = world rank nproc-1 */
-  CHECK(who[0] == nproc - 1, "broadcast from the reversed group's root: %ld", who[0]);
+    CHECK(GA_Pgroup_absolute_id(gr, k) == k, "absolute id of %d", k);
+  long who[1] = {me + 1};
+  GA_Pgroup_brdcst(gr, who, (int)sizeof who, nproc - 1);
+  CHECK(who[0] == nproc, "broadcast from the group's last member: %ld", who[0]);
   MPI_Comm cr = GA_MPI_Comm_pgroup(gr);
   int cr_rank;
   MPI_Comm_rank(cr, &cr_rank);
-  CHECK(cr_rank == nproc - 1 - me, "the reversed group's communicator: rank %d", cr_rank);
+  CHECK(cr_rank == me, "the reversed list's communicator: rank %d", cr_rank);
   GA_Pgroup_sync(gr);
   /* Even ranks: a reduction among them only. */
   if (me % 2 == 0) {
@@ -250,12 +252,12 @@ static void test_created_groups(void) {
     CHECK(GA_Pgroup_nodeid(ge) == -1, "an odd rank is not in the even group");
     CHECK(GA_MPI_Comm_pgroup(ge) == MPI_COMM_NULL, "an odd rank has no even communicator");
   }
-  /* Split the reversed group by parity of world rank; ids follow the reversed order. */
+  /* Split that group by parity of world rank; ids follow the parent's order. */
   const int gp = GA_Pgroup_split_irreg(gr, me % 2);
   int expect_id = 0, expect_n = 0;
-  for (int r = nproc - 1; r >= 0; --r)
+  for (int r = 0; r < nproc; ++r)
     if (r % 2 == me % 2) {
-      if (r > me) ++expect_id;
+      if (r < me) ++expect_id;
       ++expect_n;
     }
   CHECK(GA_Pgroup_nnodes(gp) == expect_n && GA_Pgroup_nodeid(gp) == expect_id,

@@ -55,9 +55,47 @@ void require_2d(const char* what, const std::string& name, int ndim) {
 
 }  // namespace
 
+// Puts a tile's interior into `other` (or gets it from there): the tile's storage strides (ghosts,
+// block-cyclic local matrices) become the buffer's leading extents.
+template <class T>
+void tile_transfer(const tile_view<T>& t, bool put, const global_array<T>& other) {
+  const std::size_t n = t.strides.size();
+  std::vector<index_t> ld(n > 0 ? n - 1 : 0);
+  index_t need = 1;
+  for (std::size_t d = 0; d < n; ++d) {
+    if (d + 1 < n) ld[d] = t.strides[d] / t.strides[d + 1];
+    need += (t.box.extent(static_cast<int>(d)) - 1) * t.strides[d];
+  }
+  const detail::user_buffer buf{t.origin, static_cast<std::size_t>(need), ld};
+  if (put)
+    other.core().put_blocking(t.box, buf);
+  else
+    other.core().get_blocking(t.box, buf);
+}
+
+// GA's copy between arrays of different groups (see algorithms.hpp).
+template <element T>
+void copy_across_groups(const global_array<T>& a, global_array<T>& b) {
+  const bool put = a.group().size() <= b.group().size();
+  detail::array_core& smaller = put ? a.core() : b.core();
+  a.core().fence();
+  b.core().fence();
+  smaller.barrier();
+  if (put) {
+    for (const auto& t : a.local_tiles())
+      tile_transfer(t, true, b);
+    b.core().fence();
+  } else {
+    for (const auto& t : b.local_tiles())
+      tile_transfer(t, false, a);
+  }
+  smaller.barrier();
+}
+
 template <element T>
 void copy(const global_array<T>& a, global_array<T>& b) {
   detail::require_same_shape("copy", a, b);
+  if (!detail::same_group(a.core(), b.core())) return copy_across_groups(a, b);
   detail::begin_collective(a, b);
   if (!same_array(a, b)) {
     const global_array<T>* ops[] = {&a};
@@ -68,7 +106,7 @@ void copy(const global_array<T>& a, global_array<T>& b) {
           });
         });
   }
-  b.core().rt().barrier();
+  b.core().barrier();
 }
 
 template <element T>
@@ -82,7 +120,7 @@ void scale(global_array<T>& a, T alpha) {
                               x[i] = static_cast<T>(alpha * x[i]);
                           });
                         });
-  a.core().rt().barrier();
+  a.core().barrier();
 }
 
 template <element T>
@@ -102,7 +140,7 @@ void add(T alpha, const global_array<T>& a, T beta, const global_array<T>& b, gl
                                   z[i] = static_cast<T>(alpha * x[i] + beta * y[i]);
                               });
                         });
-  c.core().rt().barrier();
+  c.core().barrier();
 }
 
 template <element T>
@@ -125,17 +163,16 @@ dot_result<T> dot(const global_array<T>& a, const global_array<T>& b) {
           }
         });
       });
-  runtime& rt = a.core().rt();
   // int64_t, double or complex<double> (real and imaginary parts sum independently).
-  sum = coll::allreduce(coll::world(), sum, coll::reduce_op::sum);
-  rt.barrier();  // nobody changes b before every rank has read it
+  sum = coll::allreduce(a.group(), sum, coll::reduce_op::sum);
+  a.core().barrier();  // nobody changes b before every rank has read it
   return static_cast<dot_result<T>>(sum);
 }
 
 template <element T>
 double norm(const global_array<T>& a, norm_kind kind) {
   detail::begin_collective(a);
-  runtime& rt = a.core().rt();
+  const coll::group& g = a.group();
   const auto none = operands<T>();
   double result = 0;
   if (kind == norm_kind::two) {
@@ -145,7 +182,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
           result += squared(x.p[off[0] + i]);
       });
     });
-    result = std::sqrt(coll::allreduce(coll::world(), result, coll::reduce_op::sum));
+    result = std::sqrt(coll::allreduce(g, result, coll::reduce_op::sum));
   } else if (kind == norm_kind::one && a.ndim() == 2) {  // max column sum, as the row sums below
     std::vector<double> sums(static_cast<std::size_t>(a.dims()[1]), 0.0);
     detail::for_each_slab(a, none, same_patch, [&](const patch& box, view<T> x, sources<T>) {
@@ -153,7 +190,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
         for (index_t j = 0; j < box.extent(1); ++j)
           sums[static_cast<std::size_t>(box.lo[1] + j)] += magnitude(x.p[i * x.s[0] + j]);
     });
-    coll::allreduce(coll::world(), std::span<double>(sums), coll::reduce_op::sum);
+    coll::allreduce(g, std::span<double>(sums), coll::reduce_op::sum);
     for (double s : sums)
       result = std::max(result, s);
   } else if (kind == norm_kind::one) {  // sum of magnitudes
@@ -163,7 +200,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
           result += magnitude(x.p[off[0] + i]);
       });
     });
-    result = coll::allreduce(coll::world(), result, coll::reduce_op::sum);
+    result = coll::allreduce(g, result, coll::reduce_op::sum);
   } else if (a.ndim() == 2) {  // max row sum: partial row sums of every rank, summed
     const index_t rows = a.dims()[0];
     std::vector<double> sums(static_cast<std::size_t>(rows), 0.0);
@@ -176,7 +213,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
         sums[static_cast<std::size_t>(i)] += s;
       }
     });
-    coll::allreduce(coll::world(), std::span<double>(sums), coll::reduce_op::sum);
+    coll::allreduce(g, std::span<double>(sums), coll::reduce_op::sum);
     for (double s : sums)
       result = std::max(result, s);
   } else {
@@ -186,9 +223,9 @@ double norm(const global_array<T>& a, norm_kind kind) {
           result = std::max(result, magnitude(x.p[off[0] + i]));
       });
     });
-    result = coll::allreduce(coll::world(), result, coll::reduce_op::max);
+    result = coll::allreduce(g, result, coll::reduce_op::max);
   }
-  rt.barrier();
+  a.core().barrier();
   return result;
 }
 
@@ -216,7 +253,7 @@ void transpose(const global_array<T>& a, global_array<T>& b) {
         Eigen::Map<const mat, Eigen::Unaligned, strided> s(src[0].p, c, r, strided(src[0].s[0]));
         d = s.transpose();
       });
-  b.core().rt().barrier();
+  b.core().barrier();
 }
 
 #define GAEA_GA_INSTANTIATE(T, tag, name)                                                       \

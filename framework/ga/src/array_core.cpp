@@ -12,6 +12,7 @@
 #include "detail/tracker.hpp"
 #include "gaea/base/detail/copy.hpp"
 #include "gaea/coll/agreement.hpp"
+#include "gaea/coll/collectives.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -30,8 +31,8 @@ constexpr std::uint64_t precheck_bytes = std::uint64_t{256} << 20;
 
 // Every argument of a creation agrees across the ranks before anything else happens: a rank
 // creating another array (or an extra one) would otherwise pair its segment with the wrong one.
-void agree_creation(const std::string& name, const index& dims, const layout_spec& spec,
-                    elem_type type) {
+void agree_creation(const coll::group& g, const std::string& name, const index& dims,
+                    const layout_spec& spec, elem_type type) {
   coll::call_record r("global_array", name, "created");
   r.add("dims", format_index(dims)).add("element type", std::string(to_string(type)));
   std::string layout = kind_name(spec.type);
@@ -53,7 +54,8 @@ void agree_creation(const std::string& name, const index& dims, const layout_spe
   r.add("distribution", layout).add("ghosts", format_index(spec.ghosts));
   const progress::scoped_wait_label label(
       [&name] { return "creating global_array '" + name + "'"; });
-  coll::agree_on(coll::world(), r);
+  if (g.name() != "world") r.add("group", g.name() + " of " + std::to_string(g.size()));
+  coll::agree_on(g, r);
 }
 
 // Runs before the distribution is built, because its tile tables grow with the extents: an
@@ -62,7 +64,8 @@ void agree_creation(const std::string& name, const index& dims, const layout_spe
 // rank (a lower bound of the largest part) goes through the collective capacity check, so that
 // it fails at once with "needs N MiB". Every rank has the same dims, hence the same verdict and
 // the same collective calls. Returns `name` (it initialises dist_).
-const std::string& precheck(const std::string& name, const index& dims, std::size_t elem) {
+const std::string& precheck(const coll::group& g, const std::string& name, const index& dims,
+                            std::size_t elem) {
   std::uint64_t total = elem;
   for (const index_t d : dims) {
     if (d <= 0) return name;  // the distribution reports bad extents
@@ -72,21 +75,70 @@ const std::string& precheck(const std::string& name, const index& dims, std::siz
                   "-byte elements need more than 2^64 bytes (nothing was allocated)");
   }
   runtime& rt = runtime::current();
-  const auto ranks = static_cast<std::uint64_t>(rt.size());
+  const auto ranks = static_cast<std::uint64_t>(g.size());
   const std::uint64_t share = total / ranks + (total % ranks != 0 ? 1 : 0);
   if (share >= precheck_bytes) {
     const progress::scoped_wait_label label(
         [&name] { return "creating global_array '" + name + "'"; });
-    check_capacity(rt, share, "global_array '" + name + "'");
+    check_capacity(rt, g, share, "global_array '" + name + "'");
   }
   return name;
 }
+
+// The group the array lives on, checked before anything collective: this rank must be in it.
+const coll::group& member_group(const coll::group& g, const std::string& name) {
+  if (g.rank() < 0)
+    throw error("global_array '" + name + "': rank " + std::to_string(runtime::current().rank()) +
+                " is not a member of group '" + g.name() + "', on which it is created");
+  return g;
+}
+
+// True when member i of `g` is rank i, for every rank: the runtime's own barrier and segments
+// serve it.
+bool is_world(const coll::group& g) {
+  if (g.size() != runtime::current().size()) return false;
+  for (int i = 0; i < g.size(); ++i)
+    if (g.world_rank(i) != i) return false;
+  return true;
+}
+
+// Runtime rank of each member of `g`.
+std::vector<int> member_ranks(const coll::group& g) {
+  std::vector<int> r(static_cast<std::size_t>(g.size()));
+  for (int i = 0; i < g.size(); ++i)
+    r[static_cast<std::size_t>(i)] = g.world_rank(i);
+  return r;
+}
+
+// The segment's creation, collective over the group's members only.
+comm::segment_members segment_group(const coll::group& g) {
+  return {member_ranks(g), [g](std::span<const std::byte> mine) {
+            const auto counts = coll::allgather(g, static_cast<std::int64_t>(mine.size()));
+            std::int64_t total = 0;
+            for (const std::int64_t c : counts)
+              total += c;
+            std::vector<std::byte> flat(static_cast<std::size_t>(total));
+            coll::allgatherv(g, mine, std::span<std::byte>(flat), std::span(counts));
+            std::vector<std::vector<std::byte>> all;
+            std::size_t at = 0;
+            for (const std::int64_t c : counts) {
+              all.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(at),
+                               flat.begin() + static_cast<std::ptrdiff_t>(at + c));
+              at += static_cast<std::size_t>(c);
+            }
+            return all;
+          }};
+}
 }  // namespace
 
-array_core::array_core(std::string name, const index& dims, const layout_spec& spec, type_ops ops)
+array_core::array_core(std::string name, const index& dims, const layout_spec& spec, type_ops ops,
+                       const coll::group& g)
     : name_(std::move(name)),
-      dist_((agree_creation(name_, dims, spec, ops.type), precheck(name_, dims, ops.size)), dims,
-            runtime::current().size(), spec),
+      group_(member_group(g, name_)),
+      on_world_(is_world(group_)),
+      dist_((agree_creation(group_, name_, dims, spec, ops.type),
+             precheck(group_, name_, dims, ops.size)),
+            dims, group_.size(), spec, on_world_ ? std::vector<int>{} : member_ranks(group_)),
       ops_(ops),
       rt_(runtime::current()),
       rt_instance_(rt_.instance()),
@@ -105,11 +157,13 @@ array_core::array_core(std::string name, const index& dims, const layout_spec& s
   const std::size_t with_lock = acc_locks_offset(rank_) +
                                 (acc_lock_count(bytes) * sizeof(std::uint32_t) + 7) / 8 * 8 +
                                 sizeof(std::int64_t);
-  check_capacity(rt_, with_lock, what);
+  check_capacity(rt_, group_, with_lock, what);
   install_handlers(rt_);
-  seg_ = std::make_unique<comm::segment>(rt_.comm(), with_lock, what);
+  seg_ = on_world_
+             ? std::make_unique<comm::segment>(rt_.comm(), with_lock, what)
+             : std::make_unique<comm::segment>(rt_.comm(), with_lock, what, segment_group(group_));
   register_array(seg_->id(), this);
-  rt_.barrier();  // every rank can now serve requests to this array
+  barrier();  // every member can now serve requests to this array
 }
 
 array_core::~array_core() {
@@ -267,7 +321,41 @@ void array_core::sync() {
   const trace::scoped_region region("ga.sync");
   const progress::scoped_wait_label label([this] { return "global_array '" + name_ + "' sync"; });
   fence();
-  rt_.barrier();
+  barrier();
+}
+
+void array_core::barrier() {
+  group_barrier(rt_, group_, on_world_);
+}
+
+void group_barrier(runtime& rt, const coll::group& g, bool on_world) {
+  if (on_world) {
+    rt.barrier();
+    return;
+  }
+  comm::completion flushed;
+  rt.worker().flush_all(flushed);
+  rt.wait(flushed);
+  coll::barrier(g);
+}
+
+bool same_group(const array_core& a, const array_core& b) {
+  if (&a.group() == &b.group() || (a.on_world() && b.on_world())) return true;
+  const coll::group &ga = a.group(), &gb = b.group();
+  bool same = ga.size() == gb.size();
+  for (int i = 0; same && i < ga.size(); ++i)
+    same = ga.world_rank(i) == gb.world_rank(i);
+  return same;
+}
+
+void require_same_group(const array_core& a, const array_core& b) {
+  if (!same_group(a, b)) {
+    const coll::group &ga = a.group(), &gb = b.group();
+    throw error("global_array '" + a.name() + "' lives on group '" + ga.name() + "' (" +
+                std::to_string(ga.size()) + " ranks), '" + b.name() + "' on group '" + gb.name() +
+                "' (" + std::to_string(gb.size()) +
+                " ranks): a collective operation needs arrays on the same ranks");
+  }
 }
 
 namespace {

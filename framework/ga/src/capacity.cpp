@@ -45,7 +45,7 @@ std::string mib(std::uint64_t b) {
 
 }  // namespace
 
-void check_capacity(runtime& rt, std::size_t bytes, const std::string& what) {
+void check_capacity(runtime& rt, const coll::group& g, std::size_t bytes, const std::string& what) {
   // Every rank learns every rank's request and node, then checks its own node's total; the
   // verdict is shared so that all ranks throw together (a collective must not half-fail).
   struct entry {
@@ -53,15 +53,19 @@ void check_capacity(runtime& rt, std::size_t bytes, const std::string& what) {
     std::int64_t node;
   };
   const entry mine{bytes, rt.node_id()};
-  const coll::group& world = coll::world();
-  const std::vector<entry> all = coll::allgather(world, mine);
+  const std::vector<entry> all = coll::allgather(g, mine);
   std::uint64_t node_total = 0;
-  for (const entry& e : all)
-    if (e.node == mine.node && __builtin_add_overflow(node_total, e.bytes, &node_total))
+  int first_on_node = -1;  // the member that judges this node
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const entry& e = all[i];
+    if (e.node != mine.node) continue;
+    if (first_on_node < 0) first_on_node = static_cast<int>(i);
+    if (__builtin_add_overflow(node_total, e.bytes, &node_total))
       node_total = UINT64_MAX;  // saturate: certainly more than any node has
+  }
 
   std::string problem;
-  if (rt.node_rank() == 0) {  // one rank per node judges the node
+  if (first_on_node == g.rank()) {  // one member per node judges the node
     const std::uint64_t shm = shm_free_bytes(), ram = ram_available_bytes();
     if (node_total > shm)
       problem = "needs " + mib(node_total) + " of shared memory on node " +
@@ -88,7 +92,7 @@ void check_capacity(runtime& rt, std::size_t bytes, const std::string& what) {
   }
 
   // Every rank throws the lowest troubled rank's message.
-  coll::agree(world,
+  coll::agree(g,
               problem.empty() ? std::string() : what + ": " + problem + " (nothing was allocated)");
 }
 

@@ -78,7 +78,7 @@ void on_diagonal(const char* what, global_array<T>& a, F f) {
       x = f(x);
     }
   }
-  a.core().rt().barrier();
+  a.core().barrier();
 }
 
 }  // namespace
@@ -111,7 +111,7 @@ void set_diagonal(global_array<T>& a, const global_array<T>& v) {
     for (index_t i = s.lo; i <= s.hi; ++i)
       t.at({i, i}) = x[static_cast<std::size_t>(i - s.lo)];
   });
-  a.core().rt().barrier();
+  a.core().barrier();
 }
 
 template <element T>
@@ -125,7 +125,7 @@ void add_diagonal(global_array<T>& a, const global_array<T>& v) {
       y = static_cast<T>(y + x[static_cast<std::size_t>(i - s.lo)]);
     }
   });
-  a.core().rt().barrier();
+  a.core().barrier();
 }
 
 template <element T>
@@ -151,7 +151,7 @@ void scale_rows(global_array<T>& a, const global_array<T>& v) {
         y = static_cast<T>(y * x[static_cast<std::size_t>(i - s.lo)]);
       }
   });
-  a.core().rt().barrier();
+  a.core().barrier();
 }
 
 template <element T>
@@ -167,7 +167,7 @@ void scale_cols(global_array<T>& a, const global_array<T>& v) {
         y = static_cast<T>(y * x[static_cast<std::size_t>(j - s.lo)]);
       }
   });
-  a.core().rt().barrier();
+  a.core().barrier();
 }
 
 template <element T>
@@ -187,7 +187,7 @@ void symmetrize(global_array<T>& a) {
                                    {mirror[k].data(), mirror[k].size(), {}}));
   }
   wait_all(pending);
-  a.core().rt().barrier();
+  a.core().barrier();
   for (std::size_t k = 0; k < tiles.size(); ++k) {
     const auto& t = tiles[k];
     const index_t rows = t.box.extent(0);  // the mirror block is cols x rows, row-major
@@ -199,7 +199,7 @@ void symmetrize(global_array<T>& a) {
         y = static_cast<T>((y + m) / T(2));
       }
   }
-  a.core().rt().barrier();
+  a.core().barrier();
 }
 
 #define GAEA_GA_INSTANTIATE(T, tag, name)                                  \

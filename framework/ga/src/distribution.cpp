@@ -32,9 +32,29 @@ std::vector<int> prime_factors_descending(int n) {
 }  // namespace
 
 distribution::distribution(const std::string& name, const index& dims, int nprocs,
-                           const layout_spec& spec)
+                           const layout_spec& spec, std::vector<int> ranks)
     : name_(name), dims_(dims), nprocs_(nprocs), spec_(spec) {
   const std::string who = "global_array '" + name + "'";
+  if (!ranks.empty()) {
+    if (ranks.size() != static_cast<std::size_t>(nprocs))
+      throw error(who + ": " + std::to_string(ranks.size()) + " ranks given for " +
+                  std::to_string(nprocs) + " processes");
+    bool identity = true;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      const int r = ranks[i];
+      if (r < 0) throw error(who + ": rank " + std::to_string(r) + " in its process list");
+      if (static_cast<std::size_t>(r) >= members_.size())
+        members_.resize(static_cast<std::size_t>(r) + 1, -1);
+      if (members_[static_cast<std::size_t>(r)] >= 0)
+        throw error(who + ": rank " + std::to_string(r) + " is twice in its process list");
+      members_[static_cast<std::size_t>(r)] = static_cast<int>(i);
+      identity = identity && r == static_cast<int>(i);
+    }
+    if (identity)
+      members_.clear();  // the common case keeps its lookups free
+    else
+      ranks_ = std::move(ranks);
+  }
   if (dims.empty() || dims.size() > static_cast<std::size_t>(max_dims))
     throw error(who + ": " + std::to_string(dims.size()) + " dimensions; 1 to " +
                 std::to_string(max_dims) + " are supported");
@@ -274,9 +294,15 @@ std::size_t distribution::tile_linear(const index& c) const noexcept {
   return t;
 }
 
+int distribution::member_of(int rank) const noexcept {
+  if (ranks_.empty()) return rank >= 0 && rank < nprocs_ ? rank : -1;
+  if (rank < 0 || static_cast<std::size_t>(rank) >= members_.size()) return -1;
+  return members_[static_cast<std::size_t>(rank)];
+}
+
 tile distribution::make_tile(const index& c) const {
   const std::size_t n = dims_.size();
-  tile t{patch{index(n), index(n)}, owner_of_tile(c), tile_offset_[tile_linear(c)]};
+  tile t{patch{index(n), index(n)}, rank_of(owner_of_tile(c)), tile_offset_[tile_linear(c)]};
   for (std::size_t d = 0; d < n; ++d) {
     t.box.lo[d] = starts_[d][static_cast<std::size_t>(c[d])];
     t.box.hi[d] = starts_[d][static_cast<std::size_t>(c[d]) + 1] - 1;
@@ -291,8 +317,9 @@ patch distribution::block(int rank) const {
   const std::size_t n = dims_.size();
   const std::size_t procs = tile_offset_.size();
   const patch none{index(n, 0), index(n, -1)};
-  if (rank < 0 || rank >= nprocs_) return none;
-  const int k = spec_.ranks.empty() ? rank : tile_of_rank_[static_cast<std::size_t>(rank)];
+  const int member = member_of(rank);  // spec_.ranks and its tiles count in members
+  if (member < 0) return none;
+  const int k = spec_.ranks.empty() ? member : tile_of_rank_[static_cast<std::size_t>(member)];
   if (k < 0 || static_cast<std::size_t>(k) >= procs) return none;
   index c(n);
   std::size_t r = static_cast<std::size_t>(k);
@@ -305,7 +332,8 @@ patch distribution::block(int rank) const {
 
 std::vector<tile> distribution::tiles(int rank) const {
   std::vector<tile> out;
-  if (rank < 0 || rank >= nprocs_) return out;
+  const int member = member_of(rank);
+  if (member < 0) return out;
   if (spec_.type != layout_spec::kind::block_cyclic) {
     const patch b = block(rank);
     if (!b.empty()) out.push_back(tile_of(b.lo));
@@ -313,7 +341,7 @@ std::vector<tile> distribution::tiles(int rank) const {
   }
   const std::size_t pr = static_cast<std::size_t>(pgrid_[0]),
                     pc = static_cast<std::size_t>(pgrid_[1]);
-  const auto me = static_cast<std::size_t>(rank);
+  const auto me = static_cast<std::size_t>(member);
   if (me >= pr * pc) return out;
   for (std::size_t i = me / pc; i < static_cast<std::size_t>(tgrid_[0]); i += pr)
     for (std::size_t j = me % pc; j < static_cast<std::size_t>(tgrid_[1]); j += pc)
@@ -322,8 +350,9 @@ std::vector<tile> distribution::tiles(int rank) const {
 }
 
 index_t distribution::storage_elements(int rank) const {
-  if (rank < 0 || rank >= nprocs_) return 0;
-  return storage_[static_cast<std::size_t>(rank)];
+  const int member = member_of(rank);
+  if (member < 0) return 0;
+  return storage_[static_cast<std::size_t>(member)];
 }
 
 // Block-cyclic: each rank's tiles form one row-major local matrix, as ScaLAPACK lays out its
@@ -363,7 +392,7 @@ index distribution::storage_strides(const tile& t) const {
   const std::size_t n = dims_.size();
   index s(n, 1);
   if (spec_.type == layout_spec::kind::block_cyclic) {
-    s[0] = local_ld_[static_cast<std::size_t>(t.rank)];
+    s[0] = local_ld_[static_cast<std::size_t>(member_of(t.rank))];
     return s;
   }
   for (std::size_t d = n - 1; d-- > 0;)

@@ -59,9 +59,9 @@ void recip(global_array<T>& a, const patch& p) {
     return static_cast<T>(T(1) / x);
   });
   // Every rank learns of an integer zero anywhere (the others are done by then).
-  coll::agree(coll::world(), zero ? "ga::recip: '" + a.name() + "' " + p.str() +
-                                        " holds an integer 0, which has no reciprocal"
-                                  : std::string());
+  coll::agree(a.group(), zero ? "ga::recip: '" + a.name() + "' " + p.str() +
+                                    " holds an integer 0, which has no reciprocal"
+                              : std::string());
 }
 
 template <element T>
@@ -105,10 +105,10 @@ void elementwise(elem_op op, const global_array<T>& a, const patch& pa, const gl
       }
     }
   });
-  coll::agree(coll::world(), zero ? "ga::elem_divide: '" + b.name() + "' " + pb.str() +
-                                        " holds an integer 0 divisor"
-                                  : std::string());
-  c.core().rt().barrier();
+  coll::agree(c.group(), zero ? "ga::elem_divide: '" + b.name() + "' " + pb.str() +
+                                    " holds an integer 0 divisor"
+                              : std::string());
+  c.core().barrier();
 }
 
 template <element T>
@@ -131,7 +131,7 @@ void median(const global_array<T>& a, const patch& pa, const global_array<T>& b,
         r.p[0][i * r.step[0]] = std::max(std::min(u, v), std::min(std::max(u, v), w));
       }
     });
-    m.core().rt().barrier();
+    m.core().barrier();
   }
 }
 
@@ -176,11 +176,11 @@ selected_element<T> select_elem(const global_array<T>& a, select_kind kind, cons
       if (better(k, l, best)) best = {k, l, v, true};
     }
   });
-  const std::vector<candidate> all = coll::allgather(coll::world(), best);
+  const std::vector<candidate> all = coll::allgather(a.group(), best);
   candidate win{key_t{}, 0, T{}, false};
   for (const candidate& c : all)
     if (c.valid && better(c.key, c.linear, win)) win = c;
-  a.core().rt().barrier();
+  a.core().barrier();
   selected_element<T> out{win.value, index(static_cast<std::size_t>(n), 0)};
   for (std::size_t d = static_cast<std::size_t>(n); d-- > 0;) {
     out.where[d] = win.linear % dims[d];

@@ -254,7 +254,7 @@ void gemm_patches(const char* what, bool any_rank, mat_op op_a, mat_op op_b, T a
       });
     });
   }
-  c.core().rt().barrier();  // C is complete, and nobody changes A or B while others read them
+  c.core().barrier();  // C is complete, and nobody changes A or B while others read them
 }
 
 }  // namespace

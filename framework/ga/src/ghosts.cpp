@@ -94,7 +94,8 @@ ghost_request array_core::update_ghosts_async(bool periodic) {
       }
     }
   }
-  return {st ? request(std::move(st)) : request(), rt_};
+  return {st ? request(std::move(st)) : request(),
+          [rt = &rt_, g = group_, world = on_world_] { group_barrier(*rt, g, world); }};
 }
 
 }  // namespace gaea::ga::detail

@@ -285,6 +285,9 @@ void h5_writer::write_core(detail::array_core& a, const std::string& dataset,
       "ga::write of '" + a.name() + "' to '" + file_ + "', dataset '" + dataset + "': ";
   if (failed_ || committed_ || h5_ < 0)
     throw error(who + (committed_ ? "the writer is already committed" : "an earlier write failed"));
+  if (!a.on_world())
+    throw error(who + "the array lives on group '" + a.group().name() +
+                "'; files are written from arrays of the world group only");
   const patch p = given ? *given : whole(a.dist());
   coll::agree_on(coll::world(), coll::call_record("ga::write", file_, "writing")
                                     .add("array", "'" + a.name() + "'")
@@ -385,6 +388,9 @@ void read_core(array_core& a, const std::string& file, const std::string& datase
   rt.require_owner_thread("ga::read");
   const std::string who =
       "ga::read of '" + file + "', dataset '" + dataset + "' into '" + a.name() + "': ";
+  if (!a.on_world())
+    throw error(who + "the array lives on group '" + a.group().name() +
+                "'; files are read into arrays of the world group only");
   const patch p = given ? *given : whole(a.dist());
   coll::agree_on(coll::world(), coll::call_record("ga::read", file, "reading")
                                     .add("array", "'" + a.name() + "'")

@@ -77,7 +77,7 @@ void reshape_copy(const global_array<T>& a, const patch& pa, global_array<T>& b,
     for (std::size_t k = 0; k < dst.size(); ++k)
       std::copy_n(buf.data() + k * static_cast<std::size_t>(len), len, base + dst[k]);
   }
-  b.core().rt().barrier();
+  b.core().barrier();
 }
 
 }  // namespace
@@ -103,7 +103,7 @@ void copy_patch(const global_array<T>& a, const patch& pa, global_array<T>& b, c
         r.p[0][i * r.step[0]] = r.p[1][i * r.step[1]];
     });
   }
-  b.core().rt().barrier();
+  b.core().barrier();
 }
 
 template <element T>
@@ -132,7 +132,7 @@ void add_patch(T alpha, const global_array<T>& a, const patch& pa, T beta, const
       r.p[0][i * r.step[0]] =
           static_cast<T>(alpha * r.p[1][i * r.step[1]] + beta * r.p[2][i * r.step[2]]);
   });
-  c.core().rt().barrier();
+  c.core().barrier();
 }
 
 template <element T>
@@ -159,8 +159,8 @@ dot_result<T> dot_patch(const global_array<T>& a, const patch& pa, bool transpos
         sum += static_cast<acc_t>(u) * static_cast<acc_t>(v);
     }
   });
-  sum = coll::allreduce(coll::world(), sum, coll::reduce_op::sum);
-  a.core().rt().barrier();  // nobody changes b before every rank has read it
+  sum = coll::allreduce(a.group(), sum, coll::reduce_op::sum);
+  a.core().barrier();  // nobody changes b before every rank has read it
   return static_cast<dot_result<T>>(sum);
 }
 

@@ -147,19 +147,19 @@ bool request_group::test() {
 }
 
 ghost_request::ghost_request(ghost_request&& o) noexcept
-    : gets_(std::move(o.gets_)), rt_(std::exchange(o.rt_, nullptr)) {}
+    : gets_(std::move(o.gets_)), barrier_(std::exchange(o.barrier_, nullptr)) {}
 
 ghost_request& ghost_request::operator=(ghost_request&& o) {
   if (this != &o) {
     wait();
     gets_ = std::move(o.gets_);
-    rt_ = std::exchange(o.rt_, nullptr);
+    barrier_ = std::exchange(o.barrier_, nullptr);
   }
   return *this;
 }
 
 ghost_request::~ghost_request() {
-  if (rt_ == nullptr) return;
+  if (!barrier_) return;
   try {
     wait();
   } catch (const std::exception& e) {
@@ -169,15 +169,16 @@ ghost_request::~ghost_request() {
 }
 
 void ghost_request::wait() {
-  if (rt_ == nullptr) return;
-  runtime& rt = *std::exchange(rt_, nullptr);  // empty from here on, even if a read failed
+  if (!barrier_) return;
+  const std::function<void()> barrier = std::exchange(barrier_, nullptr);  // empty from here on
+
   std::exception_ptr failed;
   try {
     gets_.wait();
   } catch (...) {
     failed = std::current_exception();
   }
-  rt.barrier();  // nobody changes an interior before every rank has read its ghosts
+  barrier();  // nobody changes an interior before every rank has read its ghosts
   if (failed) std::rethrow_exception(failed);
 }
 

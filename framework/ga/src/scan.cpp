@@ -42,8 +42,8 @@ struct share {
   patch box() const { return {{lo}, {hi}}; }
 };
 
-share my_share(runtime& rt, index_t lo, index_t hi) {
-  const index_t n = hi - lo + 1, p = rt.size(), r = rt.rank();
+share my_share(const coll::group& g, index_t lo, index_t hi) {
+  const index_t n = hi - lo + 1, p = g.size(), r = g.rank();
   return {lo + n * r / p, lo + n * (r + 1) / p - 1};
 }
 
@@ -76,8 +76,8 @@ void segmented(const char* what, scan_kind kind, const global_array<T>& src, glo
   require_range(what, dst, lo, hi);
   require_range(what, mask, lo, hi);
   detail::begin_collective(src, dst, mask);
-  runtime& rt = dst.core().rt();
-  const share s = my_share(rt, lo, hi);
+  const coll::group& g = dst.group();
+  const share s = my_share(g, lo, hi);
   const std::vector<T> x = read(src, s);
   const std::vector<M> m = read(mask, s);
   auto starts_at = [&](std::size_t k) { return m[k] != 0 || s.lo + static_cast<index_t>(k) == lo; };
@@ -91,9 +91,9 @@ void segmented(const char* what, scan_kind kind, const global_array<T>& src, glo
       out.value = static_cast<T>(out.value + x[k]);
     }
   }
-  const std::vector<carry<T>> all = coll::allgather(coll::world(), out);
+  const std::vector<carry<T>> all = coll::allgather(g, out);
   T acc(0);  // state entering this share
-  for (int r = 0; r < rt.rank(); ++r) {
+  for (int r = 0; r < g.rank(); ++r) {
     const carry<T>& c = all[static_cast<std::size_t>(r)];
     if (c.starts)
       acc = c.value;
@@ -128,13 +128,13 @@ struct counts {
 };
 
 template <class M>
-counts count_mask(runtime& rt, const std::vector<M>& m) {
+counts count_mask(const coll::group& g, const std::vector<M>& m) {
   counts c;
   for (M v : m)
     c.mine += v != 0;
-  const std::vector<index_t> all = coll::allgather(coll::world(), c.mine);
-  for (int r = 0; r < rt.size(); ++r) {
-    if (r < rt.rank()) c.offset += all[static_cast<std::size_t>(r)];
+  const std::vector<index_t> all = coll::allgather(g, c.mine);
+  for (int r = 0; r < g.size(); ++r) {
+    if (r < g.rank()) c.offset += all[static_cast<std::size_t>(r)];
     c.total += all[static_cast<std::size_t>(r)];
   }
   return c;
@@ -170,11 +170,11 @@ index_t pack(const global_array<T>& src, global_array<T>& dst, const global_arra
   require_1d("pack", dst);
   require_distinct("pack", src, dst);
   detail::begin_collective(src, dst, mask);
-  runtime& rt = dst.core().rt();
-  const share s = my_share(rt, lo, hi);
+  const coll::group& g = dst.group();
+  const share s = my_share(g, lo, hi);
   const std::vector<T> x = read(src, s);
   const std::vector<M> m = read(mask, s);
-  const counts c = count_mask(rt, m);
+  const counts c = count_mask(g, m);
   require_room("pack", dst, c.total, "the destination");
   std::vector<T> packed;
   for (std::size_t k = 0; k < x.size(); ++k)
@@ -192,10 +192,10 @@ index_t unpack(const global_array<T>& src, global_array<T>& dst, const global_ar
   require_1d("unpack", src);
   require_distinct("unpack", src, dst);
   detail::begin_collective(src, dst, mask);
-  runtime& rt = dst.core().rt();
-  const share s = my_share(rt, lo, hi);
+  const coll::group& g = dst.group();
+  const share s = my_share(g, lo, hi);
   const std::vector<M> m = read(mask, s);
-  const counts c = count_mask(rt, m);
+  const counts c = count_mask(g, m);
   require_room("unpack", src, c.total, "the source");
   const std::vector<T> packed = read(src, share{c.offset, c.offset + c.mine - 1});
   std::vector<T> y = read(dst, s);  // unselected elements keep their values
@@ -216,7 +216,7 @@ void patch_enum(global_array<T>& a, index_t lo, index_t hi, T start, T step) {
     for (index_t i = 0; i < r.n; ++i)
       r.p[0][i * r.step[0]] = static_cast<T>(start + T(r.at[0] + i - lo) * step);
   });
-  a.core().rt().barrier();
+  a.core().barrier();
 }
 
 #define GAEA_GA_INSTANTIATE_MASK(T, M)                                                            \

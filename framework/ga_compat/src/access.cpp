@@ -6,6 +6,7 @@
 #include "detail/indices.hpp"
 #include "detail/state.hpp"
 #include "ga.h"
+#include "gaea/coll/collectives.hpp"
 
 using namespace gaea::ga_compat::detail;
 namespace ga = gaea::ga;
@@ -101,7 +102,7 @@ void access_block_grid(const char* fn, int g_a, const I* index, void* ptr, I* ld
 template <class I>
 void access_segment(const char* fn, int g_a, int proc, void* ptr, I* len) {
   with_array(g_a, fn, [&](auto& a) {
-    const int me = gaea::runtime::current().rank();
+    const int me = a.layout().member_of(gaea::runtime::current().rank());  // in the array's group
     if (proc != me)
       throw error(std::string(fn) + ": rank " + std::to_string(me) +
                   " may only access its own segment, not rank " + std::to_string(proc) + "'s");
@@ -352,7 +353,12 @@ void GA_Fence(void) {
 void GA_Sync(void) {
   api("GA_Sync", [] {
     fence_all("GA_Sync");
-    current("GA_Sync").rt->barrier();
+    // As GA: a barrier of the default group (the world unless GA_Pgroup_set_default).
+    state& st = current("GA_Sync");
+    if (st.default_pgroup == world_pgroup)
+      st.rt->barrier();
+    else
+      gaea::coll::barrier(group_of(st.default_pgroup, "GA_Sync"));
   });
 }
 void NGA_Init_fence(void) {

@@ -65,12 +65,20 @@ const pgroup& pgroup_of(int p_handle, const char* fn) {
   return it->second;
 }
 
-// The group of a GA process-group handle; gaea::error for an unknown handle.
+}  // namespace
+
+namespace gaea::ga_compat::detail {
 const coll::group& group_of(int p_handle, const char* fn) {
   current(fn);
   if (p_handle == world_pgroup) return coll::world();
   return pgroup_of(p_handle, fn).group;
 }
+const coll::group& default_group(const char* fn) {
+  return group_of(current(fn).default_pgroup, fn);
+}
+}  // namespace gaea::ga_compat::detail
+
+namespace {
 
 // The MPI communicator of a group handle (MPI_COMM_NULL on ranks outside it).
 MPI_Comm comm_of(int p_handle, const char* fn) {
@@ -103,13 +111,15 @@ int create_pgroup(const int* list, int count) {
     throw error("count=" + std::to_string(count) + " must be in [1, " +
                 std::to_string(parent.size()) + "]");
   if (list == nullptr) throw error("null list");
-  const std::span<const int> members(list, static_cast<std::size_t>(count));
+  // GA orders a new group's members by their ids in the parent, whatever the list's order.
+  std::vector<int> members(list, list + count);
+  std::sort(members.begin(), members.end());
   pgroup g{parent.subset(members, "GA process group " + std::to_string(pgroups().next))};
   // The communicator of the same members in the same order (collective over the parent).
   MPI_Comm parent_comm = comm_of(parent_handle, fn);
   MPI_Group all, sub;
   MPI_Comm_group(parent_comm, &all);
-  MPI_Group_incl(all, count, list, &sub);
+  MPI_Group_incl(all, count, members.data(), &sub);
   MPI_Comm_create(parent_comm, sub, &g.comm);
   MPI_Group_free(&sub);
   MPI_Group_free(&all);
@@ -135,6 +145,10 @@ int destroy_pgroup(int p_handle) {
   if (current("GA_Pgroup_destroy").default_pgroup == p_handle)
     throw error("process group " + std::to_string(p_handle) +
                 " is the default group (GA_Pgroup_set_default another first)");
+  for (array_slot* s : current("GA_Pgroup_destroy").arrays.live())
+    if (s->pgroup == p_handle)
+      throw error("process group " + std::to_string(p_handle) + " still holds array '" + s->name +
+                  "' (handle " + std::to_string(s->handle) + "; GA_Destroy it first)");
   pgroup_table& t = pgroups();
   pgroup& g = t.groups.at(p_handle);
   if (g.comm != MPI_COMM_NULL) MPI_Comm_free(&g.comm);
@@ -316,12 +330,40 @@ int GA_Pgroup_nnodes(int p_handle) {
   return api("GA_Pgroup_nnodes", [&] { return group_of(p_handle, "GA_Pgroup_nnodes").size(); });
 }
 void GA_Pgroup_sync(int p_handle) {
-  if (p_handle == world_pgroup && current_or_null() != nullptr) {
-    GA_Sync();  // the world group: the same as GA_Sync (fences, then a barrier)
-    return;
-  }
   GA_Fence();  // this rank's puts and accumulates are complete, then the members meet
-  api("GA_Pgroup_sync", [&] { coll::barrier(group_of(p_handle, "GA_Pgroup_sync")); });
+  api("GA_Pgroup_sync", [&] {
+    if (p_handle == world_pgroup)
+      current("GA_Pgroup_sync").rt->barrier();
+    else
+      coll::barrier(group_of(p_handle, "GA_Pgroup_sync"));
+  });
+}
+// As GA: `num_group` groups of consecutive ids of `p_handle`, ceil(size / num_group) each
+// (the last may be smaller); returns the caller's. num_group 0 returns `p_handle` itself.
+int GA_Pgroup_split(int p_handle, int num_group) {
+  return api("GA_Pgroup_split", [&] {
+    const char* fn = "GA_Pgroup_split";
+    const coll::group& parent = group_of(p_handle, fn);
+    if (num_group < 0)
+      throw error("num_group " + std::to_string(num_group) + " (the number of groups) is < 0");
+    if (num_group == 0) return p_handle;
+    const int per = (parent.size() + num_group - 1) / num_group;
+    return split_pgroup(fn, p_handle, parent.rank() / per);
+  });
+}
+int NGA_Pgroup_split(int p_handle, int num_group) {
+  return GA_Pgroup_split(p_handle, num_group);
+}
+// As GA: a group of the caller alone, collective over the default group (GA creates it there).
+int GA_Pgroup_self(void) {
+  return api("GA_Pgroup_self", [] {
+    const char* fn = "GA_Pgroup_self";
+    const int p = current(fn).default_pgroup;
+    return split_pgroup(fn, p, group_of(p, fn).rank());
+  });
+}
+int NGA_Pgroup_self(void) {
+  return GA_Pgroup_self();
 }
 int GA_Pgroup_absolute_id(int p_handle, int pid) {
   return api("GA_Pgroup_absolute_id", [&] {
@@ -355,8 +397,7 @@ GAEA_GA_PGOP(NGA_Pgroup_zgop, DoubleComplex)
 #undef GAEA_GA_PGOP
 int GA_Get_pgroup(int g_a) {
   return api("GA_Get_pgroup", [&] {
-    current("GA_Get_pgroup").arrays.allocated(g_a, "GA_Get_pgroup");
-    return world_pgroup;  // every array lives on the world group here
+    return current("GA_Get_pgroup").arrays.allocated(g_a, "GA_Get_pgroup").pgroup;
   });
 }
 int GA_Get_pgroup_size(int p_handle) {
@@ -423,6 +464,7 @@ int GA_Cluster_nodeid(void) {
 int GA_Cluster_nprocs(int node) {
   return api("GA_Cluster_nprocs", [&] {
     const gaea::runtime& rt = *current("GA_Cluster_nprocs").rt;
+    if (node < 0) node = rt.node_id();  // as GA (ARMCI): the caller's node (GA's pg2test asks so)
     check_node(node);
     int count = 0;
     for (int r = 0; r < rt.size(); ++r)

@@ -7,9 +7,11 @@
 #include "detail/indices.hpp"
 #include "detail/state.hpp"
 #include "ga.h"
+#include "gaea/coll/collectives.hpp"
 
 using namespace gaea::ga_compat::detail;
 namespace ga = gaea::ga;
+namespace coll = gaea::coll;
 using gaea::error;
 
 namespace {
@@ -42,28 +44,42 @@ std::vector<std::vector<ga::index_t>> to_starts(const I* nblock, const J* map, i
   return starts;
 }
 
-void check_group(state& st, int pgroup, const char* fn) {
-  if (pgroup != -1 && pgroup != world_pgroup && pgroup != st.default_pgroup)
-    throw error(std::string(fn) + ": arrays on process group " + std::to_string(pgroup) +
-                " are not supported (only the world group; see the GA layer's README)");
+// The process group an array is created on: `pgroup`, or the default group for -1 (as GA).
+// gaea::error for an unknown group or when this rank is not one of its members.
+int group_for(state& st, int pgroup, const char* fn) {
+  const int p = pgroup == -1 ? st.default_pgroup : pgroup;
+  if (group_of(p, fn).rank() < 0)
+    throw error(std::string(fn) + ": rank " + std::to_string(st.rt->rank()) +
+                " is not a member of process group " + std::to_string(p) +
+                ", on which the array is created");
+  return p;
 }
 
-// Creates the array of `slot` (collective). Returns false, on every rank alike, when some
-// rank's share would exceed the GA_Initialize_ltd budget.
+// Creates the array of `slot` (collective over its group). Returns false, on every member
+// alike, when some member's share would exceed the GA_Initialize_ltd budget.
 bool allocate(state& st, array_slot& slot, const ga::index& dims, const ga::layout_spec& spec,
-              const char* fn) {
+              int pgroup, const char* fn) {
+  const coll::group& g = group_of(pgroup, fn);
   return visit_type(slot.type, fn, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const std::string name = slot.name.empty() ? "array " + std::to_string(slot.handle) : slot.name;
-    const ga::distribution d(name, dims, st.rt->size(), spec);
+    std::vector<int> ranks(static_cast<std::size_t>(g.size()));
+    for (int i = 0; i < g.size(); ++i)
+      ranks[static_cast<std::size_t>(i)] = g.world_rank(i);
+    const ga::distribution d(name, dims, g.size(), spec, ranks);
     std::vector<std::size_t> bytes(static_cast<std::size_t>(st.rt->size()));
-    for (int r = 0; r < st.rt->size(); ++r) {
-      const std::size_t i = static_cast<std::size_t>(r);
-      bytes[i] = static_cast<std::size_t>(d.storage_elements(r)) * sizeof(T);
-      // Every rank sees every rank's share: the verdict is the same everywhere.
-      if (st.memory_limit > 0 && st.memory_used[i] + bytes[i] > st.memory_limit) return false;
+    for (int r = 0; r < st.rt->size(); ++r)
+      bytes[static_cast<std::size_t>(r)] =
+          static_cast<std::size_t>(d.storage_elements(r)) * sizeof(T);
+    if (st.memory_limit > 0) {
+      // A rank knows its own usage only (arrays of groups it is not in escape it): the members
+      // agree on the verdict, so that all of them create the array or none.
+      const auto me = static_cast<std::size_t>(st.rt->rank());
+      const int fits = st.memory_used[me] + bytes[me] <= st.memory_limit ? 1 : 0;
+      if (coll::allreduce(g, fits, coll::reduce_op::min) == 0) return false;
     }
-    slot.array.template emplace<ga::global_array<T>>(name, dims, spec);
+    slot.array.template emplace<ga::global_array<T>>(g, name, dims, spec);
+    slot.pgroup = pgroup;
     slot.bytes_per_rank = std::move(bytes);
     for (std::size_t i = 0; i < slot.bytes_per_rank.size(); ++i)
       st.memory_used[i] += slot.bytes_per_rank[i];
@@ -77,7 +93,7 @@ template <class I>
 int create(const char* fn, int type, int ndim, const I* dims_in, const I* width, const char* name,
            ga::layout_spec spec, int pgroup) {
   state& st = current(fn);
-  check_group(st, pgroup, fn);
+  const int group = group_for(st, pgroup, fn);
   const ga::index dims = to_index(dims_in, ndim, "dims");
   if (ndim < 1) throw error(std::string(fn) + ": ndim " + std::to_string(ndim) + " (1 to 7)");
   if (width != nullptr) spec.ghosts = to_index(width, ndim, "width");
@@ -87,7 +103,7 @@ int create(const char* fn, int type, int ndim, const I* dims_in, const I* width,
   slot.name = name ? name : "";
   bool ok = false;
   try {
-    ok = allocate(st, slot, dims, spec, fn);
+    ok = allocate(st, slot, dims, spec, group, fn);
   } catch (...) {
     st.arrays.erase(slot.handle);
     throw;
@@ -189,9 +205,9 @@ int allocate_pending(int g_a, const char* fn) {
   if (s.pending.dims.empty())
     throw error(std::string(fn) + ": array handle " + std::to_string(g_a) +
                 " has no data (call GA_Set_data first)");
-  check_group(st, s.pending.pgroup, fn);
+  const int group = group_for(st, s.pending.pgroup, fn);
   s.type = s.pending.type;
-  const bool ok = allocate(st, s, s.pending.dims, s.pending.spec, fn);
+  const bool ok = allocate(st, s, s.pending.dims, s.pending.spec, group, fn);
   return ok ? 1 : 0;
 }
 
@@ -206,6 +222,7 @@ int deallocate(int g_a, const char* fn) {
     s.pending.type = s.type;
     s.pending.dims = a.dims();
     s.pending.spec = a.layout().spec();
+    s.pending.pgroup = s.pgroup;
     a.destroy();
   });
   s.array = std::monostate{};
@@ -238,7 +255,7 @@ int duplicate(int g_a, const char* name, const char* fn) {
     s.property = st.arrays.at(g_a, fn).property;
     bool ok = false;
     try {
-      ok = allocate(st, s, dims, spec, fn);
+      ok = allocate(st, s, dims, spec, src.pgroup, fn);
     } catch (...) {
       st.arrays.erase(s.handle);
       throw;
@@ -418,7 +435,7 @@ void GA_Set_tiled_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]) {
 void GA_Set_pgroup(int g_a, int p_handle) {
   api("GA_Set_pgroup", [&] {
     set(g_a, "GA_Set_pgroup", [&](array_slot& s) {
-      check_group(current("GA_Set_pgroup"), p_handle, "GA_Set_pgroup");
+      group_of(p_handle, "GA_Set_pgroup");  // an unknown group is an error here already
       s.pending.pgroup = p_handle;
     });
   });

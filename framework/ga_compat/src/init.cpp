@@ -40,11 +40,12 @@ void GA_Error(const char* message, int code) {
        status);
 }
 
+// As GA: the rank and size of the default group (the world unless GA_Pgroup_set_default).
 int GA_Nodeid(void) {
-  return api("GA_Nodeid", [] { return current("GA_Nodeid").rt->rank(); });
+  return api("GA_Nodeid", [] { return default_group("GA_Nodeid").rank(); });
 }
 int GA_Nnodes(void) {
-  return api("GA_Nnodes", [] { return current("GA_Nnodes").rt->size(); });
+  return api("GA_Nnodes", [] { return default_group("GA_Nnodes").size(); });
 }
 double GA_Wtime(void) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -28,11 +28,12 @@ void inquire(const char* fn, int g_a, int* type, int* ndim, I* dims) {
 template <class I>
 void distribution(const char* fn, int g_a, int iproc, I* lo, I* hi) {
   with_array(g_a, fn, [&](auto& a) {
-    const int p = gaea::runtime::current().size();
+    // GA's process ids are ranks in the array's group.
+    const int p = a.layout().nprocs();
     if (iproc < 0 || iproc >= p)
       throw error(std::string(fn) + ": process " + std::to_string(iproc) + " (there are " +
                   std::to_string(p) + ")");
-    const auto tiles = a.tiles(iproc);
+    const auto tiles = a.tiles(a.layout().rank_of(iproc));
     if (tiles.size() > 1)
       throw error(std::string(fn) + ": array '" + a.name() +
                   "' is block-cyclic (process owns several blocks): use NGA_Access_block");
@@ -54,7 +55,7 @@ int locate(const char* fn, int g_a, const I* subscript) {
     const ga::index e = to_index(subscript, a.ndim(), "subscript");
     for (std::size_t d = 0; d < e.size(); ++d)
       if (e[d] < 0 || e[d] >= a.dims()[d]) return -1;  // GA: out of bounds → -1
-    return a.owner(e);
+    return a.layout().member_of(a.owner(e));
   });
 }
 
@@ -71,7 +72,7 @@ int locate_region(const char* fn, int g_a, const I* lo, const I* hi, I* map, int
           map[2 * n * i + n + d] = static_cast<I>(pieces[i].piece.hi[d]);
         }
       }
-      if (procs) procs[i] = pieces[i].rank;
+      if (procs) procs[i] = a.layout().member_of(pieces[i].rank);
     }
     return static_cast<int>(pieces.size());
   });
@@ -163,9 +164,9 @@ int GA_Compare_distr(int g_a, int g_b) {
         if (a.dims() != b.dims() || a.layout().grid() != b.layout().grid()) return 1;
         for (int d = 0; d < a.ndim(); ++d)
           if (a.layout().boundaries(d) != b.layout().boundaries(d)) return 1;
-        const int p = gaea::runtime::current().size();
-        for (int r = 0; r < p; ++r) {
-          const auto ta = a.tiles(r), tb = b.tiles(r);
+        if (a.layout().nprocs() != b.layout().nprocs()) return 1;
+        for (int m = 0; m < a.layout().nprocs(); ++m) {  // process m of each array's group
+          const auto ta = a.tiles(a.layout().rank_of(m)), tb = b.tiles(b.layout().rank_of(m));
           if (ta.size() != tb.size()) return 1;
           for (std::size_t i = 0; i < ta.size(); ++i)
             if (!(ta[i].box == tb[i].box)) return 1;
@@ -233,7 +234,7 @@ void NGA_Get_proc_index(int g_a, int iproc, int subscript[]) {
   api("NGA_Get_proc_index", [&] {
     with_array(g_a, "NGA_Get_proc_index", [&](auto& a) {
       const auto& g = a.layout().process_grid();
-      const int p = gaea::runtime::current().size();
+      const int p = a.layout().nprocs();  // ids of the array's group
       if (iproc < 0 || iproc >= p)
         throw error("NGA_Get_proc_index: process " + std::to_string(iproc));
       int rest = iproc;  // row-major position on the process grid

@@ -38,7 +38,7 @@ std::string text(T v) {
 template <class T>
 void print(std::FILE* f, ga::global_array<T>& a, const ga::patch& p, bool pretty) {
   a.sync();
-  if (a.core().rt_rank() == 0) {
+  if (a.group().rank() == 0) {  // process 0 of the array's group
     std::vector<T> v(static_cast<std::size_t>(p.elements()));
     a.get(p, v);
     std::fprintf(f, " global array: %s%s\n", a.name().c_str(), p.str().c_str());
@@ -119,15 +119,15 @@ void GA_Print_distribution(int g_a) {
   api("GA_Print_distribution", [&] {
     with_array(g_a, "GA_Print_distribution", [&](auto& a) {
       a.sync();
-      gaea::runtime& rt = a.core().rt();
-      if (rt.rank() == 0) {
+      // Process 0 of the array's group prints; ranks are the group's (as GA numbers them).
+      if (a.group().rank() == 0) {
         std::printf(" distribution of global array: %s %s\n", a.name().c_str(),
                     gaea::format_index(a.dims()).c_str());
-        for (int r = 0; r < rt.size(); ++r) {
+        for (int r = 0; r < a.layout().nprocs(); ++r) {
           std::string line = "  rank ";
           line += std::to_string(r);
           line += ':';
-          const auto tiles = a.tiles(r);
+          const auto tiles = a.tiles(a.layout().rank_of(r));
           if (tiles.empty()) line += " (nothing)";
           for (const ga::tile& t : tiles) {
             line += ' ';

@@ -5,6 +5,7 @@
 
 #include <ucp/api/ucp.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -30,7 +31,13 @@ struct access {
   static const std::vector<std::byte>& service_address(const context& c, int rank) {
     return c.service_addresses_.at(static_cast<std::size_t>(rank));
   }
-  static std::uint64_t next_segment_id(context& c) noexcept { return c.next_segment_id_++; }
+  /// This rank's proposal for the next segment's id: every id it has not used yet is at least
+  /// this. The members of a segment agree on the largest proposal (unused on each of them).
+  static std::uint64_t next_segment_id(const context& c) noexcept { return c.next_segment_id_; }
+  /// Records that `id` is taken on this rank.
+  static void use_segment_id(context& c, std::uint64_t id) noexcept {
+    c.next_segment_id_ = std::max(c.next_segment_id_, id + 1);
+  }
   static void add_segment(context& c, segment* s) { c.add_segment(s); }
   /// Unregisters `s` and retires its id: workers drop their keys for it lazily, on their thread.
   static void retire_segment(context& c, segment* s) { c.retire_segment(s); }

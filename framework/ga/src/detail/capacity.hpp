@@ -7,14 +7,17 @@
 
 namespace gaea {
 class runtime;
+namespace coll {
+class group;
 }
+}  // namespace gaea
 
 namespace gaea::ga::detail {
 
-/// Collective. Checks that every node has room for its ranks' parts (`bytes` on this rank)
+/// Collective over `g`. Checks that every node has room for its members' parts (`bytes` here)
 /// in shared memory (/dev/shm), in available RAM, and under the locked-memory
 /// limit when that limit is finite and the transport registers memory. Throws gaea::error on
 /// every rank if any rank's node lacks room; `what` names the object.
-void check_capacity(runtime& rt, std::size_t bytes, const std::string& what);
+void check_capacity(runtime& rt, const coll::group& g, std::size_t bytes, const std::string& what);
 
 }  // namespace gaea::ga::detail

@@ -181,7 +181,7 @@ void update_patch(const char* what, global_array<T>& a, const patch& p, F f) {
     for (index_t i = 0; i < r.n; ++i)
       x[i * r.step[0]] = f(x[i * r.step[0]]);
   });
-  a.core().rt().barrier();
+  a.core().barrier();
 }
 
 }  // namespace gaea::ga::detail

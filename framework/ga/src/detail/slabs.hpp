@@ -101,9 +101,10 @@ void require_same_shape(const char* what, const global_array<T>& a, const global
 /// barrier (all inputs are final everywhere).
 template <class A0, class... A>
 void begin_collective(const A0& first, const A&... rest) {
+  (require_same_group(first.core(), rest.core()), ...);
   first.core().fence();
   (rest.core().fence(), ...);
-  first.core().rt().barrier();
+  first.core().barrier();
 }
 
 /// Calls fn(slab, dst, src) for every slab of `slabs` (pieces of this rank's tiles of `drv`), in

@@ -12,11 +12,15 @@
 #include <vector>
 
 #include "detail/types.hpp"
+#include "gaea/coll/group.hpp"
 #include "gaea/ga/distribution.hpp"
 #include "gaea/ga/global_array.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga_compat::detail {
+
+/// The process-group handle of the world group (GA_Pgroup_get_world).
+inline constexpr int world_pgroup = 0;
 
 /// What the handle-based creation path (GA_Create_handle, GA_Set_*, GA_Allocate) collects.
 struct pending_array {
@@ -36,6 +40,7 @@ struct array_slot {
   pending_array pending;
   any_array array;
   std::vector<std::size_t> bytes_per_rank;  // memory charged to each rank (GA_Initialize_ltd)
+  int pgroup = world_pgroup;                // the process group the array lives on
   bool allocated() const noexcept { return array.index() != 0; }
 };
 
@@ -63,9 +68,6 @@ class registry {
   std::vector<std::unique_ptr<array_slot>> slots_;
 };
 
-/// The process-group handle of the world group (GA_Pgroup_get_world).
-inline constexpr int world_pgroup = 0;
-
 /// The layer's state while GA is initialized.
 struct state {
   gaea::runtime* rt = nullptr;
@@ -88,6 +90,13 @@ state* current_or_null() noexcept;
 void initialize(int* argc, char*** argv, std::size_t limit, MPI_Comm comm = MPI_COMM_WORLD);
 /// Ends the layer (GA_Terminate): hooks, arrays, then the runtime it started.
 void terminate();
+/// The coll::group of process-group handle `p_handle` (world_pgroup: coll::world());
+/// gaea::error for an unknown handle.
+const coll::group& group_of(int p_handle, const char* fn);
+/// The default group (GA_Pgroup_set_default): the one GA_Nodeid, GA_Nnodes, GA_Sync and array
+/// creation use, as in GA.
+const coll::group& default_group(const char* fn);
+
 /// Registers a clean-up for GA_Terminate (e.g. mutexes, process groups, non-blocking handles).
 void add_terminate_hook(std::function<void()> hook);
 

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,15 @@ struct access;  // internal members, for comm itself (src/detail/access.hpp)
 
 class context;
 
+/// The ranks a segment is shared by, when not every rank of the context (a process group), and
+/// how they exchange what its creation needs (comm does not know the collectives of groups).
+struct segment_members {
+  /// Runtime ranks of the members, in member order; the calling rank is one of them.
+  std::vector<int> ranks;
+  /// Collective over the members: every member's `mine`, in member order (lengths may differ).
+  std::function<std::vector<std::vector<std::byte>>(std::span<const std::byte> mine)> allgather;
+};
+
 /// Collective object: construct and destroy on every rank of the context, in the same order,
 /// and before the context. Destroy only after a barrier that follows the last access to it.
 /// Thread safety: accessors are const and safe; construction/destruction are collective calls of
@@ -28,6 +39,9 @@ class segment {
   /// Allocates `local_bytes` (may be 0) on this rank and exchanges addresses and keys.
   /// `name` appears in error messages. Throws gaea::error if the allocation fails.
   segment(context& ctx, std::size_t local_bytes, std::string name);
+  /// The same, collective over `members` only: the other ranks take no part, and have no
+  /// memory in the segment (size 0; never address them through it).
+  segment(context& ctx, std::size_t local_bytes, std::string name, const segment_members& members);
   ~segment();
   segment(const segment&) = delete;
   segment& operator=(const segment&) = delete;
@@ -48,6 +62,11 @@ class segment {
 
  private:
   friend struct detail::access;
+  // Maps local_bytes (rounded up from 0) into memh_ and local_base_ (UCX's status).
+  int map(std::size_t local_bytes);
+  // This rank's packed key.
+  std::vector<std::byte> packed_key() const;
+  [[noreturn]] void fail_allocation(std::size_t local_bytes, bool mapped_here, const char* why);
   context* ctx_;
   std::uint64_t id_;
   std::string name_;

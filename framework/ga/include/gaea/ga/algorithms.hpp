@@ -48,6 +48,9 @@ template <class T>
 using dot_result = std::conditional_t<std::is_integral_v<T>, std::int64_t, T>;
 
 /// b = a. Same shape; any distributions. Copying an array onto itself is a no-op.
+/// Arrays on different groups (each caller holds both): collective over the smaller group, as
+/// in Global Arrays: its members put their parts of `a` into `b` (or, when `b`'s group is the
+/// smaller, get their parts of `b` from `a`), between two barriers of that group.
 template <element T>
 void copy(const global_array<T>& a, global_array<T>& b);
 

@@ -89,8 +89,12 @@ struct tile {
 class distribution {
  public:
   /// `dims`: extents (each > 0, at most max_dims of them). `name` appears in error messages.
+  /// The array is cut for `nprocs` processes; `ranks` gives the runtime rank of each (the
+  /// members of a process group, in member order; empty: ranks 0..nprocs-1). Every rank in
+  /// the answers below (tile::rank, owner, tiles(rank), ...) is a runtime rank.
   /// Throws gaea::error for bad dims or a spec that does not fit them or `nprocs`.
-  distribution(const std::string& name, const index& dims, int nprocs, const layout_spec& spec);
+  distribution(const std::string& name, const index& dims, int nprocs, const layout_spec& spec,
+               std::vector<int> ranks = {});
   /// Block distribution with an optional minimum block extent per dimension (GA's chunk).
   distribution(const std::string& name, const index& dims, int nprocs, const index& chunk = {})
       : distribution(name, dims, nprocs, layout_spec::block(chunk)) {}
@@ -99,6 +103,12 @@ class distribution {
   const index& dims() const noexcept { return dims_; }
   const layout_spec& spec() const noexcept { return spec_; }
   int nprocs() const noexcept { return nprocs_; }
+  /// Runtime rank of process `member` (0..nprocs()-1) of the distribution.
+  int rank_of(int member) const noexcept {
+    return ranks_.empty() ? member : ranks_[static_cast<std::size_t>(member)];
+  }
+  /// Process index (0..nprocs()-1) of runtime rank `rank`, or -1 when it takes no part.
+  int member_of(int rank) const noexcept;
   /// Tiles per dimension (block, irregular: the process grid).
   const std::vector<int>& grid() const noexcept { return tgrid_; }
   /// block_cyclic: the process grid (rows, cols); otherwise equal to grid().
@@ -145,6 +155,7 @@ class distribution {
   void build_cyclic();
   void build_storage();
   void build_cyclic_storage();
+  // The process (member index, not runtime rank) owning tile coordinates `c`.
   int owner_of_tile(const index& c) const noexcept;
   std::size_t tile_linear(const index& c) const noexcept;
   tile make_tile(const index& c) const;
@@ -157,9 +168,11 @@ class distribution {
   std::vector<int> tgrid_, pgrid_;
   std::vector<std::vector<index_t>> starts_;
   std::vector<index_t> tile_offset_;  // per tile (row-major over the tile grid)
-  std::vector<index_t> storage_;      // per rank
+  std::vector<index_t> storage_;      // per member
   std::vector<index_t> local_ld_;     // per rank, block-cyclic: columns of its local matrix
-  std::vector<int> tile_of_rank_;     // per rank, with spec_.ranks: its tile (-1: none)
+  std::vector<int> tile_of_rank_;     // per member, with spec_.ranks: its tile (-1: none)
+  std::vector<int> ranks_;            // runtime rank per member (empty: the identity)
+  std::vector<int> members_;          // member per runtime rank (-1: none; empty: identity)
 };
 
 template <class Fn>

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "gaea/base/error.hpp"
+#include "gaea/coll/group.hpp"
 #include "gaea/ga/detail/array_core.hpp"
 #include "gaea/ga/distribution.hpp"
 #include "gaea/ga/patch.hpp"
@@ -79,18 +80,26 @@ class global_array {
   /// default; irregular; 2-D block-cyclic) and ghost widths. Throws gaea::error for bad input or
   /// when a node lacks memory for its part (on every rank).
   global_array(std::string name, const index& dims, const layout_spec& spec = {})
+      : global_array(coll::world(), std::move(name), dims, spec) {}
+  /// Collective over group `g` only: the array is distributed over its members (as if they
+  /// were the only ranks, in member order), and its collective calls (creation, sync,
+  /// destroy, the algorithms...) are collective over `g`; the other ranks take no part and
+  /// cannot create or use it (gaea::error). One-sided calls address the members' memory.
+  /// Ranks in the queries (owner, tiles, locate...) are runtime ranks, as everywhere.
+  global_array(const coll::group& g, std::string name, const index& dims,
+               const layout_spec& spec = {})
       : name_(name),
         core_(std::make_unique<detail::array_core>(std::move(name), dims, spec,
-                                                   detail::ops_for<T>())) {}
+                                                   detail::ops_for<T>(), g)) {}
   /// Collective. Block distribution with a minimum block extent per dimension (GA's chunk).
   global_array(std::string name, const index& dims, const index& chunk)
       : global_array(std::move(name), dims, layout_spec::block(chunk)) {}
   global_array(global_array&&) noexcept = default;
   global_array& operator=(global_array&&) noexcept = default;
 
-  /// Collective: a new zero-filled array with this one's shape, distribution and ghosts.
+  /// Collective: a new zero-filled array with this one's shape, distribution, ghosts and group.
   global_array duplicate(std::string name) const {
-    return global_array(std::move(name), dims(), core().dist().spec());
+    return global_array(core().group(), std::move(name), dims(), core().dist().spec());
   }
   /// Collective: syncs and frees the array now; any later use throws gaea::error.
   void destroy() {
@@ -104,6 +113,8 @@ class global_array {
   int ndim() const { return core().dist().ndim(); }
   const index& dims() const { return core().dist().dims(); }
   const ga::distribution& layout() const { return core().dist(); }
+  /// The process group the array lives on (coll::world() unless created on another).
+  const coll::group& group() const { return core().group(); }
   /// The block `rank` owns (empty patch when it owns nothing). Block and irregular only.
   patch distribution(int rank) const { return core().dist().block(rank); }
   /// Tiles `rank` owns, row-major over the tile grid (one for block and irregular, many for

@@ -5,6 +5,7 @@
 /// a non-blocking ghost update.
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -118,13 +119,14 @@ class ghost_request {
   /// all written (they may be read now). wait() is still required to finish the update.
   bool test();
   /// True until wait() (or the destructor) has completed the update.
-  bool pending() const noexcept { return rt_ != nullptr; }
+  bool pending() const noexcept { return static_cast<bool>(barrier_); }
 
  private:
   friend class detail::array_core;
-  ghost_request(request gets, runtime& rt) noexcept : gets_(std::move(gets)), rt_(&rt) {}
+  ghost_request(request gets, std::function<void()> barrier) noexcept
+      : gets_(std::move(gets)), barrier_(std::move(barrier)) {}
   request gets_;
-  runtime* rt_ = nullptr;  // set while the closing barrier is owed
+  std::function<void()> barrier_;  // the array group's barrier, set while it is owed
 };
 
 /// The non-blocking tag (gaea/base/nonblocking.hpp): `ga::nonblocking` is `gaea::nonblocking`.

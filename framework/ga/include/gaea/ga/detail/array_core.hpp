@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gaea/coll/group.hpp"
 #include "gaea/comm/types.hpp"
 #include "gaea/ga/detail/elements.hpp"
 #include "gaea/ga/distribution.hpp"
@@ -77,9 +78,11 @@ struct user_buffer {
 
 class array_core {
  public:
-  /// Collective. Throws gaea::error for bad shapes or specs, when the runtime is not
-  /// initialized, or when a rank lacks memory for its part (all ranks throw together).
-  array_core(std::string name, const index& dims, const layout_spec& spec, type_ops ops);
+  /// Collective over `g` (the array lives on its members only). Throws gaea::error for bad
+  /// shapes or specs, when the runtime is not initialized, when this rank is not in `g`, or
+  /// when a rank lacks memory for its part (all members throw together).
+  array_core(std::string name, const index& dims, const layout_spec& spec, type_ops ops,
+             const coll::group& g);
   /// Collective: sync, then release the memory.
   ~array_core();
 
@@ -91,6 +94,13 @@ class array_core {
   const type_ops& ops() const noexcept { return ops_; }
   runtime& rt() const noexcept { return rt_; }
   int rt_rank() const noexcept { return rank_; }
+  /// The process group the array lives on (coll::world() unless created on another).
+  const coll::group& group() const noexcept { return group_; }
+  /// True when the group holds every rank (its collectives are the runtime's).
+  bool on_world() const noexcept { return on_world_; }
+  /// Collective over the group: completes this thread's puts (runtime::barrier's flush), then
+  /// a barrier of the group.
+  void barrier();
 
   /// A fresh operation state for the calling thread.
   std::unique_ptr<op_state> start(op kind) const;
@@ -194,6 +204,8 @@ class array_core {
   void calibrate(int target, strided_model& m);
 
   std::string name_;
+  coll::group group_;
+  bool on_world_;
   distribution dist_;
   type_ops ops_;
   runtime& rt_;
@@ -205,6 +217,14 @@ class array_core {
   // the cache's lock (the models live as long as the runtime, which outlives the array).
   std::unique_ptr<std::atomic<const strided_model*>[]> models_;
 };
+
+/// Collective over `g`: completes this thread's puts, then a barrier of `g` (the runtime's own
+/// barrier when `on_world`: `g` holds every rank in rank order).
+void group_barrier(runtime& rt, const coll::group& g, bool on_world);
+/// True when `a` and `b` live on the same ranks, in the same order.
+bool same_group(const array_core& a, const array_core& b);
+/// gaea::error naming both arrays unless they live on the same ranks (in the same order).
+void require_same_group(const array_core& a, const array_core& b);
 
 /// Calls fn(a, b) with the first element offset of every row (last dimension) of `piece`, in
 /// two row-major layouts with strides sa, sb and origins oa, ob.
