@@ -2,7 +2,8 @@
  * NGA_NbTest returns 0, drop it once it returns non-zero — GA 5.8's code returns 1 for a
  * completed transfer, 0 while one is in flight. Then NbWait and NbTest on handles already tested
  * complete (GA allows both: the wait returns at once, the test returns 1 again), more handles
- * outstanding at once than GA keeps (256), gets, accumulates, GA_NbTest and the 64-bit calls.
+ * outstanding at once than GA keeps (256), gets, accumulates, GA_NbTest and the 64-bit calls;
+ * a value that is no handle counts as a completed one (GA 5.8).
  * A poll that never ends fails after a deadline instead of hanging. */
 #include <mpi.h>
 #include <stdio.h>
@@ -94,6 +95,13 @@ int main(int argc, char** argv) {
   }
   GA_Sync();
   check_block(g, "puts per owner", 1);
+  {
+    /* A value that is no live handle counts as completed, as in GA 5.8 (GA's threadsafec waits
+     * on handles read from freed memory). */
+    ga_nbhdl_t stale = 123456789;
+    NGA_NbWait(&stale);
+    CHECK(NGA_NbTest(&stale) == 1, "NbTest of a value that is no handle gave 0");
+  }
 
   /* 2. More handles in flight than GA keeps: small blocks, then some repeated, every rank. */
   GA_Sync();

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "detail/indices.hpp"
 #include "detail/state.hpp"
@@ -28,8 +29,8 @@ struct nb_entry {
 };
 
 // The handles of this process, shared by its threads (GA's handles are process-wide). Handles
-// count up from 1; a handle at or below `issued` that is no longer in `pending` has completed
-// (waiting for it again returns at once, as in GA).
+// count up from 1; one no longer in `pending` has completed (waiting for it again returns at
+// once, as in GA).
 struct nb_table {
   std::mutex mutex;
   std::map<ga_nbhdl_t, nb_entry> pending;
@@ -41,8 +42,9 @@ nb_table& table() {
   return t;
 }
 
-// GA_Terminate completes what the terminating thread issued and has not waited for. A handle
-// another thread left pending cannot be progressed from here: the job ends naming it.
+// GA_Terminate completes what the terminating thread issued and has not waited for. A pending
+// handle of another thread cannot be progressed (nor destroyed: that waits) from here; GA does
+// not mind handles never waited for, so its transfers are left to the end of the process.
 void complete_at_terminate() {
   nb_table& t = table();
   std::map<ga_nbhdl_t, nb_entry> left;
@@ -53,12 +55,12 @@ void complete_at_terminate() {
     t.issued = 0;
     t.hooked = false;
   }
+  static auto& parked = *new std::vector<ga::request_group>();  // never destroyed (see above)
   for (auto& [h, e] : left) {
-    if (e.issuer != std::this_thread::get_id() && !e.group.empty())
-      throw error("GA_Terminate: non-blocking handle " + std::to_string(h) +
-                  " of another thread was not waited for (wait for it on the thread that "
-                  "issued it before GA_Terminate)");
-    e.group.wait();
+    if (e.issuer == std::this_thread::get_id())
+      e.group.wait();
+    else
+      parked.push_back(std::move(e.group));
   }
 }
 
@@ -76,18 +78,16 @@ ga_nbhdl_t remember(ga::request r) {
   return h;
 }
 
-// The transfers of `*h`, or null when it has completed already; gaea::error for a handle that
-// was never issued, or one another thread issued and has not completed. Only the issuing thread
-// uses or erases an entry, and map nodes stay put while others are added, so the group may be
+// The transfers of `*h`, or null when there are none in flight: the handle has completed, or is
+// no handle of this process at all — which GA 5.8 also takes for a completed one (its tag does
+// not match), and GA's own threadsafec waits on such values (handles read after their array was
+// freed). gaea::error for a pending handle of another thread. Only the issuing thread uses or
+// erases an entry, and map nodes stay put while others are added, so the group may be
 // progressed without holding the table's lock.
 ga::request_group* lookup(const ga_nbhdl_t* h, const char* fn) {
   if (h == nullptr) throw error(std::string(fn) + ": null handle pointer");
   nb_table& t = table();
   std::lock_guard lock(t.mutex);
-  if (*h < 1 || *h > t.issued)
-    throw error(std::string(fn) + ": " + std::to_string(*h) +
-                " is not a non-blocking handle issued by this process (handles 1.." +
-                std::to_string(t.issued) + " were)");
   const auto it = t.pending.find(*h);
   if (it == t.pending.end()) return nullptr;
   if (it->second.issuer != std::this_thread::get_id())
