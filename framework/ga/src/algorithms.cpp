@@ -193,7 +193,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
     coll::allreduce(g, std::span<double>(sums), coll::reduce_op::sum);
     for (double s : sums)
       result = std::max(result, s);
-  } else if (kind == norm_kind::one) {  // sum of magnitudes
+  } else if (kind == norm_kind::one || kind == norm_kind::sum_abs) {  // sum of magnitudes
     detail::for_each_slab(a, none, same_patch, [&](const patch& box, view<T> x, sources<T>) {
       detail::for_each_row<1>(box, {&x.s}, [&](const auto& off, index_t n) {
         for (index_t i = 0; i < n; ++i)
@@ -201,7 +201,7 @@ double norm(const global_array<T>& a, norm_kind kind) {
       });
     });
     result = coll::allreduce(g, result, coll::reduce_op::sum);
-  } else if (a.ndim() == 2) {  // max row sum: partial row sums of every rank, summed
+  } else if (kind == norm_kind::inf && a.ndim() == 2) {  // max row sum: partial sums, summed
     const index_t rows = a.dims()[0];
     std::vector<double> sums(static_cast<std::size_t>(rows), 0.0);
     detail::for_each_slab(a, none, same_patch, [&](const patch& box, view<T> x, sources<T>) {

@@ -2,6 +2,8 @@
 // ranks; each reads its part, one allgather of per-rank summaries carries segment state and
 // counts across rank boundaries, and each writes its part. patch_enum is owner-computes.
 #include <complex>
+#include <span>
+#include <type_traits>
 #include <vector>
 
 #include "detail/patch_apply.hpp"
@@ -55,8 +57,13 @@ std::vector<T> read(const global_array<T>& a, const share& s) {
 }
 
 template <class T>
-void write(const global_array<T>& a, const share& s, std::vector<T>& values) {
+void write(const global_array<T>& a, const share& s, std::span<std::type_identity_t<T>> values) {
   if (!s.empty()) a.core().put(s.box(), {values.data(), values.size(), {}}).wait();
+}
+
+template <class M>
+bool is_set(const M& m) {
+  return m != M(0);
 }
 
 // Per-rank state at the end of its share: whether a segment starts in it, and the value carried
@@ -71,7 +78,7 @@ enum class scan_kind { add_inclusive, add_exclusive, copy };
 
 template <class T, class M>
 void segmented(const char* what, scan_kind kind, const global_array<T>& src, global_array<T>& dst,
-               const global_array<M>& mask, index_t lo, index_t hi) {
+               const global_array<M>& mask, index_t lo, index_t hi, scan_start start) {
   require_range(what, src, lo, hi);
   require_range(what, dst, lo, hi);
   require_range(what, mask, lo, hi);
@@ -80,7 +87,10 @@ void segmented(const char* what, scan_kind kind, const global_array<T>& src, glo
   const share s = my_share(g, lo, hi);
   const std::vector<T> x = read(src, s);
   const std::vector<M> m = read(mask, s);
-  auto starts_at = [&](std::size_t k) { return m[k] != 0 || s.lo + static_cast<index_t>(k) == lo; };
+  const bool at_lo = start == scan_start::at_lo;
+  auto starts_at = [&](std::size_t k) {
+    return is_set(m[k]) || (at_lo && s.lo + static_cast<index_t>(k) == lo);
+  };
   const bool copy = kind == scan_kind::copy;
   // Carry out of this share alone (as if nothing came in).
   carry<T> out{T(0), false};
@@ -92,33 +102,44 @@ void segmented(const char* what, scan_kind kind, const global_array<T>& src, glo
     }
   }
   const std::vector<carry<T>> all = coll::allgather(g, out);
-  T acc(0);  // state entering this share
+  T acc(0);             // state entering this share
+  bool active = false;  // whether a segment has started before it
   for (int r = 0; r < g.rank(); ++r) {
     const carry<T>& c = all[static_cast<std::size_t>(r)];
     if (c.starts)
       acc = c.value;
     else if (!copy)
       acc = static_cast<T>(acc + c.value);
+    active = active || c.starts;
   }
+  // Elements before the first segment (mask_only) form a prefix of the range, so of each share:
+  // scan_add leaves them unwritten, scan_copy writes acc (still 0) into them.
+  std::size_t skipped = 0;
   std::vector<T> y(x.size());
   for (std::size_t k = 0; k < x.size(); ++k) {
-    const bool start = starts_at(k);
+    const bool begins = starts_at(k);
+    active = active || begins;
+    if (!active && !copy) {
+      ++skipped;
+      continue;
+    }
     switch (kind) {
       case scan_kind::copy:
-        if (start) acc = x[k];
+        if (begins) acc = x[k];
         y[k] = acc;
         break;
       case scan_kind::add_inclusive:
-        acc = start ? x[k] : static_cast<T>(acc + x[k]);
+        acc = begins ? x[k] : static_cast<T>(acc + x[k]);
         y[k] = acc;
         break;
       case scan_kind::add_exclusive:
-        y[k] = start ? T(0) : acc;
-        acc = start ? x[k] : static_cast<T>(acc + x[k]);
+        y[k] = begins ? T(0) : acc;
+        acc = begins ? x[k] : static_cast<T>(acc + x[k]);
         break;
     }
   }
-  write(dst, s, y);  // every rank has read its source (allgather), so dst may be src
+  // Every rank has read its source (allgather), so dst may be src.
+  write(dst, share{s.lo + static_cast<index_t>(skipped), s.hi}, std::span<T>(y).subspan(skipped));
   dst.sync();
 }
 
@@ -130,8 +151,8 @@ struct counts {
 template <class M>
 counts count_mask(const coll::group& g, const std::vector<M>& m) {
   counts c;
-  for (M v : m)
-    c.mine += v != 0;
+  for (const M& v : m)
+    c.mine += is_set(v);
   const std::vector<index_t> all = coll::allgather(g, c.mine);
   for (int r = 0; r < g.size(); ++r) {
     if (r < g.rank()) c.offset += all[static_cast<std::size_t>(r)];
@@ -151,15 +172,15 @@ void require_room(const char* what, const global_array<T>& a, index_t total, con
 
 template <element T, mask_element M>
 void scan_add(const global_array<T>& src, global_array<T>& dst, const global_array<M>& mask,
-              index_t lo, index_t hi, bool exclusive) {
+              index_t lo, index_t hi, bool exclusive, scan_start start) {
   segmented("scan_add", exclusive ? scan_kind::add_exclusive : scan_kind::add_inclusive, src, dst,
-            mask, lo, hi);
+            mask, lo, hi, start);
 }
 
 template <element T, mask_element M>
 void scan_copy(const global_array<T>& src, global_array<T>& dst, const global_array<M>& mask,
-               index_t lo, index_t hi) {
-  segmented("scan_copy", scan_kind::copy, src, dst, mask, lo, hi);
+               index_t lo, index_t hi, scan_start start) {
+  segmented("scan_copy", scan_kind::copy, src, dst, mask, lo, hi, start);
 }
 
 template <element T, mask_element M>
@@ -178,7 +199,7 @@ index_t pack(const global_array<T>& src, global_array<T>& dst, const global_arra
   require_room("pack", dst, c.total, "the destination");
   std::vector<T> packed;
   for (std::size_t k = 0; k < x.size(); ++k)
-    if (m[k] != 0) packed.push_back(x[k]);
+    if (is_set(m[k])) packed.push_back(x[k]);
   write(dst, share{c.offset, c.offset + c.mine - 1}, packed);
   dst.sync();
   return c.total;
@@ -201,7 +222,7 @@ index_t unpack(const global_array<T>& src, global_array<T>& dst, const global_ar
   std::vector<T> y = read(dst, s);  // unselected elements keep their values
   std::size_t next = 0;
   for (std::size_t k = 0; k < y.size(); ++k)
-    if (m[k] != 0) y[k] = packed[next++];
+    if (is_set(m[k])) y[k] = packed[next++];
   write(dst, s, y);
   dst.sync();
   return c.total;
@@ -221,19 +242,32 @@ void patch_enum(global_array<T>& a, index_t lo, index_t hi, T start, T step) {
 
 #define GAEA_GA_INSTANTIATE_MASK(T, M)                                                            \
   template void scan_add<T, M>(const global_array<T>&, global_array<T>&, const global_array<M>&,  \
-                               index_t, index_t, bool);                                           \
+                               index_t, index_t, bool, scan_start);                               \
   template void scan_copy<T, M>(const global_array<T>&, global_array<T>&, const global_array<M>&, \
-                                index_t, index_t);                                                \
+                                index_t, index_t, scan_start);                                    \
   template index_t pack<T, M>(const global_array<T>&, global_array<T>&, const global_array<M>&,   \
                               index_t, index_t);                                                  \
   template index_t unpack<T, M>(const global_array<T>&, global_array<T>&, const global_array<M>&, \
                                 index_t, index_t);
-#define GAEA_GA_INSTANTIATE(T, tag, name)   \
-  GAEA_GA_INSTANTIATE_MASK(T, std::int32_t) \
-  GAEA_GA_INSTANTIATE_MASK(T, std::int64_t) \
+// Every element type with every mask type. A macro cannot expand GAEA_GA_FOR_EACH_ELEMENT inside
+// itself, so the sources are listed here; the assertion catches a type added to the one list.
+#define GAEA_GA_INSTANTIATE_MASKS(M, mtag, mname)   \
+  GAEA_GA_INSTANTIATE_MASK(double, M)               \
+  GAEA_GA_INSTANTIATE_MASK(float, M)                \
+  GAEA_GA_INSTANTIATE_MASK(std::int64_t, M)         \
+  GAEA_GA_INSTANTIATE_MASK(std::int32_t, M)         \
+  GAEA_GA_INSTANTIATE_MASK(std::complex<double>, M) \
+  GAEA_GA_INSTANTIATE_MASK(std::complex<float>, M)
+#define GAEA_GA_COUNT(T, tag, name) +1
+static_assert(0 GAEA_GA_FOR_EACH_ELEMENT(GAEA_GA_COUNT) == 6,
+              "scan.cpp: list the new element type in GAEA_GA_INSTANTIATE_MASKS");
+#undef GAEA_GA_COUNT
+GAEA_GA_FOR_EACH_ELEMENT(GAEA_GA_INSTANTIATE_MASKS)
+#define GAEA_GA_INSTANTIATE(T, tag, name) \
   template void patch_enum<T>(global_array<T>&, index_t, index_t, T, T);
 GAEA_GA_FOR_EACH_ELEMENT(GAEA_GA_INSTANTIATE)
 #undef GAEA_GA_INSTANTIATE
+#undef GAEA_GA_INSTANTIATE_MASKS
 #undef GAEA_GA_INSTANTIATE_MASK
 
 }  // namespace gaea::ga

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "detail/indices.hpp"
+#include "detail/scratch.hpp"
 #include "detail/state.hpp"
 #include "ga.h"
 
@@ -22,12 +23,12 @@ enum class list_op { gather, scatter, scatter_acc };
 // The n subscripts of an ndim-dimensional array: `ptrs[i]` points to element i's indices
 // (GA's int* subsarray[]) or, when `ptrs` is null, `flat` holds them one after the other.
 template <class I>
-std::vector<ga::index> subscripts(const I* const* ptrs, const I* flat, std::int64_t n, int ndim,
-                                  const char* fn) {
+scratch_vector<ga::index> subscripts(const I* const* ptrs, const I* flat, std::int64_t n, int ndim,
+                                     const char* fn) {
   if (n < 0) throw error(std::string(fn) + ": n=" + std::to_string(n) + " must be >= 0");
   if (n > 0 && ptrs == nullptr && flat == nullptr)
     throw error(std::string(fn) + ": null subscript array");
-  std::vector<ga::index> subs;
+  scratch_vector<ga::index> subs;
   subs.reserve(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
     const I* s = ptrs ? ptrs[i] : flat + i * ndim;
@@ -43,7 +44,7 @@ void element_list(const char* fn, list_op op, int g_a, void* v, const I* const* 
                   std::int64_t n, const void* alpha) {
   with_array(g_a, fn, [&](auto& a) {
     using T = element_of<decltype(a)>;
-    const std::vector<ga::index> subs = subscripts(ptrs, flat, n, a.ndim(), fn);
+    const scratch_vector<ga::index> subs = subscripts(ptrs, flat, n, a.ndim(), fn);
     const std::span<T> vals = buffer<T>(v, subs.size(), fn);
     switch (op) {
       case list_op::gather:

@@ -248,13 +248,16 @@ SingleComplex GA_Cdot(int g_a, int g_b) {
 void GA_Norm1(int g_a, double* nm) {
   api("GA_Norm1", [&] {
     if (!nm) throw error("null result pointer");
-    with_array(g_a, "GA_Norm1", [&](auto& a) { *nm = ga::norm(a, ga::norm_kind::one); });
+    // GA 5.8's code (and GA's normc) sums every |a_ij|, whatever its documentation says.
+    with_array(g_a, "GA_Norm1", [&](auto& a) { *nm = ga::norm(a, ga::norm_kind::sum_abs); });
   });
 }
 void GA_Norm_infinity(int g_a, double* nm) {
   api("GA_Norm_infinity", [&] {
     if (!nm) throw error("null result pointer");
-    with_array(g_a, "GA_Norm_infinity", [&](auto& a) { *nm = ga::norm(a, ga::norm_kind::inf); });
+    // GA 5.8's code (and GA's normc): the largest |a_ij|, not the largest row sum.
+    with_array(g_a, "GA_Norm_infinity",
+               [&](auto& a) { *nm = ga::norm(a, ga::norm_kind::max_abs); });
   });
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "detail/indices.hpp"
+#include "detail/scratch.hpp"
 #include "detail/state.hpp"
 #include "detail/transfer.hpp"
 #include "ga.h"
@@ -46,8 +47,8 @@ void strided(const char* fn, xfer op, int g_a, const I* lo, const I* hi, const I
     }
     const ga::index bld = to_ld(ld, counts);
     const std::size_t total = static_cast<std::size_t>(counts.elements());
-    std::vector<ga::index> subs;
-    std::vector<std::size_t> where;  // buffer offset of each element
+    scratch_vector<ga::index> subs;
+    scratch_vector<std::size_t> where;  // buffer offset of each element
     subs.reserve(total);
     where.reserve(total);
     ga::index c(static_cast<std::size_t>(n), 0);
@@ -69,7 +70,7 @@ void strided(const char* fn, xfer op, int g_a, const I* lo, const I* hi, const I
       }
     }
     T* b = buffer<T>(buf, total ? where.back() + 1 : 0, fn).data();
-    std::vector<T> vals(total);
+    scratch_vector<T> vals(total);
     if (op == xfer::get) {
       a.gather(subs, vals);
       for (std::size_t e = 0; e < total; ++e)

@@ -1,6 +1,7 @@
 // Segmented scans, pack/unpack and enumeration over [lo, hi] of 1-D arrays (GA_Scan_add,
-// GA_Scan_copy, GA_Pack, GA_Unpack, GA_Patch_enum) on gaea::ga's scan.hpp. The mask may be a
-// C_INT or a C_LONG/C_LONGLONG array; the others share the source's element type.
+// GA_Scan_copy, GA_Pack, GA_Unpack, GA_Patch_enum) on gaea::ga's scan.hpp. The mask may have any
+// element type (nonzero = set); source and destination share one. Segments start at set mask
+// elements only, as in GA 5.8 (ga::scan_start::mask_only).
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -20,16 +21,7 @@ template <class F>
 void with_masked(const char* fn, int g_src, int g_dst, int g_mask, F f) {
   with_arrays(
       fn,
-      [&](auto& src, auto& dst) {
-        with_array(g_mask, fn, [&](auto& mask) {
-          using M = element_of<decltype(mask)>;
-          if constexpr (ga::mask_element<M>)
-            f(src, dst, mask);
-          else
-            throw error(std::string() + "mask '" + mask.name() +
-                        "' must hold integers (C_INT, C_LONG or C_LONGLONG)");
-        });
-      },
+      [&](auto& src, auto& dst) { with_array(g_mask, fn, [&](auto& mask) { f(src, dst, mask); }); },
       g_src, g_dst);
 }
 
@@ -37,7 +29,7 @@ template <class I>
 void scan_add(const char* fn, int g_a, int g_b, int g_sbit, I lo, I hi, int excl) {
   api(fn, [&] {
     with_masked(fn, g_a, g_b, g_sbit, [&](auto& src, auto& dst, auto& mask) {
-      ga::scan_add(src, dst, mask, lo, hi, excl != 0);
+      ga::scan_add(src, dst, mask, lo, hi, excl != 0, ga::scan_start::mask_only);
     });
   });
 }
@@ -45,8 +37,9 @@ void scan_add(const char* fn, int g_a, int g_b, int g_sbit, I lo, I hi, int excl
 template <class I>
 void scan_copy(const char* fn, int g_a, int g_b, int g_sbit, I lo, I hi) {
   api(fn, [&] {
-    with_masked(fn, g_a, g_b, g_sbit,
-                [&](auto& src, auto& dst, auto& mask) { ga::scan_copy(src, dst, mask, lo, hi); });
+    with_masked(fn, g_a, g_b, g_sbit, [&](auto& src, auto& dst, auto& mask) {
+      ga::scan_copy(src, dst, mask, lo, hi, ga::scan_start::mask_only);
+    });
   });
 }
 

@@ -37,8 +37,8 @@ int main(int argc, char** argv) {
     GA_Fill(ib, &big);
     printf("math_errors: GA_Idot gave %d\n", GA_Idot(ia, ib));
   } else if (strcmp(which, "gemm-size") == 0) {
-    GA_Dgemm('N', 'N', 6, 4, 5, 1.0, a, b, 0.0, b); /* k = 5 > 4 columns of A */
-  } else if (strcmp(which, "scan-mask-type") == 0) {
+    GA_Dgemm('N', 'N', 6, 4, 5, 1.0, a, b, 0.0, b);   /* k = 5 > 4 columns of A */
+  } else if (strcmp(which, "scan-mask-shape") == 0) { /* a 2-D mask */
     GA_Scan_add(ia, ib, a, 0, 9, 0);
   } else {
     if (me == 0) fprintf(stderr, "unknown case '%s'\n", which);

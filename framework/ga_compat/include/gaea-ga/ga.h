@@ -49,6 +49,8 @@ size_t GA_Inquire_memory(void);
 void GA_Set_memory_limit(size_t limit);
 void* GA_Getmem(int type, int nelem, int grp_id);
 void GA_Freemem(void* ptr);
+/* GA's own temporary buffers come from `ext_alloc`/`ext_free` from now on (see the README). */
+void GA_Register_stack_memory(void* (*ext_alloc)(size_t, int, char*), void (*ext_free)(void*));
 void GA_Mask_sync(int first, int last);
 void GA_Set_debug(int flag);
 int GA_Get_debug(void);
@@ -229,8 +231,10 @@ void NGA_NbPut(int g_a, int lo[], int hi[], void* buf, int ld[], ga_nbhdl_t* nbh
 void NGA_NbGet(int g_a, int lo[], int hi[], void* buf, int ld[], ga_nbhdl_t* nbhandle);
 void NGA_NbAcc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha, ga_nbhdl_t* nbhandle);
 void NGA_NbWait(ga_nbhdl_t* nbhandle);
+/* As GA 5.8's code: 1 when the transfer has completed (or was completed before), 0 while not. */
 int NGA_NbTest(ga_nbhdl_t* nbhandle);
 void GA_NbWait(ga_nbhdl_t* nbhandle);
+int GA_NbTest(ga_nbhdl_t* nbhandle);
 long NGA_Read_inc(int g_a, int subscript[], long inc);
 void NGA_Gather(int g_a, void* v, int* subsarray[], int n);
 void NGA_Gather_flat(int g_a, void* v, int subsarray[], int n);

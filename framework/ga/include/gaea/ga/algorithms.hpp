@@ -41,7 +41,10 @@ enum class mat_op : char { none = 'N', trans = 'T', conj_trans = 'C' };
 ///     matrix, and the same element-wise formula for N-D arrays.
 ///   - inf: 1-D: max |a_i|; 2-D: the matrix infinity norm, max over rows of sum_j |a_ij|
 ///     (as Global Arrays' GA_Norm_infinity); 3-D and more: max |a_i| over all elements.
-enum class norm_kind : std::uint8_t { two, inf, one };
+///   - sum_abs: sum |a_i| over all elements, whatever the shape (what GA 5.8's code computes for
+///     GA_Norm1).
+///   - max_abs: max |a_i| over all elements, whatever the shape (GA 5.8's GA_Norm_infinity).
+enum class norm_kind : std::uint8_t { two, inf, one, sum_abs, max_abs };
 
 /// Result type of dot: integers sum in 64 bits; floating types and complex stay themselves.
 template <class T>
