@@ -324,6 +324,12 @@ TEST_CASE(
   // threshold after its time: a loaded machine's scheduler keeps the sender (or rank 0 itself)
   // off its core for milliseconds, or rank 1 in the barrier before the first message.
   int disturbed = messages, handed_back = 0;
+  // Gaps longer than the predictor's horizon are not a rhythm to it (a calibrated threshold of
+  // 9 ms or more puts the last gaps past it): the rhythm also ends at the first such gap.
+  int beyond_horizon = 1;
+  while (beyond_horizon < messages &&
+         gap_ns(beyond_horizon) <= rt().progress().auto_parameters().max_predicted_ns)
+    ++beyond_horizon;
   std::ostringstream late_us;
   for (int i = 0; i < messages; ++i) {
     const arrival& a = seen[static_cast<std::size_t>(i)];
@@ -341,13 +347,14 @@ TEST_CASE(
   INFO("handlers on rank 0's main thread: "
        << on_main << " of " << messages << "; blocks during the wait: " << blocks
        << "; shared cores: " << rt().progress().share_core() << "; block threshold "
-       << block_after_ns / 1000 << " us");
+       << block_after_ns / 1000 << " us; first gap past the prediction horizon: message "
+       << beyond_horizon);
   INFO("each gap's lateness on rank 0 (us; * ran off the main thread): " << late_us.str());
   // Handed back at the first gap past 4 thresholds, the main thread would have run 21 (past
   // 1 threshold, 9). The wait keeps the worker until the rhythm's end or its first disturbed
   // arrival; the bound leaves room for a disturbance within a tenth of a threshold.
   if (rt().progress().share_core())
-    CHECK(handed_back >= std::min(disturbed, messages - 3));
+    CHECK(handed_back >= std::min({disturbed, beyond_horizon, messages - 3}));
   else
     CHECK(on_main == 0);
 }
