@@ -34,12 +34,20 @@ std::vector<coll::group> groups() {
 
 const std::vector<std::size_t> sizes{0, 1, 3, 1000, 70001};
 
+// `base`, and shared memory where the group lies within one node (its only place).
+std::vector<algorithm> on(const coll::group& g, std::initializer_list<algorithm> base) {
+  std::vector<algorithm> out(base);
+  if (g.nodes() == 1) out.push_back(algorithm::shared_memory);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("every broadcast algorithm delivers the root's buffer to every member", "[coll]") {
   for (const coll::group& g : groups()) {
-    for (algorithm a : {algorithm::automatic, algorithm::binomial, algorithm::scatter_allgather,
-                        algorithm::chain, algorithm::hierarchical}) {
+    for (algorithm a :
+         on(g, {algorithm::automatic, algorithm::binomial, algorithm::scatter_allgather,
+                algorithm::chain, algorithm::hierarchical})) {
       for (std::size_t n : sizes) {
         for (int root = 0; root < g.size(); ++root) {
           std::vector<double> buf(n);
@@ -63,8 +71,8 @@ TEST_CASE("every broadcast algorithm delivers the root's buffer to every member"
 
 TEST_CASE("every allreduce and reduce algorithm matches the serial reduction", "[coll]") {
   for (const coll::group& g : groups()) {
-    for (algorithm a : {algorithm::automatic, algorithm::recursive_doubling, algorithm::ring,
-                        algorithm::hierarchical}) {
+    for (algorithm a : on(g, {algorithm::automatic, algorithm::recursive_doubling, algorithm::ring,
+                              algorithm::hierarchical})) {
       for (std::size_t n : sizes) {
         std::vector<double> v(n);
         for (std::size_t j = 0; j < n; ++j)
@@ -83,7 +91,7 @@ TEST_CASE("every allreduce and reduce algorithm matches the serial reduction", "
         REQUIRE(bad == 0);
       }
     }
-    for (algorithm a : {algorithm::binomial, algorithm::hierarchical}) {
+    for (algorithm a : on(g, {algorithm::binomial, algorithm::hierarchical})) {
       for (int root = 0; root < g.size(); ++root) {
         std::vector<std::int64_t> in(1000), out(1000, -1);
         for (std::size_t j = 0; j < in.size(); ++j)
@@ -134,34 +142,40 @@ TEST_CASE("reductions cover every element type and operator", "[coll]") {
 
 TEST_CASE("allgather and allgatherv place every member's part in member order", "[coll]") {
   for (const coll::group& g : groups()) {
-    for (std::size_t n : sizes) {
-      std::vector<float> mine(n);
-      for (std::size_t j = 0; j < n; ++j)
-        mine[j] = static_cast<float>(value(g.rank(), j, 4));
-      std::vector<float> all(n * static_cast<std::size_t>(g.size()));
-      coll::allgather(g, std::span<const float>(mine), std::span<float>(all));
-      std::size_t bad = 0;
-      for (int m = 0; m < g.size(); ++m)
+    for (algorithm a : on(g, {algorithm::automatic, algorithm::ring})) {
+      coll::options o;
+      o.algo = a;
+      for (std::size_t n : sizes) {
+        std::vector<float> mine(n);
         for (std::size_t j = 0; j < n; ++j)
-          bad += all[static_cast<std::size_t>(m) * n + j] != static_cast<float>(value(m, j, 4));
-      INFO("group " << g.name() << " n " << n);
+          mine[j] = static_cast<float>(value(g.rank(), j, 4));
+        std::vector<float> all(n * static_cast<std::size_t>(g.size()));
+        coll::allgather(g, std::span<const float>(mine), std::span<float>(all), o);
+        std::size_t bad = 0;
+        for (int m = 0; m < g.size(); ++m)
+          for (std::size_t j = 0; j < n; ++j)
+            bad += all[static_cast<std::size_t>(m) * n + j] != static_cast<float>(value(m, j, 4));
+        INFO("group " << g.name() << " allgather " << coll::to_string(a) << " n " << n);
+        REQUIRE(bad == 0);
+      }
+      // v: member m gives (m * 37 + 5) % 101 elements, or 50000 for member 1 (several steps
+      // of a shared-memory buffer while the others' parts end after one), some give none.
+      std::vector<std::int64_t> counts(static_cast<std::size_t>(g.size()));
+      for (int m = 0; m < g.size(); ++m)
+        counts[static_cast<std::size_t>(m)] = m == 1 ? 50000 : (m * 37) % 101;
+      std::vector<int> mine(static_cast<std::size_t>(counts[static_cast<std::size_t>(g.rank())]),
+                            g.rank() + 10);
+      std::vector<int> all(
+          static_cast<std::size_t>(std::accumulate(counts.begin(), counts.end(), 0L)));
+      coll::allgatherv(g, std::span<const int>(mine), std::span<int>(all),
+                       std::span<const std::int64_t>(counts), o);
+      std::size_t at = 0, bad = 0;
+      for (int m = 0; m < g.size(); ++m)
+        for (std::int64_t j = 0; j < counts[static_cast<std::size_t>(m)]; ++j)
+          bad += all[at++] != m + 10;
+      INFO("group " << g.name() << " allgatherv " << coll::to_string(a));
       REQUIRE(bad == 0);
     }
-    // v: member m gives m*37 % 101 elements (some give none).
-    std::vector<std::int64_t> counts(static_cast<std::size_t>(g.size()));
-    for (int m = 0; m < g.size(); ++m)
-      counts[static_cast<std::size_t>(m)] = (m * 37) % 101;
-    std::vector<int> mine(static_cast<std::size_t>(counts[static_cast<std::size_t>(g.rank())]),
-                          g.rank() + 10);
-    std::vector<int> all(
-        static_cast<std::size_t>(std::accumulate(counts.begin(), counts.end(), 0L)));
-    coll::allgatherv(g, std::span<const int>(mine), std::span<int>(all),
-                     std::span<const std::int64_t>(counts));
-    std::size_t at = 0, bad = 0;
-    for (int m = 0; m < g.size(); ++m)
-      for (std::int64_t j = 0; j < counts[static_cast<std::size_t>(m)]; ++j)
-        bad += all[at++] != m + 10;
-    REQUIRE(bad == 0);
     REQUIRE(coll::allgather(g, g.rank() * 3)[static_cast<std::size_t>(g.size() - 1)] ==
             (g.size() - 1) * 3);
   }
@@ -171,7 +185,7 @@ TEST_CASE("every gather and scatter algorithm moves each member's part to and fr
           "[coll]") {
   for (const coll::group& g : groups()) {
     const auto p = static_cast<std::size_t>(g.size());
-    for (algorithm a : {algorithm::automatic, algorithm::binomial, algorithm::linear}) {
+    for (algorithm a : on(g, {algorithm::automatic, algorithm::binomial, algorithm::linear})) {
       coll::options o;
       o.algo = a;
       for (std::size_t n : sizes) {
@@ -215,7 +229,7 @@ TEST_CASE("every gather and scatter algorithm moves each member's part to and fr
 TEST_CASE("gatherv and scatterv move parts of different sizes, empty ones included", "[coll]") {
   for (const coll::group& g : groups()) {
     const auto p = static_cast<std::size_t>(g.size());
-    for (algorithm a : {algorithm::automatic, algorithm::binomial, algorithm::linear}) {
+    for (algorithm a : on(g, {algorithm::automatic, algorithm::binomial, algorithm::linear})) {
       coll::options o;
       o.algo = a;
       for (int root = 0; root < g.size(); ++root) {
@@ -265,11 +279,12 @@ TEST_CASE("gatherv and scatterv move parts of different sizes, empty ones includ
 TEST_CASE("every alltoall algorithm transposes the blocks", "[coll]") {
   for (const coll::group& g : groups()) {
     const int p = g.size();
-    std::vector<algorithm> algos{algorithm::automatic, algorithm::bruck, algorithm::send_recv};
+    std::vector<algorithm> algos =
+        on(g, {algorithm::automatic, algorithm::bruck, algorithm::send_recv});
     if ((p & (p - 1)) == 0) algos.push_back(algorithm::pairwise);
     for (algorithm a : algos) {
-      for (std::size_t block :
-           {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{3000}}) {
+      for (std::size_t block : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{3000},
+                                std::size_t{20000}}) {
         const auto up = static_cast<std::size_t>(p);
         std::vector<std::int64_t> send(block * up), recv(block * up, -1);
         for (int to = 0; to < p; ++to)
@@ -334,8 +349,10 @@ TEST_CASE("alltoallv moves blocks of different sizes, empty ones included", "[co
 TEST_CASE("every barrier algorithm holds every member until all arrived", "[coll]") {
   // Members publish arrival by allreduce after the barrier; a broken barrier shows as a member
   // leaving before a slow one arrived (the slow one sleeps before entering).
-  for (algorithm a : {algorithm::automatic, algorithm::dissemination, algorithm::hierarchical}) {
+  for (algorithm a : {algorithm::automatic, algorithm::dissemination, algorithm::hierarchical,
+                      algorithm::shared_memory}) {
     for (const coll::group& g : groups()) {
+      if (a == algorithm::shared_memory && g.nodes() > 1) continue;
       coll::options o;
       o.algo = a;
       for (int i = 0; i < 20; ++i)
@@ -377,6 +394,45 @@ TEST_CASE("non-blocking collectives overlap and complete in any wait order", "[c
     REQUIRE(gathered[m] == static_cast<int>(m) + 1);
   REQUIRE(got[0] == 2 * w.rank());
   REQUIRE(got[1] == 2 * w.rank() + 1);
+}
+
+TEST_CASE("requests waited for last-started first complete, on every algorithm", "[coll]") {
+  // Shared-memory calls use the group's region one after the other: waiting for the last one
+  // drives the earlier ones.
+  const coll::group& w = coll::world();
+  for (algorithm a : on(w, {algorithm::automatic})) {
+    coll::options o;
+    o.algo = a;
+    std::vector<double> x(20000, 1.0 + w.rank()), y(3000, w.rank() == 0 ? 7.0 : 0.0);
+    std::vector<coll::request> rs;
+    rs.push_back(
+        coll::allreduce(w, std::span<double>(x), coll::reduce_op::sum, coll::nonblocking, o));
+    rs.push_back(coll::broadcast(w, std::span<double>(y), 0, coll::nonblocking, o));
+    rs.push_back(coll::barrier(w, coll::nonblocking, o));
+    for (auto it = rs.rbegin(); it != rs.rend(); ++it)
+      it->wait();
+    INFO("algorithm " << coll::to_string(a));
+    REQUIRE(x[19999] == w.size() * (w.size() + 1) / 2.0);
+    REQUIRE(y[2999] == 7.0);
+  }
+}
+
+TEST_CASE("shared-memory calls with mismatched counts fail on every member, then work", "[coll]") {
+  // Without GAEA_COLL_CHECK: the members that read a peer's step compare its signature.
+  const coll::group& w = coll::world();
+  if (w.size() < 2 || w.nodes() > 1) return;
+  coll::options o;
+  o.algo = algorithm::shared_memory;
+  std::vector<double> v(w.rank() == 0 ? 11 : 10, 1.0);
+  REQUIRE_THROWS_WITH(coll::allreduce(w, std::span<double>(v), coll::reduce_op::sum, o),
+                      Catch::Contains("mismatched") && Catch::Contains("group 'world'"));
+  // Member 0 gives two elements, the others one (each consistent with its own output).
+  const std::size_t each = w.rank() == 0 ? 2 : 1;
+  std::vector<int> mine(each, w.rank()), all(each * static_cast<std::size_t>(w.size()));
+  REQUIRE_THROWS_WITH(coll::allgather(w, std::span<const int>(mine), std::span<int>(all), o),
+                      Catch::Contains("mismatched"));
+  REQUIRE(coll::allreduce(w, 1, coll::reduce_op::sum, o) == w.size());
+  coll::barrier(w, o);
 }
 
 TEST_CASE("strings and verdicts travel to every member", "[coll]") {

@@ -100,7 +100,7 @@ const std::vector<variable>& table() {
        "algorithm per collective, overriding the estimator: comma-separated operation=algorithm "
        "(operations barrier|broadcast|reduce|allreduce|allgather|alltoall|gather|scatter; "
        "algorithms dissemination|binomial|linear|scatter_allgather|chain|recursive_doubling|ring|"
-       "hierarchical|bruck|pairwise|send_recv), e.g. alltoall=bruck,broadcast=chain",
+       "hierarchical|bruck|pairwise|send_recv|shm), e.g. alltoall=bruck,broadcast=chain",
        value_kind::text},
       {"GAEA_COLL_CHUNK",
        "64K",
@@ -108,6 +108,14 @@ const std::vector<variable>& table() {
        value_kind::size,
        {},
        1},
+      {"GAEA_COLL_SHM_BYTES",
+       "128K",
+       "collectives of groups within one node go through shared memory (algorithm shm): each "
+       "member's two buffers of this many bytes (K/M/G; rounded down to 64); 0 = never (message "
+       "algorithms only)",
+       value_kind::size,
+       {},
+       0},
       {"GAEA_COLL_ENERGY", "auto",
        "per-call energy strategy of the collectives (lowest frequency for the call, throttling "
        "by step): auto (on where a hardware DVFS or throttle actuator is writable, for calls whose "

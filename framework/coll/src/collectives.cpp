@@ -1,11 +1,15 @@
 #include "gaea/coll/collectives.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <numeric>
 
 #include "detail/builders.hpp"
 #include "detail/reduce_ops.hpp"
 #include "detail/select.hpp"
+#include "detail/shm_region.hpp"
 #include "detail/start.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -36,6 +40,33 @@ void check_root(const group_state& g, operation op, int root) {
 }
 
 void noop_reduce(std::byte*, const std::byte*, std::size_t) {}
+
+// `a`, unless it is shared memory and the group's region cannot be made (then every member
+// chooses again, alike: the region's making tells all whether it worked).
+algorithm with_region(const std::shared_ptr<group_state>& g, const call_shape& c, algorithm a,
+                      const options& o) {
+  if (a != algorithm::shared_memory || g->shm) return a;
+  const settings& cfg = g->svc->cfg();
+  std::string why;
+  const std::size_t buffer =
+      std::max(cfg.shm_bytes, std::size_t{64} * static_cast<std::size_t>(g->size()));
+  g->shm = shm_region::make(g, buffer, why);
+  if (g->shm) return a;
+  g->shm_why = why.empty() ? std::string("not made") : why;
+  if (g->me == 0)
+    std::fprintf(stderr,
+                 "gaea::coll: group '%s': no shared memory for its collectives (%s); "
+                 "they use messages\n",
+                 g->name.c_str(), g->shm_why.c_str());
+  return choose(*g, c, o.algo, cfg);
+}
+
+// The shared-memory context of the call being built (its number is the one make_execution
+// gives next).
+shm_context shm_of(const std::shared_ptr<group_state>& g, const call_signature& sig) {
+  return {g.get(),      g->shm.get(),     g->next_call,   sig, g->shm->buffer_bytes(),
+          &g->shm_turn, g->shm_started++, g->shm_last_use};
+}
 
 request finish(const std::shared_ptr<group_state>& g, call_signature sig, schedule s,
                std::size_t bytes, const options& o) {
@@ -105,6 +136,7 @@ parts part_layout(const group_state& g, const char* op, std::size_t mine_count,
 // member, which would otherwise wait for this one's part.
 [[noreturn]] void fail_call(const std::shared_ptr<group_state>& g, const std::string& what) {
   const std::uint64_t call = g->next_call++;
+  if (g->shm) g->shm->abandon(g->me, call);
   throw error(g->svc->fail(*g, call, what));
 }
 
@@ -122,16 +154,23 @@ request start_rooted(const group& grp, operation op, const std::byte* from, std:
   const auto n = static_cast<std::size_t>(g->size());
   // The average part: the same on every member, so that all choose alike (and throw alike,
   // before fail_call takes a call number).
-  const algorithm a = choose(*g, {op, p.total / n, counts.empty()}, o.algo, g->svc->cfg());
+  const call_shape shape{op, p.total / n, counts.empty()};
+  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, g->svc->cfg()), o);
   if (!p.problem.empty()) fail_call(g, p.problem);
   if (g->me == root && p.total != checked_product(all_count, elem_size, "root buffer"))
     fail_call(g, "gaea::coll: " + std::string(to_string(op)) + (counts.empty() ? "" : "v") +
                      " on group '" + g->name + "': the root's buffer holds " +
                      std::to_string(all_count) + " elements, the members' parts " +
                      std::to_string(p.total / (elem_size ? elem_size : 1)));
+  const call_signature sig = p.signature(op, a, root);
   schedule s;
-  gather_scatter_builder(op, a)(s, whole(*g, g->me), root, from, to, p.offsets, p.sizes, phase_a);
-  return finish(g, p.signature(op, a, root), std::move(s), p.total / n, o);
+  if (a == algorithm::shared_memory && gather)
+    shm_allgather(s, shm_of(g, sig), root, from, to, p.offsets, p.sizes);
+  else if (a == algorithm::shared_memory)
+    shm_scatter(s, shm_of(g, sig), root, from, to, p.offsets, p.sizes);
+  else
+    gather_scatter_builder(op, a)(s, whole(*g, g->me), root, from, to, p.offsets, p.sizes, phase_a);
+  return finish(g, sig, std::move(s), p.total / n, o);
 }
 
 }  // namespace
@@ -151,10 +190,8 @@ std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g,
     allreduce_recursive_doubling(checked, whole(*g, g->me), nullptr, 0, reducer{1, noop_reduce},
                                  phase_check);
     prefix = checked.rounds.size();
-    for (auto& r : s.rounds)
-      checked.rounds.push_back(std::move(r));
-    checked.temps = std::move(s.temps);
-    s = std::move(checked);
+    s.rounds.insert(s.rounds.begin(), std::make_move_iterator(checked.rounds.begin()),
+                    std::make_move_iterator(checked.rounds.end()));
   }
   energy_mode m = o.energy;
   if (m == energy_mode::automatic) m = scoped_energy_mode().value_or(cfg.energy);
@@ -165,13 +202,16 @@ std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g,
 
 request start_barrier(const group& grp, const options& o) {
   auto g = member_state(grp, operation::barrier);
-  const algorithm a = choose(*g, {operation::barrier, 0, true}, o.algo, g->svc->cfg());
+  const call_shape shape{operation::barrier, 0, true};
+  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, g->svc->cfg()), o);
+  call_signature sig{static_cast<std::uint8_t>(operation::barrier), static_cast<std::uint8_t>(a)};
   schedule s;
-  if (a == algorithm::hierarchical)
+  if (a == algorithm::shared_memory)
+    shm_barrier(s, shm_of(g, sig));
+  else if (a == algorithm::hierarchical)
     barrier_hierarchical(s, *g, g->me);
   else
     barrier_dissemination(s, whole(*g, g->me), phase_a);
-  call_signature sig{static_cast<std::uint8_t>(operation::barrier), static_cast<std::uint8_t>(a)};
   return finish(g, sig, std::move(s), 0, o);
 }
 
@@ -180,10 +220,20 @@ request start_broadcast(const group& grp, std::byte* buf, std::size_t bytes, int
   auto g = member_state(grp, operation::broadcast);
   check_root(*g, operation::broadcast, root);
   const settings& cfg = g->svc->cfg();
-  const algorithm a = choose(*g, {operation::broadcast, bytes, true}, o.algo, cfg);
+  const call_shape shape{operation::broadcast, bytes, true};
+  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, cfg), o);
+  call_signature sig{static_cast<std::uint8_t>(operation::broadcast),
+                     static_cast<std::uint8_t>(a),
+                     0,
+                     0,
+                     root,
+                     bytes};
   schedule s;
   const team t = whole(*g, g->me);
   switch (a) {
+    case algorithm::shared_memory:
+      shm_broadcast(s, shm_of(g, sig), root, buf, bytes);
+      break;
     case algorithm::scatter_allgather:
       bcast_scatter_allgather(s, t, root, buf, bytes, phase_a);
       break;
@@ -196,12 +246,6 @@ request start_broadcast(const group& grp, std::byte* buf, std::size_t bytes, int
     default:
       bcast_binomial(s, t, root, buf, bytes, phase_a);
   }
-  call_signature sig{static_cast<std::uint8_t>(operation::broadcast),
-                     static_cast<std::uint8_t>(a),
-                     0,
-                     0,
-                     root,
-                     bytes};
   return finish(g, sig, std::move(s), bytes, o);
 }
 
@@ -212,10 +256,21 @@ request start_reduce(const group& grp, const std::byte* in, std::byte* out, std:
   if (!all) check_root(*g, kind, root);
   const reducer r = make_reducer(e, op);
   const std::size_t bytes = checked_product(count, r.elem_size, "reduction size");
-  const algorithm a = choose(*g, {kind, bytes, true}, o.algo, g->svc->cfg());
+  const call_shape shape{kind, bytes, true};
+  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, g->svc->cfg()), o);
+  call_signature sig{static_cast<std::uint8_t>(kind),
+                     static_cast<std::uint8_t>(a),
+                     static_cast<std::uint8_t>(e),
+                     static_cast<std::uint8_t>(op),
+                     all ? -1 : root,
+                     count};
   schedule s;
   const team t = whole(*g, g->me);
-  if (all) {
+  if (!all && g->me == root && out == nullptr && count > 0)
+    throw error("gaea::coll: reduce on group '" + g->name + "': the root needs an output");
+  if (a == algorithm::shared_memory) {
+    shm_reduce(s, shm_of(g, sig), all ? -1 : root, in, out, count, r);
+  } else if (all) {
     std::byte* acc = out;
     if (a == algorithm::ring)
       allreduce_ring(s, t, acc, count, r, phase_a);
@@ -224,19 +279,11 @@ request start_reduce(const group& grp, const std::byte* in, std::byte* out, std:
     else
       allreduce_recursive_doubling(s, t, acc, count, r, phase_a);
   } else {
-    if (g->me == root && out == nullptr && count > 0)
-      throw error("gaea::coll: reduce on group '" + g->name + "': the root needs an output");
     if (a == algorithm::hierarchical)
       reduce_hierarchical(s, *g, g->me, root, in, out, count, r);
     else
       reduce_binomial(s, t, root, in, out, count, r, phase_a);
   }
-  call_signature sig{static_cast<std::uint8_t>(kind),
-                     static_cast<std::uint8_t>(a),
-                     static_cast<std::uint8_t>(e),
-                     static_cast<std::uint8_t>(op),
-                     all ? -1 : root,
-                     count};
   return finish(g, sig, std::move(s), bytes, o);
 }
 
@@ -246,17 +293,20 @@ request start_allgather(const group& grp, const std::byte* mine, std::size_t min
   auto g = member_state(grp, operation::allgather);
   const parts p = part_layout(*g, "allgather", mine_count, counts, elem_size);
   // Choosing may throw on every member alike, so it comes before fail_call takes a call number.
-  const algorithm a = choose(*g, {operation::allgather, p.total / p.sizes.size(), counts.empty()},
-                             o.algo, g->svc->cfg());
+  const call_shape shape{operation::allgather, p.total / p.sizes.size(), counts.empty()};
+  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, g->svc->cfg()), o);
   if (!p.problem.empty()) fail_call(g, p.problem);
   if (p.total != checked_product(all_count, elem_size, "allgather output"))
     fail_call(g, "gaea::coll: allgather on group '" + g->name + "': the output holds " +
                      std::to_string(all_count) + " elements, the members give " +
                      std::to_string(p.total / (elem_size ? elem_size : 1)));
+  const call_signature sig = p.signature(operation::allgather, a, -1);
   schedule s;
-  allgather_ring(s, whole(*g, g->me), mine, all, p.offsets, p.sizes, phase_a);
-  return finish(g, p.signature(operation::allgather, a, -1), std::move(s), mine_count * elem_size,
-                o);
+  if (a == algorithm::shared_memory)
+    shm_allgather(s, shm_of(g, sig), -1, mine, all, p.offsets, p.sizes);
+  else
+    allgather_ring(s, whole(*g, g->me), mine, all, p.offsets, p.sizes, phase_a);
+  return finish(g, sig, std::move(s), mine_count * elem_size, o);
 }
 
 request start_gather(const group& grp, const std::byte* mine, std::size_t mine_count,
@@ -325,27 +375,39 @@ request start_alltoall(const group& grp, const std::byte* send, std::size_t send
       throw error(what + ": this member sends itself " + std::to_string(send_counts[me]) +
                   " elements but expects " + std::to_string(recv_counts[me]));
   }
-  const algorithm a =
-      choose(*g, {operation::alltoall, l.send_len.empty() ? 0 : l.send_len[0], uniform}, o.algo,
-             g->svc->cfg());
-  schedule s;
-  const team t = whole(*g, g->me);
-  if (a == algorithm::bruck)
-    alltoall_bruck(s, t, send, recv, l.send_len[0]);
-  else if (a == algorithm::pairwise)
-    alltoall_pairwise(s, t, send, recv, l);
-  else
-    alltoall_send_recv(s, t, send, recv, l);
+  const call_shape shape{operation::alltoall, l.send_len.empty() ? 0 : l.send_len[0], uniform};
+  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, g->svc->cfg()), o);
   call_signature sig{static_cast<std::uint8_t>(operation::alltoall),
                      static_cast<std::uint8_t>(a),
                      static_cast<std::uint8_t>(elem_size),
                      0,
                      -1,
                      uniform ? block : 0};
+  schedule s;
+  const team t = whole(*g, g->me);
+  if (a == algorithm::shared_memory)
+    shm_alltoall(s, shm_of(g, sig), send, recv, l.send_len[0]);
+  else if (a == algorithm::bruck)
+    alltoall_bruck(s, t, send, recv, l.send_len[0]);
+  else if (a == algorithm::pairwise)
+    alltoall_pairwise(s, t, send, recv, l);
+  else
+    alltoall_send_recv(s, t, send, recv, l);
   return finish(g, sig, std::move(s), l.send_len.empty() ? 0 : l.send_len[0], o);
 }
 
 }  // namespace detail
+
+std::string cannot_run(const group& g, algorithm a, operation op, bool uniform) {
+  const auto& st = detail::group_access::state(g);
+  if (!st) return "an empty group";
+  if (!implements(a, op))
+    return std::string(to_string(a)) + " is not an algorithm of " + std::string(to_string(op));
+  if (const char* why = detail::cannot_run(a, st->size(), uniform); *why) return why;
+  if (a == algorithm::shared_memory)
+    return detail::shm_cannot_run(*st, {op, 0, uniform}, st->svc->cfg());
+  return {};
+}
 
 std::string broadcast(const group& g, std::string s, int root) {
   std::uint64_t len = s.size();

@@ -18,6 +18,10 @@ execution::execution(std::shared_ptr<group_state> g, std::uint64_t call, call_si
       s_(std::move(s)),
       energy_(std::move(energy)),
       owner_(std::this_thread::get_id()) {
+  if (s_.on_end) {
+    shared_ = true;
+    g_->shm_pending.push_back(this);
+  }
   if (trace::recording()) {
     trace_name_ = trace::intern("coll." + std::string(to_string(static_cast<operation>(sig_.op))) +
                                 "." + std::string(to_string(static_cast<algorithm>(sig_.algo))));
@@ -59,11 +63,32 @@ void execution::cleanup() noexcept {
     energy_->finish();
     energy_.reset();
   }
+  end();
+}
+
+void execution::end() noexcept {
+  if (auto fn = std::exchange(s_.on_end, nullptr)) fn(done_ && next_ == s_.rounds.size());
+  if (shared_) std::erase(g_->shm_pending, this);
+  shared_ = false;
+}
+
+void execution::drive_earlier() noexcept {
+  for (std::size_t i = 0; i < g_->shm_pending.size() && g_->shm_pending[i] != this; ++i) {
+    execution* e = g_->shm_pending[i];
+    if (e->owner_ != owner_) return;  // another thread's: it advances it
+    try {
+      if (!e->advance(false)) return;
+    } catch (const std::exception& ex) {
+      e->failed_ = ex.what();
+    }
+    --i;  // it left the list
+  }
 }
 
 void execution::start_round() {
   const round& r = s_.rounds[next_];
   if (energy_) energy_->on_round(next_);
+  if (r.begin) r.begin();
   service& svc = *g_->svc;
   // Receives first, so that a message arriving during the sends lands in place.
   for (const transfer& t : r.recvs) {
@@ -77,12 +102,14 @@ void execution::start_round() {
 
 bool execution::round_ready() const {
   if (!sent_.done()) return false;
+  if (const auto& ready = s_.rounds[next_].ready; ready && !ready()) return false;
   for (const auto& p : posted_)
     if (!p.second->done.load(std::memory_order_acquire)) return false;
   return true;
 }
 
 void execution::check_failure() {
+  if (s_.problem && !s_.problem->empty()) fail(*s_.problem);
   if (auto f = g_->svc->failure(g_->id, call_)) fail(*f);
 }
 
@@ -99,6 +126,7 @@ void execution::fail(const std::string& what) {
 }
 
 bool execution::advance(bool block) {
+  if (failed_) throw error(*std::exchange(failed_, std::nullopt));
   if (done_) return true;
   if (std::this_thread::get_id() != owner_)
     throw error("gaea::coll: a collective on group '" + g_->name +
@@ -110,13 +138,32 @@ bool execution::advance(bool block) {
     trace_from = trace::regions_begun() == trace_begun_ ? trace_t0_ : trace::now_ns();
   runtime& rt = *g_->rt;
   comm::worker& w = rt.worker();
+  auto failed = [&] { return g_->svc->failure(g_->id, call_).has_value(); };
   while (next_ < s_.rounds.size()) {
-    if (!in_round_) start_round();
+    const round& now = s_.rounds[next_];
+    if (!in_round_) {
+      // A shared-memory step waits for the members' flags (no event announces them).
+      if (now.can_begin && !now.can_begin()) {
+        if (block) {
+          const progress::scoped_wait_label label([&] { return describe_wait(); });
+          rt.progress().wait_until(w, [&] {
+            drive_earlier();
+            return now.can_begin() || failed();
+          });
+        } else {
+          rt.poll();
+          drive_earlier();
+        }
+        check_failure();
+        if (!now.can_begin()) return false;
+      }
+      start_round();
+    }
     if (block) {
       const progress::scoped_wait_label label([&] { return describe_wait(); });
       rt.progress().wait_until(
-          w, [&] { return round_ready() || g_->svc->failure(g_->id, call_).has_value(); },
-          /*notified=*/true);
+          w, [&] { return round_ready() || failed(); },
+          /*notified=*/!now.ready);
     } else {
       rt.poll();
     }
@@ -137,6 +184,7 @@ bool execution::advance(bool block) {
     energy_->finish();
     energy_.reset();
   }
+  end();
   if (trace_name_) [[unlikely]]
     trace::region_until_now(trace_name_, trace_from);
   return true;
@@ -145,6 +193,13 @@ bool execution::advance(bool block) {
 progress::wait_info execution::describe_wait() const {
   progress::wait_info info;
   std::string from;
+  if (next_ < s_.rounds.size())
+    if (const round& r = s_.rounds[next_]; r.waiting_for)
+      for (int m : r.waiting_for()) {
+        const int rank = g_->ranks[static_cast<std::size_t>(m)];
+        from += (from.empty() ? "rank " : ", rank ") + std::to_string(rank);
+        info.ranks.push_back(rank);
+      }
   for (const auto& [k, sl] : posted_)
     if (!sl->done.load(std::memory_order_acquire)) {
       const int r = g_->ranks[static_cast<std::size_t>(k.source)];
@@ -158,9 +213,19 @@ progress::wait_info execution::describe_wait() const {
       info.ranks.push_back(r);
   info.what = "gaea::coll " + describe(sig_) + " number " + std::to_string(call_) + " on group '" +
               g_->name + "'";
-  info.detail = "round " + std::to_string(next_) + ": " +
-                (from.empty() ? std::string("its sends to be delivered")
-                              : "a message from " + from + ", which has not reached it");
+  const bool shared = next_ < s_.rounds.size() && s_.rounds[next_].waiting_for;
+  if (next_ < s_.rounds.size() && !in_round_ && s_.rounds[next_].can_begin && !shared)
+    info.detail = "round " + std::to_string(next_) +
+                  ": the group's earlier shared-memory collective to end on this rank (they "
+                  "complete in the order they started: wait for the earlier request first)";
+  else if (shared)
+    info.detail = "round " + std::to_string(next_) + ": " +
+                  (from.empty() ? std::string("nothing left (it is finishing)")
+                                : "the shared-memory step of " + from);
+  else
+    info.detail = "round " + std::to_string(next_) + ": " +
+                  (from.empty() ? std::string("its sends to be delivered")
+                                : "a message from " + from + ", which has not reached it");
   return info;
 }
 

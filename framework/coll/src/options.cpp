@@ -11,6 +11,7 @@ bool implements(algorithm a, operation op) noexcept {
   using enum algorithm;
   switch (a) {
     case automatic:
+    case shared_memory:
       return true;
     case dissemination:
       return op == operation::barrier;

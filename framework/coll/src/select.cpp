@@ -70,6 +70,14 @@ const char* cannot_run(algorithm a, int size, bool uniform) noexcept {
   return "";
 }
 
+std::string shm_cannot_run(const group_state& g, const call_shape& c, const settings& s) {
+  if (s.shm_bytes == 0) return "GAEA_COLL_SHM_BYTES=0";
+  if (g.nodes() > 1) return "the members are on " + std::to_string(g.nodes()) + " nodes, not one";
+  if (c.op == operation::alltoall && !c.uniform) return "alltoallv needs equal blocks";
+  if (!g.shm_why.empty()) return "no shared memory region: " + g.shm_why;
+  return {};
+}
+
 algorithm choose(const group_state& g, const call_shape& c, algorithm requested,
                  const settings& s) {
   algorithm a = requested;
@@ -79,6 +87,9 @@ algorithm choose(const group_state& g, const call_shape& c, algorithm requested,
     from = "GAEA_COLL_ALGO";
   }
   if (a == algorithm::automatic) {
+    // Inside a node, memory every member maps beats any message exchange (the estimator
+    // models messages only).
+    if (g.size() > 1 && shm_cannot_run(g, c, s).empty()) return algorithm::shared_memory;
     // An operation the calibration file did not measure keeps the rules: predictions from the
     // default step costs would rank its algorithms by round count alone.
     if (calibrated(g, c.op))
@@ -91,6 +102,8 @@ algorithm choose(const group_state& g, const call_shape& c, algorithm requested,
                 std::to_string(g.size()) + " members): " + why);
   };
   if (!implements(a, c.op)) bad("not an algorithm of this operation");
+  if (a == algorithm::shared_memory)
+    if (const std::string why = shm_cannot_run(g, c, s); !why.empty()) bad(why);
   if (const char* why = cannot_run(a, g.size(), c.uniform); *why) bad(why);
   return a;
 }

@@ -39,6 +39,11 @@ settings settings::from_env() {
   if (chunk <= 0)
     throw error("GAEA_COLL_CHUNK=" + std::to_string(chunk) + ": the chunk must be positive");
   s.chunk = static_cast<std::size_t>(chunk);
+  const std::int64_t shm = env::get_int("GAEA_COLL_SHM_BYTES");
+  if (shm != 0 && shm < 4096)
+    throw error("GAEA_COLL_SHM_BYTES=" + std::to_string(shm) +
+                ": 0 (no shared memory) or at least 4096 bytes");
+  s.shm_bytes = static_cast<std::size_t>(shm) / 64 * 64;
   s.energy = env::get_enum<energy_mode>("GAEA_COLL_ENERGY");
   s.check = env::get_choice("GAEA_COLL_CHECK", {"0", "1"}) == "1";
   s.calibration = env::get_string("GAEA_COLL_CALIBRATION");

@@ -1,19 +1,56 @@
 #include "detail/shape.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "detail/builders.hpp"
+#include "detail/service.hpp"
+#include "detail/settings.hpp"
 
 namespace gaea::coll::detail {
 
 namespace {
 void noop(std::byte*, const std::byte*, std::size_t) {}
+
+// algorithm::shared_memory's steps: local work only (its pattern has no messages).
+void shm_shape(schedule& s, operation op, const group_state& g, std::size_t bytes) {
+  shm_context c;
+  c.g = &g;
+  c.buffer_bytes = g.svc ? g.svc->cfg().shm_bytes : std::size_t{128} << 10;
+  c.buffer_bytes = std::max(c.buffer_bytes, std::size_t{64} * static_cast<std::size_t>(g.size()));
+  const auto n = static_cast<std::size_t>(g.size());
+  std::vector<std::size_t> sizes(n, bytes), offsets(n);
+  for (std::size_t i = 0; i < n; ++i)
+    offsets[i] = i * bytes;
+  switch (op) {
+    case operation::barrier:
+      return shm_barrier(s, c);
+    case operation::broadcast:
+      return shm_broadcast(s, c, 0, nullptr, bytes);
+    case operation::reduce:
+    case operation::allreduce:
+      return shm_reduce(s, c, op == operation::reduce ? 0 : -1, nullptr, nullptr, bytes / 8,
+                        reducer{8, noop});
+    case operation::allgather:
+    case operation::gather:
+      return shm_allgather(s, c, op == operation::gather ? 0 : -1, nullptr, nullptr, offsets,
+                           sizes);
+    case operation::scatter:
+      return shm_scatter(s, c, 0, nullptr, nullptr, offsets, sizes);
+    case operation::alltoall:
+      return shm_alltoall(s, c, nullptr, nullptr, bytes);
+  }
+}
 }  // namespace
 
 schedule shape_schedule(operation op, algorithm a, const group_state& g, int me, std::size_t bytes,
                         std::size_t chunk) {
   schedule s;
   s.shape_only = true;
+  if (a == algorithm::shared_memory) {
+    shm_shape(s, op, g, bytes);
+    return s;
+  }
   const team t = whole(g, me);
   const reducer r{8, noop};
   const std::size_t count = bytes / 8;

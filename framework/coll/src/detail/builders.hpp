@@ -11,6 +11,7 @@
 
 #include "detail/group_state.hpp"
 #include "detail/schedule.hpp"
+#include "detail/service.hpp"
 #include "gaea/coll/options.hpp"
 
 namespace gaea::coll::detail {
@@ -99,5 +100,32 @@ void alltoall_pairwise(schedule& s, const team& t, const std::byte* send, std::b
                        const exchange_layout& l);
 void alltoall_send_recv(schedule& s, const team& t, const std::byte* send, std::byte* recv,
                         const exchange_layout& l);
+
+/// What algorithm::shared_memory's builders need of a call (region and turn null when the
+/// schedule is shape_only).
+struct shm_context {
+  const group_state* g = nullptr;
+  shm_region* region = nullptr;
+  std::uint64_t call = 0;  // the number make_execution gives the call
+  call_signature sig;
+  std::size_t buffer_bytes = 0;       // each of a member's two buffers
+  std::uint64_t* turn = nullptr;      // group_state::shm_turn
+  std::uint64_t ticket = 0;           // this call's turn
+  std::uint64_t* last_use = nullptr;  // group_state::shm_last_use: updated by the builder
+};
+void shm_barrier(schedule& s, const shm_context& c);
+void shm_broadcast(schedule& s, const shm_context& c, int root, std::byte* buf, std::size_t bytes);
+/// root < 0: allreduce (`out` on every member).
+void shm_reduce(schedule& s, const shm_context& c, int root, const std::byte* in, std::byte* out,
+                std::size_t count, const reducer& r);
+/// root < 0: allgather(v), else gather(v) to root (parts as allgather_ring's).
+void shm_allgather(schedule& s, const shm_context& c, int root, const std::byte* mine,
+                   std::byte* all, std::span<const std::size_t> offsets,
+                   std::span<const std::size_t> sizes);
+void shm_scatter(schedule& s, const shm_context& c, int root, const std::byte* all, std::byte* mine,
+                 std::span<const std::size_t> offsets, std::span<const std::size_t> sizes);
+/// Uniform blocks only.
+void shm_alltoall(schedule& s, const shm_context& c, const std::byte* send, std::byte* recv,
+                  std::size_t block);
 
 }  // namespace gaea::coll::detail

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -38,7 +40,7 @@ class execution {
   bool test();
   /// Blocks until complete. Throws gaea::error on failure.
   void wait();
-  bool done() const noexcept { return done_; }
+  bool done() const noexcept { return done_ && !failed_; }
 
  private:
   bool advance(bool block);
@@ -48,6 +50,10 @@ class execution {
   progress::wait_info describe_wait() const;  // for the hang warning and watchdog
   [[noreturn]] void fail(const std::string& what);
   void cleanup() noexcept;
+  void end() noexcept;  // the schedule's on_end, once
+  // Advances the group's earlier shared-memory calls started by this thread (this one waits for
+  // their turn); an error of theirs is kept for their own wait.
+  void drive_earlier() noexcept;
 
   std::shared_ptr<group_state> g_;
   std::uint64_t call_;
@@ -63,6 +69,8 @@ class execution {
   std::size_t next_ = 0;
   bool in_round_ = false;
   bool done_ = false;
+  bool shared_ = false;                // a shared-memory call (in group_state::shm_pending)
+  std::optional<std::string> failed_;  // an error found while another call drove this one
   comm::completion sent_;
   std::vector<std::pair<message_key, std::shared_ptr<slot>>> posted_;
 };

@@ -16,6 +16,8 @@ class runtime;
 namespace gaea::coll::detail {
 
 class service;
+class shm_region;
+class execution;
 
 struct group_state {
   service* svc = nullptr;
@@ -30,6 +32,14 @@ struct group_state {
   std::uint64_t next_call = 0;                 // collectives started on this group
   std::uint64_t children = 0;                  // groups derived from this one
   std::uint64_t agreed_calls = 0;              // agree_on calls on this group
+  // algorithm::shared_memory: the node's region (made by the first call that needs it; null
+  // with `shm_why` set when it could not be), and the turns of its calls, which use the
+  // region one after the other in the order they started.
+  std::shared_ptr<shm_region> shm;
+  std::string shm_why;
+  std::uint64_t shm_started = 0, shm_turn = 0;
+  std::uint64_t shm_last_use[2] = {0, 0};  // the step value of each buffer's last use
+  std::vector<execution*> shm_pending;     // unfinished shared-memory calls, in turn order
 
   int size() const noexcept { return static_cast<int>(ranks.size()); }
   int nodes() const noexcept { return static_cast<int>(node_members.size()); }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gaea::coll::detail {
@@ -39,11 +40,22 @@ struct round {
   std::vector<transfer> recvs;
   std::vector<std::function<void()>> after;  // local work once this round's transfers are done
   std::size_t local_bytes = 0;               // bytes the `after` work touches (for the model)
+  // Shared-memory steps (algorithm::shared_memory) instead of messages: the round starts once
+  // `can_begin` holds and runs `begin`; it is complete once `ready` holds. Each may be empty
+  // (always true / nothing). `waiting_for`: the members an unfinished round waits for.
+  std::function<bool()> can_begin;
+  std::function<void()> begin;
+  std::function<bool()> ready;
+  std::function<std::vector<int>()> waiting_for;
 };
 
 struct schedule {
   std::vector<round> rounds;
   std::vector<std::unique_ptr<std::byte[]>> temps;
+  /// A problem a round found (a member's mismatched call): the call fails with it.
+  std::shared_ptr<std::string> problem;
+  /// Runs once when the call ends, completed (true) or abandoned (gives the next call its turn).
+  std::function<void(bool)> on_end;
   /// When true, only the pattern matters (peers, sizes): buffers are not allocated and `after`
   /// work is not kept (used to classify node-mates' rounds and to predict).
   bool shape_only = false;

@@ -23,6 +23,10 @@ const char* cannot_run(algorithm a, int size, bool uniform) noexcept;
 /// on a group whose size is not a power of two, Bruck on alltoallv).
 algorithm choose(const group_state& g, const call_shape& c, algorithm requested, const settings& s);
 
+/// Empty when algorithm::shared_memory can run this call: a group within one node (alltoall with
+/// equal blocks), GAEA_COLL_SHM_BYTES not 0, and the region made (or not tried yet).
+std::string shm_cannot_run(const group_state& g, const call_shape& c, const settings& s);
+
 /// The documented rules used without a calibration (framework/coll/README.md).
 algorithm default_rule(const group_state& g, const call_shape& c);
 

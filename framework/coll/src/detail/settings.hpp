@@ -18,6 +18,7 @@ static_assert(operation_count == static_cast<std::size_t>(operation::scatter) + 
 struct settings {
   std::array<algorithm, operation_count> algo{};  // GAEA_COLL_ALGO per operation
   std::size_t chunk = 64 * 1024;                  // GAEA_COLL_CHUNK
+  std::size_t shm_bytes = 128 * 1024;             // GAEA_COLL_SHM_BYTES (0: no shared memory)
   energy_mode energy = energy_mode::automatic;    // GAEA_COLL_ENERGY
   bool check = false;                             // GAEA_COLL_CHECK
   std::string calibration;                        // GAEA_COLL_CALIBRATION

@@ -315,6 +315,11 @@ void alltoallv(const group& g, std::span<const T> send, std::span<const std::int
       .wait();
 }
 
+/// Empty when algorithm `a` can run `op` on `g` (uniform: equal blocks, as alltoall, not
+/// alltoallv), else why not — what a call with options::algo = a would throw. Not collective;
+/// `g` must be a group of the live runtime. (shm: only on a group within one node.)
+std::string cannot_run(const group& g, algorithm a, operation op, bool uniform = true);
+
 /// Collective verdict: `problem` is this rank's error (empty when fine). When any member has
 /// one, every member throws gaea::error with the message of the lowest such member, so that no
 /// member goes on into work that the others have abandoned.

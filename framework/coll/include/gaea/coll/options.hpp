@@ -37,6 +37,8 @@ enum class algorithm : std::uint8_t {
   bruck,               ///< alltoall: log2 P steps of packed blocks (small messages)
   pairwise,            ///< alltoall(v): rank XOR step (power-of-two group sizes only)
   send_recv,           ///< alltoall(v): send to rank+k, receive from rank-k (any size)
+  shared_memory,       ///< every operation (alltoall: equal blocks) on a group within one node:
+                       ///< through a region every member maps (GAEA_COLL_SHM_BYTES)
 };
 
 /// Whether a call applies the per-call energy strategy ([A2A-Energy]): lowest frequency for the
@@ -60,7 +62,8 @@ inline constexpr enum_name<algorithm> algorithm_names[] = {
     {algorithm::hierarchical, "hierarchical"},
     {algorithm::bruck, "bruck"},
     {algorithm::pairwise, "pairwise"},
-    {algorithm::send_recv, "send_recv"}};
+    {algorithm::send_recv, "send_recv"},
+    {algorithm::shared_memory, "shm"}};
 /// GAEA_COLL_ENERGY's choices.
 inline constexpr enum_name<energy_mode> energy_mode_names[] = {
     {energy_mode::automatic, "auto"}, {energy_mode::on, "on"}, {energy_mode::off, "off"}};

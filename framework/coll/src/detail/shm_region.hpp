@@ -1,0 +1,73 @@
+#pragma once
+// A group's shared memory on its node (algorithm::shared_memory): per member a control block and
+// two data buffers, mapped by every member. Made on the group's first call that needs it.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "detail/service.hpp"
+
+namespace gaea::coll::detail {
+
+struct group_state;
+
+/// One member's control block. Only its member writes it; the others poll `posted` and
+/// `consumed` (each on its own cache lines, apart from the other members').
+struct shm_control {
+  /// Highest step value (shm_step_value) whose data this member has written.
+  alignas(128) std::atomic<std::uint64_t> posted{0};
+  /// Highest step value whose reads this member has finished.
+  alignas(128) std::atomic<std::uint64_t> consumed{0};
+  /// The signature of the member's calls, by call parity, written before its entry is posted
+  /// (a member is at most one call ahead of the slowest: the next call's entry waits for all).
+  alignas(128) call_signature sig[2];
+  std::uint64_t sig_call[2] = {~std::uint64_t{0}, ~std::uint64_t{0}};
+};
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
+
+/// The value a member posts for step `step` (0 = the call's entry) and `phase` (0 = its data,
+/// 1 = a reduction's result) of call `call`: increasing over a group's calls and steps.
+constexpr std::uint64_t shm_step_value(std::uint64_t call, std::uint64_t step,
+                                       unsigned phase) noexcept {
+  return call << 32 | step << 1 | phase;
+}
+
+/// The step a member posts, with phase 1, for a call it abandoned (failed in): every step of it
+/// done.
+inline constexpr std::uint64_t shm_abandoned_step = 0x7FFFFFFF;
+
+class shm_region {
+ public:
+  /// Collective over the group (every member calls it in the same call): member 0 creates an
+  /// unlinked-after-use POSIX shared memory object readable by this user only, every member maps
+  /// it. Returns null on every member when any member could not (`why` then says why).
+  static std::unique_ptr<shm_region> make(const std::shared_ptr<group_state>& g,
+                                          std::size_t buffer_bytes, std::string& why);
+  ~shm_region();
+  shm_region(const shm_region&) = delete;
+  shm_region& operator=(const shm_region&) = delete;
+
+  shm_control& control(int member) const noexcept;
+  /// Member `member`'s data buffer `which` (0 or 1), buffer_bytes() long, 64-byte aligned.
+  std::byte* buffer(int member, int which) const noexcept;
+  std::size_t buffer_bytes() const noexcept { return buffer_bytes_; }
+  /// Member `me` abandons call `call` (see shm_abandoned_step); the others' waits for it end.
+  void abandon(int me, std::uint64_t call) const noexcept;
+  int members() const noexcept { return members_; }
+
+ private:
+  shm_region(void* base, std::size_t bytes, int members, std::size_t buffer_bytes) noexcept
+      : base_(static_cast<std::byte*>(base)),
+        bytes_(bytes),
+        members_(members),
+        buffer_bytes_(buffer_bytes) {}
+  std::byte* base_;
+  std::size_t bytes_;
+  int members_;
+  std::size_t buffer_bytes_;
+};
+
+}  // namespace gaea::coll::detail

@@ -1,0 +1,140 @@
+#include "detail/shm_region.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include "detail/group_state.hpp"
+#include "gaea/coll/collectives.hpp"
+
+namespace gaea::coll::detail {
+
+namespace {
+constexpr std::size_t control_bytes = (sizeof(shm_control) + 127) / 128 * 128;
+
+std::size_t region_bytes(int members, std::size_t buffer_bytes) {
+  const auto n = static_cast<std::size_t>(members);
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t raw = n * control_bytes + 2 * n * buffer_bytes;
+  return (raw + page - 1) / page * page;
+}
+
+std::string errno_text(const char* call, int e) {
+  return std::string(call) + ": " + std::strerror(e);
+}
+
+// Maps `fd` (closed here) of `bytes`; null and `why` set on failure.
+void* map_fd(int fd, std::size_t bytes, std::string& why) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  const int e = errno;
+  close(fd);
+  if (p == MAP_FAILED) {
+    why = errno_text("mmap", e);
+    return nullptr;
+  }
+  return p;
+}
+
+// Member 0: a new object only this user may open, named unpredictably; its name, or "" and why.
+std::string create(const group_state& g, std::size_t bytes, void*& base, std::string& why) {
+  std::random_device rd;
+  const std::string name = "/gaea-coll-" + std::to_string(geteuid()) + "-" +
+                           std::to_string(getpid()) + "-" + std::to_string(g.id) + "-" +
+                           std::to_string(rd()) + std::to_string(rd());
+  const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    why = errno_text("shm_open", errno);
+    return {};
+  }
+  if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+    why = errno_text("ftruncate", errno) + " (" + std::to_string(bytes) + " bytes)";
+    close(fd);
+    shm_unlink(name.c_str());
+    return {};
+  }
+  base = map_fd(fd, bytes, why);
+  if (!base) {
+    shm_unlink(name.c_str());
+    return {};
+  }
+  return name;
+}
+
+// Other members: the creator's object, if it is this user's and has the expected size.
+void* attach(const std::string& name, std::size_t bytes, std::string& why) {
+  const int fd = shm_open(name.c_str(), O_RDWR | O_NOFOLLOW, 0);
+  if (fd < 0) {
+    why = errno_text("shm_open", errno);
+    return nullptr;
+  }
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 077) != 0 ||
+      static_cast<std::size_t>(st.st_size) != bytes) {
+    why = "the object is not this user's private object of " + std::to_string(bytes) + " bytes";
+    close(fd);
+    return nullptr;
+  }
+  return map_fd(fd, bytes, why);
+}
+}  // namespace
+
+std::unique_ptr<shm_region> shm_region::make(const std::shared_ptr<group_state>& gp,
+                                             std::size_t buffer_bytes, std::string& why) {
+  const group_state& g = *gp;
+  const std::size_t bytes = region_bytes(g.size(), buffer_bytes);
+  // The exchange runs on message algorithms (a shared-memory one would need this region).
+  const group grp = group_access::make(gp);
+  options msg;
+  msg.algo = algorithm::binomial;
+  void* base = nullptr;
+  std::string name;
+  if (g.me == 0) name = create(g, bytes, base, why);
+  std::uint64_t len = name.size();
+  broadcast(grp, std::span<std::uint64_t>(&len, 1), 0, msg);
+  name.resize(len);
+  broadcast(grp, std::span<char>(name.data(), name.size()), 0, msg);
+  if (g.me != 0 && !name.empty()) base = attach(name, bytes, why);
+  if (g.me != 0 && name.empty()) why = "member 0 could not create it";
+  // Every member learns whether all mapped it, before the name goes away.
+  int ok = base != nullptr ? 1 : 0;
+  options red;
+  red.algo = algorithm::recursive_doubling;
+  allreduce(grp, std::span<int>(&ok, 1), reduce_op::min, red);
+  if (g.me == 0 && !name.empty()) shm_unlink(name.c_str());
+  if (!ok) {
+    if (base) munmap(base, bytes);
+    if (why.empty()) why = "another member could not map it";
+    return nullptr;
+  }
+  return std::unique_ptr<shm_region>(new shm_region(base, bytes, g.size(), buffer_bytes));
+}
+
+shm_region::~shm_region() {
+  munmap(base_, bytes_);
+}
+
+void shm_region::abandon(int me, std::uint64_t call) const noexcept {
+  const std::uint64_t all = shm_step_value(call, shm_abandoned_step, 1);
+  shm_control& c = control(me);
+  if (c.consumed.load(std::memory_order_relaxed) < all)
+    c.consumed.store(all, std::memory_order_release);
+  if (c.posted.load(std::memory_order_relaxed) < all)
+    c.posted.store(all, std::memory_order_release);
+}
+
+shm_control& shm_region::control(int member) const noexcept {
+  return *reinterpret_cast<shm_control*>(base_ + static_cast<std::size_t>(member) * control_bytes);
+}
+
+std::byte* shm_region::buffer(int member, int which) const noexcept {
+  const auto n = static_cast<std::size_t>(members_);
+  return base_ + n * control_bytes +
+         (2 * static_cast<std::size_t>(member) + static_cast<std::size_t>(which)) * buffer_bytes_;
+}
+
+}  // namespace gaea::coll::detail
