@@ -38,7 +38,7 @@
 #   is slow), COLL_TIMEOUT (s per launch,
 #   default 300), GAEA_CLUSTER_NAME (default gaeab). Needs root (exits 77 otherwise).
 # About 9 minutes per launch with every configuration and operation on the 2-core VM (the two
-# node-sm configurations alone: about 3).
+# node-sm configurations alone: about 2).
 set -euo pipefail
 
 build=${1:-build}

@@ -10,7 +10,7 @@
 #   both programs, e.g. "--reps 3 --factor 16"; see ga_coll_bench.c).
 # Output: out-dir (default bench/results/<date>-ga-coll/): summary.md (per ranks and operation:
 #   GA, Gaea and Gaea/GA per size, the load before every launch), results.jsonl (every JSON line,
-#   tagged with configuration, launch and load), one log per launch. About 2 minutes per launch.
+#   tagged with configuration, launch and load), one log per launch. About 15 s per launch.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=ga_reference_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/ga_reference_common.sh"
