@@ -1,22 +1,26 @@
-// gaea-coll-bench: OSU-style latency of gaea::coll's all-to-all and broadcast, every algorithm
-// beside Open MPI's MPI_Alltoall / MPI_Bcast, in the same process and on the same buffers.
+// gaea-coll-bench: OSU-style latency of gaea::coll's collectives (barrier, broadcast, reduce,
+// allreduce, allgather, alltoall), every algorithm beside Open MPI's MPI_Barrier / MPI_Bcast /
+// MPI_Reduce / MPI_Allreduce / MPI_Allgather / MPI_Alltoall, in the same process and on the same
+// buffers.
 //
 // For every message size (--min .. --max, x --factor; --max is always the last size), each
 // variant (a Gaea algorithm, Gaea's automatic choice, or MPI) first runs its warm-up calls, and
 // then the repetitions are interleaved: repetition r runs every variant once, starting from
 // variant r mod V so that no variant always comes first. One run of a variant is:
-//   barrier; for i in 1..iters: { t0; call; t1; barrier }
+//   barrier; for i in 1..iters: { t0; call; t1; barrier }; one more call, checked
 // with coll::barrier(world) around Gaea calls and MPI_Barrier around MPI calls, and only the call
 // itself timed. A rank's figure is the mean of its calls; the table shows the average over the
 // ranks (as OSU reports), and the JSON also keeps the minimum and maximum. Medians over the
 // repetitions are reported.
 //
-// Sizes: for alltoall, the block each rank sends to each other rank (the buffers hold ranks x
-// size bytes), as OSU counts them; for broadcast, the buffer (root 0). Iterations: --iters up to
-// 8 KiB, then scaled down as iters x 8 KiB / size (at least --min-iters); warm-up calls likewise.
-// The last call of every run is checked against the expected bytes (receive buffers are
-// overwritten just before it, and the data change from run to run); a mismatch is reported and
-// the program exits 1.
+// Sizes: alltoall, the block each rank sends to each other rank (the buffers hold ranks x size
+// bytes), as OSU counts them; allgather, each member's part; broadcast, the buffer (root 0);
+// reduce (root 0) and allreduce, the buffer of doubles summed (count = size / 8, so at least
+// 8 B); barrier has the one size 0. Iterations: --iters up to 8 KiB, then scaled down as
+// iters x 8 KiB / size (at least --min-iters); warm-up calls likewise.
+// After the timed calls, one more call is checked on every rank against what it must deliver
+// (its output overwritten just before it, the data changing from run to run; a barrier must not
+// let a rank out before every rank went in); a mismatch is reported and the program exits 1.
 //
 // Gaea's collectives wait by the progress mode; MPI's wait does not serve Gaea peers, so run
 // with a progress thread (GAEA_PROGRESS=auto, the default) — the program warns otherwise.
@@ -34,11 +38,13 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -75,13 +81,6 @@ struct run_result {
   std::int64_t bad_bytes = 0;                 // verification mismatches, summed over ranks
 };
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 bool power_of_two(int n) {
   return n > 0 && (n & (n - 1)) == 0;
 }
@@ -89,11 +88,12 @@ bool power_of_two(int n) {
 /// The algorithms of `op` that can run on `ranks` members, in the header's order.
 std::vector<algorithm> algorithms_of(operation op, int ranks) {
   std::vector<algorithm> out;
-  for (algorithm a :
-       {algorithm::binomial, algorithm::scatter_allgather, algorithm::chain,
-        algorithm::hierarchical, algorithm::bruck, algorithm::pairwise, algorithm::send_recv})
-    if (coll::implements(a, op) && (a != algorithm::pairwise || power_of_two(ranks)))
+  for (const auto& entry : coll::algorithm_names) {
+    const algorithm a = entry.value;
+    if (a != algorithm::automatic && coll::implements(a, op) &&
+        (a != algorithm::pairwise || power_of_two(ranks)))
       out.push_back(a);
+  }
   return out;
 }
 
@@ -150,6 +150,230 @@ std::int64_t mismatches(std::span<const std::byte> block, int src, int dst, unsi
   return bad;
 }
 
+/// Block i of `bytes` bytes of a buffer of blocks.
+std::span<std::byte> block(std::vector<std::byte>& buf, int i, std::size_t bytes) {
+  return std::span<std::byte>(buf).subspan(static_cast<std::size_t>(i) * bytes, bytes);
+}
+
+/// Element k of member `src`'s input to a sum in run `salt`: small non-negative integers, so
+/// every summation order gives the exact same double.
+double term(int src, unsigned salt, std::size_t k) {
+  return static_cast<double>((static_cast<unsigned>(src) * 131u + salt * 7u +
+                              static_cast<unsigned>(k) * 13u + static_cast<unsigned>(k >> 8)) %
+                             1021u);
+}
+
+void fill_terms(std::span<double> v, int src, unsigned salt) {
+  for (std::size_t k = 0; k < v.size(); ++k)
+    v[k] = term(src, salt, k);
+}
+
+/// Wrong bytes of `v` against `want(k)` (8 per wrong double).
+template <class Want>
+std::int64_t wrong_doubles(std::span<const double> v, Want want) {
+  std::int64_t bad = 0;
+  for (std::size_t k = 0; k < v.size(); ++k)
+    bad += v[k] != want(k) ? 8 : 0;
+  return bad;
+}
+
+int mpi_count(std::size_t n) {
+  return static_cast<int>(n);  // sizes are checked against INT_MAX in main
+}
+
+// The operations. Each holds its buffers and provides
+//   prepare(bytes, salt)   the data of a run (before its warm-up and timed calls);
+//   scramble(bytes, salt)  just before the checked call: overwrite what it must deliver;
+//   call(mpi, opts, bytes) one call, MPI's or Gaea's;
+//   check(bytes, salt)     after the checked call, on every rank: wrong bytes (barrier: ranks
+//                          that went in after this rank came out).
+
+class barrier_op {
+ public:
+  static constexpr const char* size_meaning = "none (one size, 0)";
+  barrier_op(int me, int np, std::size_t) : me_(me), np_(np) {}
+  void prepare(std::size_t, unsigned) {}
+  /// One rank in turn comes late, so that a barrier letting ranks out early is seen.
+  void scramble(std::size_t, unsigned salt) {
+    if (me_ == static_cast<int>(salt % static_cast<unsigned>(np_)))
+      std::this_thread::sleep_for(late_);
+    entry_ns_ = now_ns();
+  }
+  void call(bool mpi, const coll::options& o, std::size_t) {
+    if (mpi)
+      MPI_Barrier(MPI_COMM_WORLD);
+    else
+      coll::barrier(coll::world(), o);
+  }
+  std::int64_t check(std::size_t, unsigned) {
+    const std::int64_t exit_ns = now_ns();
+    std::vector<std::int64_t> entries(static_cast<std::size_t>(np_));
+    MPI_Allgather(&entry_ns_, 1, MPI_INT64_T, entries.data(), 1, MPI_INT64_T, MPI_COMM_WORLD);
+    std::int64_t bad = 0;
+    for (std::int64_t e : entries)
+      bad += e > exit_ns + skew_.count();
+    return bad;
+  }
+
+ private:
+  // The system clock, shared by the ranks of a machine (emulated hosts too); across machines
+  // their clocks must agree within skew_ (NTP), well below the late rank's delay.
+  static std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+  static constexpr std::chrono::milliseconds late_{20};
+  static constexpr std::chrono::nanoseconds skew_{std::chrono::milliseconds(5)};
+  int me_, np_;
+  std::int64_t entry_ns_ = 0;
+};
+
+class broadcast_op {
+ public:
+  static constexpr const char* size_meaning = "bytes, root 0";
+  broadcast_op(int me, int, std::size_t max) : me_(me), buf_(max) {}
+  void prepare(std::size_t bytes, unsigned salt) {
+    if (me_ == 0) fill(block(buf_, 0, bytes), 0, 0, salt);
+  }
+  void scramble(std::size_t bytes, unsigned) {
+    if (me_ != 0) std::fill_n(buf_.begin(), bytes, std::byte{0xee});
+  }
+  void call(bool mpi, const coll::options& o, std::size_t bytes) {
+    if (mpi)
+      MPI_Bcast(buf_.data(), mpi_count(bytes), MPI_BYTE, 0, MPI_COMM_WORLD);
+    else
+      coll::broadcast(coll::world(), block(buf_, 0, bytes), 0, o);
+  }
+  std::int64_t check(std::size_t bytes, unsigned salt) {
+    return mismatches(block(buf_, 0, bytes), 0, 0, salt);
+  }
+
+ private:
+  int me_;
+  std::vector<std::byte> buf_;
+};
+
+/// reduce (root 0) or allreduce: sum of doubles, count = bytes / 8.
+template <bool all>
+class sum_op {
+ public:
+  static constexpr const char* size_meaning =
+      all ? "bytes of doubles summed (count = size / 8)" : "bytes of doubles summed to root 0";
+  sum_op(int me, int np, std::size_t max)
+      : me_(me), np_(np), in_(max / 8), out_(all ? 0 : max / 8) {}
+  // allreduce works in place: the timed calls sum sums (values grow, harmlessly), and the
+  // checked call starts from the run's data again.
+  void prepare(std::size_t bytes, unsigned salt) { fill_terms(in(bytes), me_, salt); }
+  void scramble(std::size_t bytes, unsigned salt) {
+    if constexpr (all)
+      fill_terms(in(bytes), me_, salt);
+    else
+      std::fill_n(out_.begin(), bytes / 8, -1.0);
+  }
+  void call(bool mpi, const coll::options& o, std::size_t bytes) {
+    const std::span<double> v = in(bytes);
+    if constexpr (all) {
+      if (mpi)
+        MPI_Allreduce(MPI_IN_PLACE, v.data(), mpi_count(v.size()), MPI_DOUBLE, MPI_SUM,
+                      MPI_COMM_WORLD);
+      else
+        coll::allreduce(coll::world(), v, coll::reduce_op::sum, o);
+    } else {
+      if (mpi)
+        MPI_Reduce(v.data(), out_.data(), mpi_count(v.size()), MPI_DOUBLE, MPI_SUM, 0,
+                   MPI_COMM_WORLD);
+      else
+        coll::reduce(coll::world(), std::span<const double>(v),
+                     std::span<double>(out_).first(v.size()), coll::reduce_op::sum, 0, o);
+    }
+  }
+  /// The sum where it must be; reduce's input left alone on every rank.
+  std::int64_t check(std::size_t bytes, unsigned salt) {
+    auto sum = [&](std::size_t k) {
+      double s = 0;
+      for (int r = 0; r < np_; ++r)
+        s += term(r, salt, k);
+      return s;
+    };
+    if constexpr (all) {
+      return wrong_doubles(in(bytes), sum);
+    } else {
+      std::int64_t bad =
+          wrong_doubles(in(bytes), [&](std::size_t k) { return term(me_, salt, k); });
+      if (me_ == 0) bad += wrong_doubles(std::span<const double>(out_).first(bytes / 8), sum);
+      return bad;
+    }
+  }
+
+ private:
+  std::span<double> in(std::size_t bytes) { return std::span<double>(in_).first(bytes / 8); }
+  int me_, np_;
+  std::vector<double> in_, out_;
+};
+
+class allgather_op {
+ public:
+  static constexpr const char* size_meaning = "bytes per member";
+  allgather_op(int me, int np, std::size_t max)
+      : me_(me), np_(np), mine_(max), all_(max * static_cast<std::size_t>(np)) {}
+  void prepare(std::size_t bytes, unsigned salt) { fill(block(mine_, 0, bytes), me_, 0, salt); }
+  void scramble(std::size_t bytes, unsigned) {
+    std::fill_n(all_.begin(), bytes * static_cast<std::size_t>(np_), std::byte{0xee});
+  }
+  void call(bool mpi, const coll::options& o, std::size_t bytes) {
+    if (mpi)
+      MPI_Allgather(mine_.data(), mpi_count(bytes), MPI_BYTE, all_.data(), mpi_count(bytes),
+                    MPI_BYTE, MPI_COMM_WORLD);
+    else
+      coll::allgather(coll::world(), std::span<const std::byte>(block(mine_, 0, bytes)),
+                      std::span<std::byte>(all_).first(bytes * static_cast<std::size_t>(np_)), o);
+  }
+  std::int64_t check(std::size_t bytes, unsigned salt) {
+    std::int64_t bad = 0;
+    for (int i = 0; i < np_; ++i)
+      bad += mismatches(block(all_, i, bytes), i, 0, salt);
+    return bad;
+  }
+
+ private:
+  int me_, np_;
+  std::vector<std::byte> mine_, all_;
+};
+
+class alltoall_op {
+ public:
+  static constexpr const char* size_meaning = "bytes per destination";
+  alltoall_op(int me, int np, std::size_t max)
+      : me_(me), np_(np), send_(max * static_cast<std::size_t>(np)), recv_(send_.size()) {}
+  void prepare(std::size_t bytes, unsigned salt) {
+    for (int j = 0; j < np_; ++j)
+      fill(block(send_, j, bytes), me_, j, salt);  // block j goes to member j
+  }
+  void scramble(std::size_t bytes, unsigned) {
+    std::fill_n(recv_.begin(), bytes * static_cast<std::size_t>(np_), std::byte{0xee});
+  }
+  void call(bool mpi, const coll::options& o, std::size_t bytes) {
+    const std::size_t n = bytes * static_cast<std::size_t>(np_);
+    if (mpi)
+      MPI_Alltoall(send_.data(), mpi_count(bytes), MPI_BYTE, recv_.data(), mpi_count(bytes),
+                   MPI_BYTE, MPI_COMM_WORLD);
+    else
+      coll::alltoall(coll::world(), std::span<const std::byte>(send_).first(n),
+                     std::span<std::byte>(recv_).first(n), o);
+  }
+  std::int64_t check(std::size_t bytes, unsigned salt) {
+    std::int64_t bad = 0;
+    for (int i = 0; i < np_; ++i)
+      bad += mismatches(block(recv_, i, bytes), i, me_, salt);
+    return bad;
+  }
+
+ private:
+  int me_, np_;
+  std::vector<std::byte> send_, recv_;
+};
+
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -164,37 +388,45 @@ std::string env_or(const char* name, const char* fallback) {
   return v ? v : fallback;
 }
 
-/// The benchmark proper: buffers, one timed run, the collective calls.
-class bench {
+/// Timed runs of one operation, whatever it is.
+class runner {
  public:
-  bench(const gaea::runtime& rt, operation op, std::size_t max_bytes, coll::options gaea_opts)
-      : op_(op), opts_(gaea_opts), me_(rt.rank()), np_(rt.size()) {
-    const std::size_t n =
-        op == operation::alltoall ? max_bytes * static_cast<std::size_t>(np_) : max_bytes;
-    send_.resize(op == operation::alltoall ? n : 0);
-    recv_.resize(n);
-  }
+  virtual ~runner() = default;
+  /// `warmup` untimed calls, the timed run of `iters` calls, and the checked call; reduced over
+  /// the ranks. Throws what a Gaea collective throws (on every member, by coll's contract).
+  virtual run_result run(const variant& v, std::size_t bytes, int warmup, int iters,
+                         unsigned salt) = 0;
+  virtual const char* size_meaning() const = 0;
+};
 
-  /// `warmup` untimed calls, then the timed run of `iters` calls; reduced over the ranks.
-  /// Throws what a Gaea collective throws (on every member, by coll's contract).
-  run_result run(const variant& v, std::size_t bytes, int warmup, int iters, unsigned salt) {
-    prepare(bytes, salt);
+template <class Op>
+class bench final : public runner {
+ public:
+  bench(int me, int np, std::size_t max_bytes, coll::options gaea_opts)
+      : op_(me, np, max_bytes), opts_(gaea_opts), np_(np) {}
+
+  run_result run(const variant& v, std::size_t bytes, int warmup, int iters,
+                 unsigned salt) override {
+    coll::options o = opts_;
+    o.algo = v.algo;
+    op_.prepare(bytes, salt);
     for (int i = 0; i < warmup; ++i) {
-      call(v, bytes);
+      op_.call(v.mpi, o, bytes);
       barrier(v);
     }
     barrier(v);
     double total_s = 0;
     for (int i = 0; i < iters; ++i) {
-      if (i == iters - 1) scramble(bytes);  // the last call is checked on its own
       const auto t0 = std::chrono::steady_clock::now();
-      call(v, bytes);
+      op_.call(v.mpi, o, bytes);
       const auto t1 = std::chrono::steady_clock::now();
       total_s += std::chrono::duration<double>(t1 - t0).count();
       barrier(v);
     }
+    op_.scramble(bytes, salt);
+    op_.call(v.mpi, o, bytes);
+    const std::int64_t bad = op_.check(bytes, salt);
     const double mine_us = total_s / iters * 1e6;
-    const std::int64_t bad = check(bytes, salt);
     run_result r;
     MPI_Allreduce(&mine_us, &r.avg_us, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(&mine_us, &r.min_us, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
@@ -203,6 +435,7 @@ class bench {
     r.avg_us /= np_;
     return r;
   }
+  const char* size_meaning() const override { return Op::size_meaning; }
 
  private:
   void barrier(const variant& v) {
@@ -212,64 +445,30 @@ class bench {
       coll::barrier(coll::world(), opts_);
   }
 
-  void call(const variant& v, std::size_t bytes) {
-    const coll::group& w = coll::world();
-    coll::options o = opts_;
-    o.algo = v.algo;
-    const int count = static_cast<int>(bytes);  // checked against INT_MAX in main
-    if (op_ == operation::alltoall) {
-      const std::size_t all = bytes * static_cast<std::size_t>(np_);
-      if (v.mpi)
-        MPI_Alltoall(send_.data(), count, MPI_BYTE, recv_.data(), count, MPI_BYTE, MPI_COMM_WORLD);
-      else
-        coll::alltoall(w, std::span<const std::byte>(send_.data(), all),
-                       std::span<std::byte>(recv_.data(), all), o);
-    } else {
-      if (v.mpi)
-        MPI_Bcast(recv_.data(), count, MPI_BYTE, 0, MPI_COMM_WORLD);
-      else
-        coll::broadcast(w, std::span<std::byte>(recv_.data(), bytes), 0, o);
-    }
-  }
-
-  /// Send data for run `salt` (all-to-all: block j goes to member j; broadcast: the root's).
-  void prepare(std::size_t bytes, unsigned salt) {
-    if (op_ == operation::alltoall) {
-      for (int j = 0; j < np_; ++j)
-        fill(std::span<std::byte>(send_).subspan(static_cast<std::size_t>(j) * bytes, bytes), me_,
-             j, salt);
-    } else if (me_ == 0) {
-      fill(std::span<std::byte>(recv_).first(bytes), 0, 0, salt);
-    }
-    scramble(bytes);
-  }
-
-  /// Overwrites what the call must deliver (not the broadcast root's source).
-  void scramble(std::size_t bytes) {
-    if (op_ == operation::alltoall)
-      std::fill_n(recv_.begin(), bytes * static_cast<std::size_t>(np_), std::byte{0xee});
-    else if (me_ != 0)
-      std::fill_n(recv_.begin(), bytes, std::byte{0xee});
-  }
-
-  std::int64_t check(std::size_t bytes, unsigned salt) const {
-    std::int64_t bad = 0;
-    if (op_ == operation::alltoall) {
-      for (int i = 0; i < np_; ++i)
-        bad += mismatches(
-            std::span<const std::byte>(recv_).subspan(static_cast<std::size_t>(i) * bytes, bytes),
-            i, me_, salt);
-    } else {
-      bad = mismatches(std::span<const std::byte>(recv_).first(bytes), 0, 0, salt);
-    }
-    return bad;
-  }
-
-  operation op_;
+  Op op_;
   coll::options opts_;
-  int me_, np_;
-  std::vector<std::byte> send_, recv_;
+  int np_;
 };
+
+std::unique_ptr<runner> make_runner(operation op, int me, int np, std::size_t max_bytes,
+                                    const coll::options& o) {
+  switch (op) {
+    case operation::barrier:
+      return std::make_unique<bench<barrier_op>>(me, np, max_bytes, o);
+    case operation::broadcast:
+      return std::make_unique<bench<broadcast_op>>(me, np, max_bytes, o);
+    case operation::reduce:
+      return std::make_unique<bench<sum_op<false>>>(me, np, max_bytes, o);
+    case operation::allreduce:
+      return std::make_unique<bench<sum_op<true>>>(me, np, max_bytes, o);
+    case operation::allgather:
+      return std::make_unique<bench<allgather_op>>(me, np, max_bytes, o);
+    case operation::alltoall:
+      return std::make_unique<bench<alltoall_op>>(me, np, max_bytes, o);
+    default:
+      throw gaea::error("gaea-coll-bench: no benchmark of " + std::string(coll::to_string(op)));
+  }
+}
 
 /// Host names of all ranks (rank 0 gets them; others an empty vector).
 std::vector<std::string> gather_hosts() {
@@ -293,15 +492,17 @@ std::string mpi_library() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"gaea-coll-bench: OSU-style latency of gaea::coll alltoall/broadcast beside MPI"};
+  CLI::App app{"gaea-coll-bench: OSU-style latency of gaea::coll's collectives beside MPI"};
   apps::conventions(app, "gaea-coll-bench");
   std::string op_text = "alltoall", algos_text = "all", energy_text = "off", json_path;
   std::uint64_t min_bytes = 8, max_bytes = 4u << 20, factor = 2, chunk = 0;
   int iters = 100, warmup = 10, min_iters = 4, reps = 5;
-  app.add_option("--op", op_text, "alltoall or broadcast")
-      ->check(CLI::IsMember({"alltoall", "broadcast"}))
+  app.add_option("--op", op_text, "barrier, broadcast, reduce, allreduce, allgather or alltoall")
+      ->check(
+          CLI::IsMember({"barrier", "broadcast", "reduce", "allreduce", "allgather", "alltoall"}))
       ->capture_default_str();
-  app.add_option("--min", min_bytes, "smallest message (alltoall: bytes per destination)")
+  app.add_option("--min", min_bytes,
+                 "smallest message (alltoall: bytes per destination; reductions: at least 8)")
       ->transform(CLI::AsSizeValue(false))
       ->capture_default_str();
   app.add_option("--max", max_bytes, "largest message (always measured)")
@@ -338,6 +539,8 @@ int main(int argc, char** argv) {
     if (min_bytes < 1 || min_bytes > max_bytes) throw gaea::error("need 1 <= --min <= --max");
     if (max_bytes > static_cast<std::uint64_t>(INT_MAX))
       throw gaea::error("--max must fit an MPI count (int)");
+    if ((op_text == "reduce" || op_text == "allreduce") && max_bytes < 8)
+      throw gaea::error("--op " + op_text + " sums doubles: --max must be 8 or more");
   });
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;
 
@@ -358,16 +561,22 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::vector<std::size_t> sizes;
-    for (std::uint64_t s = min_bytes; s <= max_bytes; s *= factor)
-      sizes.push_back(static_cast<std::size_t>(s));
-    if (sizes.back() != max_bytes) sizes.push_back(static_cast<std::size_t>(max_bytes));
+    if (op == operation::barrier) {
+      sizes = {0};
+    } else {
+      const bool sums = op == operation::reduce || op == operation::allreduce;
+      for (std::uint64_t s = sums ? std::max<std::uint64_t>(min_bytes, 8) : min_bytes;
+           s <= max_bytes; s *= factor)
+        sizes.push_back(static_cast<std::size_t>(s));
+      if (sizes.back() != max_bytes) sizes.push_back(static_cast<std::size_t>(max_bytes));
+    }
 
     coll::options gaea_opts;
     gaea_opts.chunk_bytes = static_cast<std::size_t>(chunk);
     gaea_opts.energy = energy_text == "on"    ? coll::energy_mode::on
                        : energy_text == "off" ? coll::energy_mode::off
                                               : coll::energy_mode::automatic;
-    bench b(rt, op, sizes.back(), gaea_opts);
+    const std::unique_ptr<runner> b = make_runner(op, me, np, sizes.back(), gaea_opts);
 
     // The run's description.
     const std::vector<std::string> hosts = gather_hosts();
@@ -401,21 +610,20 @@ int main(int argc, char** argv) {
       out["gaea_coll_algo_env"] = env_or("GAEA_COLL_ALGO", "");
       out["date"] = utc_now();
       out["load_start"] = gaea_bench::load_average();
-      out["parameters"] = {
-          {"sizes", sizes},
-          {"size_meaning", op == operation::alltoall ? "bytes per destination" : "bytes broadcast"},
-          {"root", 0},
-          {"iters", iters},
-          {"warmup", warmup},
-          {"min_iters", min_iters},
-          {"large_message", large_message},
-          {"reps", reps},
-          {"variants", names},
-          {"chunk_bytes", chunk},
-          {"energy", energy_text},
-          {"latency",
-           "per call, each call timed alone between barriers; "
-           "mean over calls, average over ranks, median over reps"}};
+      out["parameters"] = {{"sizes", sizes},
+                           {"size_meaning", b->size_meaning()},
+                           {"root", 0},
+                           {"iters", iters},
+                           {"warmup", warmup},
+                           {"min_iters", min_iters},
+                           {"large_message", large_message},
+                           {"reps", reps},
+                           {"variants", names},
+                           {"chunk_bytes", chunk},
+                           {"energy", energy_text},
+                           {"latency",
+                            "per call, each call timed alone between barriers; "
+                            "mean over calls, average over ranks, median over reps"}};
       out["rows"] = nlohmann::json::array();
       out["complete"] = false;
 
@@ -428,8 +636,7 @@ int main(int argc, char** argv) {
       std::printf(
           "# per-call latency [us], each call timed alone between barriers, average over ranks, "
           "median of %d interleaved reps; %s\n",
-          reps,
-          op == operation::alltoall ? "size = bytes per destination" : "size = bytes, root 0");
+          reps, (std::string("size = ") + b->size_meaning()).c_str());
       std::printf("%10s %6s", "size", "iters");
       for (const variant& v : variants)
         std::printf(" %11s", v.name.c_str());
@@ -458,7 +665,7 @@ int main(int argc, char** argv) {
         std::string why;
         run_result r;
         try {
-          r = b.run(variants[k], size, warm, timed, salt);
+          r = b->run(variants[k], size, warm, timed, salt);
         } catch (const std::exception& e) {
           why = e.what();
         }
@@ -494,8 +701,10 @@ int main(int argc, char** argv) {
       for (std::size_t k = 0; k < nv; ++k) {
         nlohmann::json v = {{"bad_bytes", bad[k]}};
         if (bad[k] > 0) {
-          std::fprintf(stderr, "gaea-coll-bench: %s at %zu B delivered %lld wrong bytes\n",
-                       variants[k].name.c_str(), size, static_cast<long long>(bad[k]));
+          std::fprintf(stderr, "gaea-coll-bench: %s at %zu B: %lld %s\n", variants[k].name.c_str(),
+                       size, static_cast<long long>(bad[k]),
+                       op == operation::barrier ? "times a rank came out before another went in"
+                                                : "wrong bytes delivered");
           total_bad += bad[k];
         }
         if (!runs[k].empty()) {
@@ -505,10 +714,10 @@ int main(int argc, char** argv) {
             mx.push_back(r.max_us);
             mn.push_back(r.min_us);
           }
-          med[k] = median(avg);
+          med[k] = gaea_bench::median(avg);
           v["avg_us"] = med[k];
-          v["max_us"] = median(mx);
-          v["min_us"] = median(mn);
+          v["max_us"] = gaea_bench::median(mx);
+          v["min_us"] = gaea_bench::median(mn);
           v["reps_avg_us"] = avg;
         } else {
           v["failed"] = failure[k];

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# gaea::coll's all-to-all and broadcast algorithms beside Open MPI's MPI_Alltoall / MPI_Bcast
-# (build/bench/gaea-coll-bench: every variant in one process, on the same buffers, interleaved
-# per size), on one node and across emulated hosts (scripts/cluster.sh).
+# gaea::coll's algorithms of barrier, broadcast, reduce, allreduce, allgather and alltoall beside
+# Open MPI's calls on its defaults (build/bench/gaea-coll-bench: every variant in one process, on
+# the same buffers, interleaved per size), on one node and across emulated hosts
+# (scripts/cluster.sh). Sizes: the program's default sweep, 8 B - 4 MiB (barrier: one size).
 #
 #   bench/compare_coll.sh [build-dir=build] [launches=3]
 #
+# Operations: COLL_OPS (default "barrier broadcast reduce allreduce allgather alltoall").
 # Configurations (COLL_CONFIGS, default all, in this order):
 #   node-sm-2      2 ranks on this machine, UCX_TLS=sm (Open MPI: its default, vader)
 #   node-tcp-2     2 ranks, UCX_TLS=tcp, and Open MPI on btl tcp too (OMPI_MCA_btl=self,tcp)
@@ -21,8 +23,8 @@
 # One cluster of 4 hosts x 2 slots serves every
 # layout (mpirun's mapping picks the hosts); the JSON of every launch names the host of every
 # rank, and a launch whose layout differs from the configuration's is marked failed.
-# Every launch runs both operations (the order rotates from launch to launch); every figure is
-# the median over launches of the program's per-launch medians.
+# Every launch runs every operation (odd launches in the listed order, even ones reversed); every
+# figure is the median over launches of the program's per-launch medians.
 #
 # Output: bench/results/<date>-coll/ (COLL_OUT overrides), built under <dir>.partial and renamed
 # when the run completes:
@@ -35,7 +37,8 @@
 #   --iters 30 --warmup 5 --min-iters 3 --reps 3": fewer calls across hosts, where every call
 #   is slow), COLL_TIMEOUT (s per launch,
 #   default 300), GAEA_CLUSTER_NAME (default gaeab). Needs root (exits 77 otherwise).
-# About 3 minutes per launch on the 2-core VM (9 with the default 3 launches).
+# About 9 minutes per launch with every configuration and operation on the 2-core VM (the two
+# node-sm configurations alone: about 2).
 set -euo pipefail
 
 build=${1:-build}
@@ -55,7 +58,8 @@ configs=${COLL_CONFIGS:-$all_configs}
 node_args=${NODE_ARGS:-"--factor 4 --reps 5"}
 host_args=${HOST_ARGS:-"--factor 4 --iters 30 --warmup 5 --min-iters 3 --reps 3"}
 limit=${COLL_TIMEOUT:-300}
-ops="alltoall broadcast"
+all_ops="barrier broadcast reduce allreduce allgather alltoall"
+ops=${COLL_OPS:-$all_ops}
 final_out=${COLL_OUT:-$here/results/$(date +%Y%m%d-%H%M%S)-coll}
 [[ ! -e $final_out ]] || { echo "compare_coll.sh: $final_out exists; not overwriting it" >&2; exit 1; }
 out=$final_out.partial
@@ -65,6 +69,9 @@ exe=$build/bench/gaea-coll-bench
 exe=$(readlink -f "$exe")
 for c in $configs; do
   [[ " $all_configs " == *" $c "* ]] || { echo "unknown configuration '$c' ($all_configs)" >&2; exit 2; }
+done
+for o in $ops; do
+  [[ " $all_ops " == *" $o "* ]] || { echo "unknown operation '$o' ($all_ops)" >&2; exit 2; }
 done
 
 # config -> ranks, expected nodes, ranks per node, cluster preset ("" = one node), extra
@@ -112,7 +119,7 @@ export UCX_WARN_UNUSED_ENV_VARS=${UCX_WARN_UNUSED_ENV_VARS:-n}
   echo "uncommitted framework/coll files: $(git -C "$here/.." status --short -- framework/coll 2>/dev/null | tr '\n' ' ')"
   echo "uncommitted framework files: $(git -C "$here/.." status --short -- framework 2>/dev/null | wc -l)"
   echo "executable built: $(stat -c '%y' "$exe" | cut -c1-19) $exe"
-  echo "configs: $configs; launches: $launches; timeout per launch: ${limit}s"
+  echo "configs: $configs; operations: $ops; launches: $launches; timeout per launch: ${limit}s"
   echo "node args: $node_args; host args: $host_args"
   echo "GAEA_PROGRESS: ${GAEA_PROGRESS:-default (auto)}; GAEA_COLL_ALGO: ${GAEA_COLL_ALGO:-unset}"
 } >"$out/environment.txt"
@@ -164,10 +171,11 @@ echo "uptime at end: $(uptime)" >>"$out/environment.txt"
 
 layouts=""
 for c in $configs; do layouts+="$c=$(layout_of "$c" | tr ' ' ':') "; done
-python3 - "$out" "$layouts" <<'PY'
+python3 - "$out" "$layouts" "$ops" <<'PY'
 import json, os, re, statistics, sys
 
 out, layouts = sys.argv[1], dict(x.split("=") for x in sys.argv[2].split())
+op_order = sys.argv[3].split()
 env = open(os.path.join(out, "environment.txt")).read()
 launches = [json.loads(l) for l in open(os.path.join(out, "launches.jsonl")) if l.strip()]
 status_text = open(os.path.join(out, "cluster-status.txt")).read()
@@ -180,6 +188,7 @@ for block in re.split(r"^# ", status_text, flags=re.M):
 SMALL, LARGE = 8 << 10, 512 << 10  # small <= 8 KiB (OSU's iteration threshold), large >= 512 KiB
 
 def human(b):
+    if b == 0: return "-"  # barrier
     for unit, f in (("MiB", 1 << 20), ("KiB", 1 << 10)):
         if b >= f and b % f == 0: return f"{b // f} {unit}"
     return f"{b} B"
@@ -217,7 +226,8 @@ for l in launches:
     data.setdefault((l["config"], l["op"]), []).append(doc)
 
 summary = {}
-for (config, op), docs in data.items():
+for (config, op), docs in sorted(
+        data.items(), key=lambda kv: (list(layouts).index(kv[0][0]), op_order.index(kv[0][1]))):
     variants = docs[0]["parameters"]["variants"]
     sizes = sorted({r["bytes"] for d in docs for r in d["rows"]})
     rows = []
@@ -239,6 +249,7 @@ for (config, op), docs in data.items():
         "ranks": docs[0]["ranks"], "nodes": docs[0]["nodes"],
         "ranks_per_node": docs[0]["ranks_per_node"], "hosts": docs[0]["hosts"],
         "ucx_tls": docs[0]["ucx_tls"], "env": docs[0]["_env"], "variants": variants,
+        "size_meaning": docs[0]["parameters"]["size_meaning"],
         "launches": len(docs),
         "loads": [d["_load"] for d in docs], "busy_before": [d["_busy"] for d in docs],
         "iters": {r["bytes"]: r["iters"] for r in docs[0]["rows"]}, "rows": rows}
@@ -266,12 +277,14 @@ for config, ops in summary.items():
                              f"= {r['auto_over_best']:.1f}x the best algorithm ({r['best_gaea']})")
 
 L = []
-L.append("# gaea::coll against Open MPI: alltoall and broadcast\n")
+L.append(f"# gaea::coll against Open MPI: {', '.join(op_order)}\n")
 L.append("Per-call latency in µs, OSU-style: every variant in the same process on the same "
          "buffers, interleaved per size; each call timed alone between barriers (coll::barrier "
          "around Gaea calls, MPI_Barrier around MPI calls); average over ranks, median over the "
-         "interleaved repetitions of a launch, then median over launches. alltoall sizes are "
-         "bytes per destination; broadcast from root 0. **best/MPI** is the fastest explicit Gaea "
+         "interleaved repetitions of a launch, then median over launches. Sizes: alltoall, bytes "
+         "per destination; allgather, bytes per member; broadcast, bytes from root 0; reduce "
+         "(root 0) and allreduce, bytes of doubles summed; barrier, none. Open MPI runs on its "
+         "defaults (coll/tuned). **best/MPI** is the fastest explicit Gaea "
          "algorithm at that size divided by MPI (below 1: Gaea faster); `auto` is Gaea's own "
          "choice (documented size rules, no calibration). Every call's data are checked.\n")
 L.append("```\n" + env.strip() + "\n```\n")
@@ -298,7 +311,7 @@ for config, ops in summary.items():
     if config in status:
         L.append("```\n" + status[config] + "\n```\n")
     for op, s in ops.items():
-        L.append(f"### {op} ({s['launches']} launch(es); load before each: "
+        L.append(f"### {op} (size = {s['size_meaning']}; {s['launches']} launch(es); load before each: "
                  f"{' | '.join(s['loads'])}; cores busy before: {' | '.join(s['busy_before'])})\n")
         L.append("| size | iters | " + " | ".join(s["variants"]) + " | best Gaea | best/MPI | auto/best |")
         L.append("|" + "---|" * (len(s["variants"]) + 5))

@@ -12,37 +12,14 @@
 #   bench/compare_ga_api.sh [build-dir] [launches=3] [out-dir]
 # Environment: UCX_TLS for Gaea (default sm), RANKS for read_inc (default 4).
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-if [[ "${GAEA_SKIP_DEPS:-0}" != 1 ]]; then "$root/scripts/install-deps.sh" --bench; fi
+# shellcheck source-path=SCRIPTDIR source=ga_reference_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/ga_reference_common.sh"
 build=${1:-build}
 launches=${2:-3}
-out=${3:-$root/bench/results/$(date -u +%Y%m%d-%H%M%S)-ga-api}
+out=${3:-$ga_ref_root/bench/results/$(date -u +%Y%m%d-%H%M%S)-ga-api}
 ranks=${RANKS:-4}
-export UCX_TLS=${UCX_TLS:-sm}
-ref="$build/bench/reference"
-for p in ga_rma_sweep ga_strided_bench ga_read_inc_bench; do
-  for f in "$ref/$p" "$ref/${p}_gaea"; do
-    [[ -x "$f" ]] || { echo "error: $f not built (GA reference benchmarks need libglobalarrays-dev)" >&2; exit 2; }
-  done
-done
-mkdir -p "$out"
-jsonl="$out/results.jsonl"
-: >"$jsonl"
-flags=(--oversubscribe)
-[[ $(id -u) == 0 ]] && flags+=(--allow-run-as-root)
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-# run <config> <np> <program> [args…]: appends the program's JSON lines tagged with config/launch.
-run() {
-  local config=$1 np=$2
-  shift 2
-  local log="$out/$config.$launch.$(basename "$1").log"
-  if ! timeout 900 mpirun "${flags[@]}" -np "$np" "$@" >"$log" 2>&1; then
-    echo "error: $config $* failed (log: $log)" >&2
-    tail -5 "$log" >&2
-    exit 1
-  fi
-  grep '^{' "$log" | sed -E "s/^\{/{\"config\":\"$config\",\"launch\":$launch,/" >>"$jsonl"
-}
+ga_ref_setup "$build" "$out" ga_rma_sweep ga_strided_bench ga_read_inc_bench
+run() { ga_ref_run "$@"; }  # run <config> <np> <program> [args…]
 sizes=8,64,512,4KiB,32KiB,256KiB,1MiB
 for ((launch = 1; launch <= launches; launch++)); do
   echo "== launch $launch of $launches (load $(cut -d' ' -f1 /proc/loadavg))"
@@ -60,8 +37,8 @@ for ((launch = 1; launch <= launches; launch++)); do
   OMPI_MCA_mpi_yield_when_idle=1 run ga-api-yield 2 "$ref/ga_strided_bench_gaea" --quick
   OMPI_MCA_mpi_yield_when_idle=1 run ga-api-yield "$ranks" "$ref/ga_read_inc_bench_gaea" --reps 3
 done
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+load_after=$(ga_ref_load)
 
-python3 "$root/bench/ga_api_summary.py" "$jsonl" "$launches" "$load_before" "$load_after" "$UCX_TLS" |
+python3 "$ga_ref_root/bench/ga_api_summary.py" "$jsonl" "$launches" "$load_before" "$load_after" "$UCX_TLS" |
   tee "$out/summary.md"
 echo "(raw JSON: $jsonl)"

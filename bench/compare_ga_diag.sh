@@ -7,41 +7,21 @@
 #   bench/compare_ga_diag.sh [build-dir] [launches=3] [out-dir]
 # Environment: N (default 2000), RANKS (default 4), UCX_TLS for Gaea (default sm).
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-if [[ "${GAEA_SKIP_DEPS:-0}" != 1 ]]; then "$root/scripts/install-deps.sh" --bench; fi
+# shellcheck source-path=SCRIPTDIR source=ga_reference_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/ga_reference_common.sh"
 build=${1:-build}
 launches=${2:-3}
-out=${3:-$root/bench/results/$(date -u +%Y%m%d-%H%M%S)-ga-diag}
+out=${3:-$ga_ref_root/bench/results/$(date -u +%Y%m%d-%H%M%S)-ga-diag}
 n=${N:-2000}
 ranks=${RANKS:-4}
-export UCX_TLS=${UCX_TLS:-sm}
-ref="$build/bench/reference"
-for f in "$ref/ga_diag_bench" "$ref/ga_diag_bench_gaea"; do
-  [[ -x "$f" ]] || { echo "error: $f not built (needs libglobalarrays-dev)" >&2; exit 2; }
-done
-mkdir -p "$out"
-jsonl="$out/results.jsonl"
-: >"$jsonl"
-flags=(--oversubscribe)
-[[ $(id -u) == 0 ]] && flags+=(--allow-run-as-root)
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-run() {  # run <config> <program> [args…]
-  local config=$1
-  shift
-  local log="$out/$config.$launch.log"
-  if ! timeout 900 mpirun "${flags[@]}" -np "$ranks" "$@" --n "$n" >"$log" 2>&1; then
-    echo "error: $config $* failed (log: $log)" >&2
-    tail -5 "$log" >&2
-    exit 1
-  fi
-  grep '^{' "$log" | sed -E "s/^\{/{\"config\":\"$config\",\"launch\":$launch,/" >>"$jsonl"
-}
+ga_ref_setup "$build" "$out" ga_diag_bench
+run() { local config=$1; shift; ga_ref_run "$config" "$ranks" "$@" --n "$n"; }  # run <config> <program> [args…]
 for ((launch = 1; launch <= launches; launch++)); do
   echo "== launch $launch of $launches (load $(cut -d' ' -f1 /proc/loadavg))"
   run ga-seq "$ref/ga_diag_bench" --seq
   run gaea "$ref/ga_diag_bench_gaea"
 done
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+load_after=$(ga_ref_load)
 python3 - "$jsonl" "$load_before" "$load_after" "$n" "$ranks" <<'PY' | tee "$out/summary.md"
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
