@@ -81,25 +81,19 @@ struct run_result {
   std::int64_t bad_bytes = 0;                 // verification mismatches, summed over ranks
 };
 
-bool power_of_two(int n) {
-  return n > 0 && (n & (n - 1)) == 0;
-}
-
-/// The algorithms of `op` that can run on `ranks` members, in the header's order.
-std::vector<algorithm> algorithms_of(operation op, int ranks) {
+/// The algorithms of `op` that can run on the world group here, in the header's order.
+std::vector<algorithm> algorithms_of(operation op) {
   std::vector<algorithm> out;
-  for (const auto& entry : coll::algorithm_names) {
-    const algorithm a = entry.value;
-    if (a != algorithm::automatic && coll::implements(a, op) &&
-        (a != algorithm::pairwise || power_of_two(ranks)))
-      out.push_back(a);
-  }
+  for (const auto& entry : coll::algorithm_names)
+    if (entry.value != algorithm::automatic &&
+        coll::cannot_run(coll::world(), entry.value, op).empty())
+      out.push_back(entry.value);
   return out;
 }
 
 /// Parses --algos: "all" (every algorithm of the operation that runs here, auto and mpi), or a
 /// list of algorithm names, "auto" (the estimator's choice) and "mpi".
-std::vector<variant> parse_variants(const std::string& text, operation op, int ranks) {
+std::vector<variant> parse_variants(const std::string& text, operation op) {
   std::vector<variant> out;
   auto add = [&](variant v) {
     for (const variant& w : out)
@@ -108,7 +102,7 @@ std::vector<variant> parse_variants(const std::string& text, operation op, int r
   };
   for (const std::string& item : split_list(text)) {
     if (item == "all") {
-      for (algorithm a : algorithms_of(op, ranks))
+      for (algorithm a : algorithms_of(op))
         add({std::string(coll::to_string(a)), false, a});
       add({"auto", false, algorithm::automatic});
       add({"mpi", true, algorithm::automatic});
@@ -118,12 +112,11 @@ std::vector<variant> parse_variants(const std::string& text, operation op, int r
       add({"auto", false, algorithm::automatic});
     } else {
       const auto a = coll::parse_algorithm(item);
-      if (!a || *a == algorithm::automatic || !coll::implements(*a, op))
-        throw std::invalid_argument("'" + item + "' is not an algorithm of " +
-                                    std::string(coll::to_string(op)) + " (nor auto, mpi, all)");
-      if (*a == algorithm::pairwise && !power_of_two(ranks))
-        throw std::invalid_argument("pairwise needs a power-of-two number of ranks, not " +
-                                    std::to_string(ranks));
+      if (!a || *a == algorithm::automatic)
+        throw std::invalid_argument("'" + item + "' is not an algorithm (nor auto, mpi, all)");
+      if (const std::string why = coll::cannot_run(coll::world(), *a, op); !why.empty())
+        throw std::invalid_argument("'" + item + "' cannot run " +
+                                    std::string(coll::to_string(op)) + " here: " + why);
       add({item, false, *a});
     }
   }
@@ -552,7 +545,7 @@ int main(int argc, char** argv) {
     const operation op = *coll::parse_operation(op_text);
     std::vector<variant> variants;
     try {
-      variants = parse_variants(algos_text, op, np);
+      variants = parse_variants(algos_text, op);
       int mpi_rank = -1;
       MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
       if (mpi_rank != me) throw std::runtime_error("Gaea rank differs from MPI_COMM_WORLD rank");
