@@ -22,6 +22,10 @@ namespace gaea::ga_compat::fortran {
 
 /// Fortran default INTEGER (and LOGICAL, which has its size) of this build.
 using fint = std::conditional_t<GAEA_FORTRAN_INTEGER_BYTES == 8, std::int64_t, std::int32_t>;
+/// GA_ACCESS_INDEX_TYPE and MA_ACCESS_INDEX_TYPE, an index into the MA arrays (dbl_mb, …):
+/// integer*8 in both builds, as GA's on 64-bit platforms (a global array's memory lies further
+/// than 2^31 elements from the MA common blocks).
+using findex = std::int64_t;
 /// The length gfortran passes (by value, after the other arguments) for each CHARACTER argument.
 using flen = std::size_t;
 
@@ -85,9 +89,8 @@ std::size_t f_type_size(fint type, const char* fn);
 
 /// GA's Fortran index of `ptr` into the MA common block of Fortran type `type` (dbl_mb for
 /// MT_F_DBL, int_mb for MT_F_INT, …): ptr is element index(1-based) of that array. gaea::error
-/// naming `fn` when `ptr` is not a whole number of elements from the block, or the index does
-/// not fit a Fortran INTEGER.
-fint mb_index(fint type, const void* ptr, const char* fn);
+/// naming `fn` when `ptr` is not a whole number of elements from the block.
+findex mb_index(fint type, const void* ptr, const char* fn);
 /// Bytes `ptr` must move up so that mb_index can name it (0 unless the common block is less
 /// aligned than the element size).
 std::size_t mb_shift(fint type, const void* ptr, const char* fn);

@@ -195,14 +195,14 @@ std::size_t mb_shift(fint type, const void* ptr, const char* fn) {
   return static_cast<std::size_t>(((-off) % s + s) % s);
 }
 
-fint mb_index(fint type, const void* ptr, const char* fn) {
+findex mb_index(fint type, const void* ptr, const char* fn) {
   const mb_block b = block_of(type, fn);
   const auto off = reinterpret_cast<std::intptr_t>(ptr) - reinterpret_cast<std::intptr_t>(b.base);
   const auto s = static_cast<std::intptr_t>(b.size);
   if (off % s != 0)
     throw error(std::string(fn) + ": the memory is not a whole number of " + str(s) +
                 "-byte elements from the MA common block of type " + str(type));
-  return narrow(off / s + 1, fn, "MA index");
+  return static_cast<findex>(off / s + 1);
 }
 
 }  // namespace gaea::ga_compat::fortran

@@ -274,7 +274,7 @@ void ga_gather_(fint* g_a, void* v, fint* i, fint* j, fint* n) {
 }
 
 // ---- direct access ----------------------------------------------------------------------------
-void nga_access_(fint* g_a, fint* lo, fint* hi, fint* index, fint* ld) {
+void nga_access_(fint* g_a, fint* lo, fint* hi, findex* index, fint* ld) {
   api("nga_access", [&] {
     nd_patch p = patch(g_a, lo, hi, nullptr, "nga_access");
     std::int64_t c_ld[GA_MAX_DIM] = {};
@@ -284,7 +284,7 @@ void nga_access_(fint* g_a, fint* lo, fint* hi, fint* index, fint* ld) {
     if (p.n > 1) f_extent(c_ld, p.n - 1, ld, "nga_access");
   });
 }
-void ga_access_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, fint* index, fint* ld) {
+void ga_access_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, findex* index, fint* ld) {
   api("ga_access", [&] {
     nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, nullptr, "ga_access");
     std::int64_t c_ld[GA_MAX_DIM] = {};
@@ -367,7 +367,7 @@ fint nga_update_ghost_dir_(fint* g_a, fint* dimension, fint* dir, fint* corners)
   });
 }
 // The local block with its ghost cells: dims its extents, index its first (ghost) element.
-void nga_access_ghosts_(fint* g_a, fint* dims, fint* index, fint* ld) {
+void nga_access_ghosts_(fint* g_a, fint* dims, findex* index, fint* ld) {
   api("nga_access_ghosts", [&] {
     const int h = handle(*g_a, "nga_access_ghosts"), n = ndim_of(*g_a, "nga_access_ghosts");
     std::int64_t c_dims[GA_MAX_DIM] = {}, c_ld[GA_MAX_DIM] = {};
