@@ -73,6 +73,21 @@ void f_subscript(const std::int64_t* c, int ndim, fint* f, const char* fn);
 /// C extents back to Fortran's order.
 void f_extent(const std::int64_t* c, int n, fint* f, const char* fn);
 
+/// A patch of an array and the leading extents of a local buffer, in the C layer's terms.
+struct nd_patch {
+  int h = 0;  ///< the C layer's handle
+  int n = 0;  ///< dimensions
+  c_values lo, hi, ld;
+};
+/// The patch lo..hi (Fortran subscripts) of array g_a, with a buffer's leading extents `ld`
+/// (n-1 of them; none when null, or for a 1-D array).
+nd_patch patch(const fint* g_a, const fint* lo, const fint* hi, const char* fn,
+               const fint* ld = nullptr);
+/// The 2-D (ga_) forms' patch: rows ilo..ihi, columns jlo..jhi (a 1-D array takes ilo..ihi
+/// only); gaea::error naming `fn` for an array of more dimensions.
+nd_patch patch2(const fint* g_a, const fint* ilo, const fint* ihi, const fint* jlo, const fint* jhi,
+                const char* fn, const fint* ld = nullptr);
+
 /// Dimensions of array `g_a` (checks the handle).
 int ndim_of(fint g_a, const char* fn);
 /// The C layer's handle for a Fortran one.

@@ -13,31 +13,6 @@ using gaea::error;
 
 namespace {
 
-struct nd_patch {
-  int h = 0;
-  int n = 0;
-  c_values lo, hi;
-};
-
-nd_patch patch(const fint* g_a, const fint* lo, const fint* hi, const char* fn) {
-  nd_patch p;
-  p.h = handle(*g_a, fn);
-  p.n = ndim_of(*g_a, fn);
-  p.lo = c_subscript(lo, p.n, fn);
-  p.hi = c_subscript(hi, p.n, fn);
-  return p;
-}
-
-nd_patch patch2(const fint* g_a, const fint* ilo, const fint* ihi, const fint* jlo, const fint* jhi,
-                const char* fn) {
-  const int n = ndim_of(*g_a, fn);
-  if (n > 2)
-    throw error(std::string(fn) + ": a " + std::to_string(n) +
-                "-D array (the 2-D ga_ form takes 1-D and 2-D arrays; use nga_)");
-  const fint lo[2] = {*ilo, *jlo}, hi[2] = {*ihi, *jhi};
-  return patch(g_a, lo, hi, fn);
-}
-
 char flag(const char* s, flen len) {
   return len > 0 && s != nullptr ? s[0] : 'N';
 }

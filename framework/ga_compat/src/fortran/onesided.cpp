@@ -10,34 +10,6 @@ using gaea::error;
 
 namespace {
 
-// A patch of array g_a and the leading extents of a local buffer, in the C layer's terms.
-struct nd_patch {
-  int h = 0;
-  int n = 0;
-  c_values lo, hi, ld;
-};
-
-nd_patch patch(const fint* g_a, const fint* lo, const fint* hi, const fint* ld, const char* fn) {
-  nd_patch p;
-  p.h = handle(*g_a, fn);
-  p.n = ndim_of(*g_a, fn);
-  p.lo = c_subscript(lo, p.n, fn);
-  p.hi = c_subscript(hi, p.n, fn);
-  if (ld != nullptr && p.n > 1) p.ld = c_extent(ld, p.n - 1, fn);
-  return p;
-}
-
-// The 2-D (ga_) forms: rows ilo..ihi, columns jlo..jhi (a 1-D array takes ilo..ihi only).
-nd_patch patch2(const fint* g_a, const fint* ilo, const fint* ihi, const fint* jlo, const fint* jhi,
-                const fint* ld, const char* fn) {
-  const int n = ndim_of(*g_a, fn);
-  if (n > 2)
-    throw error(std::string(fn) + ": a " + std::to_string(n) +
-                "-D array (the 2-D ga_ form takes 1-D and 2-D arrays; use nga_)");
-  const fint lo[2] = {*ilo, *jlo}, hi[2] = {*ihi, *jhi};
-  return patch(g_a, lo, hi, ld, fn);
-}
-
 // A Fortran element list subs(ndim, n) as the C layer's flat list.
 std::vector<std::int64_t> c_subs(const fint* subs, int ndim, fint n, const char* fn) {
   std::vector<std::int64_t> c(static_cast<std::size_t>(ndim) * static_cast<std::size_t>(n));
@@ -82,38 +54,38 @@ extern "C" {
 // ---- put / get / acc --------------------------------------------------------------------------
 void nga_put_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
   api("nga_put", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_put");
+    nd_patch p = patch(g_a, lo, hi, "nga_put", ld);
     NGA_Put64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
   });
 }
 void nga_get_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
   api("nga_get", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_get");
+    nd_patch p = patch(g_a, lo, hi, "nga_get", ld);
     NGA_Get64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
   });
 }
 void nga_acc_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, void* alpha) {
   api("nga_acc", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_acc");
+    nd_patch p = patch(g_a, lo, hi, "nga_acc", ld);
     NGA_Acc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha);
   });
 }
 void ga_put_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld) {
   api("ga_put", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_put");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_put", ld);
     NGA_Put64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
   });
 }
 void ga_get_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld) {
   api("ga_get", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_get");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_get", ld);
     NGA_Get64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
   });
 }
 void ga_acc_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
              void* alpha) {
   api("ga_acc", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_acc");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_acc", ld);
     NGA_Acc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha);
   });
 }
@@ -121,7 +93,7 @@ void ga_acc_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, f
 // ---- non-blocking -----------------------------------------------------------------------------
 void nga_nbput_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, fint* nb) {
   api("nga_nbput", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_nbput");
+    nd_patch p = patch(g_a, lo, hi, "nga_nbput", ld);
     ga_nbhdl_t h = 0;
     NGA_NbPut64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
     *nb = nb_handle(h, "nga_nbput");
@@ -129,7 +101,7 @@ void nga_nbput_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, fint* nb) {
 }
 void nga_nbget_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, fint* nb) {
   api("nga_nbget", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_nbget");
+    nd_patch p = patch(g_a, lo, hi, "nga_nbget", ld);
     ga_nbhdl_t h = 0;
     NGA_NbGet64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
     *nb = nb_handle(h, "nga_nbget");
@@ -137,7 +109,7 @@ void nga_nbget_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, fint* nb) {
 }
 void nga_nbacc_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, void* alpha, fint* nb) {
   api("nga_nbacc", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_nbacc");
+    nd_patch p = patch(g_a, lo, hi, "nga_nbacc", ld);
     ga_nbhdl_t h = 0;
     NGA_NbAcc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha, &h);
     *nb = nb_handle(h, "nga_nbacc");
@@ -146,7 +118,7 @@ void nga_nbacc_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, void* alpha,
 void ga_nbput_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
                fint* nb) {
   api("ga_nbput", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_nbput");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_nbput", ld);
     ga_nbhdl_t h = 0;
     NGA_NbPut64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
     *nb = nb_handle(h, "ga_nbput");
@@ -155,7 +127,7 @@ void ga_nbput_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf,
 void ga_nbget_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
                fint* nb) {
   api("ga_nbget", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_nbget");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_nbget", ld);
     ga_nbhdl_t h = 0;
     NGA_NbGet64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
     *nb = nb_handle(h, "ga_nbget");
@@ -164,7 +136,7 @@ void ga_nbget_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf,
 void ga_nbacc_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
                void* alpha, fint* nb) {
   api("ga_nbacc", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_nbacc");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_nbacc", ld);
     ga_nbhdl_t h = 0;
     NGA_NbAcc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha, &h);
     *nb = nb_handle(h, "ga_nbacc");
@@ -188,40 +160,40 @@ fint ga_nbtest_(fint* nb) {
 // ---- strided and periodic ---------------------------------------------------------------------
 void nga_strided_put_(fint* g_a, fint* lo, fint* hi, fint* skip, void* buf, fint* ld) {
   api("nga_strided_put", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_strided_put");
+    nd_patch p = patch(g_a, lo, hi, "nga_strided_put", ld);
     c_values s = c_extent(skip, p.n, "nga_strided_put");
     NGA_Strided_put64(p.h, p.lo.data(), p.hi.data(), s.data(), buf, p.ld.data());
   });
 }
 void nga_strided_get_(fint* g_a, fint* lo, fint* hi, fint* skip, void* buf, fint* ld) {
   api("nga_strided_get", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_strided_get");
+    nd_patch p = patch(g_a, lo, hi, "nga_strided_get", ld);
     c_values s = c_extent(skip, p.n, "nga_strided_get");
     NGA_Strided_get64(p.h, p.lo.data(), p.hi.data(), s.data(), buf, p.ld.data());
   });
 }
 void nga_strided_acc_(fint* g_a, fint* lo, fint* hi, fint* skip, void* buf, fint* ld, void* alpha) {
   api("nga_strided_acc", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_strided_acc");
+    nd_patch p = patch(g_a, lo, hi, "nga_strided_acc", ld);
     c_values s = c_extent(skip, p.n, "nga_strided_acc");
     NGA_Strided_acc64(p.h, p.lo.data(), p.hi.data(), s.data(), buf, p.ld.data(), alpha);
   });
 }
 void nga_periodic_put_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
   api("nga_periodic_put", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_periodic_put");
+    nd_patch p = patch(g_a, lo, hi, "nga_periodic_put", ld);
     NGA_Periodic_put64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
   });
 }
 void nga_periodic_get_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
   api("nga_periodic_get", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_periodic_get");
+    nd_patch p = patch(g_a, lo, hi, "nga_periodic_get", ld);
     NGA_Periodic_get64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
   });
 }
 void nga_periodic_acc_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, void* alpha) {
   api("nga_periodic_acc", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_periodic_acc");
+    nd_patch p = patch(g_a, lo, hi, "nga_periodic_acc", ld);
     NGA_Periodic_acc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha);
   });
 }
@@ -276,7 +248,7 @@ void ga_gather_(fint* g_a, void* v, fint* i, fint* j, fint* n) {
 // ---- direct access ----------------------------------------------------------------------------
 void nga_access_(fint* g_a, fint* lo, fint* hi, findex* index, fint* ld) {
   api("nga_access", [&] {
-    nd_patch p = patch(g_a, lo, hi, nullptr, "nga_access");
+    nd_patch p = patch(g_a, lo, hi, "nga_access");
     std::int64_t c_ld[GA_MAX_DIM] = {};
     void* ptr = nullptr;
     NGA_Access64(p.h, p.lo.data(), p.hi.data(), &ptr, c_ld);
@@ -286,7 +258,7 @@ void nga_access_(fint* g_a, fint* lo, fint* hi, findex* index, fint* ld) {
 }
 void ga_access_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, findex* index, fint* ld) {
   api("ga_access", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, nullptr, "ga_access");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_access");
     std::int64_t c_ld[GA_MAX_DIM] = {};
     void* ptr = nullptr;
     NGA_Access64(p.h, p.lo.data(), p.hi.data(), &ptr, c_ld);
@@ -297,25 +269,25 @@ void ga_access_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, findex* i
 }
 void nga_release_(fint* g_a, fint* lo, fint* hi) {
   api("nga_release", [&] {
-    nd_patch p = patch(g_a, lo, hi, nullptr, "nga_release");
+    nd_patch p = patch(g_a, lo, hi, "nga_release");
     NGA_Release64(p.h, p.lo.data(), p.hi.data());
   });
 }
 void nga_release_update_(fint* g_a, fint* lo, fint* hi) {
   api("nga_release_update", [&] {
-    nd_patch p = patch(g_a, lo, hi, nullptr, "nga_release_update");
+    nd_patch p = patch(g_a, lo, hi, "nga_release_update");
     NGA_Release_update64(p.h, p.lo.data(), p.hi.data());
   });
 }
 void ga_release_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi) {
   api("ga_release", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, nullptr, "ga_release");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_release");
     NGA_Release64(p.h, p.lo.data(), p.hi.data());
   });
 }
 void ga_release_update_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi) {
   api("ga_release_update", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, nullptr, "ga_release_update");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_release_update");
     NGA_Release_update64(p.h, p.lo.data(), p.hi.data());
   });
 }
