@@ -25,6 +25,37 @@ bool is_matrix(const fint* g_a, const char* fn) {
   return ndim_of(*g_a, fn) == 2;
 }
 
+// The dot products of two patches: the n-D (nga_) and 2-D (ga_) forms over the C layer's `dot`
+// of the element type.
+template <class Dot>
+auto dot_nd(const char* fn, Dot dot, fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b,
+            const char* tb, fint* blo, fint* bhi, flen la, flen lb) {
+  return api(fn, [&] {
+    nd_patch a = patch(g_a, alo, ahi, fn), b = patch(g_b, blo, bhi, fn);
+    return dot(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb), b.lo.data(),
+               b.hi.data());
+  });
+}
+template <class Dot>
+auto dot_2d(const char* fn, Dot dot, fint* g_a, const char* ta, fint* ailo, fint* aihi, fint* ajlo,
+            fint* ajhi, fint* g_b, const char* tb, fint* bilo, fint* bihi, fint* bjlo, fint* bjhi,
+            flen la, flen lb) {
+  return api(fn, [&] {
+    nd_patch a = patch2(g_a, ailo, aihi, ajlo, ajhi, fn),
+             b = patch2(g_b, bilo, bihi, bjlo, bjhi, fn);
+    return dot(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb), b.lo.data(),
+               b.hi.data());
+  });
+}
+// The dot of MT_INT patches: arrays of this build's INTEGER (C_LONG or C_INT).
+fint int_dot_patch(int g_a, char ta, std::int64_t* alo, std::int64_t* ahi, int g_b, char tb,
+                   std::int64_t* blo, std::int64_t* bhi) {
+  if constexpr (sizeof(fint) == 8)
+    return static_cast<fint>(NGA_Ldot_patch64(g_a, ta, alo, ahi, g_b, tb, blo, bhi));
+  else
+    return static_cast<fint>(NGA_Idot_patch64(g_a, ta, alo, ahi, g_b, tb, blo, bhi));
+}
+
 }  // namespace
 
 extern "C" {
@@ -265,69 +296,37 @@ void ga_add_patch_(void* alpha, fint* g_a, fint* ailo, fint* aihi, fint* ajlo, f
 }
 double nga_ddot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b, const char* tb,
                        fint* blo, fint* bhi, flen la, flen lb) {
-  return api("nga_ddot_patch", [&] {
-    nd_patch a = patch(g_a, alo, ahi, "nga_ddot_patch"), b = patch(g_b, blo, bhi, "nga_ddot_patch");
-    return NGA_Ddot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_nd("nga_ddot_patch", NGA_Ddot_patch64, g_a, ta, alo, ahi, g_b, tb, blo, bhi, la, lb);
 }
 double ga_ddot_patch_(fint* g_a, const char* ta, fint* ailo, fint* aihi, fint* ajlo, fint* ajhi,
                       fint* g_b, const char* tb, fint* bilo, fint* bihi, fint* bjlo, fint* bjhi,
                       flen la, flen lb) {
-  return api("ga_ddot_patch", [&] {
-    nd_patch a = patch2(g_a, ailo, aihi, ajlo, ajhi, "ga_ddot_patch"),
-             b = patch2(g_b, bilo, bihi, bjlo, bjhi, "ga_ddot_patch");
-    return NGA_Ddot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_2d("ga_ddot_patch", NGA_Ddot_patch64, g_a, ta, ailo, aihi, ajlo, ajhi, g_b, tb, bilo,
+                bihi, bjlo, bjhi, la, lb);
 }
 DoubleComplex nga_zdot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b,
                               const char* tb, fint* blo, fint* bhi, flen la, flen lb) {
-  return api("nga_zdot_patch", [&] {
-    nd_patch a = patch(g_a, alo, ahi, "nga_zdot_patch"), b = patch(g_b, blo, bhi, "nga_zdot_patch");
-    return NGA_Zdot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_nd("nga_zdot_patch", NGA_Zdot_patch64, g_a, ta, alo, ahi, g_b, tb, blo, bhi, la, lb);
 }
 DoubleComplex ga_zdot_patch_(fint* g_a, const char* ta, fint* ailo, fint* aihi, fint* ajlo,
                              fint* ajhi, fint* g_b, const char* tb, fint* bilo, fint* bihi,
                              fint* bjlo, fint* bjhi, flen la, flen lb) {
-  return api("ga_zdot_patch", [&] {
-    nd_patch a = patch2(g_a, ailo, aihi, ajlo, ajhi, "ga_zdot_patch"),
-             b = patch2(g_b, bilo, bihi, bjlo, bjhi, "ga_zdot_patch");
-    return NGA_Zdot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_2d("ga_zdot_patch", NGA_Zdot_patch64, g_a, ta, ailo, aihi, ajlo, ajhi, g_b, tb, bilo,
+                bihi, bjlo, bjhi, la, lb);
 }
 float nga_sdot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b, const char* tb,
                       fint* blo, fint* bhi, flen la, flen lb) {
-  return api("nga_sdot_patch", [&] {
-    nd_patch a = patch(g_a, alo, ahi, "nga_sdot_patch"), b = patch(g_b, blo, bhi, "nga_sdot_patch");
-    return NGA_Fdot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_nd("nga_sdot_patch", NGA_Fdot_patch64, g_a, ta, alo, ahi, g_b, tb, blo, bhi, la, lb);
 }
 float ga_sdot_patch_(fint* g_a, const char* ta, fint* ailo, fint* aihi, fint* ajlo, fint* ajhi,
                      fint* g_b, const char* tb, fint* bilo, fint* bihi, fint* bjlo, fint* bjhi,
                      flen la, flen lb) {
-  return api("ga_sdot_patch", [&] {
-    nd_patch a = patch2(g_a, ailo, aihi, ajlo, ajhi, "ga_sdot_patch"),
-             b = patch2(g_b, bilo, bihi, bjlo, bjhi, "ga_sdot_patch");
-    return NGA_Fdot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_2d("ga_sdot_patch", NGA_Fdot_patch64, g_a, ta, ailo, aihi, ajlo, ajhi, g_b, tb, bilo,
+                bihi, bjlo, bjhi, la, lb);
 }
 fint nga_idot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b, const char* tb,
                      fint* blo, fint* bhi, flen la, flen lb) {
-  return api("nga_idot_patch", [&] {
-    nd_patch a = patch(g_a, alo, ahi, "nga_idot_patch"), b = patch(g_b, blo, bhi, "nga_idot_patch");
-    if constexpr (sizeof(fint) == 8)
-      return static_cast<fint>(NGA_Ldot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h,
-                                                flag(tb, lb), b.lo.data(), b.hi.data()));
-    else
-      return static_cast<fint>(NGA_Idot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h,
-                                                flag(tb, lb), b.lo.data(), b.hi.data()));
-  });
+  return dot_nd("nga_idot_patch", int_dot_patch, g_a, ta, alo, ahi, g_b, tb, blo, bhi, la, lb);
 }
 
 // ---- scans, pack, enumerate (1-D; lo and hi are 1-based) ---------------------------------------
