@@ -47,100 +47,82 @@ fint nb_handle(ga_nbhdl_t h, const char* fn) {
   return narrow(h, fn, "request handle");
 }
 
+// Patches of the put/get/acc forms: the nga_ forms' n-D bounds, the ga_ forms' 2-D ones, each
+// with the buffer's leading extents.
+auto nd(const fint* g_a, const fint* lo, const fint* hi, const fint* ld) {
+  return [=](const char* fn) { return patch(g_a, lo, hi, fn, ld); };
+}
+auto two_d(const fint* g_a, const fint* ilo, const fint* ihi, const fint* jlo, const fint* jhi,
+           const fint* ld) {
+  return [=](const char* fn) { return patch2(g_a, ilo, ihi, jlo, jhi, fn, ld); };
+}
+
+// Every put/get/acc form: the patch `where` names, then the C layer's
+// call(handle, lo, hi, buf, ld, tail...) (tail: an accumulate's alpha).
+template <class Where, class Call, class... Tail>
+void transfer(const char* fn, Where where, Call call, void* buf, Tail... tail) {
+  api(fn, [&] {
+    nd_patch p = where(fn);
+    call(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), tail...);
+  });
+}
+// The non-blocking forms: the same with the request's handle last, returned in `nb`.
+template <class Where, class Call, class... Tail>
+void transfer_nb(const char* fn, fint* nb, Where where, Call call, void* buf, Tail... tail) {
+  api(fn, [&] {
+    nd_patch p = where(fn);
+    ga_nbhdl_t h = 0;
+    call(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), tail..., &h);
+    *nb = nb_handle(h, fn);
+  });
+}
+
 }  // namespace
 
 extern "C" {
 
 // ---- put / get / acc --------------------------------------------------------------------------
 void nga_put_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
-  api("nga_put", [&] {
-    nd_patch p = patch(g_a, lo, hi, "nga_put", ld);
-    NGA_Put64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("nga_put", nd(g_a, lo, hi, ld), NGA_Put64, buf);
 }
 void nga_get_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
-  api("nga_get", [&] {
-    nd_patch p = patch(g_a, lo, hi, "nga_get", ld);
-    NGA_Get64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("nga_get", nd(g_a, lo, hi, ld), NGA_Get64, buf);
 }
 void nga_acc_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, void* alpha) {
-  api("nga_acc", [&] {
-    nd_patch p = patch(g_a, lo, hi, "nga_acc", ld);
-    NGA_Acc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha);
-  });
+  transfer("nga_acc", nd(g_a, lo, hi, ld), NGA_Acc64, buf, alpha);
 }
 void ga_put_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld) {
-  api("ga_put", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_put", ld);
-    NGA_Put64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("ga_put", two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_Put64, buf);
 }
 void ga_get_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld) {
-  api("ga_get", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_get", ld);
-    NGA_Get64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("ga_get", two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_Get64, buf);
 }
 void ga_acc_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
              void* alpha) {
-  api("ga_acc", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_acc", ld);
-    NGA_Acc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha);
-  });
+  transfer("ga_acc", two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_Acc64, buf, alpha);
 }
 
 // ---- non-blocking -----------------------------------------------------------------------------
 void nga_nbput_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, fint* nb) {
-  api("nga_nbput", [&] {
-    nd_patch p = patch(g_a, lo, hi, "nga_nbput", ld);
-    ga_nbhdl_t h = 0;
-    NGA_NbPut64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
-    *nb = nb_handle(h, "nga_nbput");
-  });
+  transfer_nb("nga_nbput", nb, nd(g_a, lo, hi, ld), NGA_NbPut64, buf);
 }
 void nga_nbget_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, fint* nb) {
-  api("nga_nbget", [&] {
-    nd_patch p = patch(g_a, lo, hi, "nga_nbget", ld);
-    ga_nbhdl_t h = 0;
-    NGA_NbGet64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
-    *nb = nb_handle(h, "nga_nbget");
-  });
+  transfer_nb("nga_nbget", nb, nd(g_a, lo, hi, ld), NGA_NbGet64, buf);
 }
 void nga_nbacc_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, void* alpha, fint* nb) {
-  api("nga_nbacc", [&] {
-    nd_patch p = patch(g_a, lo, hi, "nga_nbacc", ld);
-    ga_nbhdl_t h = 0;
-    NGA_NbAcc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha, &h);
-    *nb = nb_handle(h, "nga_nbacc");
-  });
+  transfer_nb("nga_nbacc", nb, nd(g_a, lo, hi, ld), NGA_NbAcc64, buf, alpha);
 }
 void ga_nbput_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
                fint* nb) {
-  api("ga_nbput", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_nbput", ld);
-    ga_nbhdl_t h = 0;
-    NGA_NbPut64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
-    *nb = nb_handle(h, "ga_nbput");
-  });
+  transfer_nb("ga_nbput", nb, two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_NbPut64, buf);
 }
 void ga_nbget_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
                fint* nb) {
-  api("ga_nbget", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_nbget", ld);
-    ga_nbhdl_t h = 0;
-    NGA_NbGet64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
-    *nb = nb_handle(h, "ga_nbget");
-  });
+  transfer_nb("ga_nbget", nb, two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_NbGet64, buf);
 }
 void ga_nbacc_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
                void* alpha, fint* nb) {
-  api("ga_nbacc", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_nbacc", ld);
-    ga_nbhdl_t h = 0;
-    NGA_NbAcc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha, &h);
-    *nb = nb_handle(h, "ga_nbacc");
-  });
+  transfer_nb("ga_nbacc", nb, two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_NbAcc64, buf, alpha);
 }
 void nga_nbwait_(fint* nb) {
   ga_nbhdl_t h = *nb;
@@ -180,22 +162,13 @@ void nga_strided_acc_(fint* g_a, fint* lo, fint* hi, fint* skip, void* buf, fint
   });
 }
 void nga_periodic_put_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
-  api("nga_periodic_put", [&] {
-    nd_patch p = patch(g_a, lo, hi, "nga_periodic_put", ld);
-    NGA_Periodic_put64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("nga_periodic_put", nd(g_a, lo, hi, ld), NGA_Periodic_put64, buf);
 }
 void nga_periodic_get_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
-  api("nga_periodic_get", [&] {
-    nd_patch p = patch(g_a, lo, hi, "nga_periodic_get", ld);
-    NGA_Periodic_get64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("nga_periodic_get", nd(g_a, lo, hi, ld), NGA_Periodic_get64, buf);
 }
 void nga_periodic_acc_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, void* alpha) {
-  api("nga_periodic_acc", [&] {
-    nd_patch p = patch(g_a, lo, hi, "nga_periodic_acc", ld);
-    NGA_Periodic_acc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha);
-  });
+  transfer("nga_periodic_acc", nd(g_a, lo, hi, ld), NGA_Periodic_acc64, buf, alpha);
 }
 
 // ---- read_inc ---------------------------------------------------------------------------------
