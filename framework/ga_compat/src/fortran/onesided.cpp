@@ -329,5 +329,23 @@ void nga_release_ghosts_(fint* g_a) {
 void nga_release_update_ghosts_(fint* g_a) {
   NGA_Release_update_ghosts(static_cast<int>(*g_a));
 }
+// Non-blocking ghost transfers, completed by nga_nbwait.
+void nga_update_ghosts_nb_(fint* g_a, fint* nb) {
+  api("nga_update_ghosts_nb", [&] {
+    ga_nbhdl_t h = 0;
+    NGA_Update_ghosts_nb(handle(*g_a, "nga_update_ghosts_nb"), &h);
+    *nb = nb_handle(h, "nga_update_ghosts_nb");
+  });
+}
+// mask: -1, 0 or 1 per dimension (Fortran's order), the neighbour whose cells fill the ghosts.
+void nga_nbget_ghost_dir_(fint* g_a, fint* mask, fint* nb) {
+  const char* fn = "nga_nbget_ghost_dir";
+  api(fn, [&] {
+    c_values m = c_extent(mask, ndim_of(*g_a, fn), fn);
+    ga_nbhdl_t h = 0;
+    NGA_NbGet_ghost_dir64(handle(*g_a, fn), m.data(), &h);
+    *nb = nb_handle(h, fn);
+  });
+}
 
 }  // extern "C"
