@@ -200,6 +200,30 @@ fint ga_pgroup_self_() {
 fint ga_pgroup_duplicate_(fint* p) {
   return GA_Pgroup_duplicate(static_cast<int>(*p));
 }
+// Mirrored arrays as the C layer has them: the mirror group is the world group.
+fint ga_pgroup_get_mirror_() {
+  return GA_Pgroup_get_mirror();
+}
+void ga_merge_mirrored_(fint* g_a) {
+  GA_Merge_mirrored(static_cast<int>(*g_a));
+}
+void nga_merge_distr_patch_(fint* g_a, fint* alo, fint* ahi, fint* g_b, fint* blo, fint* bhi) {
+  api("nga_merge_distr_patch", [&] {
+    const char* fn = "nga_merge_distr_patch";
+    nd_patch a = patch(g_a, alo, ahi, fn), b = patch(g_b, blo, bhi, fn);
+    NGA_Merge_distr_patch64(a.h, a.lo.data(), a.hi.data(), b.h, b.lo.data(), b.hi.data());
+  });
+}
+// Registered element types: GA's numbers and return codes (arrays cannot hold them here).
+fint nga_register_type_(fint* bytes) {
+  return api("nga_register_type", [&] {
+    if (*bytes <= 0) throw error("nga_register_type: size " + std::to_string(*bytes));
+    return static_cast<fint>(NGA_Register_type(static_cast<std::size_t>(*bytes)));
+  });
+}
+fint nga_deregister_type_(fint* type) {
+  return NGA_Deregister_type(static_cast<int>(*type));
+}
 
 // ---- Creation ---------------------------------------------------------------------------------
 fint nga_create_(fint* type, fint* ndim, fint* dims, const char* name, fint* chunk, fint* g_a,
@@ -596,6 +620,12 @@ void nga_pgroup_sync_(fint* p) {
 }
 fint nga_pgroup_absolute_id_(fint* p, fint* pid) {
   return ga_pgroup_absolute_id_(p, pid);
+}
+fint nga_pgroup_get_mirror_() {
+  return ga_pgroup_get_mirror_();
+}
+void nga_merge_mirrored_(fint* g_a) {
+  ga_merge_mirrored_(g_a);
 }
 
 }  // extern "C"
