@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "detail/blocks.hpp"
 #include "detail/indices.hpp"
 #include "detail/state.hpp"
 #include "ga.h"
@@ -49,20 +50,6 @@ void access(const char* fn, int g_a, const I* lo, const I* hi, void* ptr, I* ld)
   });
 }
 
-// The box of the block at tile-grid coordinates `c`.
-ga::patch block_box(const ga::distribution& d, const ga::index& c, const std::string& who) {
-  const auto& grid = d.grid();
-  ga::patch box{ga::index(grid.size(), 0), ga::index(grid.size(), 0)};
-  for (std::size_t k = 0; k < grid.size(); ++k) {
-    if (c[k] < 0 || c[k] >= grid[k])
-      throw error(who + ": block coordinate " + std::to_string(c[k]) + " in dimension " +
-                  std::to_string(k) + " (the grid has " + std::to_string(grid[k]) + " blocks)");
-    box.lo[k] = d.boundaries(static_cast<int>(k))[static_cast<std::size_t>(c[k])];
-    box.hi[k] = d.boundaries(static_cast<int>(k))[static_cast<std::size_t>(c[k]) + 1] - 1;
-  }
-  return box;
-}
-
 template <class A, class I>
 void store_block(const A& a, const ga::patch& box, void* ptr, I* ld, const char* fn) {
   const auto t = tile_holding(a, box, fn);
@@ -75,19 +62,11 @@ template <class I>
 void access_block(const char* fn, int g_a, I idx, void* ptr, I* ld) {
   with_array(g_a, fn, [&](auto& a) {
     const auto& grid = a.layout().grid();
-    ga::index_t total = 1;
-    for (int g : grid)
-      total *= g;
+    const ga::index_t total = block_count(grid);
     if (idx < 0 || static_cast<ga::index_t>(idx) >= total)
       throw error(std::string(fn) + ": block " + std::to_string(idx) + " of array '" + a.name() +
                   "' (it has " + std::to_string(total) + " blocks)");
-    ga::index c(grid.size(), 0);
-    ga::index_t rest = static_cast<ga::index_t>(idx);
-    for (std::size_t k = grid.size(); k-- > 0;) {
-      c[k] = rest % grid[k];
-      rest /= grid[k];
-    }
-    store_block(a, block_box(a.layout(), c, fn), ptr, ld, fn);
+    store_block(a, block_box(a.layout(), block_coords(grid, idx), fn), ptr, ld, fn);
   });
 }
 

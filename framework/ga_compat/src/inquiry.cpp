@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "detail/blocks.hpp"
 #include "detail/indices.hpp"
 #include "detail/state.hpp"
 #include "ga.h"
@@ -28,15 +29,25 @@ void inquire(const char* fn, int g_a, int* type, int* ndim, I* dims) {
 template <class I>
 void distribution(const char* fn, int g_a, int iproc, I* lo, I* hi) {
   with_array(g_a, fn, [&](auto& a) {
+    if (a.layout().spec().type == ga::layout_spec::kind::block_cyclic) {
+      // As GA's code (its test.F relies on it): `iproc` names a block, numbered as
+      // NGA_Access_block's (modulo their count), not what that process owns.
+      if (iproc < 0) throw error(std::string(fn) + ": block " + std::to_string(iproc));
+      const auto& grid = a.layout().grid();
+      const ga::patch box =
+          block_box(a.layout(), block_coords(grid, iproc % block_count(grid)), fn);
+      for (std::size_t d = 0; d < box.lo.size(); ++d) {
+        lo[d] = static_cast<I>(box.lo[d]);
+        hi[d] = static_cast<I>(box.hi[d]);
+      }
+      return;
+    }
     // GA's process ids are ranks in the array's group.
     const int p = a.layout().nprocs();
     if (iproc < 0 || iproc >= p)
       throw error(std::string(fn) + ": process " + std::to_string(iproc) + " (there are " +
                   std::to_string(p) + ")");
-    const auto tiles = a.tiles(a.layout().rank_of(iproc));
-    if (tiles.size() > 1)
-      throw error(std::string(fn) + ": array '" + a.name() +
-                  "' is block-cyclic (process owns several blocks): use NGA_Access_block");
+    const auto tiles = a.tiles(a.layout().rank_of(iproc));  // block, irregular: at most one
     for (int d = 0; d < a.ndim(); ++d) {
       if (tiles.empty()) {  // owns nothing: GA reports lo = 0, hi = -1
         lo[d] = 0;

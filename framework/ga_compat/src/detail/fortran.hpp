@@ -22,6 +22,10 @@ namespace gaea::ga_compat::fortran {
 
 /// Fortran default INTEGER (and LOGICAL, which has its size) of this build.
 using fint = std::conditional_t<GAEA_FORTRAN_INTEGER_BYTES == 8, std::int64_t, std::int32_t>;
+/// GA_ACCESS_INDEX_TYPE and MA_ACCESS_INDEX_TYPE, an index into the MA arrays (dbl_mb, …):
+/// integer*8 in both builds, as GA's on 64-bit platforms (a global array's memory lies further
+/// than 2^31 elements from the MA common blocks).
+using findex = std::int64_t;
 /// The length gfortran passes (by value, after the other arguments) for each CHARACTER argument.
 using flen = std::size_t;
 
@@ -69,6 +73,21 @@ void f_subscript(const std::int64_t* c, int ndim, fint* f, const char* fn);
 /// C extents back to Fortran's order.
 void f_extent(const std::int64_t* c, int n, fint* f, const char* fn);
 
+/// A patch of an array and the leading extents of a local buffer, in the C layer's terms.
+struct nd_patch {
+  int h = 0;  ///< the C layer's handle
+  int n = 0;  ///< dimensions
+  c_values lo, hi, ld;
+};
+/// The patch lo..hi (Fortran subscripts) of array g_a, with a buffer's leading extents `ld`
+/// (n-1 of them; none when null, or for a 1-D array).
+nd_patch patch(const fint* g_a, const fint* lo, const fint* hi, const char* fn,
+               const fint* ld = nullptr);
+/// The 2-D (ga_) forms' patch: rows ilo..ihi, columns jlo..jhi (a 1-D array takes ilo..ihi
+/// only); gaea::error naming `fn` for an array of more dimensions.
+nd_patch patch2(const fint* g_a, const fint* ilo, const fint* ihi, const fint* jlo, const fint* jhi,
+                const char* fn, const fint* ld = nullptr);
+
 /// Dimensions of array `g_a` (checks the handle).
 int ndim_of(fint g_a, const char* fn);
 /// The C layer's handle for a Fortran one.
@@ -85,9 +104,8 @@ std::size_t f_type_size(fint type, const char* fn);
 
 /// GA's Fortran index of `ptr` into the MA common block of Fortran type `type` (dbl_mb for
 /// MT_F_DBL, int_mb for MT_F_INT, …): ptr is element index(1-based) of that array. gaea::error
-/// naming `fn` when `ptr` is not a whole number of elements from the block, or the index does
-/// not fit a Fortran INTEGER.
-fint mb_index(fint type, const void* ptr, const char* fn);
+/// naming `fn` when `ptr` is not a whole number of elements from the block.
+findex mb_index(fint type, const void* ptr, const char* fn);
 /// Bytes `ptr` must move up so that mb_index can name it (0 unless the common block is less
 /// aligned than the element size).
 std::size_t mb_shift(fint type, const void* ptr, const char* fn);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -140,6 +141,14 @@ decltype(auto) with_arrays(const char* fn_name, Fn&& fn, int first, Handles... r
   });
 }
 
+/// "<fn>: <what>", or `what` alone when it already starts with "<fn>: " (most of the layer's
+/// messages name their call).
+inline std::string named_message(const char* fn, const char* what) {
+  const std::string prefix = std::string(fn) + ": ";
+  const std::string_view w(what);
+  return w.starts_with(prefix) ? std::string(w) : prefix + std::string(w);
+}
+
 template <class Body>
 auto api(const char* fn, Body&& body) noexcept -> decltype(body()) {
   // A long wait inside names the call ("GA_Sync: gaea::runtime::barrier number 3").
@@ -147,7 +156,7 @@ auto api(const char* fn, Body&& body) noexcept -> decltype(body()) {
   try {
     return body();
   } catch (const std::exception& e) {
-    fail(std::string(fn) + ": " + e.what());
+    fail(named_message(fn, e.what()));
   } catch (...) {
     fail(std::string(fn) + ": an exception of unknown type");
   }

@@ -190,6 +190,40 @@ fint ga_pgroup_destroy_(fint* p) {
 fint ga_pgroup_absolute_id_(fint* p, fint* pid) {
   return GA_Pgroup_absolute_id(static_cast<int>(*p), static_cast<int>(*pid));
 }
+// n groups of consecutive ids of group p (collective over p), as GA_Pgroup_split.
+fint ga_pgroup_split_(fint* p, fint* n) {
+  return GA_Pgroup_split(static_cast<int>(*p), static_cast<int>(*n));
+}
+fint ga_pgroup_self_() {
+  return GA_Pgroup_self();
+}
+fint ga_pgroup_duplicate_(fint* p) {
+  return GA_Pgroup_duplicate(static_cast<int>(*p));
+}
+// Mirrored arrays as the C layer has them: the mirror group is the world group.
+fint ga_pgroup_get_mirror_() {
+  return GA_Pgroup_get_mirror();
+}
+void ga_merge_mirrored_(fint* g_a) {
+  GA_Merge_mirrored(static_cast<int>(*g_a));
+}
+void nga_merge_distr_patch_(fint* g_a, fint* alo, fint* ahi, fint* g_b, fint* blo, fint* bhi) {
+  api("nga_merge_distr_patch", [&] {
+    const char* fn = "nga_merge_distr_patch";
+    nd_patch a = patch(g_a, alo, ahi, fn), b = patch(g_b, blo, bhi, fn);
+    NGA_Merge_distr_patch64(a.h, a.lo.data(), a.hi.data(), b.h, b.lo.data(), b.hi.data());
+  });
+}
+// Registered element types: GA's numbers and return codes (arrays cannot hold them here).
+fint nga_register_type_(fint* bytes) {
+  return api("nga_register_type", [&] {
+    if (*bytes <= 0) throw error("nga_register_type: size " + std::to_string(*bytes));
+    return static_cast<fint>(NGA_Register_type(static_cast<std::size_t>(*bytes)));
+  });
+}
+fint nga_deregister_type_(fint* type) {
+  return NGA_Deregister_type(static_cast<int>(*type));
+}
 
 // ---- Creation ---------------------------------------------------------------------------------
 fint nga_create_(fint* type, fint* ndim, fint* dims, const char* name, fint* chunk, fint* g_a,
@@ -547,6 +581,51 @@ fint nga_ndim_(fint* g_a) {
 }
 fint nga_valid_handle_(fint* g_a) {
   return ga_valid_handle_(g_a);
+}
+fint nga_pgroup_create_(fint* list, fint* count) {
+  return ga_pgroup_create_(list, count);
+}
+fint nga_pgroup_split_(fint* p, fint* n) {
+  return ga_pgroup_split_(p, n);
+}
+fint nga_pgroup_split_irreg_(fint* p, fint* color) {
+  return ga_pgroup_split_irreg_(p, color);
+}
+fint nga_pgroup_self_() {
+  return ga_pgroup_self_();
+}
+fint nga_pgroup_duplicate_(fint* p) {
+  return ga_pgroup_duplicate_(p);
+}
+fint nga_pgroup_destroy_(fint* p) {
+  return ga_pgroup_destroy_(p);
+}
+fint nga_pgroup_get_world_() {
+  return ga_pgroup_get_world_();
+}
+fint nga_pgroup_get_default_() {
+  return ga_pgroup_get_default_();
+}
+void nga_pgroup_set_default_(fint* p) {
+  ga_pgroup_set_default_(p);
+}
+fint nga_pgroup_nodeid_(fint* p) {
+  return ga_pgroup_nodeid_(p);
+}
+fint nga_pgroup_nnodes_(fint* p) {
+  return ga_pgroup_nnodes_(p);
+}
+void nga_pgroup_sync_(fint* p) {
+  ga_pgroup_sync_(p);
+}
+fint nga_pgroup_absolute_id_(fint* p, fint* pid) {
+  return ga_pgroup_absolute_id_(p, pid);
+}
+fint nga_pgroup_get_mirror_() {
+  return ga_pgroup_get_mirror_();
+}
+void nga_merge_mirrored_(fint* g_a) {
+  ga_merge_mirrored_(g_a);
 }
 
 }  // extern "C"

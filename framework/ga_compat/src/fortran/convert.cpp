@@ -195,14 +195,34 @@ std::size_t mb_shift(fint type, const void* ptr, const char* fn) {
   return static_cast<std::size_t>(((-off) % s + s) % s);
 }
 
-fint mb_index(fint type, const void* ptr, const char* fn) {
+findex mb_index(fint type, const void* ptr, const char* fn) {
   const mb_block b = block_of(type, fn);
   const auto off = reinterpret_cast<std::intptr_t>(ptr) - reinterpret_cast<std::intptr_t>(b.base);
   const auto s = static_cast<std::intptr_t>(b.size);
   if (off % s != 0)
     throw error(std::string(fn) + ": the memory is not a whole number of " + str(s) +
                 "-byte elements from the MA common block of type " + str(type));
-  return narrow(off / s + 1, fn, "MA index");
+  return static_cast<findex>(off / s + 1);
+}
+
+nd_patch patch(const fint* g_a, const fint* lo, const fint* hi, const char* fn, const fint* ld) {
+  nd_patch p;
+  p.h = handle(*g_a, fn);
+  p.n = ndim_of(*g_a, fn);
+  p.lo = c_subscript(lo, p.n, fn);
+  p.hi = c_subscript(hi, p.n, fn);
+  if (ld != nullptr && p.n > 1) p.ld = c_extent(ld, p.n - 1, fn);
+  return p;
+}
+
+nd_patch patch2(const fint* g_a, const fint* ilo, const fint* ihi, const fint* jlo, const fint* jhi,
+                const char* fn, const fint* ld) {
+  const int n = ndim_of(*g_a, fn);
+  if (n > 2)
+    throw error(std::string(fn) + ": a " + std::to_string(n) +
+                "-D array (the 2-D ga_ form takes 1-D and 2-D arrays; use nga_)");
+  const fint lo[2] = {*ilo, *jlo}, hi[2] = {*ihi, *jhi};
+  return patch(g_a, lo, hi, fn, ld);
 }
 
 }  // namespace gaea::ga_compat::fortran

@@ -35,7 +35,7 @@ Integer padded(fint type, fint n, const char* fn) {
   return static_cast<Integer>(n) + (mb_shift(type, nullptr, fn) != 0 ? 1 : 0);
 }
 
-fint allocate(fint* type, fint* n, const char* name, flen len, fint* handle, fint* index,
+fint allocate(fint* type, fint* n, const char* name, flen len, fint* handle, findex* index,
               bool on_stack, const char* fn) {
   return api(fn, [&] {
     const std::string s = from_fortran(name, len);
@@ -74,13 +74,13 @@ fint ma_init_(fint* type, fint* stack, fint* heap) {
 fint ma_initialized_() {
   return to_logical(MA_initialized() == MA_TRUE);
 }
-fint ma_push_get_(fint* type, fint* n, const char* name, fint* handle, fint* index, flen len) {
+fint ma_push_get_(fint* type, fint* n, const char* name, fint* handle, findex* index, flen len) {
   return allocate(type, n, name, len, handle, index, true, "ma_push_get");
 }
 fint ma_push_stack_(fint* type, fint* n, const char* name, fint* handle, flen len) {
   return allocate(type, n, name, len, handle, nullptr, true, "ma_push_stack");
 }
-fint ma_alloc_get_(fint* type, fint* n, const char* name, fint* handle, fint* index, flen len) {
+fint ma_alloc_get_(fint* type, fint* n, const char* name, fint* handle, findex* index, flen len) {
   return allocate(type, n, name, len, handle, index, false, "ma_alloc_get");
 }
 fint ma_allocate_heap_(fint* type, fint* n, const char* name, fint* handle, flen len) {
@@ -103,7 +103,7 @@ fint ma_free_heap_(fint* handle) {
   if (ok) forget(*handle);
   return to_logical(ok);
 }
-fint ma_get_index_(fint* handle, fint* index) {
+fint ma_get_index_(fint* handle, findex* index) {
   return api("ma_get_index", [&] {
     f_block b{};
     {

@@ -13,31 +13,6 @@ using gaea::error;
 
 namespace {
 
-struct nd_patch {
-  int h = 0;
-  int n = 0;
-  c_values lo, hi;
-};
-
-nd_patch patch(const fint* g_a, const fint* lo, const fint* hi, const char* fn) {
-  nd_patch p;
-  p.h = handle(*g_a, fn);
-  p.n = ndim_of(*g_a, fn);
-  p.lo = c_subscript(lo, p.n, fn);
-  p.hi = c_subscript(hi, p.n, fn);
-  return p;
-}
-
-nd_patch patch2(const fint* g_a, const fint* ilo, const fint* ihi, const fint* jlo, const fint* jhi,
-                const char* fn) {
-  const int n = ndim_of(*g_a, fn);
-  if (n > 2)
-    throw error(std::string(fn) + ": a " + std::to_string(n) +
-                "-D array (the 2-D ga_ form takes 1-D and 2-D arrays; use nga_)");
-  const fint lo[2] = {*ilo, *jlo}, hi[2] = {*ihi, *jhi};
-  return patch(g_a, lo, hi, fn);
-}
-
 char flag(const char* s, flen len) {
   return len > 0 && s != nullptr ? s[0] : 'N';
 }
@@ -48,6 +23,37 @@ int h(const fint* g_a) {
 
 bool is_matrix(const fint* g_a, const char* fn) {
   return ndim_of(*g_a, fn) == 2;
+}
+
+// The dot products of two patches: the n-D (nga_) and 2-D (ga_) forms over the C layer's `dot`
+// of the element type.
+template <class Dot>
+auto dot_nd(const char* fn, Dot dot, fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b,
+            const char* tb, fint* blo, fint* bhi, flen la, flen lb) {
+  return api(fn, [&] {
+    nd_patch a = patch(g_a, alo, ahi, fn), b = patch(g_b, blo, bhi, fn);
+    return dot(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb), b.lo.data(),
+               b.hi.data());
+  });
+}
+template <class Dot>
+auto dot_2d(const char* fn, Dot dot, fint* g_a, const char* ta, fint* ailo, fint* aihi, fint* ajlo,
+            fint* ajhi, fint* g_b, const char* tb, fint* bilo, fint* bihi, fint* bjlo, fint* bjhi,
+            flen la, flen lb) {
+  return api(fn, [&] {
+    nd_patch a = patch2(g_a, ailo, aihi, ajlo, ajhi, fn),
+             b = patch2(g_b, bilo, bihi, bjlo, bjhi, fn);
+    return dot(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb), b.lo.data(),
+               b.hi.data());
+  });
+}
+// The dot of MT_INT patches: arrays of this build's INTEGER (C_LONG or C_INT).
+fint int_dot_patch(int g_a, char ta, std::int64_t* alo, std::int64_t* ahi, int g_b, char tb,
+                   std::int64_t* blo, std::int64_t* bhi) {
+  if constexpr (sizeof(fint) == 8)
+    return static_cast<fint>(NGA_Ldot_patch64(g_a, ta, alo, ahi, g_b, tb, blo, bhi));
+  else
+    return static_cast<fint>(NGA_Idot_patch64(g_a, ta, alo, ahi, g_b, tb, blo, bhi));
 }
 
 }  // namespace
@@ -290,69 +296,37 @@ void ga_add_patch_(void* alpha, fint* g_a, fint* ailo, fint* aihi, fint* ajlo, f
 }
 double nga_ddot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b, const char* tb,
                        fint* blo, fint* bhi, flen la, flen lb) {
-  return api("nga_ddot_patch", [&] {
-    nd_patch a = patch(g_a, alo, ahi, "nga_ddot_patch"), b = patch(g_b, blo, bhi, "nga_ddot_patch");
-    return NGA_Ddot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_nd("nga_ddot_patch", NGA_Ddot_patch64, g_a, ta, alo, ahi, g_b, tb, blo, bhi, la, lb);
 }
 double ga_ddot_patch_(fint* g_a, const char* ta, fint* ailo, fint* aihi, fint* ajlo, fint* ajhi,
                       fint* g_b, const char* tb, fint* bilo, fint* bihi, fint* bjlo, fint* bjhi,
                       flen la, flen lb) {
-  return api("ga_ddot_patch", [&] {
-    nd_patch a = patch2(g_a, ailo, aihi, ajlo, ajhi, "ga_ddot_patch"),
-             b = patch2(g_b, bilo, bihi, bjlo, bjhi, "ga_ddot_patch");
-    return NGA_Ddot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_2d("ga_ddot_patch", NGA_Ddot_patch64, g_a, ta, ailo, aihi, ajlo, ajhi, g_b, tb, bilo,
+                bihi, bjlo, bjhi, la, lb);
 }
 DoubleComplex nga_zdot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b,
                               const char* tb, fint* blo, fint* bhi, flen la, flen lb) {
-  return api("nga_zdot_patch", [&] {
-    nd_patch a = patch(g_a, alo, ahi, "nga_zdot_patch"), b = patch(g_b, blo, bhi, "nga_zdot_patch");
-    return NGA_Zdot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_nd("nga_zdot_patch", NGA_Zdot_patch64, g_a, ta, alo, ahi, g_b, tb, blo, bhi, la, lb);
 }
 DoubleComplex ga_zdot_patch_(fint* g_a, const char* ta, fint* ailo, fint* aihi, fint* ajlo,
                              fint* ajhi, fint* g_b, const char* tb, fint* bilo, fint* bihi,
                              fint* bjlo, fint* bjhi, flen la, flen lb) {
-  return api("ga_zdot_patch", [&] {
-    nd_patch a = patch2(g_a, ailo, aihi, ajlo, ajhi, "ga_zdot_patch"),
-             b = patch2(g_b, bilo, bihi, bjlo, bjhi, "ga_zdot_patch");
-    return NGA_Zdot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_2d("ga_zdot_patch", NGA_Zdot_patch64, g_a, ta, ailo, aihi, ajlo, ajhi, g_b, tb, bilo,
+                bihi, bjlo, bjhi, la, lb);
 }
 float nga_sdot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b, const char* tb,
                       fint* blo, fint* bhi, flen la, flen lb) {
-  return api("nga_sdot_patch", [&] {
-    nd_patch a = patch(g_a, alo, ahi, "nga_sdot_patch"), b = patch(g_b, blo, bhi, "nga_sdot_patch");
-    return NGA_Fdot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_nd("nga_sdot_patch", NGA_Fdot_patch64, g_a, ta, alo, ahi, g_b, tb, blo, bhi, la, lb);
 }
 float ga_sdot_patch_(fint* g_a, const char* ta, fint* ailo, fint* aihi, fint* ajlo, fint* ajhi,
                      fint* g_b, const char* tb, fint* bilo, fint* bihi, fint* bjlo, fint* bjhi,
                      flen la, flen lb) {
-  return api("ga_sdot_patch", [&] {
-    nd_patch a = patch2(g_a, ailo, aihi, ajlo, ajhi, "ga_sdot_patch"),
-             b = patch2(g_b, bilo, bihi, bjlo, bjhi, "ga_sdot_patch");
-    return NGA_Fdot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h, flag(tb, lb),
-                            b.lo.data(), b.hi.data());
-  });
+  return dot_2d("ga_sdot_patch", NGA_Fdot_patch64, g_a, ta, ailo, aihi, ajlo, ajhi, g_b, tb, bilo,
+                bihi, bjlo, bjhi, la, lb);
 }
 fint nga_idot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b, const char* tb,
                      fint* blo, fint* bhi, flen la, flen lb) {
-  return api("nga_idot_patch", [&] {
-    nd_patch a = patch(g_a, alo, ahi, "nga_idot_patch"), b = patch(g_b, blo, bhi, "nga_idot_patch");
-    if constexpr (sizeof(fint) == 8)
-      return static_cast<fint>(NGA_Ldot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h,
-                                                flag(tb, lb), b.lo.data(), b.hi.data()));
-    else
-      return static_cast<fint>(NGA_Idot_patch64(a.h, flag(ta, la), a.lo.data(), a.hi.data(), b.h,
-                                                flag(tb, lb), b.lo.data(), b.hi.data()));
-  });
+  return dot_nd("nga_idot_patch", int_dot_patch, g_a, ta, alo, ahi, g_b, tb, blo, bhi, la, lb);
 }
 
 // ---- scans, pack, enumerate (1-D; lo and hi are 1-based) ---------------------------------------

@@ -10,34 +10,6 @@ using gaea::error;
 
 namespace {
 
-// A patch of array g_a and the leading extents of a local buffer, in the C layer's terms.
-struct nd_patch {
-  int h = 0;
-  int n = 0;
-  c_values lo, hi, ld;
-};
-
-nd_patch patch(const fint* g_a, const fint* lo, const fint* hi, const fint* ld, const char* fn) {
-  nd_patch p;
-  p.h = handle(*g_a, fn);
-  p.n = ndim_of(*g_a, fn);
-  p.lo = c_subscript(lo, p.n, fn);
-  p.hi = c_subscript(hi, p.n, fn);
-  if (ld != nullptr && p.n > 1) p.ld = c_extent(ld, p.n - 1, fn);
-  return p;
-}
-
-// The 2-D (ga_) forms: rows ilo..ihi, columns jlo..jhi (a 1-D array takes ilo..ihi only).
-nd_patch patch2(const fint* g_a, const fint* ilo, const fint* ihi, const fint* jlo, const fint* jhi,
-                const fint* ld, const char* fn) {
-  const int n = ndim_of(*g_a, fn);
-  if (n > 2)
-    throw error(std::string(fn) + ": a " + std::to_string(n) +
-                "-D array (the 2-D ga_ form takes 1-D and 2-D arrays; use nga_)");
-  const fint lo[2] = {*ilo, *jlo}, hi[2] = {*ihi, *jhi};
-  return patch(g_a, lo, hi, ld, fn);
-}
-
 // A Fortran element list subs(ndim, n) as the C layer's flat list.
 std::vector<std::int64_t> c_subs(const fint* subs, int ndim, fint n, const char* fn) {
   std::vector<std::int64_t> c(static_cast<std::size_t>(ndim) * static_cast<std::size_t>(n));
@@ -75,100 +47,82 @@ fint nb_handle(ga_nbhdl_t h, const char* fn) {
   return narrow(h, fn, "request handle");
 }
 
+// Patches of the put/get/acc forms: the nga_ forms' n-D bounds, the ga_ forms' 2-D ones, each
+// with the buffer's leading extents.
+auto nd(const fint* g_a, const fint* lo, const fint* hi, const fint* ld) {
+  return [=](const char* fn) { return patch(g_a, lo, hi, fn, ld); };
+}
+auto two_d(const fint* g_a, const fint* ilo, const fint* ihi, const fint* jlo, const fint* jhi,
+           const fint* ld) {
+  return [=](const char* fn) { return patch2(g_a, ilo, ihi, jlo, jhi, fn, ld); };
+}
+
+// Every put/get/acc form: the patch `where` names, then the C layer's
+// call(handle, lo, hi, buf, ld, tail...) (tail: an accumulate's alpha).
+template <class Where, class Call, class... Tail>
+void transfer(const char* fn, Where where, Call call, void* buf, Tail... tail) {
+  api(fn, [&] {
+    nd_patch p = where(fn);
+    call(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), tail...);
+  });
+}
+// The non-blocking forms: the same with the request's handle last, returned in `nb`.
+template <class Where, class Call, class... Tail>
+void transfer_nb(const char* fn, fint* nb, Where where, Call call, void* buf, Tail... tail) {
+  api(fn, [&] {
+    nd_patch p = where(fn);
+    ga_nbhdl_t h = 0;
+    call(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), tail..., &h);
+    *nb = nb_handle(h, fn);
+  });
+}
+
 }  // namespace
 
 extern "C" {
 
 // ---- put / get / acc --------------------------------------------------------------------------
 void nga_put_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
-  api("nga_put", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_put");
-    NGA_Put64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("nga_put", nd(g_a, lo, hi, ld), NGA_Put64, buf);
 }
 void nga_get_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
-  api("nga_get", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_get");
-    NGA_Get64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("nga_get", nd(g_a, lo, hi, ld), NGA_Get64, buf);
 }
 void nga_acc_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, void* alpha) {
-  api("nga_acc", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_acc");
-    NGA_Acc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha);
-  });
+  transfer("nga_acc", nd(g_a, lo, hi, ld), NGA_Acc64, buf, alpha);
 }
 void ga_put_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld) {
-  api("ga_put", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_put");
-    NGA_Put64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("ga_put", two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_Put64, buf);
 }
 void ga_get_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld) {
-  api("ga_get", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_get");
-    NGA_Get64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("ga_get", two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_Get64, buf);
 }
 void ga_acc_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
              void* alpha) {
-  api("ga_acc", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_acc");
-    NGA_Acc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha);
-  });
+  transfer("ga_acc", two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_Acc64, buf, alpha);
 }
 
 // ---- non-blocking -----------------------------------------------------------------------------
 void nga_nbput_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, fint* nb) {
-  api("nga_nbput", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_nbput");
-    ga_nbhdl_t h = 0;
-    NGA_NbPut64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
-    *nb = nb_handle(h, "nga_nbput");
-  });
+  transfer_nb("nga_nbput", nb, nd(g_a, lo, hi, ld), NGA_NbPut64, buf);
 }
 void nga_nbget_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, fint* nb) {
-  api("nga_nbget", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_nbget");
-    ga_nbhdl_t h = 0;
-    NGA_NbGet64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
-    *nb = nb_handle(h, "nga_nbget");
-  });
+  transfer_nb("nga_nbget", nb, nd(g_a, lo, hi, ld), NGA_NbGet64, buf);
 }
 void nga_nbacc_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, void* alpha, fint* nb) {
-  api("nga_nbacc", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_nbacc");
-    ga_nbhdl_t h = 0;
-    NGA_NbAcc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha, &h);
-    *nb = nb_handle(h, "nga_nbacc");
-  });
+  transfer_nb("nga_nbacc", nb, nd(g_a, lo, hi, ld), NGA_NbAcc64, buf, alpha);
 }
 void ga_nbput_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
                fint* nb) {
-  api("ga_nbput", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_nbput");
-    ga_nbhdl_t h = 0;
-    NGA_NbPut64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
-    *nb = nb_handle(h, "ga_nbput");
-  });
+  transfer_nb("ga_nbput", nb, two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_NbPut64, buf);
 }
 void ga_nbget_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
                fint* nb) {
-  api("ga_nbget", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_nbget");
-    ga_nbhdl_t h = 0;
-    NGA_NbGet64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), &h);
-    *nb = nb_handle(h, "ga_nbget");
-  });
+  transfer_nb("ga_nbget", nb, two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_NbGet64, buf);
 }
 void ga_nbacc_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void* buf, fint* ld,
                void* alpha, fint* nb) {
-  api("ga_nbacc", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, ld, "ga_nbacc");
-    ga_nbhdl_t h = 0;
-    NGA_NbAcc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha, &h);
-    *nb = nb_handle(h, "ga_nbacc");
-  });
+  transfer_nb("ga_nbacc", nb, two_d(g_a, ilo, ihi, jlo, jhi, ld), NGA_NbAcc64, buf, alpha);
 }
 void nga_nbwait_(fint* nb) {
   ga_nbhdl_t h = *nb;
@@ -188,42 +142,33 @@ fint ga_nbtest_(fint* nb) {
 // ---- strided and periodic ---------------------------------------------------------------------
 void nga_strided_put_(fint* g_a, fint* lo, fint* hi, fint* skip, void* buf, fint* ld) {
   api("nga_strided_put", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_strided_put");
+    nd_patch p = patch(g_a, lo, hi, "nga_strided_put", ld);
     c_values s = c_extent(skip, p.n, "nga_strided_put");
     NGA_Strided_put64(p.h, p.lo.data(), p.hi.data(), s.data(), buf, p.ld.data());
   });
 }
 void nga_strided_get_(fint* g_a, fint* lo, fint* hi, fint* skip, void* buf, fint* ld) {
   api("nga_strided_get", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_strided_get");
+    nd_patch p = patch(g_a, lo, hi, "nga_strided_get", ld);
     c_values s = c_extent(skip, p.n, "nga_strided_get");
     NGA_Strided_get64(p.h, p.lo.data(), p.hi.data(), s.data(), buf, p.ld.data());
   });
 }
 void nga_strided_acc_(fint* g_a, fint* lo, fint* hi, fint* skip, void* buf, fint* ld, void* alpha) {
   api("nga_strided_acc", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_strided_acc");
+    nd_patch p = patch(g_a, lo, hi, "nga_strided_acc", ld);
     c_values s = c_extent(skip, p.n, "nga_strided_acc");
     NGA_Strided_acc64(p.h, p.lo.data(), p.hi.data(), s.data(), buf, p.ld.data(), alpha);
   });
 }
 void nga_periodic_put_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
-  api("nga_periodic_put", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_periodic_put");
-    NGA_Periodic_put64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("nga_periodic_put", nd(g_a, lo, hi, ld), NGA_Periodic_put64, buf);
 }
 void nga_periodic_get_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld) {
-  api("nga_periodic_get", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_periodic_get");
-    NGA_Periodic_get64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data());
-  });
+  transfer("nga_periodic_get", nd(g_a, lo, hi, ld), NGA_Periodic_get64, buf);
 }
 void nga_periodic_acc_(fint* g_a, fint* lo, fint* hi, void* buf, fint* ld, void* alpha) {
-  api("nga_periodic_acc", [&] {
-    nd_patch p = patch(g_a, lo, hi, ld, "nga_periodic_acc");
-    NGA_Periodic_acc64(p.h, p.lo.data(), p.hi.data(), buf, p.ld.data(), alpha);
-  });
+  transfer("nga_periodic_acc", nd(g_a, lo, hi, ld), NGA_Periodic_acc64, buf, alpha);
 }
 
 // ---- read_inc ---------------------------------------------------------------------------------
@@ -274,9 +219,9 @@ void ga_gather_(fint* g_a, void* v, fint* i, fint* j, fint* n) {
 }
 
 // ---- direct access ----------------------------------------------------------------------------
-void nga_access_(fint* g_a, fint* lo, fint* hi, fint* index, fint* ld) {
+void nga_access_(fint* g_a, fint* lo, fint* hi, findex* index, fint* ld) {
   api("nga_access", [&] {
-    nd_patch p = patch(g_a, lo, hi, nullptr, "nga_access");
+    nd_patch p = patch(g_a, lo, hi, "nga_access");
     std::int64_t c_ld[GA_MAX_DIM] = {};
     void* ptr = nullptr;
     NGA_Access64(p.h, p.lo.data(), p.hi.data(), &ptr, c_ld);
@@ -284,9 +229,9 @@ void nga_access_(fint* g_a, fint* lo, fint* hi, fint* index, fint* ld) {
     if (p.n > 1) f_extent(c_ld, p.n - 1, ld, "nga_access");
   });
 }
-void ga_access_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, fint* index, fint* ld) {
+void ga_access_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, findex* index, fint* ld) {
   api("ga_access", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, nullptr, "ga_access");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_access");
     std::int64_t c_ld[GA_MAX_DIM] = {};
     void* ptr = nullptr;
     NGA_Access64(p.h, p.lo.data(), p.hi.data(), &ptr, c_ld);
@@ -297,25 +242,25 @@ void ga_access_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, fint* ind
 }
 void nga_release_(fint* g_a, fint* lo, fint* hi) {
   api("nga_release", [&] {
-    nd_patch p = patch(g_a, lo, hi, nullptr, "nga_release");
+    nd_patch p = patch(g_a, lo, hi, "nga_release");
     NGA_Release64(p.h, p.lo.data(), p.hi.data());
   });
 }
 void nga_release_update_(fint* g_a, fint* lo, fint* hi) {
   api("nga_release_update", [&] {
-    nd_patch p = patch(g_a, lo, hi, nullptr, "nga_release_update");
+    nd_patch p = patch(g_a, lo, hi, "nga_release_update");
     NGA_Release_update64(p.h, p.lo.data(), p.hi.data());
   });
 }
 void ga_release_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi) {
   api("ga_release", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, nullptr, "ga_release");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_release");
     NGA_Release64(p.h, p.lo.data(), p.hi.data());
   });
 }
 void ga_release_update_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi) {
   api("ga_release_update", [&] {
-    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, nullptr, "ga_release_update");
+    nd_patch p = patch2(g_a, ilo, ihi, jlo, jhi, "ga_release_update");
     NGA_Release_update64(p.h, p.lo.data(), p.hi.data());
   });
 }
@@ -367,7 +312,7 @@ fint nga_update_ghost_dir_(fint* g_a, fint* dimension, fint* dir, fint* corners)
   });
 }
 // The local block with its ghost cells: dims its extents, index its first (ghost) element.
-void nga_access_ghosts_(fint* g_a, fint* dims, fint* index, fint* ld) {
+void nga_access_ghosts_(fint* g_a, fint* dims, findex* index, fint* ld) {
   api("nga_access_ghosts", [&] {
     const int h = handle(*g_a, "nga_access_ghosts"), n = ndim_of(*g_a, "nga_access_ghosts");
     std::int64_t c_dims[GA_MAX_DIM] = {}, c_ld[GA_MAX_DIM] = {};
@@ -383,6 +328,24 @@ void nga_release_ghosts_(fint* g_a) {
 }
 void nga_release_update_ghosts_(fint* g_a) {
   NGA_Release_update_ghosts(static_cast<int>(*g_a));
+}
+// Non-blocking ghost transfers, completed by nga_nbwait.
+void nga_update_ghosts_nb_(fint* g_a, fint* nb) {
+  api("nga_update_ghosts_nb", [&] {
+    ga_nbhdl_t h = 0;
+    NGA_Update_ghosts_nb(handle(*g_a, "nga_update_ghosts_nb"), &h);
+    *nb = nb_handle(h, "nga_update_ghosts_nb");
+  });
+}
+// mask: -1, 0 or 1 per dimension (Fortran's order), the neighbour whose cells fill the ghosts.
+void nga_nbget_ghost_dir_(fint* g_a, fint* mask, fint* nb) {
+  const char* fn = "nga_nbget_ghost_dir";
+  api(fn, [&] {
+    c_values m = c_extent(mask, ndim_of(*g_a, fn), fn);
+    ga_nbhdl_t h = 0;
+    NGA_NbGet_ghost_dir64(handle(*g_a, fn), m.data(), &h);
+    *nb = nb_handle(h, fn);
+  });
 }
 
 }  // extern "C"
