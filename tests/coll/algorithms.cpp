@@ -3,9 +3,12 @@
 #include <catch2/catch.hpp>
 #include <complex>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <numeric>
 #include <vector>
+
+#include <unistd.h>
 
 #include "gaea/coll/collectives.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -433,6 +436,24 @@ TEST_CASE("shared-memory calls with mismatched counts fail on every member, then
                       Catch::Contains("mismatched"));
   REQUIRE(coll::allreduce(w, 1, coll::reduce_op::sum, o) == w.size());
   coll::barrier(w, o);
+}
+
+TEST_CASE("a group's shared-memory region leaves no name another process could open", "[coll]") {
+  const coll::group& w = coll::world();
+  if (w.nodes() > 1) return;
+  // A new group makes its region on its first shm call; member 0 names it after its pid.
+  const coll::group g = w.split(0, w.rank(), "fresh");
+  int pid0 = static_cast<int>(getpid());
+  coll::broadcast(g, std::span<int>(&pid0, 1), 0);  // makes the region (shm is the first choice)
+  coll::options o;
+  o.algo = algorithm::shared_memory;
+  coll::barrier(g, o);
+  const std::string prefix =
+      "gaea-coll-" + std::to_string(geteuid()) + "-" + std::to_string(pid0) + "-";
+  int left = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/dev/shm"))
+    left += e.path().filename().string().rfind(prefix, 0) == 0;
+  REQUIRE(left == 0);
 }
 
 TEST_CASE("strings and verdicts travel to every member", "[coll]") {

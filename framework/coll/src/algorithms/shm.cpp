@@ -21,7 +21,7 @@ struct call_state {
   shm_region* r = nullptr;
   std::uint64_t call = 0;
   call_signature sig;
-  std::shared_ptr<std::string> problem;
+  std::string problem;        // the schedule's (schedule::problem points here and owns this)
   std::vector<char> checked;  // members whose signature this call has compared
 
   shm_control& ctl(int m) const { return r->control(m); }
@@ -37,12 +37,12 @@ struct call_state {
       checked[static_cast<std::size_t>(m)] = 1;
       const shm_control& c = ctl(m);
       const std::size_t slot = call & 1;
-      if (c.sig_call[slot] == call && !(c.sig[slot] == sig) && problem->empty())
-        *problem = "gaea::coll: mismatched collective calls on group '" + g->name + "' (call " +
-                   std::to_string(call) + "): member " + std::to_string(m) + " (rank " +
-                   std::to_string(g->ranks[static_cast<std::size_t>(m)]) + ") called " +
-                   describe(c.sig[slot]) + ", member " + std::to_string(g->me) + " (rank " +
-                   std::to_string(g->ranks[static_cast<std::size_t>(g->me)]) + ") " + describe(sig);
+      if (c.sig_call[slot] == call && !(c.sig[slot] == sig) && problem.empty())
+        problem = "gaea::coll: mismatched collective calls on group '" + g->name + "' (call " +
+                  std::to_string(call) + "): member " + std::to_string(m) + " (rank " +
+                  std::to_string(g->ranks[static_cast<std::size_t>(m)]) + ") called " +
+                  describe(c.sig[slot]) + ", member " + std::to_string(g->me) + " (rank " +
+                  std::to_string(g->ranks[static_cast<std::size_t>(g->me)]) + ") " + describe(sig);
     }
     return true;
   }
@@ -91,17 +91,20 @@ class builder {
  public:
   builder(schedule& s, const shm_context& c) : s_(s), c_(c) {
     if (s.shape_only) return;
-    cs_ = std::make_shared<call_state>();
+    // The rounds' functions hold a plain pointer to the call's state (small captures need no
+    // allocation); the schedule owns it through `problem`.
+    auto owner = std::make_shared<call_state>();
+    cs_ = owner.get();
     cs_->g = c.g;
     cs_->r = c.region;
     cs_->call = c.call;
     cs_->sig = c.sig;
-    if (!s.problem) s.problem = std::make_shared<std::string>();
-    cs_->problem = s.problem;
     cs_->checked.assign(static_cast<std::size_t>(c.g->size()), 0);
+    s.problem = std::shared_ptr<std::string>(owner, &cs_->problem);
+    s.rounds.reserve(s.rounds.size() + 2);
     // Its turn: the group's earlier shared-memory calls are done here. Then sign.
     round& r = s.add(step_kind::sync);
-    auto cs = cs_;
+    call_state* cs = cs_;
     std::uint64_t* turn = c.turn;
     const std::uint64_t ticket = c.ticket;
     r.can_begin = [turn, ticket] { return *turn == ticket; };
@@ -140,13 +143,13 @@ class builder {
       if (spec.result) s_.add(step_kind::local_copy).local_bytes = spec.bytes;
       return;
     }
-    auto cs = cs_;
+    call_state* cs = cs_;
     // Buffer k & 1 is free once every member is done with its previous use (step k - 2 of this
     // call, or the last step of an earlier call that used it).
     const std::uint64_t free_at = last_use_[k & 1];
     last_use_[k & 1] = cs->value(k, 1);
     if (spec.write) {
-      r.can_begin = [cs, free_at] { return cs->all_consumed(free_at) || !cs->problem->empty(); };
+      r.can_begin = [cs, free_at] { return cs->all_consumed(free_at) || !cs->problem.empty(); };
       r.waiting_for = [cs, free_at] { return cs->not_consumed(free_at); };
     }
     std::byte* mine = buffer(me(), k);
@@ -175,13 +178,13 @@ class builder {
 
  private:
   void wait_for(round& r, int from, std::uint64_t v) {
-    auto cs = cs_;
+    call_state* cs = cs_;
     if (from == no_member || from == me()) return;
     if (from == all_members) {
-      r.ready = [cs, v] { return cs->all_posted(v) || !cs->problem->empty(); };
+      r.ready = [cs, v] { return cs->all_posted(v) || !cs->problem.empty(); };
       r.waiting_for = [cs, v] { return cs->not_posted(v); };
     } else {
-      r.ready = [cs, v, from] { return cs->seen(from, v) || !cs->problem->empty(); };
+      r.ready = [cs, v, from] { return cs->seen(from, v) || !cs->problem.empty(); };
       r.waiting_for = [cs, v, from] {
         return cs->seen(from, v) ? std::vector<int>{} : std::vector<int>{from};
       };
@@ -190,7 +193,7 @@ class builder {
 
   schedule& s_;
   const shm_context& c_;
-  std::shared_ptr<call_state> cs_;
+  call_state* cs_ = nullptr;
   std::uint64_t steps_ = 0;
   std::uint64_t last_use_[2] = {c_.last_use ? c_.last_use[0] : 0, c_.last_use ? c_.last_use[1] : 0};
 };
