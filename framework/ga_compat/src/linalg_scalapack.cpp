@@ -29,6 +29,7 @@ void Cfree_blacs_system_handle(int handle);
 void Cblacs_gridinit(int* context, const char* order, int nprow, int npcol);
 void Cblacs_gridinfo(int context, int* nprow, int* npcol, int* myrow, int* mycol);
 void Cblacs_gridexit(int context);
+void Cblacs_barrier(int context, const char* scope);
 int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);
 void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb,
                const int* irsrc, const int* icsrc, const int* ictxt, const int* lld, int* info);
@@ -95,6 +96,11 @@ class grid {
   }
   grid(const grid&) = delete;
   grid& operator=(const grid&) = delete;
+
+  // Waits in MPI until every rank is done with ScaLAPACK. BLACS completes some sends lazily
+  // (large ones need the sender in MPI): a rank that went on to wait in a Gaea barrier would
+  // leave its partner blocked in MPI_Recv for ever (pdtrsm in pdpotrs/pdgetrs at n >= 64).
+  void settle() const { Cblacs_barrier(context_, "A"); }
   ~grid() {
     Cblacs_gridexit(context_);
     Cfree_blacs_system_handle(system_);
@@ -155,6 +161,7 @@ void eigen(ga::global_array<double>& a, ga::global_array<double>& v, std::span<d
   int iwork_size = 0, query = -1, info = 0;
   pdsyevd_("V", "L", &n, am.data(), &one, &one, am.desc(), values.data(), zm.data(), &one, &one,
            zm.desc(), &work_size, &query, &iwork_size, &query, &info);
+  g.settle();
   check_args("pdsyevd", info);
   // The size query of some ScaLAPACK versions falls short for small tiles: a margin.
   int lwork = static_cast<int>(work_size) + 2 * n + 1024, liwork = iwork_size + 64;
@@ -162,6 +169,7 @@ void eigen(ga::global_array<double>& a, ga::global_array<double>& v, std::span<d
   std::vector<int> iwork(static_cast<std::size_t>(liwork));
   pdsyevd_("V", "L", &n, am.data(), &one, &one, am.desc(), values.data(), zm.data(), &one, &one,
            zm.desc(), work.data(), &lwork, iwork.data(), &liwork, &info);
+  g.settle();
   check_args("pdsyevd", info);
   if (info > 0)
     throw error("the eigensolver (pdsyevd) did not converge (info " + std::to_string(info) + ")");
@@ -182,12 +190,14 @@ void lu_solve(bool transposed, ga::global_array<double>& a, ga::global_array<dou
       static_cast<std::size_t>(numroc_(&n, &nb, &g.myrow_, &zero, &g.cols_) + nb));
   int info = 0;
   pdgetrf_(&n, &n, am.data(), &one, &one, am.desc(), ipiv.data(), &info);
+  g.settle();
   check_args("pdgetrf", info);
   if (info > 0)
     throw error("A is singular (U(" + std::to_string(info) + "," + std::to_string(info) +
                 ") is zero)");
   pdgetrs_(transposed ? "N" : "T", &n, &nrhs, am.data(), &one, &one, am.desc(), ipiv.data(),
            bm.data(), &one, &one, bm.desc(), &info);
+  g.settle();
   check_args("pdgetrs", info);
   ga::transpose(bm.held(), b);
 }
@@ -200,12 +210,14 @@ int llt_solve(ga::global_array<double>& a, ga::global_array<double>& b) {
   ga::copy(a, am.held());  // symmetric: the transpose is A itself
   int info = 0;
   pdpotrf_("L", &n, am.data(), &one, &one, am.desc(), &info);
+  g.settle();
   check_args("pdpotrf", info);
   if (info > 0) return info;
   matrix bm(g, n, nrhs, nb, "GA_Llt_solve B (ScaLAPACK)");
   ga::transpose(b, bm.held());
   pdpotrs_("L", &n, &nrhs, am.data(), &one, &one, am.desc(), bm.data(), &one, &one, bm.desc(),
            &info);
+  g.settle();
   check_args("pdpotrs", info);
   ga::transpose(bm.held(), b);
   return 0;
@@ -219,9 +231,11 @@ int spd_invert(ga::global_array<double>& a) {
   ga::copy(a, am.held());
   int info = 0;
   pdpotrf_("L", &n, am.data(), &one, &one, am.desc(), &info);
+  g.settle();
   check_args("pdpotrf", info);
   if (info > 0) return info;
   pdpotri_("L", &n, am.data(), &one, &one, am.desc(), &info);
+  g.settle();
   check_args("pdpotri", info);
   if (info > 0) return -info;
   // ScaLAPACK's lower triangle is Gaea's upper one. Keep it with half the diagonal: the
