@@ -110,4 +110,23 @@ findex mb_index(fint type, const void* ptr, const char* fn);
 /// aligned than the element size).
 std::size_t mb_shift(fint type, const void* ptr, const char* fn);
 
+/// The first character of a Fortran CHARACTER argument ('N' when it is empty).
+inline char flag(const char* s, flen len) {
+  return len > 0 && s != nullptr ? s[0] : 'N';
+}
+
+/// The C handle of Fortran handle *g_a.
+inline int h(const fint* g_a) {
+  return handle(*g_a, "GA Fortran call");
+}
+
+/// ga_[sdcz]gemm: C = alpha op(A) op(B) + beta C, computed as C' = op(B') op(A') since the C
+/// layer sees Fortran's column-major matrices transposed.
+template <auto Gemm, class S>
+void gemm(const char* name, const char* ta, const char* tb, fint* m, fint* n, fint* k, S* alpha,
+          fint* g_a, fint* g_b, S* beta, fint* g_c, flen la, flen lb) {
+  api(name,
+      [&] { Gemm(flag(tb, lb), flag(ta, la), *n, *m, *k, *alpha, h(g_b), h(g_a), *beta, h(g_c)); });
+}
+
 }  // namespace gaea::ga_compat::fortran

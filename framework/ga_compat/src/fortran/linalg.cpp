@@ -13,10 +13,6 @@ using gaea::error;
 
 namespace {
 
-int h(const fint* g_a) {
-  return handle(*g_a, "GA Fortran call");
-}
-
 // An array of C_DBL with the transposed dimensions of 2-D array `c`, owned for a call.
 struct transposed {
   int h = 0;

@@ -13,14 +13,6 @@ using gaea::error;
 
 namespace {
 
-char flag(const char* s, flen len) {
-  return len > 0 && s != nullptr ? s[0] : 'N';
-}
-
-int h(const fint* g_a) {
-  return handle(*g_a, "GA Fortran call");
-}
-
 bool is_matrix(const fint* g_a, const char* fn) {
   return ndim_of(*g_a, fn) == 2;
 }
@@ -358,15 +350,11 @@ void ga_patch_enum_(fint* g_a, fint* lo, fint* hi, void* start, void* inc) {
 // ---- matrix multiplication --------------------------------------------------------------------
 void ga_dgemm_(const char* ta, const char* tb, fint* m, fint* n, fint* k, double* alpha, fint* g_a,
                fint* g_b, double* beta, fint* g_c, flen la, flen lb) {
-  api("ga_dgemm", [&] {
-    GA_Dgemm64(flag(tb, lb), flag(ta, la), *n, *m, *k, *alpha, h(g_b), h(g_a), *beta, h(g_c));
-  });
+  gemm<GA_Dgemm64>("ga_dgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, la, lb);
 }
 void ga_zgemm_(const char* ta, const char* tb, fint* m, fint* n, fint* k, DoubleComplex* alpha,
                fint* g_a, fint* g_b, DoubleComplex* beta, fint* g_c, flen la, flen lb) {
-  api("ga_zgemm", [&] {
-    GA_Zgemm64(flag(tb, lb), flag(ta, la), *n, *m, *k, *alpha, h(g_b), h(g_a), *beta, h(g_c));
-  });
+  gemm<GA_Zgemm64>("ga_zgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, la, lb);
 }
 void ga_matmul_patch_(const char* ta, const char* tb, void* alpha, void* beta, fint* g_a,
                       fint* ailo, fint* aihi, fint* ajlo, fint* ajhi, fint* g_b, fint* bilo,

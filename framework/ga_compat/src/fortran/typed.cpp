@@ -28,10 +28,6 @@ void ga_scale_patch_(fint* g_a, fint* ilo, fint* ihi, fint* jlo, fint* jhi, void
 
 namespace {
 
-int h(const fint* g_a) {
-  return handle(*g_a, "GA Fortran call");
-}
-
 // gaea::error naming `fn` unless array g_a holds elements of Fortran type `type`.
 void require_type(const fint* g_a, fint type, const char* fn) {
   api(fn, [&] {
@@ -41,10 +37,6 @@ void require_type(const fint* g_a, fint type, const char* fn) {
     if (t != c_type(type, fn))
       throw error(std::string(fn) + ": the array's elements are not of the scalar's type");
   });
-}
-
-char flag(const char* s, flen len) {
-  return len > 0 && s != nullptr ? s[0] : 'N';
 }
 
 }  // namespace
@@ -129,15 +121,11 @@ void ga_zscal_(fint* g_a, void* alpha) {
 // C = alpha op(A) op(B) + beta C computed as C' = op(B') op(A') (see math.cpp).
 void ga_sgemm_(const char* ta, const char* tb, fint* m, fint* n, fint* k, float* alpha, fint* g_a,
                fint* g_b, float* beta, fint* g_c, flen la, flen lb) {
-  api("ga_sgemm", [&] {
-    GA_Sgemm64(flag(tb, lb), flag(ta, la), *n, *m, *k, *alpha, h(g_b), h(g_a), *beta, h(g_c));
-  });
+  gemm<GA_Sgemm64>("ga_sgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, la, lb);
 }
 void ga_cgemm_(const char* ta, const char* tb, fint* m, fint* n, fint* k, SingleComplex* alpha,
                fint* g_a, fint* g_b, SingleComplex* beta, fint* g_c, flen la, flen lb) {
-  api("ga_cgemm", [&] {
-    GA_Cgemm64(flag(tb, lb), flag(ta, la), *n, *m, *k, *alpha, h(g_b), h(g_a), *beta, h(g_c));
-  });
+  gemm<GA_Cgemm64>("ga_cgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, la, lb);
 }
 
 }  // extern "C"
