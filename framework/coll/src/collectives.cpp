@@ -41,16 +41,15 @@ void check_root(const group_state& g, operation op, int root) {
 
 void noop_reduce(std::byte*, const std::byte*, std::size_t) {}
 
-// `a`, unless it is shared memory and the group's region cannot be made (then every member
-// chooses again, alike: the region's making tells all whether it worked).
-algorithm with_region(const std::shared_ptr<group_state>& g, const call_shape& c, algorithm a,
-                      const options& o) {
-  if (a != algorithm::shared_memory || g->shm) return a;
+// The call's algorithm (choose()); when that is shared memory and the group has no region yet,
+// it is made here, and if it cannot be, every member chooses again, alike (the making tells all
+// whether it worked).
+algorithm choose_for(const std::shared_ptr<group_state>& g, const call_shape& c, const options& o) {
   const settings& cfg = g->svc->cfg();
+  const algorithm a = choose(*g, c, o.algo, cfg);
+  if (a != algorithm::shared_memory || g->shm) return a;
   std::string why;
-  const std::size_t buffer =
-      std::max(cfg.shm_bytes, std::size_t{64} * static_cast<std::size_t>(g->size()));
-  g->shm = shm_region::make(g, buffer, why);
+  g->shm = shm_region::make(g, shm_buffer_bytes(cfg, g->size()), why);
   if (g->shm) return a;
   g->shm_why = why.empty() ? std::string("not made") : why;
   if (g->me == 0)
@@ -155,7 +154,7 @@ request start_rooted(const group& grp, operation op, const std::byte* from, std:
   // The average part: the same on every member, so that all choose alike (and throw alike,
   // before fail_call takes a call number).
   const call_shape shape{op, p.total / n, counts.empty()};
-  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, g->svc->cfg()), o);
+  const algorithm a = choose_for(g, shape, o);
   if (!p.problem.empty()) fail_call(g, p.problem);
   if (g->me == root && p.total != checked_product(all_count, elem_size, "root buffer"))
     fail_call(g, "gaea::coll: " + std::string(to_string(op)) + (counts.empty() ? "" : "v") +
@@ -203,7 +202,7 @@ std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g,
 request start_barrier(const group& grp, const options& o) {
   auto g = member_state(grp, operation::barrier);
   const call_shape shape{operation::barrier, 0, true};
-  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, g->svc->cfg()), o);
+  const algorithm a = choose_for(g, shape, o);
   call_signature sig{static_cast<std::uint8_t>(operation::barrier), static_cast<std::uint8_t>(a)};
   schedule s;
   if (a == algorithm::shared_memory)
@@ -221,7 +220,7 @@ request start_broadcast(const group& grp, std::byte* buf, std::size_t bytes, int
   check_root(*g, operation::broadcast, root);
   const settings& cfg = g->svc->cfg();
   const call_shape shape{operation::broadcast, bytes, true};
-  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, cfg), o);
+  const algorithm a = choose_for(g, shape, o);
   call_signature sig{static_cast<std::uint8_t>(operation::broadcast),
                      static_cast<std::uint8_t>(a),
                      0,
@@ -257,7 +256,7 @@ request start_reduce(const group& grp, const std::byte* in, std::byte* out, std:
   const reducer r = make_reducer(e, op);
   const std::size_t bytes = checked_product(count, r.elem_size, "reduction size");
   const call_shape shape{kind, bytes, true};
-  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, g->svc->cfg()), o);
+  const algorithm a = choose_for(g, shape, o);
   call_signature sig{static_cast<std::uint8_t>(kind),
                      static_cast<std::uint8_t>(a),
                      static_cast<std::uint8_t>(e),
@@ -294,7 +293,7 @@ request start_allgather(const group& grp, const std::byte* mine, std::size_t min
   const parts p = part_layout(*g, "allgather", mine_count, counts, elem_size);
   // Choosing may throw on every member alike, so it comes before fail_call takes a call number.
   const call_shape shape{operation::allgather, p.total / p.sizes.size(), counts.empty()};
-  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, g->svc->cfg()), o);
+  const algorithm a = choose_for(g, shape, o);
   if (!p.problem.empty()) fail_call(g, p.problem);
   if (p.total != checked_product(all_count, elem_size, "allgather output"))
     fail_call(g, "gaea::coll: allgather on group '" + g->name + "': the output holds " +
@@ -376,7 +375,7 @@ request start_alltoall(const group& grp, const std::byte* send, std::size_t send
                   " elements but expects " + std::to_string(recv_counts[me]));
   }
   const call_shape shape{operation::alltoall, l.send_len.empty() ? 0 : l.send_len[0], uniform};
-  const algorithm a = with_region(g, shape, choose(*g, shape, o.algo, g->svc->cfg()), o);
+  const algorithm a = choose_for(g, shape, o);
   call_signature sig{static_cast<std::uint8_t>(operation::alltoall),
                      static_cast<std::uint8_t>(a),
                      static_cast<std::uint8_t>(elem_size),

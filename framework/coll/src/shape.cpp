@@ -16,8 +16,7 @@ void noop(std::byte*, const std::byte*, std::size_t) {}
 void shm_shape(schedule& s, operation op, const group_state& g, std::size_t bytes) {
   shm_context c;
   c.g = &g;
-  c.buffer_bytes = g.svc ? g.svc->cfg().shm_bytes : std::size_t{128} << 10;
-  c.buffer_bytes = std::max(c.buffer_bytes, std::size_t{64} * static_cast<std::size_t>(g.size()));
+  c.buffer_bytes = shm_buffer_bytes(g.svc ? g.svc->cfg() : settings{}, g.size());
   const auto n = static_cast<std::size_t>(g.size());
   std::vector<std::size_t> sizes(n, bytes), offsets(n);
   for (std::size_t i = 0; i < n; ++i)

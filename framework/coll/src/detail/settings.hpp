@@ -26,6 +26,13 @@ struct settings {
   static settings from_env();
 };
 
+/// Each of a member's two shared-memory buffers on a group of `members`: GAEA_COLL_SHM_BYTES,
+/// and at least 64 bytes per member (a step gives each member its own area of a buffer).
+inline std::size_t shm_buffer_bytes(const settings& s, int members) noexcept {
+  const std::size_t floor = std::size_t{64} * static_cast<std::size_t>(members);
+  return s.shm_bytes > floor ? s.shm_bytes : floor;
+}
+
 /// The calling thread's scoped_energy setting, if any.
 std::optional<energy_mode> scoped_energy_mode() noexcept;
 
