@@ -12,10 +12,13 @@
 #include "gaea-ga/ga.h"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/counters/mutex_set.hpp"
 #include "gaea/counters/shared_counter.hpp"
+#include "gaea/counters/task_counter.hpp"
 #include "gaea/counters/task_pool.hpp"
 #include "gaea/ga/algorithms.hpp"
 #include "gaea/ga/global_array.hpp"
+#include "gaea/ga/io.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace {
@@ -29,7 +32,12 @@ constexpr const char* usage =
     "  name           rank 1 names it 'B', the others 'A'\n"
     "  pool-n         task_pool::run(150) on rank 1, run(100) on the others\n"
     "  counter-owner  a shared_counter owned by rank 1 says rank 1, by rank 0 say the others\n"
-    "  nga-dims       NGA_Create (GA C API) with dims {100,200} on rank 1, {100,100} elsewhere\n";
+    "  nga-dims       NGA_Create (GA C API) with dims {100,200} on rank 1, {100,100} elsewhere\n"
+    "  mutex-count    a mutex_set of 3 mutexes on rank 1, of 2 on the others\n"
+    "  task-range     a task_counter over [0, 150) on rank 1, [0, 100) on the others\n"
+    "  group-subset   group::subset of world with members {0, 1} on rank 1, {0} elsewhere\n"
+    "  write-dataset  ga::write into dataset 'y' on rank 1, 'x' on the others\n"
+    "  read-patch     ga::read of the patch [0:49] on rank 1, [0:99] on the others\n";
 
 using gaea::ga::global_array;
 using gaea::ga::index;
@@ -78,6 +86,33 @@ int run(gaea::runtime& rt, const std::string& scenario) {
     c.fetch_add(1);
     gaea::coll::barrier(gaea::coll::world());
     std::printf("gaea-mismatch: rank %d reads %lld\n", rt.rank(), static_cast<long long>(c.read()));
+  } else if (scenario == "mutex-count") {
+    gaea::counters::mutex_set m("M", odd ? 3 : 2);
+    m.lock(1);
+    m.unlock(1);
+    std::printf("gaea-mismatch: rank %d made its mutexes\n", rt.rank());
+  } else if (scenario == "task-range") {
+    gaea::counters::task_counter c("T", odd ? 150 : 100);
+    std::int64_t got = 0;
+    for (auto r = c.next(); !r.empty(); r = c.next()) got += r.end - r.begin;
+    const auto all = gaea::coll::allreduce(gaea::coll::world(), got, gaea::coll::reduce_op::sum);
+    std::printf("gaea-mismatch: rank %d: %lld tasks handed out\n", rt.rank(),
+                static_cast<long long>(all));
+  } else if (scenario == "group-subset") {
+    const std::vector<int> members = odd ? std::vector<int>{0, 1} : std::vector<int>{0};
+    const auto g = gaea::coll::world().subset(members, "S");
+    std::printf("gaea-mismatch: rank %d: group of %d\n", rt.rank(), g.size());
+  } else if (scenario == "write-dataset") {
+    global_array<double> a("A", {100});
+    a.fill(1.0);
+    gaea::ga::write(a, "out.h5", odd ? "y" : "x");
+    std::printf("gaea-mismatch: rank %d wrote\n", rt.rank());
+  } else if (scenario == "read-patch") {
+    global_array<double> a("A", {100});
+    a.fill(1.0);
+    gaea::ga::write(a, "in.h5", "x");
+    gaea::ga::read(a, "in.h5", "x", odd ? gaea::ga::patch{{0}, {49}} : gaea::ga::patch{{0}, {99}});
+    std::printf("gaea-mismatch: rank %d read\n", rt.rank());
   } else {
     throw gaea::error("gaea-mismatch: unknown scenario '" + scenario + "'");
   }

@@ -35,3 +35,21 @@ gaea_add_hostile(agree_counter_owner COMMAND ${_mismatch} counter-owner NRANKS $
 gaea_add_hostile(agree_nga_create COMMAND ${_mismatch} nga-dims NRANKS ${_np}
                  MESSAGE "NGA_Create: global_array 'A': created with dims \\[100, 100\\] on rank 0 but \\[100, 200\\] on rank 1"
                  CLASS wrong)
+# The other collectives that create or run something with arguments (issue 39, item 5): a
+# mutex_set, a task_counter, a group subset, and the I/O calls.
+gaea_add_hostile(agree_mutex_count COMMAND ${_mismatch} mutex-count NRANKS ${_np}
+                 MESSAGE "mutex_set 'M': created with count 2 on rank 0 but 3 on rank 1"
+                 CLASS wrong)
+gaea_add_hostile(agree_task_range COMMAND ${_mismatch} task-range NRANKS ${_np}
+                 MESSAGE "task_counter 'T': created with range \\[0, 100\\) on rank 0 but \\[0, 150\\) on rank 1"
+                 CLASS wrong)
+gaea_add_hostile(agree_group_subset COMMAND ${_mismatch} group-subset NRANKS ${_np}
+                 MESSAGE "group 'S': subset of 'world' with members \\[0\\] on rank 0 but \\[0, 1\\] on rank 1"
+                 CLASS wrong)
+gaea_add_hostile(agree_write_dataset COMMAND ${_mismatch} write-dataset NRANKS ${_np}
+                 MESSAGE "ga::write 'out.h5': writing with dataset 'x' on rank 0 but 'y' on rank 1"
+                 ABSENT out.h5
+                 CLASS wrong)
+gaea_add_hostile(agree_read_patch COMMAND ${_mismatch} read-patch NRANKS ${_np}
+                 MESSAGE "ga::read 'in.h5': reading with patch \\[0:99\\] on rank 0 but \\[0:49\\] on rank 1"
+                 CLASS wrong)
