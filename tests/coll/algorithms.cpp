@@ -420,6 +420,70 @@ TEST_CASE("requests waited for last-started first complete, on every algorithm",
   }
 }
 
+TEST_CASE("blocking and non-blocking shared-memory calls of one collective meet", "[coll]") {
+  // Small blocking calls run inline (no schedule): the same steps as a request's schedule, so
+  // members may take either way for one call. Odd members use requests, even ones block; an
+  // earlier request still pending keeps the next blocking call off the inline path.
+  const coll::group& w = coll::world();
+  if (w.nodes() > 1) return;
+  coll::options o;
+  o.algo = algorithm::shared_memory;
+  const bool odd = w.rank() % 2 == 1;
+  const int n = w.size();
+  for (std::size_t count : sizes) {
+    INFO("count " << count);
+    std::vector<double> x(count), y(count), ref(count, 0.0);
+    for (std::size_t j = 0; j < count; ++j) {
+      x[j] = value(w.rank(), j, 1);
+      for (int m = 0; m < n; ++m)
+        ref[j] += value(m, j, 1);
+      y[j] = w.rank() == n - 1 ? value(n - 1, j, 2) : -1.0;
+    }
+    std::vector<double> mine(count, static_cast<double>(w.rank())),
+        all(count * static_cast<std::size_t>(n));
+    coll::request pending;
+    if (odd) {
+      pending =
+          coll::allreduce(w, std::span<double>(x), coll::reduce_op::sum, coll::nonblocking, o);
+      coll::broadcast(w, std::span<double>(y), n - 1, o);  // blocking behind a pending request
+      coll::allgather(w, std::span<const double>(mine), std::span<double>(all), coll::nonblocking,
+                      o)
+          .wait();
+      pending.wait();
+    } else {
+      coll::allreduce(w, std::span<double>(x), coll::reduce_op::sum, o);
+      coll::broadcast(w, std::span<double>(y), n - 1, coll::nonblocking, o).wait();
+      coll::allgather(w, std::span<const double>(mine), std::span<double>(all), o);
+    }
+    // Block j of member m: value(m, j-th block's element, 3); member m receives block m.
+    const auto un = static_cast<std::size_t>(n);
+    std::vector<double> send(count * un), recv(count * un, -1.0);
+    for (std::size_t b = 0; b < un; ++b)
+      for (std::size_t j = 0; j < count; ++j)
+        send[b * count + j] = value(w.rank(), b * count + j, 3);
+    if (odd)
+      coll::alltoall(w, std::span<const double>(send), std::span<double>(recv), coll::nonblocking,
+                     o)
+          .wait();
+    else
+      coll::alltoall(w, std::span<const double>(send), std::span<double>(recv), o);
+    const auto me = static_cast<std::size_t>(w.rank());
+    for (int m = 0; m < n; ++m)
+      for (std::size_t j = 0; j < count; ++j)
+        REQUIRE(recv[static_cast<std::size_t>(m) * count + j] == value(m, me * count + j, 3));
+    REQUIRE(x == ref);
+    for (std::size_t j = 0; j < count; ++j)
+      REQUIRE(y[j] == value(n - 1, j, 2));
+    for (int m = 0; m < n; ++m)
+      for (std::size_t j = 0; j < count; ++j)
+        REQUIRE(all[static_cast<std::size_t>(m) * count + j] == m);
+    if (odd)
+      coll::barrier(w, coll::nonblocking, o).wait();
+    else
+      coll::barrier(w, o);
+  }
+}
+
 TEST_CASE("shared-memory calls with mismatched counts fail on every member, then work", "[coll]") {
   // Without GAEA_COLL_CHECK: the members that read a peer's step compare its signature.
   const coll::group& w = coll::world();

@@ -94,7 +94,8 @@ int run(gaea::runtime& rt, const std::string& scenario) {
   } else if (scenario == "task-range") {
     gaea::counters::task_counter c("T", odd ? 150 : 100);
     std::int64_t got = 0;
-    for (auto r = c.next(); !r.empty(); r = c.next()) got += r.end - r.begin;
+    for (auto r = c.next(); !r.empty(); r = c.next())
+      got += r.end - r.begin;
     const auto all = gaea::coll::allreduce(gaea::coll::world(), got, gaea::coll::reduce_op::sum);
     std::printf("gaea-mismatch: rank %d: %lld tasks handed out\n", rt.rank(),
                 static_cast<long long>(all));

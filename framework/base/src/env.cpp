@@ -116,6 +116,15 @@ const std::vector<variable>& table() {
        value_kind::size,
        {},
        0},
+      {"GAEA_COLL_SHM_SINGLE_COPY",
+       "0",
+       "shared-memory broadcasts and allgathers/gathers of at least this many bytes per part "
+       "copy straight from the writer's buffer into the reader's (process_vm_readv, where the "
+       "kernel allows it between the members) instead of through the region (K/M/G); 0 = never "
+       "(the default: slower than the region on the machine it was measured on)",
+       value_kind::size,
+       {},
+       0},
       {"GAEA_COLL_ENERGY", "auto",
        "per-call energy strategy of the collectives (lowest frequency for the call, throttling "
        "by step): auto (on where a hardware DVFS or throttle actuator is writable, for calls whose "

@@ -9,6 +9,7 @@
 #include "detail/builders.hpp"
 #include "detail/reduce_ops.hpp"
 #include "detail/select.hpp"
+#include "detail/shm_inline.hpp"
 #include "detail/shm_region.hpp"
 #include "detail/start.hpp"
 #include "gaea/base/error.hpp"
@@ -49,7 +50,7 @@ algorithm choose_for(const std::shared_ptr<group_state>& g, const call_shape& c,
   const algorithm a = choose(*g, c, o.algo, cfg);
   if (a != algorithm::shared_memory || g->shm) return a;
   std::string why;
-  g->shm = shm_region::make(g, shm_buffer_bytes(cfg, g->size()), why);
+  g->shm = shm_region::make(g, shm_buffer_bytes(cfg, g->size()), cfg.shm_single_copy, why);
   if (g->shm) return a;
   g->shm_why = why.empty() ? std::string("not made") : why;
   if (g->me == 0)
@@ -63,8 +64,15 @@ algorithm choose_for(const std::shared_ptr<group_state>& g, const call_shape& c,
 // The shared-memory context of the call being built (its number is the one make_execution
 // gives next).
 shm_context shm_of(const std::shared_ptr<group_state>& g, const call_signature& sig) {
-  return {g.get(),      g->shm.get(),     g->next_call,   sig, g->shm->buffer_bytes(),
-          &g->shm_turn, g->shm_started++, g->shm_last_use};
+  return {g.get(),
+          g->shm.get(),
+          g->next_call,
+          sig,
+          g->shm->buffer_bytes(),
+          &g->shm_turn,
+          g->shm_started++,
+          g->shm_last_use,
+          g->shm->single_copy_bytes()};
 }
 
 request finish(const std::shared_ptr<group_state>& g, call_signature sig, schedule s,
@@ -143,7 +151,7 @@ parts part_layout(const group_state& g, const char* op, std::size_t mine_count,
 // root's `from` into every member's `to`.
 request start_rooted(const group& grp, operation op, const std::byte* from, std::size_t from_count,
                      std::byte* to, std::size_t to_count, std::span<const std::int64_t> counts,
-                     std::size_t elem_size, int root, const options& o) {
+                     std::size_t elem_size, int root, const options& o, bool blocking = false) {
   auto g = member_state(grp, op);
   check_root(*g, op, root);
   const bool gather = op == operation::gather;
@@ -162,6 +170,10 @@ request start_rooted(const group& grp, operation op, const std::byte* from, std:
                      std::to_string(all_count) + " elements, the members' parts " +
                      std::to_string(p.total / (elem_size ? elem_size : 1)));
   const call_signature sig = p.signature(op, a, root);
+  if (blocking && gather && a == algorithm::shared_memory &&
+      shm_inline_allowed(g, sig, p.total / n, o) &&
+      shm_inline_allgather(*g, sig, root, from, to, p.offsets, p.sizes))
+    return {};
   schedule s;
   if (a == algorithm::shared_memory && gather)
     shm_allgather(s, shm_of(g, sig), root, from, to, p.offsets, p.sizes);
@@ -199,11 +211,14 @@ std::unique_ptr<execution> make_execution(const std::shared_ptr<group_state>& g,
   return std::make_unique<execution>(g, call, sig, std::move(s), std::move(energy));
 }
 
-request start_barrier(const group& grp, const options& o) {
+request start_barrier(const group& grp, const options& o, bool blocking) {
   auto g = member_state(grp, operation::barrier);
   const call_shape shape{operation::barrier, 0, true};
   const algorithm a = choose_for(g, shape, o);
   call_signature sig{static_cast<std::uint8_t>(operation::barrier), static_cast<std::uint8_t>(a)};
+  if (blocking && a == algorithm::shared_memory && shm_inline_allowed(g, sig, 0, o) &&
+      shm_inline_barrier(*g, sig))
+    return {};
   schedule s;
   if (a == algorithm::shared_memory)
     shm_barrier(s, shm_of(g, sig));
@@ -215,7 +230,7 @@ request start_barrier(const group& grp, const options& o) {
 }
 
 request start_broadcast(const group& grp, std::byte* buf, std::size_t bytes, int root,
-                        const options& o) {
+                        const options& o, bool blocking) {
   auto g = member_state(grp, operation::broadcast);
   check_root(*g, operation::broadcast, root);
   const settings& cfg = g->svc->cfg();
@@ -227,6 +242,9 @@ request start_broadcast(const group& grp, std::byte* buf, std::size_t bytes, int
                      0,
                      root,
                      bytes};
+  if (blocking && a == algorithm::shared_memory && shm_inline_allowed(g, sig, bytes, o) &&
+      shm_inline_broadcast(*g, sig, root, buf, bytes))
+    return {};
   schedule s;
   const team t = whole(*g, g->me);
   switch (a) {
@@ -249,7 +267,7 @@ request start_broadcast(const group& grp, std::byte* buf, std::size_t bytes, int
 }
 
 request start_reduce(const group& grp, const std::byte* in, std::byte* out, std::size_t count,
-                     elem e, reduce_op op, int root, bool all, const options& o) {
+                     elem e, reduce_op op, int root, bool all, const options& o, bool blocking) {
   const operation kind = all ? operation::allreduce : operation::reduce;
   auto g = member_state(grp, kind);
   if (!all) check_root(*g, kind, root);
@@ -267,6 +285,9 @@ request start_reduce(const group& grp, const std::byte* in, std::byte* out, std:
   const team t = whole(*g, g->me);
   if (!all && g->me == root && out == nullptr && count > 0)
     throw error("gaea::coll: reduce on group '" + g->name + "': the root needs an output");
+  if (blocking && a == algorithm::shared_memory && shm_inline_allowed(g, sig, bytes, o) &&
+      shm_inline_reduce(*g, sig, all ? -1 : root, in, out, count, r))
+    return {};
   if (a == algorithm::shared_memory) {
     shm_reduce(s, shm_of(g, sig), all ? -1 : root, in, out, count, r);
   } else if (all) {
@@ -288,7 +309,7 @@ request start_reduce(const group& grp, const std::byte* in, std::byte* out, std:
 
 request start_allgather(const group& grp, const std::byte* mine, std::size_t mine_count,
                         std::byte* all, std::size_t all_count, std::span<const std::int64_t> counts,
-                        std::size_t elem_size, const options& o) {
+                        std::size_t elem_size, const options& o, bool blocking) {
   auto g = member_state(grp, operation::allgather);
   const parts p = part_layout(*g, "allgather", mine_count, counts, elem_size);
   // Choosing may throw on every member alike, so it comes before fail_call takes a call number.
@@ -300,6 +321,10 @@ request start_allgather(const group& grp, const std::byte* mine, std::size_t min
                      std::to_string(all_count) + " elements, the members give " +
                      std::to_string(p.total / (elem_size ? elem_size : 1)));
   const call_signature sig = p.signature(operation::allgather, a, -1);
+  if (blocking && a == algorithm::shared_memory &&
+      shm_inline_allowed(g, sig, mine_count * elem_size, o) &&
+      shm_inline_allgather(*g, sig, -1, mine, all, p.offsets, p.sizes))
+    return {};
   schedule s;
   if (a == algorithm::shared_memory)
     shm_allgather(s, shm_of(g, sig), -1, mine, all, p.offsets, p.sizes);
@@ -310,9 +335,9 @@ request start_allgather(const group& grp, const std::byte* mine, std::size_t min
 
 request start_gather(const group& grp, const std::byte* mine, std::size_t mine_count,
                      std::byte* all, std::size_t all_count, std::span<const std::int64_t> counts,
-                     std::size_t elem_size, int root, const options& o) {
+                     std::size_t elem_size, int root, const options& o, bool blocking) {
   return start_rooted(grp, operation::gather, mine, mine_count, all, all_count, counts, elem_size,
-                      root, o);
+                      root, o, blocking);
 }
 
 request start_scatter(const group& grp, const std::byte* all, std::size_t all_count,
@@ -328,7 +353,7 @@ request start_alltoall(const group& grp, const std::byte* send, std::size_t send
                        std::span<const std::int64_t> send_displs,
                        std::span<const std::int64_t> recv_counts,
                        std::span<const std::int64_t> recv_displs, std::size_t elem_size,
-                       const options& o) {
+                       const options& o, bool blocking) {
   auto g = member_state(grp, operation::alltoall);
   const auto n = static_cast<std::size_t>(g->size());
   const bool uniform =
@@ -382,6 +407,9 @@ request start_alltoall(const group& grp, const std::byte* send, std::size_t send
                      0,
                      -1,
                      uniform ? block : 0};
+  if (blocking && a == algorithm::shared_memory && shm_inline_allowed(g, sig, l.send_len[0], o) &&
+      shm_inline_alltoall(*g, sig, send, recv, l.send_len[0]))
+    return {};
   schedule s;
   const team t = whole(*g, g->me);
   if (a == algorithm::shared_memory)

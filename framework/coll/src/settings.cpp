@@ -44,6 +44,7 @@ settings settings::from_env() {
     throw error("GAEA_COLL_SHM_BYTES=" + std::to_string(shm) +
                 ": 0 (no shared memory) or at least 4096 bytes");
   s.shm_bytes = static_cast<std::size_t>(shm) / 64 * 64;
+  s.shm_single_copy = static_cast<std::size_t>(env::get_int("GAEA_COLL_SHM_SINGLE_COPY"));
   s.energy = env::get_enum<energy_mode>("GAEA_COLL_ENERGY");
   s.check = env::get_choice("GAEA_COLL_CHECK", {"0", "1"}) == "1";
   s.calibration = env::get_string("GAEA_COLL_CALIBRATION");

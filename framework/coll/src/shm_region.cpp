@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include <random>
 
 #include "detail/group_state.hpp"
+#include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 
 namespace gaea::coll::detail {
@@ -81,10 +83,42 @@ void* attach(const std::string& name, std::size_t bytes, std::string& why) {
   }
   return map_fd(fd, bytes, why);
 }
+
+// process_vm_readv of all `bytes` (it may copy less per call); the errno of a failure, else 0.
+int read_process(pid_t pid, std::byte* local, std::uint64_t remote, std::size_t bytes) {
+  while (bytes > 0) {
+    iovec l{local, bytes};
+    iovec r{reinterpret_cast<void*>(remote), bytes};
+    const ssize_t got = process_vm_readv(pid, &l, 1, &r, 1, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return got < 0 ? errno : EFAULT;
+    const auto n = static_cast<std::size_t>(got);
+    local += n;
+    remote += n;
+    bytes -= n;
+  }
+  return 0;
+}
+
+// Whether this member can read every other member's memory (same user, no ptrace restriction):
+// each member's pid field, read where its owner says it lies, must hold that pid.
+bool can_read_members(const shm_region& r, int me) {
+  for (int m = 0; m < r.members(); ++m) {
+    if (m == me) continue;
+    const shm_control& c = r.control(m);
+    std::int64_t seen = 0;
+    if (read_process(static_cast<pid_t>(c.pid), reinterpret_cast<std::byte*>(&seen), c.pid_addr,
+                     sizeof seen) != 0 ||
+        seen != c.pid)
+      return false;
+  }
+  return true;
+}
 }  // namespace
 
 std::unique_ptr<shm_region> shm_region::make(const std::shared_ptr<group_state>& gp,
-                                             std::size_t buffer_bytes, std::string& why) {
+                                             std::size_t buffer_bytes, std::size_t single_copy,
+                                             std::string& why) {
   const group_state& g = *gp;
   const std::size_t bytes = region_bytes(g.size(), buffer_bytes);
   // The exchange runs on message algorithms (a shared-memory one would need this region).
@@ -111,7 +145,33 @@ std::unique_ptr<shm_region> shm_region::make(const std::shared_ptr<group_state>&
     if (why.empty()) why = "another member could not map it";
     return nullptr;
   }
-  return std::unique_ptr<shm_region>(new shm_region(base, bytes, g.size(), buffer_bytes));
+  std::unique_ptr<shm_region> r(new shm_region(base, bytes, g.size(), buffer_bytes));
+  // Single copy: every member publishes where its pid lies, then probes the others'; the
+  // threshold is the least asked for, or 0 when any probe failed.
+  std::uint64_t sc = single_copy;
+  allreduce(grp, std::span<std::uint64_t>(&sc, 1), reduce_op::min, red);
+  if (sc > 0) {
+    shm_control& mine = r->control(g.me);
+    mine.pid = getpid();
+    mine.pid_addr = reinterpret_cast<std::uint64_t>(&mine.pid);
+    options sync;
+    sync.algo = algorithm::dissemination;
+    barrier(grp, sync);
+    int readable = can_read_members(*r, g.me) ? 1 : 0;
+    allreduce(grp, std::span<int>(&readable, 1), reduce_op::min, red);
+    if (!readable) sc = 0;
+  }
+  r->single_copy_ = static_cast<std::size_t>(sc);
+  return r;
+}
+
+void shm_region::read_from(int member, std::byte* local, std::uint64_t remote,
+                           std::size_t bytes) const {
+  const shm_control& c = control(member);
+  if (const int e = read_process(static_cast<pid_t>(c.pid), local, remote, bytes); e != 0)
+    throw error("gaea::coll: a shared-memory collective could not read " + std::to_string(bytes) +
+                " bytes of member " + std::to_string(member) + " (pid " + std::to_string(c.pid) +
+                "): process_vm_readv: " + std::strerror(e));
 }
 
 shm_region::~shm_region() {

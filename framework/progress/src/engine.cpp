@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "gaea/base/error.hpp"
 #include "gaea/energy/governor.hpp"
@@ -564,6 +565,13 @@ void engine::wait_scope::select() {
     ts_.hook.watch_fn = [](void* w) noexcept {
       return static_cast<wait_scope*>(w)->e_.watch_service();
     };
+    // The progress thread is parked while this wait serves: unless other ranks share the cores,
+    // no thread of this job needs this core, and a yield hands it to unrelated processes for a
+    // scheduler slice (a shm allreduce under a niced build: 0.9 ms per call instead of 2 us).
+    if (!e_.opt_.ranks_share_cores) {
+      saved_yield_ns_ = ts_.wt.yield_interval();
+      ts_.wt.set_yield_interval(0);
+    }
   }
   const bool can_block = notified_ && m != mode::off && m != mode::spin && ts_.wt.can_block();
   if (!can_block && (strategy_ != &s.spin || e_.opt_.share_core)) strategy_ = &s.adaptive;
@@ -602,6 +610,7 @@ void engine::end_bulk(wait_scope& w) noexcept {
 void engine::end_serving(wait_scope& w, bool blocking) noexcept {
   if (!w.counted_) return;
   w.counted_ = false;
+  if (w.saved_yield_ns_ >= 0) w.ts_.wt.set_yield_interval(std::exchange(w.saved_yield_ns_, -1));
   w.ts_.hook.wait = w.outer_;
   w.handed_back_ = blocking;
   if (blocking) handed_back_.store(true, std::memory_order_release);

@@ -7,70 +7,15 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 
 #include "detail/builders.hpp"
+#include "detail/shm_call.hpp"
 #include "detail/shm_region.hpp"
 
 namespace gaea::coll::detail {
 
 namespace {
-
-// What the rounds of one call share.
-struct call_state {
-  const group_state* g = nullptr;
-  shm_region* r = nullptr;
-  std::uint64_t call = 0;
-  call_signature sig;
-  std::string problem;        // the schedule's (schedule::problem points here and owns this)
-  std::vector<char> checked;  // members whose signature this call has compared
-
-  shm_control& ctl(int m) const { return r->control(m); }
-  std::uint64_t value(std::uint64_t step, unsigned phase) const {
-    return shm_step_value(call, step, phase);
-  }
-  // Member m has posted `v` (its signature is compared the first time it is seen in the call).
-  // A member that abandoned this call posted nothing for it: its failure message is coming.
-  bool seen(int m, std::uint64_t v) {
-    const std::uint64_t p = ctl(m).posted.load(std::memory_order_acquire);
-    if (p < v || p == value(shm_abandoned_step, 1)) return false;
-    if (!checked[static_cast<std::size_t>(m)]) {
-      checked[static_cast<std::size_t>(m)] = 1;
-      const shm_control& c = ctl(m);
-      const std::size_t slot = call & 1;
-      if (c.sig_call[slot] == call && !(c.sig[slot] == sig) && problem.empty())
-        problem = "gaea::coll: mismatched collective calls on group '" + g->name + "' (call " +
-                  std::to_string(call) + "): member " + std::to_string(m) + " (rank " +
-                  std::to_string(g->ranks[static_cast<std::size_t>(m)]) + ") called " +
-                  describe(c.sig[slot]) + ", member " + std::to_string(g->me) + " (rank " +
-                  std::to_string(g->ranks[static_cast<std::size_t>(g->me)]) + ") " + describe(sig);
-    }
-    return true;
-  }
-  bool all_posted(std::uint64_t v) {
-    for (int m = 0; m < g->size(); ++m)
-      if (m != g->me && !seen(m, v)) return false;
-    return true;
-  }
-  bool all_consumed(std::uint64_t v) const {
-    for (int m = 0; m < g->size(); ++m)
-      if (m != g->me && ctl(m).consumed.load(std::memory_order_acquire) < v) return false;
-    return true;
-  }
-  std::vector<int> not_posted(std::uint64_t v) const {
-    std::vector<int> out;
-    for (int m = 0; m < g->size(); ++m)
-      if (m != g->me && ctl(m).posted.load(std::memory_order_acquire) < v) out.push_back(m);
-    return out;
-  }
-  std::vector<int> not_consumed(std::uint64_t v) const {
-    std::vector<int> out;
-    for (int m = 0; m < g->size(); ++m)
-      if (m != g->me && ctl(m).consumed.load(std::memory_order_acquire) < v) out.push_back(m);
-    return out;
-  }
-  void post(std::uint64_t v) const { ctl(g->me).posted.store(v, std::memory_order_release); }
-  void consume(std::uint64_t v) const { ctl(g->me).consumed.store(v, std::memory_order_release); }
-};
 
 constexpr int all_members = -1, no_member = -2;
 
@@ -93,7 +38,7 @@ class builder {
     if (s.shape_only) return;
     // The rounds' functions hold a plain pointer to the call's state (small captures need no
     // allocation); the schedule owns it through `problem`.
-    auto owner = std::make_shared<call_state>();
+    auto owner = std::make_shared<shm_call>();
     cs_ = owner.get();
     cs_->g = c.g;
     cs_->r = c.region;
@@ -104,7 +49,7 @@ class builder {
     s.rounds.reserve(s.rounds.size() + 2);
     // Its turn: the group's earlier shared-memory calls are done here. Then sign.
     round& r = s.add(step_kind::sync);
-    call_state* cs = cs_;
+    shm_call* cs = cs_;
     std::uint64_t* turn = c.turn;
     const std::uint64_t ticket = c.ticket;
     r.can_begin = [turn, ticket] { return *turn == ticket; };
@@ -129,6 +74,22 @@ class builder {
   builder& operator=(const builder&) = delete;
 
   std::size_t buffer_bytes() const { return c_.buffer_bytes; }
+  // Whether a part of `bytes` goes by single copy (never in shape_only schedules).
+  bool single_copy(std::size_t bytes) const {
+    return c_.region && c_.single_copy_bytes > 0 && bytes >= c_.single_copy_bytes;
+  }
+  // Publishes `at` as this member's buffer of the call, for the others' single-copy reads.
+  std::function<void(std::byte*)> publish(const void* at) const {
+    return [r = c_.region, me = me(), slot = c_.call & 1,
+            a = reinterpret_cast<std::uint64_t>(at)](std::byte*) { r->control(me).addr[slot] = a; };
+  }
+  // Reads `bytes` of member m's published buffer at `offset` into `to`.
+  std::function<void()> read_published(int m, std::size_t offset, std::byte* to,
+                                       std::size_t bytes) const {
+    return [r = c_.region, m, slot = c_.call & 1, offset, to, bytes] {
+      r->read_from(m, to, r->control(m).addr[slot] + offset, bytes);
+    };
+  }
   int me() const { return c_.g->me; }
   int size() const { return c_.g->size(); }
   std::byte* buffer(int m, std::uint64_t step) const {
@@ -143,7 +104,7 @@ class builder {
       if (spec.result) s_.add(step_kind::local_copy).local_bytes = spec.bytes;
       return;
     }
-    call_state* cs = cs_;
+    shm_call* cs = cs_;
     // Buffer k & 1 is free once every member is done with its previous use (step k - 2 of this
     // call, or the last step of an earlier call that used it).
     const std::uint64_t free_at = last_use_[k & 1];
@@ -178,7 +139,7 @@ class builder {
 
  private:
   void wait_for(round& r, int from, std::uint64_t v) {
-    call_state* cs = cs_;
+    shm_call* cs = cs_;
     if (from == no_member || from == me()) return;
     if (from == all_members) {
       r.ready = [cs, v] { return cs->all_posted(v) || !cs->problem.empty(); };
@@ -193,18 +154,13 @@ class builder {
 
   schedule& s_;
   const shm_context& c_;
-  call_state* cs_ = nullptr;
+  shm_call* cs_ = nullptr;
   std::uint64_t steps_ = 0;
   std::uint64_t last_use_[2] = {c_.last_use ? c_.last_use[0] : 0, c_.last_use ? c_.last_use[1] : 0};
 };
 
 std::size_t ceil_div(std::size_t a, std::size_t b) {
   return b == 0 ? 0 : (a + b - 1) / b;
-}
-
-// Each member's share of a buffer when it holds one area per member (64-byte aligned).
-std::size_t area_bytes(std::size_t buffer, int members) {
-  return buffer / static_cast<std::size_t>(members) / 64 * 64;
 }
 
 // Parts of sizes[m] bytes, one per member, moved `per_step` bytes of each at a time: `write`
@@ -244,6 +200,24 @@ void shm_broadcast(schedule& s, const shm_context& c, int root, std::byte* buf, 
   builder b(s, c);
   const std::size_t chunk = b.buffer_bytes();
   const bool is_root = b.me() == root;
+  if (b.single_copy(bytes)) {
+    // The root publishes its buffer; each member copies it at once; the root returns once all
+    // have (its buffer must live until then).
+    step_spec spec;
+    spec.bytes = bytes;
+    if (is_root) {
+      spec.write = b.publish(buf);
+      spec.from = no_member;
+      spec.result_from = all_members;
+    } else {
+      spec.from = root;
+      spec.read = b.read_published(root, 0, buf, bytes);
+      spec.result_from = no_member;
+    }
+    spec.result = [] {};
+    b.add(b.next_step(), std::move(spec));
+    return;
+  }
   for (std::size_t at = 0; at < bytes; at += chunk) {
     const std::size_t len = std::min(chunk, bytes - at);
     const std::uint64_t k = b.next_step();
@@ -325,6 +299,33 @@ void shm_allgather(schedule& s, const shm_context& c, int root, const std::byte*
   const int me = b.me();
   const bool reads = root < 0 || me == root;
   const auto my = static_cast<std::size_t>(me);
+  const std::size_t longest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
+  if (b.single_copy(longest)) {
+    // Every member publishes its part; the readers copy each part at once; every member returns
+    // once all that read its part have (it must live until then).
+    step_spec spec;
+    spec.bytes = std::accumulate(sizes.begin(), sizes.end(), std::size_t{0});
+    if (sizes[my]) spec.write = b.publish(mine);
+    spec.from = reads ? all_members : no_member;
+    if (reads) {
+      std::vector<std::function<void()>> copies;
+      for (int m = 0; m < b.size(); ++m)
+        if (m != me && sizes[static_cast<std::size_t>(m)])
+          copies.push_back(b.read_published(m, 0, all + offsets[static_cast<std::size_t>(m)],
+                                            sizes[static_cast<std::size_t>(m)]));
+      std::byte* own = all + offsets[my];
+      spec.read = [copies = std::move(copies), own, mine, len = sizes[my]] {
+        for (const auto& copy : copies)
+          copy();
+        if (len && own != mine) std::memmove(own, mine, len);
+      };
+    }
+    // allgather: everyone reads everyone; gather: the root reads, the others wait for it.
+    spec.result_from = root < 0 ? all_members : (me == root ? no_member : root);
+    spec.result = [] {};
+    b.add(b.next_step(), std::move(spec));
+    return;
+  }
   // This member's own part: copied once, at the first step (unless it is already in place).
   bool own_copied = false;
   parts_steps(
@@ -357,7 +358,7 @@ void shm_scatter(schedule& s, const shm_context& c, int root, const std::byte* a
                  std::span<const std::size_t> offsets, std::span<const std::size_t> sizes) {
   builder b(s, c);
   const int me = b.me(), n = b.size();
-  const std::size_t area = area_bytes(b.buffer_bytes(), n);
+  const std::size_t area = shm_area_bytes(b.buffer_bytes(), n);
   const bool is_root = me == root;
   std::vector<std::size_t> off(offsets.begin(), offsets.end()), len(sizes.begin(), sizes.end());
   parts_steps(
@@ -388,7 +389,7 @@ void shm_alltoall(schedule& s, const shm_context& c, const std::byte* send, std:
                   std::size_t block) {
   builder b(s, c);
   const int me = b.me(), n = b.size();
-  const std::size_t area = area_bytes(b.buffer_bytes(), n);
+  const std::size_t area = shm_area_bytes(b.buffer_bytes(), n);
   const auto un = static_cast<std::size_t>(n);
   const auto my = static_cast<std::size_t>(me);
   const std::size_t steps = ceil_div(block, area);

@@ -112,6 +112,7 @@ struct shm_context {
   std::uint64_t* turn = nullptr;      // group_state::shm_turn
   std::uint64_t ticket = 0;           // this call's turn
   std::uint64_t* last_use = nullptr;  // group_state::shm_last_use: updated by the builder
+  std::size_t single_copy_bytes = 0;  // shm_region::single_copy_bytes (0: never)
 };
 void shm_barrier(schedule& s, const shm_context& c);
 void shm_broadcast(schedule& s, const shm_context& c, int root, std::byte* buf, std::size_t bytes);

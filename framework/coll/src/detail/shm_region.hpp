@@ -25,6 +25,13 @@ struct shm_control {
   /// (a member is at most one call ahead of the slowest: the next call's entry waits for all).
   alignas(128) call_signature sig[2];
   std::uint64_t sig_call[2] = {~std::uint64_t{0}, ~std::uint64_t{0}};
+  /// Single copy (shm_region::single_copy_bytes): by call parity, the address of the member's
+  /// buffer the others read for that call, written before its step is posted.
+  std::uint64_t addr[2] = {0, 0};
+  /// The member's process id, and where this field lies in its address space (a probe reads it
+  /// with process_vm_readv when the region is made).
+  std::int64_t pid = 0;
+  std::uint64_t pid_addr = 0;
 };
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 
@@ -33,6 +40,12 @@ static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 constexpr std::uint64_t shm_step_value(std::uint64_t call, std::uint64_t step,
                                        unsigned phase) noexcept {
   return call << 32 | step << 1 | phase;
+}
+
+/// Each member's share of a buffer that holds one area per member (scatter, alltoall), 64-byte
+/// aligned.
+constexpr std::size_t shm_area_bytes(std::size_t buffer, int members) noexcept {
+  return buffer / static_cast<std::size_t>(members) / 64 * 64;
 }
 
 /// The step a member posts, with phase 1, for a call it abandoned (failed in): every step of it
@@ -44,8 +57,11 @@ class shm_region {
   /// Collective over the group (every member calls it in the same call): member 0 creates an
   /// unlinked-after-use POSIX shared memory object readable by this user only, every member maps
   /// it. Returns null on every member when any member could not (`why` then says why).
+  /// `single_copy`: GAEA_COLL_SHM_SINGLE_COPY; the region's single_copy_bytes() is the least
+  /// over the members, or 0 when any member cannot read another's memory.
   static std::unique_ptr<shm_region> make(const std::shared_ptr<group_state>& g,
-                                          std::size_t buffer_bytes, std::string& why);
+                                          std::size_t buffer_bytes, std::size_t single_copy,
+                                          std::string& why);
   ~shm_region();
   shm_region(const shm_region&) = delete;
   shm_region& operator=(const shm_region&) = delete;
@@ -54,6 +70,12 @@ class shm_region {
   /// Member `member`'s data buffer `which` (0 or 1), buffer_bytes() long, 64-byte aligned.
   std::byte* buffer(int member, int which) const noexcept;
   std::size_t buffer_bytes() const noexcept { return buffer_bytes_; }
+  /// Calls moving at least this many bytes per part copy straight between the members' own
+  /// buffers (read_from); 0: never. The same on every member.
+  std::size_t single_copy_bytes() const noexcept { return single_copy_; }
+  /// Copies `bytes` at `remote` in member `member`'s address space into `local` (a single-copy
+  /// read). Throws gaea::error naming the member and the system's reason.
+  void read_from(int member, std::byte* local, std::uint64_t remote, std::size_t bytes) const;
   /// Member `me` abandons call `call` (see shm_abandoned_step); the others' waits for it end.
   void abandon(int me, std::uint64_t call) const noexcept;
   int members() const noexcept { return members_; }
@@ -68,6 +90,7 @@ class shm_region {
   std::size_t bytes_;
   int members_;
   std::size_t buffer_bytes_;
+  std::size_t single_copy_ = 0;
 };
 
 }  // namespace gaea::coll::detail

@@ -88,20 +88,22 @@ constexpr elem elem_of() {
   }
 }
 
-request start_barrier(const group& g, const options& o);
+// `blocking`: the caller waits for the request at once, so a small shared-memory call may run
+// to completion inside the start (an empty request is returned then).
+request start_barrier(const group& g, const options& o, bool blocking = false);
 request start_broadcast(const group& g, std::byte* buf, std::size_t bytes, int root,
-                        const options& o);
+                        const options& o, bool blocking = false);
 /// all = allreduce (out on every member, root ignored).
 request start_reduce(const group& g, const std::byte* in, std::byte* out, std::size_t count, elem e,
-                     reduce_op op, int root, bool all, const options& o);
+                     reduce_op op, int root, bool all, const options& o, bool blocking = false);
 /// counts: elements per member (empty = every member gives `mine_count`); elem_size in bytes.
 request start_allgather(const group& g, const std::byte* mine, std::size_t mine_count,
                         std::byte* all, std::size_t all_count, std::span<const std::int64_t> counts,
-                        std::size_t elem_size, const options& o);
+                        std::size_t elem_size, const options& o, bool blocking = false);
 /// Every member's `mine` to `all` on `root` (counts as start_allgather's).
 request start_gather(const group& g, const std::byte* mine, std::size_t mine_count, std::byte* all,
                      std::size_t all_count, std::span<const std::int64_t> counts,
-                     std::size_t elem_size, int root, const options& o);
+                     std::size_t elem_size, int root, const options& o, bool blocking = false);
 /// The root's `all` cut into every member's `mine` (counts as start_allgather's).
 request start_scatter(const group& g, const std::byte* all, std::size_t all_count, std::byte* mine,
                       std::size_t mine_count, std::span<const std::int64_t> counts,
@@ -113,7 +115,7 @@ request start_alltoall(const group& g, const std::byte* send, std::size_t send_c
                        std::span<const std::int64_t> send_displs,
                        std::span<const std::int64_t> recv_counts,
                        std::span<const std::int64_t> recv_displs, std::size_t elem_size,
-                       const options& o);
+                       const options& o, bool blocking = false);
 
 template <class T>
 std::byte* bytes_of(std::span<T> s) {
@@ -128,7 +130,7 @@ const std::byte* bytes_of(std::span<const T> s) {
 /// Returns when every member has entered the barrier. Also completes nothing else: one-sided
 /// operations need their own fences (runtime::barrier flushes this thread's puts first).
 inline void barrier(const group& g, const options& o = {}) {
-  detail::start_barrier(g, o).wait();
+  detail::start_barrier(g, o, true).wait();
 }
 inline request barrier(const group& g, nonblocking_t, const options& o = {}) {
   return detail::start_barrier(g, o);
@@ -142,7 +144,7 @@ request broadcast(const group& g, std::span<T> buf, int root, nonblocking_t,
 }
 template <transferable T>
 void broadcast(const group& g, std::span<T> buf, int root, const options& o = {}) {
-  broadcast(g, buf, root, nonblocking, o).wait();
+  detail::start_broadcast(g, detail::bytes_of(buf), buf.size_bytes(), root, o, true).wait();
 }
 /// `s` as member `root` has it, on every member (the length travels first).
 std::string broadcast(const group& g, std::string s, int root);
@@ -158,7 +160,9 @@ request reduce(const group& g, std::span<const T> in, std::span<T> out, reduce_o
 template <class T>
 void reduce(const group& g, std::span<const T> in, std::span<T> out, reduce_op op, int root,
             const options& o = {}) {
-  reduce(g, in, out, op, root, nonblocking, o).wait();
+  detail::start_reduce(g, detail::bytes_of(in), detail::bytes_of(out), in.size(),
+                       detail::elem_of<T>(), op, root, false, o, true)
+      .wait();
 }
 
 /// In place: `inout` becomes the element-wise reduction over all members, identical on all.
@@ -170,7 +174,9 @@ request allreduce(const group& g, std::span<T> inout, reduce_op op, nonblocking_
 }
 template <class T>
 void allreduce(const group& g, std::span<T> inout, reduce_op op, const options& o = {}) {
-  allreduce(g, inout, op, nonblocking, o).wait();
+  detail::start_reduce(g, detail::bytes_of(inout), detail::bytes_of(inout), inout.size(),
+                       detail::elem_of<T>(), op, 0, true, o, true)
+      .wait();
 }
 /// One value: the reduction of `value` over all members.
 template <class T>
@@ -188,7 +194,9 @@ request allgather(const group& g, std::span<const T> mine, std::span<T> all, non
 }
 template <transferable T>
 void allgather(const group& g, std::span<const T> mine, std::span<T> all, const options& o = {}) {
-  allgather(g, mine, all, nonblocking, o).wait();
+  detail::start_allgather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all), all.size(),
+                          {}, sizeof(T), o, true)
+      .wait();
 }
 /// One value per member, in member order.
 template <transferable T>
@@ -209,7 +217,9 @@ request allgatherv(const group& g, std::span<const T> mine, std::span<T> all,
 template <transferable T>
 void allgatherv(const group& g, std::span<const T> mine, std::span<T> all,
                 std::span<const std::int64_t> counts, const options& o = {}) {
-  allgatherv(g, mine, all, counts, nonblocking, o).wait();
+  detail::start_allgather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all), all.size(),
+                          counts, sizeof(T), o, true)
+      .wait();
 }
 
 /// Gather to one member: member i's `mine` lands at all[i * mine.size()] on member `root`. On
@@ -225,7 +235,9 @@ request gather(const group& g, std::span<const T> mine, std::span<T> all, int ro
 template <transferable T>
 void gather(const group& g, std::span<const T> mine, std::span<T> all, int root,
             const options& o = {}) {
-  gather(g, mine, all, root, nonblocking, o).wait();
+  detail::start_gather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all), all.size(),
+                       {}, sizeof(T), root, o, true)
+      .wait();
 }
 /// One value per member, in member order, on `root`; an empty vector on the others.
 template <transferable T>
@@ -247,7 +259,9 @@ request gatherv(const group& g, std::span<const T> mine, std::span<T> all,
 template <transferable T>
 void gatherv(const group& g, std::span<const T> mine, std::span<T> all,
              std::span<const std::int64_t> counts, int root, const options& o = {}) {
-  gatherv(g, mine, all, counts, root, nonblocking, o).wait();
+  detail::start_gather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all), all.size(),
+                       counts, sizeof(T), root, o, true)
+      .wait();
 }
 
 /// Scatter from one member: all[i * mine.size() .. + mine.size()) of member `root` lands in
@@ -291,7 +305,10 @@ request alltoall(const group& g, std::span<const T> send, std::span<T> recv, non
 }
 template <transferable T>
 void alltoall(const group& g, std::span<const T> send, std::span<T> recv, const options& o = {}) {
-  alltoall(g, send, recv, nonblocking, o).wait();
+  const std::size_t p = static_cast<std::size_t>(g.size() > 0 ? g.size() : 1);
+  detail::start_alltoall(g, detail::bytes_of(send), send.size(), detail::bytes_of(recv),
+                         recv.size(), send.size() / p, {}, {}, {}, {}, sizeof(T), o, true)
+      .wait();
 }
 /// Member j receives send[send_displs[j] .. + send_counts[j]) into its recv[recv_displs[i] ..
 /// + recv_counts[i]) where i is this member; counts and displacements in elements, one per

@@ -251,12 +251,13 @@ class engine {
     bool rma_;
     int packed_;  // the mode (and DVFS flag) the strategy was chosen for
     detail::wait_strategy* strategy_;
-    bool counted_ = false;            // this wait is counted in engine::serving_ (hand-over)
-    bool handed_back_ = false;        // it blocked: the progress thread serves for the rest of it
-    void* outer_ = nullptr;           // the serving wait this one is nested in (hand-over)
-    bool bulk_ = false;               // handed over for a bulk transfer: counted in bulk_waits_
-    std::int64_t start_ns_ = 0;       // coarse monotonic time
-    std::int64_t next_check_ns_ = 0;  // when check() next has work (0: never)
+    bool counted_ = false;              // this wait is counted in engine::serving_ (hand-over)
+    bool handed_back_ = false;          // it blocked: the progress thread serves for the rest of it
+    void* outer_ = nullptr;             // the serving wait this one is nested in (hand-over)
+    bool bulk_ = false;                 // handed over for a bulk transfer: counted in bulk_waits_
+    std::int64_t saved_yield_ns_ = -1;  // the thread's yield interval while serving (-1: kept)
+    std::int64_t start_ns_ = 0;         // coarse monotonic time
+    std::int64_t next_check_ns_ = 0;    // when check() next has work (0: never)
     // The hang warning: not yet due, peers asked (until query_deadline_ns_), printed.
     enum class warning : std::uint8_t { pending, asking, done } warning_ = warning::pending;
     bool published_ = false;  // this wait's description is in its thread's status

@@ -48,6 +48,7 @@ class waiter {
   /// completion) waits for it: milliseconds. Yielding every `ns` (0: never) hands the CPU over
   /// within `ns` instead.
   void set_yield_interval(std::int64_t ns) noexcept { yield_ns_ = ns; }
+  std::int64_t yield_interval() const noexcept { return yield_ns_; }
   /// Leaves spin/sleep/block for `run` (end of a wait, or traffic for the progress thread).
   void run() noexcept;
   /// Whether the thread slept or blocked since the last call, spin() or run(): events its next

@@ -1,0 +1,235 @@
+// Small blocking algorithm::shared_memory calls run on the calling thread, without a schedule,
+// an execution or a request: the steps the shm_* builders would make (shm.cpp), posted and
+// awaited in the same order with the same values, so that members may run one call either way.
+
+#include "detail/shm_inline.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "detail/settings.hpp"
+#include "detail/shm_call.hpp"
+#include "detail/start.hpp"
+#include "gaea/base/error.hpp"
+#include "gaea/runtime/runtime.hpp"
+#include "gaea/trace/recorder.hpp"
+
+namespace gaea::coll::detail {
+
+namespace {
+
+constexpr int no_member = -2, all_members = -1;
+// Reads of the flags before a wait through the progress engine (which costs a wait scope).
+constexpr int quick_polls = 64;
+
+// The builders' choice (shm.cpp): such a part is copied straight between the members' buffers.
+bool goes_single_copy(const group_state& g, std::size_t bytes) {
+  const std::size_t from = g.shm->single_copy_bytes();
+  return from > 0 && bytes >= from;
+}
+
+// One call: its number and turn are taken and it is signed at construction; a call that does not
+// reach done() is abandoned (its steps marked done for the others) when it unwinds.
+class inline_call {
+ public:
+  inline_call(group_state& g, const call_signature& sig) : g_(g), ticket_(g.shm_started++) {
+    c_.g = &g;
+    c_.r = g.shm.get();
+    c_.call = g.next_call++;
+    c_.sig = sig;
+    c_.checked.assign(static_cast<std::size_t>(g.size()), 0);
+    shm_control& me = c_.ctl(g.me);
+    const std::size_t slot = c_.call & 1;
+    me.sig[slot] = sig;
+    me.sig_call[slot] = c_.call;
+  }
+  ~inline_call() {
+    if (!done_) c_.r->abandon(g_.me, c_.call);
+    g_.shm_turn = std::max(g_.shm_turn, ticket_ + 1);
+  }
+  inline_call(const inline_call&) = delete;
+  inline_call& operator=(const inline_call&) = delete;
+
+  std::byte* buffer(int m) const { return c_.r->buffer(m, 1); }
+  // A call of no step (nothing to move): the builders make none either.
+  void no_step() { done_ = true; }
+
+  // The call's one step (step 1, buffer 1): `write` fills this member's buffer once every member
+  // is done with its last use, the step is posted, `from` is awaited, `read` runs.
+  template <class Write, class Read>
+  void step(bool writes, Write write, int from, Read read) {
+    const std::uint64_t free_at = g_.shm_last_use[1];
+    g_.shm_last_use[1] = c_.value(1, 1);
+    if (writes) {
+      wait([&] { return c_.all_consumed(free_at); }, [&] { return c_.not_consumed(free_at); });
+      write(buffer(g_.me));
+    }
+    c_.post(c_.value(1, 0));
+    const std::uint64_t v = c_.value(1, 0);
+    if (from == all_members)
+      wait([&] { return c_.all_posted(v); }, [&] { return c_.not_posted(v); });
+    else if (from != no_member && from != g_.me)
+      wait([&] { return c_.seen(from, v); },
+           [&] { return c_.seen(from, v) ? std::vector<int>{} : std::vector<int>{from}; });
+    read();
+    c_.consume(c_.value(1, 1));
+    done_ = true;
+  }
+
+ private:
+  template <class Ready, class Who>
+  void wait(Ready ready, Who waiting_for) {
+    auto over = [&] { return ready() || !c_.problem.empty(); };
+    for (int i = 0; i < quick_polls; ++i)
+      if (over()) return fail_on_problem();
+    runtime& rt = *g_.rt;
+    auto failed = [&] { return g_.svc->failure(g_.id, c_.call).has_value(); };
+    {
+      const progress::scoped_wait_label label([&] { return describe_wait(waiting_for()); });
+      rt.progress().wait_until(rt.worker(), [&] { return over() || failed(); });
+    }
+    if (auto f = g_.svc->failure(g_.id, c_.call)) fail(*f);
+    fail_on_problem();
+  }
+  void fail_on_problem() {
+    if (!c_.problem.empty()) fail(c_.problem);
+  }
+  [[noreturn]] void fail(const std::string& what) {
+    std::string msg = what;
+    try {
+      msg = g_.svc->fail(g_, c_.call, what);  // tells the members that may wait for this one
+    } catch (...) {
+    }
+    throw error(msg);
+  }
+  progress::wait_info describe_wait(const std::vector<int>& members) const {
+    progress::wait_info info;
+    std::string from;
+    for (int m : members) {
+      const int rank = g_.ranks[static_cast<std::size_t>(m)];
+      from += (from.empty() ? "rank " : ", rank ") + std::to_string(rank);
+      info.ranks.push_back(rank);
+    }
+    const int me = g_.ranks[static_cast<std::size_t>(g_.me)];
+    for (int r : g_.ranks)
+      if (r != me && std::find(info.ranks.begin(), info.ranks.end(), r) == info.ranks.end())
+        info.ranks.push_back(r);
+    info.what = "gaea::coll " + describe(c_.sig) + " number " + std::to_string(c_.call) +
+                " on group '" + g_.name + "'";
+    info.detail = "round 1: " + (from.empty() ? std::string("nothing left (it is finishing)")
+                                              : "the shared-memory step of " + from);
+    return info;
+  }
+
+  group_state& g_;
+  shm_call c_;
+  std::uint64_t ticket_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+bool shm_inline_allowed(const std::shared_ptr<group_state>& g, const call_signature& sig,
+                        std::size_t bytes, const options& o) {
+  // Only what the execution would add nothing to: no argument-check rounds, no trace region, no
+  // energy session, and no earlier call of the group pending here (its turn comes first).
+  if (!g->shm || !g->shm_pending.empty() || g->svc->cfg().check || trace::recording()) return false;
+  energy_mode m = o.energy;
+  if (m == energy_mode::automatic) m = scoped_energy_mode().value_or(g->svc->cfg().energy);
+  return m == energy_mode::off || !make_energy_session(g, sig, bytes, 0, m);
+}
+
+bool shm_inline_barrier(group_state& g, const call_signature& sig) {
+  inline_call c(g, sig);
+  c.step(
+      false, [](std::byte*) {}, all_members, [] {});
+  return true;
+}
+
+bool shm_inline_broadcast(group_state& g, const call_signature& sig, int root, std::byte* buf,
+                          std::size_t bytes) {
+  if (bytes > g.shm->buffer_bytes() || goes_single_copy(g, bytes)) return false;
+  inline_call c(g, sig);
+  if (bytes == 0) return c.no_step(), true;
+  const bool is_root = g.me == root;
+  const std::byte* src = c.buffer(root);
+  c.step(
+      is_root, [&](std::byte* mine) { std::memcpy(mine, buf, bytes); }, is_root ? no_member : root,
+      [&] {
+        if (!is_root) std::memcpy(buf, src, bytes);
+      });
+  return true;
+}
+
+bool shm_inline_reduce(group_state& g, const call_signature& sig, int root, const std::byte* in,
+                       std::byte* out, std::size_t count, const reducer& red) {
+  // One step of whole chunks, as shm_reduce makes for small calls and pairs.
+  const int n = g.size();
+  const std::size_t es = red.elem_size;
+  const std::size_t per_step = std::max<std::size_t>(1, g.shm->buffer_bytes() / es);
+  if (count > per_step || (n > 2 && count * es > (std::size_t{16} << 10))) return false;
+  inline_call c(g, sig);
+  if (count == 0) return c.no_step(), true;
+  const bool reads = root < 0 || g.me == root;
+  c.step(
+      true, [&](std::byte* mine) { std::memcpy(mine, in, count * es); },
+      reads ? all_members : no_member,
+      [&] {
+        if (!reads) return;
+        std::memcpy(out, c.buffer(0), count * es);
+        for (int m = 1; m < n; ++m)
+          red.fn(out, c.buffer(m), count);
+      });
+  return true;
+}
+
+bool shm_inline_allgather(group_state& g, const call_signature& sig, int root,
+                          const std::byte* mine, std::byte* all,
+                          std::span<const std::size_t> offsets,
+                          std::span<const std::size_t> sizes) {
+  const std::size_t longest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
+  if (longest > g.shm->buffer_bytes() || goes_single_copy(g, longest)) return false;
+  inline_call c(g, sig);
+  if (longest == 0) return c.no_step(), true;
+  const auto me = static_cast<std::size_t>(g.me);
+  const bool reads = root < 0 || g.me == root;
+  c.step(
+      sizes[me] > 0, [&](std::byte* buf) { std::memcpy(buf, mine, sizes[me]); },
+      reads ? all_members : no_member,
+      [&] {
+        if (!reads) return;
+        for (std::size_t m = 0; m < sizes.size(); ++m)
+          if (m != me && sizes[m])
+            std::memcpy(all + offsets[m], c.buffer(static_cast<int>(m)), sizes[m]);
+        if (sizes[me] && all + offsets[me] != mine)
+          std::memmove(all + offsets[me], mine, sizes[me]);
+      });
+  return true;
+}
+
+bool shm_inline_alltoall(group_state& g, const call_signature& sig, const std::byte* send,
+                         std::byte* recv, std::size_t block) {
+  // One area of the buffer per member, as shm_alltoall lays them out.
+  const auto n = static_cast<std::size_t>(g.size());
+  const std::size_t area = shm_area_bytes(g.shm->buffer_bytes(), g.size());
+  if (block > area) return false;
+  inline_call c(g, sig);
+  if (block == 0) return c.no_step(), true;
+  const auto me = static_cast<std::size_t>(g.me);
+  c.step(
+      true,
+      [&](std::byte* buf) {
+        for (std::size_t m = 0; m < n; ++m)
+          if (m != me) std::memcpy(buf + m * area, send + m * block, block);
+      },
+      all_members,
+      [&] {
+        for (std::size_t m = 0; m < n; ++m)
+          if (m != me)
+            std::memcpy(recv + m * block, c.buffer(static_cast<int>(m)) + me * area, block);
+        std::memmove(recv + me * block, send + me * block, block);
+      });
+  return true;
+}
+
+}  // namespace gaea::coll::detail
