@@ -63,6 +63,12 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/GaeaConfig.cmake
         DESTINATION ${GAEA_INSTALL_CMAKEDIR}
         COMPONENT library)
 
+# The license, how to cite and the changes, beside the library (share/doc/Gaea).
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CITATION.cff
+              ${PROJECT_SOURCE_DIR}/CHANGELOG.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}
+        COMPONENT library)
+
 include(GaeaPkgConfig)
 
 unset(_gaea_install_targets)

@@ -8,20 +8,25 @@
 
 namespace coll = gaea::coll;
 
-TEST_CASE("a broadcast of more than 2 GiB arrives whole", "[coll][large]") {
+TEST_CASE("a broadcast of more than 2 GiB arrives whole, by messages and through shared memory",
+          "[coll][large]") {
   const coll::group& w = coll::world();
   const std::size_t n = (std::size_t{2} << 30) / sizeof(std::uint64_t) + 4099;  // 2 GiB + 32 KiB
-  std::vector<std::uint64_t> buf(n, w.rank() == 0 ? 0 : ~std::uint64_t{0});
-  if (w.rank() == 0)
+  std::vector<std::uint64_t> buf(n);
+  std::vector<coll::algorithm> algos{coll::algorithm::binomial};
+  if (w.nodes() == 1) algos.push_back(coll::algorithm::shared_memory);  // 16 Ki pipelined steps
+  for (coll::algorithm a : algos) {
+    INFO("algorithm " << coll::to_string(a));
     for (std::size_t i = 0; i < n; ++i)
-      buf[i] = i * 0x9E3779B97F4A7C15ull;
-  coll::options o;
-  o.algo = coll::algorithm::binomial;
-  coll::broadcast(w, std::span<std::uint64_t>(buf), 0, o);
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    bad += buf[i] != i * 0x9E3779B97F4A7C15ull;
-  REQUIRE(bad == 0);
+      buf[i] = w.rank() == 0 ? i * 0x9E3779B97F4A7C15ull : ~std::uint64_t{0};
+    coll::options o;
+    o.algo = a;
+    coll::broadcast(w, std::span<std::uint64_t>(buf), 0, o);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      bad += buf[i] != i * 0x9E3779B97F4A7C15ull;
+    REQUIRE(bad == 0);
+  }
 }
 
 TEST_CASE("a gatherv and scatterv part of more than 2 GiB arrives whole", "[coll][large]") {

@@ -379,12 +379,12 @@ runtime::runtime(int* argc, char*** argv)
                  nodes_, nodes_ == 1 ? "" : "s", std::string(progress::to_string(m)).c_str(),
                  placement_.description.c_str(), topology_->summary().c_str(),
                  progress_->cal().describe().c_str());
-  // One line on what DVFS does here: always when it cannot work (no hardware or no permission),
-  // and when the user chose a backend or asked for verbosity.
-  if (rank_ == 0 &&
-      ((!actuator_->active() && dvfs_kind != "off") || dvfs_kind != "auto" || verbose))
+  // What DVFS and throttling do here goes to GAEA_VERBOSE (and the report); unasked, a run says
+  // so only when a backend the user chose cannot work. A normal run prints nothing.
+  const auto chosen = [](const std::string& kind) { return kind != "auto" && kind != "off"; };
+  if (rank_ == 0 && (verbose || (chosen(dvfs_kind) && !actuator_->active())))
     std::fprintf(stderr, "gaea: DVFS: %s\n", dvfs_reason_.c_str());
-  if (rank_ == 0 && (throttle_kind != "auto" || verbose))
+  if (rank_ == 0 && (verbose || (chosen(throttle_kind) && !throttle_->active())))
     std::fprintf(stderr, "gaea: throttle: %s\n", throttle_reason_.c_str());
 }
 
