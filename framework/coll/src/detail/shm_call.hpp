@@ -13,6 +13,8 @@
 
 namespace gaea::coll::detail {
 
+/// One call's view of the region: its number and signature, the step values it posts and
+/// awaits, and the first mismatch it saw in a member's signature.
 struct shm_call {
   const group_state* g = nullptr;
   shm_region* r = nullptr;
