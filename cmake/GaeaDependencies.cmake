@@ -1,5 +1,5 @@
 # Third-party dependencies, all from Debian 12 packages (see scripts/install-deps.sh).
-# On clusters, point CMake at module-provided MPI/UCX with MPI_HOME / UCX_ROOT (see README).
+# On clusters, point CMake at module-provided MPI/UCX with MPI_HOME / UCX_ROOT (see docs/clusters.md).
 # The minimum versions, one home: the build, GaeaConfig.cmake and gaea.pc require the same.
 set(GAEA_MPI_MIN_VERSION 3.1)
 set(GAEA_UCX_MIN_VERSION 1.12)

@@ -5,7 +5,8 @@
 #     UCX, TBB, hwloc found by find_dependency) and runs it on 2 ranks, and a GA C program
 #     (tests/ga_compat/core.c) linked to gaea::ga_compat;
 #  2. builds the README's first program with a Makefile and `pkg-config --cflags --libs gaea`,
-#     and with `gaea-config --cflags --libs`, and runs each on 2 ranks;
+#     and with `gaea-config --cflags --libs`, and runs each on 2 ranks (it prints the result the
+#     README shows);
 #  3. builds every GA C program of tests/ga_compat with mpicc and `pkg-config --cflags --libs
 #     gaea-ga` and runs each on 2 ranks, and (when built with Fortran) every GA Fortran program
 #     (tests/ga_compat/fortran_*) with mpif90 and gaea-ga-fortran / gaea-ga-fortran-i8;
@@ -91,7 +92,8 @@ mk="$work/makefile-project"
 mkdir -p "$mk"
 awk '/^```cpp/ {f = 1; next} /^```/ {if (f) exit} f' "$source_dir/README.md" >"$mk/first.cpp"
 grep -q "gaea::run_main" "$mk/first.cpp" || { echo "error: no first program in README.md" >&2; exit 1; }
-# The README's program prints nothing: one line per rank proves that it ran to the end.
+# The README's program prints its result on rank 0; one more line per rank proves that every rank
+# ran to the end.
 sed -i 's|^    return 0;$|    std::printf("first program done\\n");\n    return 0;|' "$mk/first.cpp"
 sed -i '1i #include <cstdio>' "$mk/first.cpp"
 grep -q "first program done" "$mk/first.cpp" || { echo "error: README program changed shape" >&2; exit 1; }
@@ -108,6 +110,8 @@ for exe in "$mk/first" "$mk/first2"; do
     { cat "$out"; echo "error: $exe failed" >&2; exit 1; }
   [[ $(grep -c "first program done" "$out") -eq 2 ]] ||
     { cat "$out"; echo "error: $exe did not finish on both ranks" >&2; exit 1; }
+  [[ $(grep -cF "sum of A[0:99, 0:99] = 20000 (expected 20000)" "$out") -eq 1 ]] ||
+    { cat "$out"; echo "error: $exe did not print the README's result once" >&2; exit 1; }
 done
 version=$("$prefix/bin/gaea-config" --version)
 [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "error: gaea-config --version: '$version'" >&2; exit 1; }

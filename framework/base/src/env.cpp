@@ -173,7 +173,7 @@ const std::vector<variable>& table() {
 
 const std::vector<std::string_view>& tool_variables() {
   // Read by scripts/build.sh, scripts/cluster.sh, tests/package, the Catch2 MPI main and the
-  // hostile harness; listed so that start-up does not warn about them (see the README).
+  // hostile harness; listed so that start-up does not warn about them (see docs/environment.md).
   static const std::vector<std::string_view> names = {
       "GAEA_BUILD_DIR",        "GAEA_BUILD_TYPE",
       "GAEA_SKIP_DEPS",        "GAEA_CMAKE_ARGS",
