@@ -190,29 +190,34 @@ bool execution::advance(bool block) {
   return true;
 }
 
-progress::wait_info execution::describe_wait() const {
+progress::wait_info call_wait_info(const group_state& g, const call_signature& sig,
+                                   std::uint64_t call, const std::vector<int>& waited,
+                                   std::string& from) {
   progress::wait_info info;
-  std::string from;
-  if (next_ < s_.rounds.size())
-    if (const round& r = s_.rounds[next_]; r.waiting_for)
-      for (int m : r.waiting_for()) {
-        const int rank = g_->ranks[static_cast<std::size_t>(m)];
-        from += (from.empty() ? "rank " : ", rank ") + std::to_string(rank);
-        info.ranks.push_back(rank);
-      }
-  for (const auto& [k, sl] : posted_)
-    if (!sl->done.load(std::memory_order_acquire)) {
-      const int r = g_->ranks[static_cast<std::size_t>(k.source)];
-      from += (from.empty() ? "rank " : ", rank ") + std::to_string(r);
-      info.ranks.push_back(r);
-    }
+  from.clear();
+  for (int m : waited) {
+    const int rank = g.ranks[static_cast<std::size_t>(m)];
+    from += (from.empty() ? "rank " : ", rank ") + std::to_string(rank);
+    info.ranks.push_back(rank);
+  }
   // The ranks it waits for first, then the other members (to tell who is elsewhere).
-  const int me = g_->ranks[static_cast<std::size_t>(g_->me)];
-  for (int r : g_->ranks)
+  const int me = g.ranks[static_cast<std::size_t>(g.me)];
+  for (int r : g.ranks)
     if (r != me && std::find(info.ranks.begin(), info.ranks.end(), r) == info.ranks.end())
       info.ranks.push_back(r);
-  info.what = "gaea::coll " + describe(sig_) + " number " + std::to_string(call_) + " on group '" +
-              g_->name + "'";
+  info.what = "gaea::coll " + describe(sig) + " number " + std::to_string(call) + " on group '" +
+              g.name + "'";
+  return info;
+}
+
+progress::wait_info execution::describe_wait() const {
+  std::vector<int> waited;
+  if (next_ < s_.rounds.size())
+    if (const round& r = s_.rounds[next_]; r.waiting_for) waited = r.waiting_for();
+  for (const auto& [k, sl] : posted_)
+    if (!sl->done.load(std::memory_order_acquire)) waited.push_back(k.source);
+  std::string from;
+  progress::wait_info info = call_wait_info(*g_, sig_, call_, waited, from);
   const bool shared = next_ < s_.rounds.size() && s_.rounds[next_].waiting_for;
   if (next_ < s_.rounds.size() && !in_round_ && s_.rounds[next_].can_begin && !shared)
     info.detail = "round " + std::to_string(next_) +

@@ -146,9 +146,7 @@ class builder {
       r.waiting_for = [cs, v] { return cs->not_posted(v); };
     } else {
       r.ready = [cs, v, from] { return cs->seen(from, v) || !cs->problem.empty(); };
-      r.waiting_for = [cs, v, from] {
-        return cs->seen(from, v) ? std::vector<int>{} : std::vector<int>{from};
-      };
+      r.waiting_for = [cs, v, from] { return cs->not_seen(from, v); };
     }
   }
 

@@ -64,13 +64,12 @@ class inline_call {
       wait([&] { return c_.all_consumed(free_at); }, [&] { return c_.not_consumed(free_at); });
       write(buffer(g_.me));
     }
-    c_.post(c_.value(1, 0));
     const std::uint64_t v = c_.value(1, 0);
+    c_.post(v);
     if (from == all_members)
       wait([&] { return c_.all_posted(v); }, [&] { return c_.not_posted(v); });
     else if (from != no_member && from != g_.me)
-      wait([&] { return c_.seen(from, v); },
-           [&] { return c_.seen(from, v) ? std::vector<int>{} : std::vector<int>{from}; });
+      wait([&] { return c_.seen(from, v); }, [&] { return c_.not_seen(from, v); });
     read();
     c_.consume(c_.value(1, 1));
     done_ = true;
@@ -103,19 +102,8 @@ class inline_call {
     throw error(msg);
   }
   progress::wait_info describe_wait(const std::vector<int>& members) const {
-    progress::wait_info info;
     std::string from;
-    for (int m : members) {
-      const int rank = g_.ranks[static_cast<std::size_t>(m)];
-      from += (from.empty() ? "rank " : ", rank ") + std::to_string(rank);
-      info.ranks.push_back(rank);
-    }
-    const int me = g_.ranks[static_cast<std::size_t>(g_.me)];
-    for (int r : g_.ranks)
-      if (r != me && std::find(info.ranks.begin(), info.ranks.end(), r) == info.ranks.end())
-        info.ranks.push_back(r);
-    info.what = "gaea::coll " + describe(c_.sig) + " number " + std::to_string(c_.call) +
-                " on group '" + g_.name + "'";
+    progress::wait_info info = call_wait_info(g_, c_.sig, c_.call, members, from);
     info.detail = "round 1: " + (from.empty() ? std::string("nothing left (it is finishing)")
                                               : "the shared-memory step of " + from);
     return info;

@@ -28,6 +28,13 @@ class energy_session {
   virtual void finish() noexcept = 0;
 };
 
+/// What a member of `g` waiting in call `call` waits for, for the hang warning and watchdog:
+/// `what` names the call; `ranks` holds the ranks of `waited` (members) first, then the other
+/// members; `from` becomes "rank a, rank b" of `waited` (empty: none). The caller words `detail`.
+progress::wait_info call_wait_info(const group_state& g, const call_signature& sig,
+                                   std::uint64_t call, const std::vector<int>& waited,
+                                   std::string& from);
+
 class execution {
  public:
   execution(std::shared_ptr<group_state> g, std::uint64_t call, call_signature sig, schedule s,

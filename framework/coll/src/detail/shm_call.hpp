@@ -61,6 +61,10 @@ struct shm_call {
       if (m != g->me && ctl(m).posted.load(std::memory_order_acquire) < v) out.push_back(m);
     return out;
   }
+  // {m} while member m has not posted `v`, else none.
+  std::vector<int> not_seen(int m, std::uint64_t v) {
+    return seen(m, v) ? std::vector<int>{} : std::vector<int>{m};
+  }
   std::vector<int> not_consumed(std::uint64_t v) const {
     std::vector<int> out;
     for (int m = 0; m < g->size(); ++m)
