@@ -105,11 +105,11 @@ class builder {
       return;
     }
     shm_call* cs = cs_;
-    // Buffer k & 1 is free once every member is done with its previous use (step k - 2 of this
-    // call, or the last step of an earlier call that used it).
+    // Buffer k & 1 is free once every member is done with its previous use (the last earlier
+    // step, of this call or an earlier one, that wrote it: the others read it only then).
     const std::uint64_t free_at = last_use_[k & 1];
-    last_use_[k & 1] = cs->value(k, 1);
     if (spec.write) {
+      last_use_[k & 1] = cs->value(k, 1);
       r.can_begin = [cs, free_at] { return cs->all_consumed(free_at) || !cs->problem.empty(); };
       r.waiting_for = [cs, free_at] { return cs->not_consumed(free_at); };
     }

@@ -58,9 +58,10 @@ class inline_call {
   // is done with its last use, the step is posted, `from` is awaited, `read` runs.
   template <class Write, class Read>
   void step(bool writes, Write write, int from, Read read) {
-    const std::uint64_t free_at = g_.shm_last_use[1];
-    g_.shm_last_use[1] = c_.value(1, 1);
     if (writes) {
+      // Free once every member is done with the last call that wrote it (shm.cpp's rule).
+      const std::uint64_t free_at = g_.shm_last_use[1];
+      g_.shm_last_use[1] = c_.value(1, 1);
       wait([&] { return c_.all_consumed(free_at); }, [&] { return c_.not_consumed(free_at); });
       write(buffer(g_.me));
     }

@@ -38,7 +38,7 @@ struct group_state {
   std::shared_ptr<shm_region> shm;
   std::string shm_why;
   std::uint64_t shm_started = 0, shm_turn = 0;
-  std::uint64_t shm_last_use[2] = {0, 0};  // the step value of each buffer's last use
+  std::uint64_t shm_last_use[2] = {0, 0};  // the step value of the last write of each buffer
   std::vector<execution*> shm_pending;     // unfinished shared-memory calls, in turn order
 
   int size() const noexcept { return static_cast<int>(ranks.size()); }
