@@ -33,29 +33,37 @@ jobs=$(nproc 2>/dev/null || echo 2)
 mpi_args=(--oversubscribe)
 if [[ ${EUID:-$(id -u)} -eq 0 ]]; then mpi_args=(--allow-run-as-root "${mpi_args[@]}"); fi
 
+# install_deps <selection>: scripts/install-deps.sh with it (the configure step needs the test
+# suite's packages too: the tests are part of the default build).
 install_deps() {
   if [[ "${GAEA_SKIP_DEPS:-0}" == 1 ]]; then
     step "dependencies: skipped (GAEA_SKIP_DEPS=1)"
   else
-    # What this build needs: the library, the apps and the tests (not the benchmark peers).
-    step "dependencies: scripts/install-deps.sh --tests"
-    "$repo/scripts/install-deps.sh" --tests
+    step "dependencies: scripts/install-deps.sh $1"
+    "$repo/scripts/install-deps.sh" "$1"
   fi
 }
 
 configure() {
-  local extra=()
-  if [[ -n "${GAEA_CMAKE_ARGS:-}" ]]; then read -r -a extra <<<"$GAEA_CMAKE_ARGS"; fi
+  local extra=() more=()
+  # A rebuild after a change or a fresh build dir reuses earlier compiles when ccache is present.
+  if command -v ccache >/dev/null; then
+    extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  fi
+  if [[ -n "${GAEA_CMAKE_ARGS:-}" ]]; then read -r -a more <<<"$GAEA_CMAKE_ARGS"; extra+=("${more[@]}"); fi
   step "configure: $build_dir ($build_type)"
   cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" "${extra[@]}"
 }
 
+# build [target...]: the named targets (and what they need), or everything.
 build() {
-  step "build: -j$jobs"
-  cmake --build "$build_dir" --parallel "$jobs"
+  local targets=()
+  for t in "$@"; do targets+=(--target "$t"); done
+  step "build: -j$jobs${*:+ (only $*)}"
+  cmake --build "$build_dir" --parallel "$jobs" "${targets[@]}"
 }
 
-# Fails with a hint when an app the command runs was not built.
+# Fails with a hint when an app the command runs was not built (its target may not exist).
 require_exe() {
   if [[ ! -x "$1" ]]; then
     echo "build.sh: $1 was not built ($2)" >&2
@@ -65,27 +73,26 @@ require_exe() {
 
 case "$cmd" in
   demo)
-    install_deps
+    install_deps --tests
     configure
-    build
+    # The demo needs the library and the SCF app only; the tests and benchmarks come with `test`.
     scf="$build_dir/apps/scf/gaea-scf"
-    require_exe "$scf" "needs libint2-dev and libcli11-dev, and GAEA_BUILD_APPS=ON"
+    build gaea-scf || { require_exe "$scf" "needs libint2-dev and libcli11-dev, and GAEA_BUILD_APPS=ON"; exit 1; }
     args=("$repo/apps/scf/molecules/water3.xyz" --basis 6-31G)
     if [[ $# -gt 0 ]]; then args=("$@"); fi
     step "run: GAEA_REPORT=1 mpirun ${mpi_args[*]} -np 4 $scf ${args[*]}"
     GAEA_REPORT=1 mpirun "${mpi_args[@]}" -np 4 "$scf" "${args[@]}"
     ;;
   demo-matvec)
-    install_deps
+    install_deps --tests
     configure
-    build
     demo="$build_dir/apps/demo/gaea-demo"
-    require_exe "$demo" "is the gaea-demo target in apps/demo and GAEA_BUILD_APPS=ON?"
+    build gaea-demo || { require_exe "$demo" "is the gaea-demo target in apps/demo and GAEA_BUILD_APPS=ON?"; exit 1; }
     step "run: mpirun ${mpi_args[*]} -np 4 $demo $*"
     mpirun "${mpi_args[@]}" -np 4 "$demo" "$@"
     ;;
   test)
-    install_deps
+    install_deps --tests
     configure
     build
     step "test: ctest --test-dir $build_dir --output-on-failure -j1 --timeout 600"
