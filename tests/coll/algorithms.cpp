@@ -484,6 +484,47 @@ TEST_CASE("blocking and non-blocking shared-memory calls of one collective meet"
   }
 }
 
+TEST_CASE("back-to-back shared-memory calls never overwrite a buffer a member still reads",
+          "[coll]") {
+  // No barrier between the calls: a member that does not write in one call (a broadcast's
+  // reader, a barrier) claims no buffer, and the next call's writers must still wait for every
+  // reader of their own buffer's last contents. Roots rotate so each member's buffer is
+  // rewritten while the others may be a call behind.
+  const coll::group& w = coll::world();
+  if (w.size() < 2 || w.nodes() > 1) return;
+  coll::options o;
+  o.algo = algorithm::shared_memory;
+  const int n = w.size();
+  for (std::size_t count : {std::size_t{3}, std::size_t{1500}}) {
+    for (int i = 0; i < 60; ++i) {
+      INFO("count " << count << " iteration " << i);
+      const int root = i % n, other = (i + 1) % n;
+      std::vector<double> b(count), r(count), ref(count, 0.0), out(count, -1.0);
+      for (std::size_t j = 0; j < count; ++j) {
+        b[j] = w.rank() == root ? value(root, j, i) : -1.0;
+        r[j] = value(w.rank(), j, i + 1);
+        for (int m = 0; m < n; ++m)
+          ref[j] += value(m, j, i + 1);
+      }
+      coll::broadcast(w, std::span<double>(b), root, o);
+      if (i % 3 == 0) coll::barrier(w, o);
+      coll::reduce(w, std::span<const double>(r), std::span<double>(out), coll::reduce_op::sum,
+                   other, o);
+      std::vector<double> b2(count);
+      for (std::size_t j = 0; j < count; ++j)
+        b2[j] = w.rank() == other ? value(other, j, i + 2) : -1.0;
+      coll::broadcast(w, std::span<double>(b2), other, o);
+      std::size_t bad = 0;
+      for (std::size_t j = 0; j < count; ++j) {
+        bad += b[j] != value(root, j, i);
+        bad += b2[j] != value(other, j, i + 2);
+        if (w.rank() == other) bad += out[j] != ref[j];
+      }
+      REQUIRE(bad == 0);
+    }
+  }
+}
+
 TEST_CASE("shared-memory calls with mismatched counts fail on every member, then work", "[coll]") {
   // Without GAEA_COLL_CHECK: the members that read a peer's step compare its signature.
   const coll::group& w = coll::world();
