@@ -96,7 +96,9 @@ solver::solver(config cfg, std::vector<int> grid, int threads) : cfg_(std::move(
   if (threads < 0) throw gaea::error("lbm: threads = " + std::to_string(threads) + " must be >= 0");
   arena_ = threads > 0 ? std::make_unique<tbb::task_arena>(threads)
                        : std::make_unique<tbb::task_arena>();
-  periodic_ = cfg_.periodic_x() || cfg_.periodic_y();
+  // Periodic sides wrap the ghosts; the others' ghost cells are set by the boundary rules.
+  boundary_ = cfg_.periodic_x() || cfg_.periodic_y() ? gaea::ga::boundary::periodic
+                                                     : gaea::ga::boundary::fixed;
   // Populations never cross tiles along dimension 0: a tile holds all nine of its cells.
   const auto spec =
       gaea::ga::layout_spec::irregular({{0}, starts(cfg_.ny, grid[0]), starts(cfg_.nx, grid[1])})
@@ -237,7 +239,7 @@ void solver::step(std::int64_t n) {
       // Start the exchange, update what needs no ghost, then wait and finish the strip. Each
       // cell is computed by the same code from the same inputs either way: bit-identical.
       auto t0 = clock::now();
-      gaea::ga::ghost_request ghosts = cur_->update_ghosts_async(periodic_);
+      gaea::ga::ghost_request ghosts = cur_->update_ghosts_async(boundary_);
       tg = seconds_since(t0);
       t0 = clock::now();
       sweep(region::interior, &ghosts);
@@ -251,7 +253,7 @@ void solver::step(std::int64_t n) {
       tc += seconds_since(t0);
     } else {
       auto t0 = clock::now();
-      cur_->update_ghosts(periodic_);
+      cur_->update_ghosts(boundary_);
       tg = seconds_since(t0);
       t0 = clock::now();
       sweep(region::all);

@@ -114,7 +114,7 @@ class solver {
   std::unique_ptr<plan> plan_;
   std::unique_ptr<tbb::task_arena> arena_;
   bool owns_ = false;
-  bool periodic_ = false;
+  gaea::ga::boundary boundary_ = gaea::ga::boundary::fixed;
   bool streaming_ = false;
   bool overlap_ = false;
   std::int64_t steps_ = 0, updates_ = 0;

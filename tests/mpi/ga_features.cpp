@@ -127,12 +127,13 @@ enum class ghost_mode {
 template <class Value>
 bool complete_ghosts(global_array<double>& a, bool periodic, ghost_mode how, Value&& value) {
   if (how == ghost_mode::blocking) {
-    a.update_ghosts(periodic);
+    a.update_ghosts(periodic ? ga::boundary::periodic : ga::boundary::fixed);
     return true;
   }
   bool interiors_ok = true;
   {
-    ga::ghost_request r = a.update_ghosts_async(periodic);
+    ga::ghost_request r =
+        a.update_ghosts_async(periodic ? ga::boundary::periodic : ga::boundary::fixed);
     CHECK(r.pending());
     // Interiors may be read while the ghosts are in flight (this is what the overlap is for).
     for (const auto& t : a.local_tiles())
@@ -331,6 +332,35 @@ TEST_CASE("ga: non-blocking read_inc hands out every value once", "[ga][nb][elem
   c64.sync();
 }
 
+TEST_CASE("ga: tile_view(i, j, ...) and tile_span reach the elements at() reaches, ghosts included",
+          "[ga][ghosts]") {
+  global_array<double> a2("access2", {17, 12}, ga::layout_spec::block().with_ghosts({2, 1}));
+  global_array<double> a3("access3", {6, 5, 9}, ga::layout_spec::block().with_ghosts({1, 0, 2}));
+  std::int64_t wrong = 0;
+  for (const auto& t : a2.local_tiles()) {
+    const auto s = t.span<2>();
+    CHECK(s.lo(0) == t.box.lo[0]);
+    CHECK(s.hi(1) == t.box.hi[1]);
+    CHECK(s.ghost(0) == 2);
+    for (index_t i = t.box.lo[0] - 2; i <= t.box.hi[0] + 2; ++i)
+      for (index_t j = t.box.lo[1] - 1; j <= t.box.hi[1] + 1; ++j) {
+        t.at({i, j}) = static_cast<double>(i * 100 + j);
+        wrong += &t(i, j) != &t.at({i, j}) || &s(i, j) != &t.at({i, j});
+      }
+    CHECK_THROWS_WITH(t.span<3>(), Contains("span<3>") && Contains("2 dimensions"));
+  }
+  for (const auto& t : a3.local_tiles()) {
+    const auto s = t.span<3>();
+    for (index_t i = t.box.lo[0] - 1; i <= t.box.hi[0] + 1; ++i)
+      for (index_t j = t.box.lo[1]; j <= t.box.hi[1]; ++j)
+        for (index_t k = t.box.lo[2] - 2; k <= t.box.hi[2] + 2; ++k)
+          wrong += &t(i, j, k) != &t.at({i, j, k}) || &s(i, j, k) != &t.at({i, j, k});
+  }
+  CHECK(wrong == 0);
+  a2.sync();
+  a3.sync();
+}
+
 TEST_CASE("ga: update_ghosts fills edges and corners, periodic or not", "[ga][ghosts]") {
   for (bool periodic : {true, false}) {
     check_ghosts({20, 13}, {2, 1}, periodic);
@@ -351,7 +381,7 @@ TEST_CASE("ga: update_ghosts_async: wait, wait twice, test, move, destroy unwait
     }
   // Without ghosts: still collective, nothing to read, complete at once.
   global_array<double> plain("no_ghosts", {10, 10});
-  ga::ghost_request r = plain.update_ghosts_async();
+  ga::ghost_request r = plain.update_ghosts_async(ga::boundary::fixed);
   CHECK(r.test());
   r.wait();
   CHECK_FALSE(r.pending());
@@ -372,7 +402,7 @@ TEST_CASE("ga: a ghost update overlaps writes to another array", "[ga][ghosts][n
       for (index_t i = t.box.lo[0]; i <= t.box.hi[0]; ++i)
         for (index_t j = t.box.lo[1]; j <= t.box.hi[1]; ++j)
           t.at({i, j}) = step * 10000.0 + f2(i, j);
-    ga::ghost_request r = cur->update_ghosts_async(true);
+    ga::ghost_request r = cur->update_ghosts_async(ga::boundary::periodic);
     for (const auto& t : next->local_tiles())
       for (index_t i = t.box.lo[0]; i <= t.box.hi[0]; ++i)
         for (index_t j = t.box.lo[1]; j <= t.box.hi[1]; ++j)

@@ -97,7 +97,7 @@ TEST_CASE("ga groups: an array on a group lives on its members only", "[ga][grou
       CHECK(ga::dot(a, b) == Approx(dot));
       CHECK(ga::norm(b, ga::norm_kind::inf) >= 0);
     } else {
-      a.update_ghosts(true);
+      a.update_ghosts(ga::boundary::periodic);
       for (const auto& t : a.local_tiles()) {
         const index corner{t.box.lo[0] - 1, t.box.lo[1] - 1};
         const index wrapped{(corner[0] + dims[0]) % dims[0], (corner[1] + dims[1]) % dims[1]};

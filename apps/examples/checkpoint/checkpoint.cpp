@@ -83,7 +83,7 @@ gaea::global_array<double> make_field(const std::string& name, index_t n,
 // One explicit step v = u + c * laplacian(u) on the periodic grid; then u and v swap.
 void step(gaea::global_array<double>& u, gaea::global_array<double>& v) {
   constexpr double c = 0.2;
-  u.update_ghosts(true);
+  u.update_ghosts(gaea::ga::boundary::periodic);
   const auto tu = u.local_tiles(), tv = v.local_tiles();
   for (std::size_t k = 0; k < tu.size(); ++k)
     for (index_t i = tu[k].box.lo[0]; i <= tu[k].box.hi[0]; ++i)

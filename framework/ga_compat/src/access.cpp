@@ -299,8 +299,9 @@ void NGA_Release_update_ghost_element64(int g_a, int64_t*) {
 
 void GA_Update_ghosts(int g_a) {
   // GA's ghost update assumes periodic boundaries.
-  api("GA_Update_ghosts",
-      [&] { with_array(g_a, "GA_Update_ghosts", [](auto& a) { a.update_ghosts(true); }); });
+  api("GA_Update_ghosts", [&] {
+    with_array(g_a, "GA_Update_ghosts", [](auto& a) { a.update_ghosts(ga::boundary::periodic); });
+  });
 }
 void NGA_Update_ghosts(int g_a) {
   GA_Update_ghosts(g_a);
@@ -315,7 +316,7 @@ int NGA_Update_ghost_dir(int g_a, int dimension, int idir, int cflag) {
         throw error("NGA_Update_ghost_dir: dimension " + std::to_string(dimension) +
                     " and direction " + std::to_string(idir) + " (dimension 0.." +
                     std::to_string(a.ndim() - 1) + ", direction 1 or -1)");
-      a.update_ghosts(true);
+      a.update_ghosts(ga::boundary::periodic);
       return 1;
     });
   });

@@ -72,7 +72,8 @@ void NGA_Update_ghosts_nb(int g_a, ga_nbhdl_t* nbhandle) {
   // that NGA_NbWait/NGA_NbTest find complete.
   api("NGA_Update_ghosts_nb", [&] {
     if (nbhandle == nullptr) throw error("null handle pointer");
-    with_array(g_a, "NGA_Update_ghosts_nb", [](auto& a) { a.update_ghosts(true); });
+    with_array(g_a, "NGA_Update_ghosts_nb",
+               [](auto& a) { a.update_ghosts(ga::boundary::periodic); });
     *nbhandle = remember_request(ga::request{});
   });
 }

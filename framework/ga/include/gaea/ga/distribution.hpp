@@ -18,6 +18,11 @@ struct owned_patch {
   patch piece;
 };
 
+/// What update_ghosts() puts in the ghost cells beyond the array's edges: `periodic` wraps
+/// around (the opposite edge's elements); `fixed` leaves them as they are (boundary values the
+/// program sets, e.g. a Dirichlet condition). Inside the array both fill every ghost cell.
+enum class boundary : std::uint8_t { periodic, fixed };
+
 /// How an array's index space is cut into tiles and how tiles are given to ranks.
 ///   - block: one tile per rank on a process grid, balanced, never below the `chunk` hint;
 ///   - irregular: one tile per rank, with the block start indices given per dimension;

@@ -2,7 +2,9 @@
 /// \file
 /// gaea::global_array<T> — a distributed N-D array with one-sided get, put and accumulate.
 
+#include <array>
 #include <complex>
+#include <concepts>
 #include <memory>
 #include <span>
 #include <string>
@@ -15,6 +17,7 @@
 #include "gaea/ga/patch.hpp"
 #include "gaea/ga/request.hpp"
 #include "gaea/ga/stats.hpp"
+#include "gaea/ga/tile_span.hpp"
 
 namespace gaea::ga {
 
@@ -32,19 +35,47 @@ type_ops ops_for() {
 }
 }  // namespace detail
 
-/// Zero-copy view of one of this rank's tiles. `at(e)` takes *global* indices, which may reach
-/// into the ghost cells (box.lo - ghosts .. box.hi + ghosts).
+/// Zero-copy view of one of this rank's tiles. Element access takes *global* indices, which may
+/// reach into the ghost cells (box.lo - ghosts .. box.hi + ghosts); none is bounds-checked.
+/// In loops, `span<N>()` is the fast form: it costs what hand-written `origin + strides` does.
 template <class T>
 struct tile_view {
   patch box;      ///< the tile's interior, global indices
   index ghosts;   ///< ghost width per dimension
-  index strides;  ///< storage strides in elements (row-major, ghosts included)
+  index strides;  ///< storage strides in elements (row-major, ghosts included; the last is 1)
   T* origin;      ///< the element box.lo
+  /// The element at `e` (as many indices as the array has dimensions).
   T& at(const index& e) const noexcept {
     index_t o = 0;
     for (std::size_t d = 0; d < strides.size(); ++d)
       o += (e[d] - box.lo[d]) * strides[d];
     return origin[o];
+  }
+  /// The element at (i, j, ...): one index per dimension of the array.
+  template <std::convertible_to<index_t>... I>
+  requires(sizeof...(I) >= 1) T& operator()(I... i) const noexcept {
+    constexpr std::size_t n = sizeof...(I);
+    const index_t e[] = {static_cast<index_t>(i)...};
+    index_t o = e[n - 1] - box.lo[n - 1];  // the last stride is 1 (row-major storage)
+    for (std::size_t d = 0; d + 1 < n; ++d)
+      o += (e[d] - box.lo[d]) * strides[d];
+    return origin[o];
+  }
+  /// A view of rank N with its bounds and strides copied out (see tile_span). Throws
+  /// gaea::error if the array does not have N dimensions.
+  template <std::size_t N>
+  tile_span<T, N> span() const {
+    if (box.lo.size() != N)
+      throw error("tile_view::span<" + std::to_string(N) + ">: the tile has " +
+                  std::to_string(box.lo.size()) + " dimensions");
+    std::array<index_t, N> lo{}, hi{}, g{}, s{};
+    for (std::size_t d = 0; d < N; ++d) {
+      lo[d] = box.lo[d];
+      hi[d] = box.hi[d];
+      g[d] = d < ghosts.size() ? ghosts[d] : 0;
+      s[d] = strides[d];
+    }
+    return tile_span<T, N>(origin, lo, hi, g, s);
   }
   /// Elements of the interior.
   index_t elements() const noexcept { return box.elements(); }
@@ -162,16 +193,17 @@ class global_array {
   }
 
   /// Collective: fills the ghost cells of every tile from the owners of the neighbouring
-  /// elements, corners included. `periodic`: wrap around every dimension; otherwise ghost cells
-  /// outside the array are left as they are. No-op (but still collective) without ghosts.
-  void update_ghosts(bool periodic = true) { update_ghosts_async(periodic).wait(); }
-  /// Collective: starts update_ghosts(periodic) and returns before the ghost cells have arrived,
+  /// elements, corners included. `b`: boundary::periodic wraps around every dimension;
+  /// boundary::fixed leaves the ghost cells outside the array as they are (a Dirichlet edge the
+  /// caller sets). No-op (but still collective) without ghosts.
+  void update_ghosts(boundary b) { update_ghosts_async(b).wait(); }
+  /// Collective: starts update_ghosts(b) and returns before the ghost cells have arrived,
   /// so that work on the interiors can overlap the transfers. Every rank's interiors must be
   /// final (a sync() is done first); until the handle's wait() (collective) the array must not
   /// be written nor its ghosts read (see ghost_request). Call from the runtime's thread, as any
   /// collective.
-  [[nodiscard]] ghost_request update_ghosts_async(bool periodic = true) {
-    return core().update_ghosts_async(periodic);
+  [[nodiscard]] ghost_request update_ghosts_async(boundary b) {
+    return core().update_ghosts_async(b == boundary::periodic);
   }
 
   /// Reads the elements at `subs` (global indices) into `out` (same length).

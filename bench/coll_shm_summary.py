@@ -1,12 +1,13 @@
-"""Tables of run.sh's output: shm (inline, single copy) and, for broadcast/allgather from 32 KiB,
-shm with single copy (GAEA_COLL_SHM_SINGLE_COPY=64K), beside Open MPI; medians of launches."""
+"""Tables of bench/coll_shm_sweep.sh's output: shm and, for broadcast/allgather from 32 KiB with
+SINGLE=1, shm with single copy (GAEA_COLL_SHM_SINGLE_COPY=64K), beside Open MPI; medians of
+launches.   python3 bench/coll_shm_summary.py <out-dir>"""
 import collections
 import glob
 import json
 import statistics
 import sys
 
-out = sys.argv[1] if len(sys.argv) > 1 else "/tmp/collinline"
+out = sys.argv[1] if len(sys.argv) > 1 else "/tmp/coll-shm-sweep"
 d = collections.defaultdict(list)  # (kind, np, op, bytes, variant) -> [avg_us per launch]
 for f in glob.glob(out + "/*.json"):
     kind, np, op, _ = f.split("/")[-1][:-5].split("-")
@@ -33,7 +34,7 @@ for np in (2, 4):
         sizes = sorted({k[3] for k in d if k[1] == np and k[2] == op})
         if not sizes:
             continue
-        print(f"\n{op}, {np} ranks (us; median of 3 launches, each the median of 3 reps)")
+        print(f"\n{op}, {np} ranks (us; median of the launches, each the median of its reps)")
         print("| size | shm | shm, single copy | MPI | shm/MPI | single/MPI |")
         print("|---|---|---|---|---|---|")
         for b in sizes:
