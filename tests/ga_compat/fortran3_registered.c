@@ -18,7 +18,9 @@ static item make(int i, int j) {
   item t = {i * 1000 + j, (float)i + 0.5f, (double)j * 0.25};
   return t;
 }
-static int same(item a, item b) { return memcmp(&a, &b, sizeof a) == 0; }
+static int same(item a, item b) {
+  return memcmp(&a, &b, sizeof a) == 0;
+}
 
 int main(int argc, char** argv) {
   GA_Initialize_args(&argc, &argv);
