@@ -4,7 +4,9 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "detail/indices.hpp"
@@ -18,9 +20,9 @@ using gaea::error;
 
 namespace {
 
-// GA numbers registered types after its own (MT_BASE + index); these start well above the
-// built-in codes and are given out lowest free first, as GA's.
-constexpr int first_registered = MT_BASE + 100;
+// Registered codes start well above the built-in ones and are given out lowest free first, as
+// GA's.
+constexpr int first_registered = first_registered_type;
 constexpr int max_registered = 64;
 std::map<int, std::size_t>& registered() {
   static std::map<int, std::size_t> m;
@@ -85,7 +87,104 @@ void field(int g_a, const I* lo, const I* hi, int foff, int fsize, void* buf, co
   });
 }
 
+// The calls that only move, copy, zero or describe elements (without a "64" suffix): those GA
+// allows on arrays of a registered type. Any other call refuses them (an allowlist, so that a
+// call missing here refuses rather than doing arithmetic on opaque bytes).
+const std::set<std::string_view>& opaque_calls() {
+  static const std::set<std::string_view> s = {"NGA_Put",
+                                               "NGA_Get",
+                                               "NGA_NbPut",
+                                               "NGA_NbGet",
+                                               "NGA_Strided_put",
+                                               "NGA_Strided_get",
+                                               "NGA_Periodic_put",
+                                               "NGA_Periodic_get",
+                                               "NGA_Scatter",
+                                               "NGA_Scatter_flat",
+                                               "NGA_Gather",
+                                               "NGA_Gather_flat",
+                                               "NGA_Access",
+                                               "NGA_Access_block",
+                                               "NGA_Access_block_grid",
+                                               "NGA_Access_block_segment",
+                                               "NGA_Access_ghosts",
+                                               "NGA_Access_ghost_element",
+                                               "NGA_Get_ghost_block",
+                                               "NGA_Release",
+                                               "NGA_Release_update",
+                                               "NGA_Release_block",
+                                               "NGA_Release_update_block",
+                                               "NGA_Release_block_grid",
+                                               "NGA_Release_update_block_grid",
+                                               "NGA_Release_block_segment",
+                                               "NGA_Release_update_block_segment",
+                                               "NGA_Release_ghosts",
+                                               "NGA_Release_update_ghosts",
+                                               "NGA_Release_ghost_element",
+                                               "NGA_Release_update_ghost_element",
+                                               "GA_Update_ghosts",
+                                               "NGA_Update_ghost_dir",
+                                               "NGA_Update_ghosts_nb",
+                                               "NGA_NbGet_ghost_dir",
+                                               "GA_Zero",
+                                               "NGA_Zero_patch",
+                                               "GA_Fill",
+                                               "NGA_Fill_patch",
+                                               "GA_Copy",
+                                               "NGA_Copy_patch",
+                                               "NGA_Merge_distr_patch",
+                                               "GA_Duplicate",
+                                               "GA_Destroy",
+                                               "GA_Fence",
+                                               "GA_Init_fence",
+                                               "GA_Sync",
+                                               "NGA_Get_field",
+                                               "NGA_Put_field",
+                                               "NGA_Nbget_field",
+                                               "NGA_Nbput_field",
+                                               "NGA_Inquire",
+                                               "GA_Inquire_name",
+                                               "GA_Ndim",
+                                               "GA_Compare_distr",
+                                               "GA_Has_ghosts",
+                                               "GA_Total_blocks",
+                                               "GA_Nblock",
+                                               "GA_Uses_proc_grid",
+                                               "GA_Get_proc_grid",
+                                               "NGA_Get_proc_index",
+                                               "GA_Get_block_info",
+                                               "NGA_Distribution",
+                                               "NGA_Locate",
+                                               "NGA_Locate_region",
+                                               "NGA_Locate_nnodes",
+                                               "NGA_Locate_num_blocks",
+                                               "GA_Print_distribution",
+                                               "GA_Getmem",
+                                               "GA_Assemble_duplicate",
+                                               "GA_Overlay"};
+  return s;
+}
+
 }  // namespace
+
+namespace gaea::ga_compat::detail {
+
+std::size_t registered_size(int type) {
+  const auto it = registered().find(type);
+  return it == registered().end() ? 0 : it->second;
+}
+
+void check_opaque_use(int type, const char* fn) {
+  if (registered_size(type) == 0) return;
+  std::string_view name(fn);
+  if (name.ends_with("64")) name.remove_suffix(2);
+  if (!opaque_calls().contains(name))
+    throw error(std::string(fn) + ": the array holds " + type_name(type) +
+                ", opaque elements: only moves, copies, fills and inquiries apply to them (GA "
+                "does no arithmetic on a registered type)");
+}
+
+}  // namespace gaea::ga_compat::detail
 
 extern "C" {
 

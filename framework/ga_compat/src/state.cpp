@@ -84,6 +84,8 @@ std::string type_name(int type) {
     case F_DCPL:
       return "F_DCPL";
     default:
+      if (const std::size_t b = registered_size(type); b != 0)
+        return "registered type " + std::to_string(type) + " (" + std::to_string(b) + " bytes)";
       return "type " + std::to_string(type);
   }
 }
@@ -113,7 +115,7 @@ std::size_t type_size(int type) {
     case C_LDCPL:
       return 32;
     default:
-      return 0;
+      return registered_size(type);
   }
 }
 
@@ -167,7 +169,8 @@ void registry::clear() {
 }
 
 void check_same_type(const array_slot& a, const array_slot& b, const char* fn_name) {
-  if (storage_kind(a.type) != storage_kind(b.type))
+  const bool registered = a.type >= first_registered_type || b.type >= first_registered_type;
+  if (registered ? a.type != b.type : storage_kind(a.type) != storage_kind(b.type))
     throw error(std::string(fn_name) + ": arrays '" + a.name + "' (" + type_name(a.type) +
                 ") and '" + b.name + "' (" + type_name(b.type) +
                 ") must have the same element type");

@@ -113,6 +113,7 @@ void check_same_type(const array_slot& a, const array_slot& b, const char* fn_na
 /// Calls fn(global_array<T>&) with the array of an allocated slot.
 template <class Fn>
 decltype(auto) with_slot_array(array_slot& s, const char* fn_name, Fn&& fn) {
+  if (s.type >= first_registered_type) check_opaque_use(s.type, fn_name);
   return visit_type(s.type, fn_name, [&](auto tag) -> decltype(auto) {
     using T = typename decltype(tag)::type;
     return fn(std::get<ga::global_array<T>>(s.array));
@@ -134,6 +135,7 @@ decltype(auto) with_arrays(const char* fn_name, Fn&& fn, int first, Handles... r
   state& st = current(fn_name);
   array_slot& s0 = st.arrays.allocated(first, fn_name);
   (check_same_type(s0, st.arrays.allocated(rest, fn_name), fn_name), ...);
+  if (s0.type >= first_registered_type) check_opaque_use(s0.type, fn_name);
   return visit_type(s0.type, fn_name, [&](auto tag) -> decltype(auto) {
     using T = typename decltype(tag)::type;
     return fn(std::get<ga::global_array<T>>(s0.array),

@@ -43,8 +43,17 @@ std::string type_name(int type);
 /// Size in bytes of one element of GA type `type` (0 when unknown).
 std::size_t type_size(int type);
 
+/// Codes NGA_Register_type gives out start here (GA numbers them after its own, MT_BASE + index).
+inline constexpr int first_registered_type = MT_BASE + 100;
+/// Element size of a type registered with NGA_Register_type (0: not a registered type).
+std::size_t registered_size(int type);
+/// gaea::error naming `fn` and the type unless `fn` only moves, copies, zeroes or describes
+/// elements: an array of a registered type holds opaque elements (GA does no arithmetic on them).
+void check_opaque_use(int type, const char* fn);
+
 /// Calls fn(type_tag<T>{}) for the element type T of GA type code `type`; gaea::error naming
-/// `fn_name` and the type when global arrays of that type are not supported.
+/// `fn_name` and the type when global arrays of that type are not supported. A registered type
+/// of 4, 8 or 16 bytes is held in an element type of its size (the bytes are only copied).
 template <class Fn>
 decltype(auto) visit_type(int type, const char* fn_name, Fn&& fn) {
   switch (type) {
@@ -68,6 +77,17 @@ decltype(auto) visit_type(int type, const char* fn_name, Fn&& fn) {
     case F_DCPL:
       return fn(type_tag<std::complex<double>>{});
     default:
+      if (type >= first_registered_type) switch (registered_size(type)) {
+          case 4:
+            return fn(type_tag<std::int32_t>{});
+          case 8:
+            return fn(type_tag<std::int64_t>{});
+          case 16:
+            return fn(type_tag<std::complex<double>>{});
+          default:
+            throw error(std::string(fn_name) + ": " + type_name(type) +
+                        ": arrays of a registered type of 4, 8 or 16 bytes are supported here");
+        }
       throw error(std::string(fn_name) + ": " + type_name(type) +
                   " is not an element type of global arrays here (C_INT, C_LONG, C_LONGLONG, "
                   "C_FLOAT, C_DBL, C_SCPL, C_DCPL and their F_ forms are)");

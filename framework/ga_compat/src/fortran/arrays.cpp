@@ -296,6 +296,45 @@ fint nga_create_ghosts_irreg_(fint* type, fint* ndim, fint* dims, fint* width, c
                    g_a);
   });
 }
+fint nga_create_irreg_config_(fint* type, fint* ndim, fint* dims, const char* name, fint* map,
+                              fint* nblock, fint* p_handle, fint* g_a, flen len) {
+  return api("nga_create_irreg_config", [&] {
+    const int n = static_cast<int>(*ndim);
+    const char* fn = "nga_create_irreg_config";
+    c_values d = c_extent(dims, n, fn), nb = c_extent(nblock, n, fn);
+    std::vector<std::int64_t> m = c_map(map, nblock, n, fn);
+    return created(
+        NGA_Create_irreg_config64(c_type(*type, fn), n, d.data(), from_fortran(name, len).c_str(),
+                                  nb.data(), m.data(), static_cast<int>(*p_handle)),
+        g_a);
+  });
+}
+fint nga_create_ghosts_config_(fint* type, fint* ndim, fint* dims, fint* width, const char* name,
+                               fint* chunk, fint* p_handle, fint* g_a, flen len) {
+  return api("nga_create_ghosts_config", [&] {
+    const int n = static_cast<int>(*ndim);
+    const char* fn = "nga_create_ghosts_config";
+    c_values d = c_extent(dims, n, fn), w = c_extent(width, n, fn), c = c_extent(chunk, n, fn);
+    return created(NGA_Create_ghosts_config64(c_type(*type, fn), n, d.data(), w.data(),
+                                              from_fortran(name, len).c_str(), c.data(),
+                                              static_cast<int>(*p_handle)),
+                   g_a);
+  });
+}
+fint nga_create_ghosts_irreg_config_(fint* type, fint* ndim, fint* dims, fint* width,
+                                     const char* name, fint* map, fint* nblock, fint* p_handle,
+                                     fint* g_a, flen len) {
+  return api("nga_create_ghosts_irreg_config", [&] {
+    const int n = static_cast<int>(*ndim);
+    const char* fn = "nga_create_ghosts_irreg_config";
+    c_values d = c_extent(dims, n, fn), w = c_extent(width, n, fn), nb = c_extent(nblock, n, fn);
+    std::vector<std::int64_t> m = c_map(map, nblock, n, fn);
+    return created(NGA_Create_ghosts_irreg_config64(c_type(*type, fn), n, d.data(), w.data(),
+                                                    from_fortran(name, len).c_str(), nb.data(),
+                                                    m.data(), static_cast<int>(*p_handle)),
+                   g_a);
+  });
+}
 fint ga_duplicate_(fint* g_a, fint* g_b, const char* name, flen len) {
   return api("ga_duplicate", [&] {
     return created(GA_Duplicate(handle(*g_a, "ga_duplicate"), from_fortran(name, len).c_str()),

@@ -159,6 +159,8 @@ int c_type(fint type, const char* fn) {
     case C_DCPL:
       return static_cast<int>(type);
     default:
+      if (type >= detail::first_registered_type)
+        return static_cast<int>(type);  // nga_register_type
       throw error(std::string(fn) + ": unknown type " + str(type) +
                   " (MT_INT, MT_LOG, MT_REAL, MT_DBL, MT_SCPL, MT_DCPL or a C type)");
   }

@@ -320,6 +320,22 @@ fint nga_idot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b,
                      fint* blo, fint* bhi, flen la, flen lb) {
   return dot_nd("nga_idot_patch", int_dot_patch, g_a, ta, alo, ahi, g_b, tb, blo, bhi, la, lb);
 }
+fint ga_idot_patch_(fint* g_a, const char* ta, fint* ailo, fint* aihi, fint* ajlo, fint* ajhi,
+                    fint* g_b, const char* tb, fint* bilo, fint* bihi, fint* bjlo, fint* bjhi,
+                    flen la, flen lb) {
+  return dot_2d("ga_idot_patch", int_dot_patch, g_a, ta, ailo, aihi, ajlo, ajhi, g_b, tb, bilo,
+                bihi, bjlo, bjhi, la, lb);
+}
+SingleComplex nga_cdot_patch_(fint* g_a, const char* ta, fint* alo, fint* ahi, fint* g_b,
+                              const char* tb, fint* blo, fint* bhi, flen la, flen lb) {
+  return dot_nd("nga_cdot_patch", NGA_Cdot_patch64, g_a, ta, alo, ahi, g_b, tb, blo, bhi, la, lb);
+}
+SingleComplex ga_cdot_patch_(fint* g_a, const char* ta, fint* ailo, fint* aihi, fint* ajlo,
+                             fint* ajhi, fint* g_b, const char* tb, fint* bilo, fint* bihi,
+                             fint* bjlo, fint* bjhi, flen la, flen lb) {
+  return dot_2d("ga_cdot_patch", NGA_Cdot_patch64, g_a, ta, ailo, aihi, ajlo, ajhi, g_b, tb, bilo,
+                bihi, bjlo, bjhi, la, lb);
+}
 
 // ---- scans, pack, enumerate (1-D; lo and hi are 1-based) ---------------------------------------
 void ga_scan_add_(fint* g_a, fint* g_b, fint* g_sbit, fint* lo, fint* hi, fint* excl) {
