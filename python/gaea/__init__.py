@@ -9,6 +9,8 @@ catches ends the whole job with its message on every rank, as in Gaea's C++ prog
 from ._gaea import (Array, Counter, Error, Request, TaskCounter, barrier, elapsed, init,
                     initialized, poll, rank, size)
 from ._runtime import finalize
+
+Error.__module__ = "gaea"  # tracebacks say gaea.Error
 from .coll import allgather, allreduce, bcast, broadcast, reduce
 from .pool import TaskPool
 
