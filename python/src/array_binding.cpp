@@ -86,6 +86,22 @@ py::array_t<T, py::array::c_style> values_for(const py::handle& values, const se
   return arr::ensure(b);
 }
 
+/// The caller's buffer for a get (`out=`): C-contiguous, writable, of T, with the selection's
+/// number of elements (its shape is the caller's choice).
+template <class T>
+py::array_t<T> out_for(const py::handle& into, const selection& s, const std::string& array) {
+  py::ssize_t n = 1;
+  for (const py::ssize_t e : s.shape)
+    n *= e;
+  if (!py::isinstance<py::array_t<T>>(into))
+    throw error("Array '" + array + "': get: out= must be a NumPy array of the array's dtype");
+  auto out = py::reinterpret_borrow<py::array_t<T>>(into);
+  if (!(out.flags() & py::array::c_style) || !out.writeable() || out.size() != n)
+    throw error("Array '" + array + "': get: out= must be C-contiguous, writable and hold " +
+                std::to_string(n) + " elements (it holds " + std::to_string(out.size()) + ")");
+  return out;
+}
+
 /// Holds a local view's owner (the gaea.Array) and counts the live views.
 struct view_token {
   py::object owner;
@@ -156,11 +172,11 @@ class py_array {
     return visit([](const auto& a) -> const ga::distribution& { return a.layout(); });
   }
 
-  py::object get(const py::handle& key) {
+  py::object get(const py::handle& key, const py::handle& into) {
     return visit([&](auto& a) -> py::object {
       using T = element_t<decltype(a)>;
       const selection s = select(a.name(), a.dims(), key);
-      if (s.scalar) {  // one element: no NumPy array in between
+      if (s.scalar && into.is_none()) {  // one element: no NumPy array in between
         T v{};
         {
           py::gil_scoped_release unlocked;
@@ -168,12 +184,14 @@ class py_array {
         }
         return py::cast(v);
       }
-      py::array_t<T> out(s.shape);
+      py::array_t<T> out = into.is_none() ? py::array_t<T>(s.shape) : out_for<T>(into, s, a.name());
       if (s.empty) return out;
       T* p = out.mutable_data();
       const auto n = static_cast<std::size_t>(out.size());
-      py::gil_scoped_release unlocked;
-      a.get(s.box, std::span<T>(p, n));
+      {
+        py::gil_scoped_release unlocked;
+        a.get(s.box, std::span<T>(p, n));
+      }
       return out;
     });
   }
@@ -338,9 +356,10 @@ void bind_arrays(py::module_& m) {
                     "', shape=" + py::repr(tuple_of(a.dims())).cast<std::string>() +
                     ", dtype=" + dtype_name(a.type()) + ")";
            })
-      .def("__getitem__", &py_array::get)
+      .def("__getitem__", [](py_array& a, const py::handle& key) { return a.get(key, py::none()); })
       .def("__setitem__", &py_array::put)
-      .def("get", &py_array::get, py::arg("key"), "a[key] (a NumPy array, a scalar for an element)")
+      .def("get", &py_array::get, py::arg("key"), py::arg("out") = py::none(),
+           "a[key] (a NumPy array, a scalar for an element), or into `out` (returned)")
       .def("put", &py_array::put, py::arg("key"), py::arg("values"), "a[key] = values")
       .def("acc", &py_array::acc, py::arg("key"), py::arg("values"), py::arg("alpha") = 1,
            "a[key] += alpha * values, atomically per element, applied by the owners")

@@ -31,6 +31,11 @@ def test_put_get_acc(dtype):
     np.testing.assert_array_equal(a[-4:, :5], ref[-4:, :5])
     assert a[4, 9] == ref[4, 9] and a[-1, -1] == ref[-1, -1]
     assert a[2:2, :].shape == (0, 17)                      # empty: no transfer
+    out = np.empty((8, 2), dtype)
+    assert a.get((slice(1, 9), slice(3, 5)), out=out) is out
+    np.testing.assert_array_equal(out, ref[1:9, 3:5])
+    with pytest.raises(gaea.Error, match="hold 16 elements"):
+        a.get((slice(1, 9), slice(3, 5)), out=np.empty(15, dtype))
     a.sync()
     # Every rank accumulates alpha * ones into a patch crossing the owners.
     alpha = 2 if np.issubdtype(dtype, np.integer) else 0.5
