@@ -1,8 +1,18 @@
 """pytest under mpirun: every rank runs every test in the same order (the collective calls match);
 a test that fails on one rank is reported failed on every rank, so all ranks agree."""
 
-import gaea
+import os
+import sys
+from pathlib import Path
+
 import pytest
+
+try:
+    import gaea
+except ImportError:  # not on PYTHONPATH: the build tree of scripts/build.sh, or GAEA_BUILD_DIR's
+    build = Path(os.environ.get("GAEA_BUILD_DIR", Path(__file__).resolve().parents[2] / "build"))
+    sys.path.insert(0, str(build / "python"))
+    import gaea
 
 gaea.init()
 
