@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <complex>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <span>
@@ -113,6 +114,18 @@ class py_request {
  public:
   py_request(ga::request r, py::object result, py::object keep, bool scalar)
       : r_(std::move(r)), result_(std::move(result)), keep_(std::move(keep)), scalar_(scalar) {}
+  /// Completes an operation never waited for before its buffers go.
+  ~py_request() {
+    if (!r_.pending()) return;
+    try {
+      py::gil_scoped_release unlocked;
+      r_.wait();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gaea: Request: %s\n", e.what());
+    }
+  }
+  py_request(py_request&&) noexcept = default;
+  py_request& operator=(py_request&&) = delete;
   py::object wait() {
     {
       py::gil_scoped_release unlocked;
