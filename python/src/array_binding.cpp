@@ -439,11 +439,21 @@ void bind_arrays(py::module_& m) {
            })
       .def(
           "update_ghosts",
-          [](py_array& a, bool periodic) {
+          [](py_array& a, const std::string& boundary) {
+            ga::boundary b;
+            if (boundary == "periodic")
+              b = ga::boundary::periodic;
+            else if (boundary == "fixed")
+              b = ga::boundary::fixed;
+            else
+              throw error("Array.update_ghosts: boundary '" + boundary +
+                          "' is neither 'periodic' nor 'fixed'");
             py::gil_scoped_release unlocked;
-            a.visit([periodic](auto& x) { x.update_ghosts(periodic); });
+            a.visit([b](auto& x) { x.update_ghosts(b); });
           },
-          py::arg("periodic") = true)
+          py::arg("boundary"),
+          "Collective: fills the ghost cells; 'periodic' wraps around the edges, 'fixed' leaves "
+          "the cells beyond them as they are.")
       .def("fill",
            [](py_array& a, const py::handle& value) {
              a.visit([&](auto& x) {

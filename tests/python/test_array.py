@@ -148,10 +148,28 @@ def test_ghosts():
     interior[...] = ref[box]
     (_, padded), = a.local_tiles(ghosts=True)
     assert padded.shape == (interior.shape[0] + 2, interior.shape[1] + 4)
-    a.update_ghosts(periodic=True)
+    a.update_ghosts("periodic")
     rows = np.arange(box[0].start - 1, box[0].stop + 1) % n
     cols = np.arange(box[1].start - 2, box[1].stop + 2) % m
     np.testing.assert_array_equal(padded, ref[np.ix_(rows, cols)])
+
+
+def test_fixed_ghosts_leave_the_cells_beyond_the_edges():
+    n, m = 12, 9
+    a = gaea.Array((n, m), np.float64, name="GF", ghosts=(1, 2))
+    ref = reference((n, m), np.float64)
+    (box, interior), = a.local_tiles()
+    (_, padded), = a.local_tiles(ghosts=True)
+    padded[...] = -1.0
+    interior[...] = ref[box]
+    a.update_ghosts("fixed")
+    rows = np.arange(box[0].start - 1, box[0].stop + 1)
+    cols = np.arange(box[1].start - 2, box[1].stop + 2)
+    inside = ((rows >= 0) & (rows < n))[:, None] & ((cols >= 0) & (cols < m))[None, :]
+    wrapped = ref[np.ix_(rows % n, cols % m)]
+    np.testing.assert_array_equal(padded, np.where(inside, wrapped, -1.0))
+    with pytest.raises(gaea.Error, match="neither 'periodic' nor 'fixed'"):
+        a.update_ghosts("wrap")
 
 
 def test_errors_carry_gaea_messages():
