@@ -10,6 +10,7 @@
 #include "ga_reference.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/algorithms.hpp"
+#include "gaea/ga/patch_ops.hpp"
 
 using namespace gaea;
 using namespace gaea::test;
@@ -148,6 +149,44 @@ TEST_CASE("ga groups: group arrays between world arrays keep the world's arrays 
     }
   }
   CHECK(mismatches(whole(before), reference<std::int64_t>({9, 5}, 3), "world before") == 0);
+}
+
+TEST_CASE("ga groups: copy_patch between a group's array and a world array moves the patch",
+          "[ga][groups]") {
+  // GA's pg2test pattern: collective over the smaller group only, both directions, patches at
+  // different places in the two arrays; a transposed copy between groups is refused.
+  const coll::group g = halves();
+  global_array<std::int64_t> w("world patch", {10, 8});
+  w.fill(-1);
+  const bool member = rt().rank() % 2 == 0;
+  if (member && g.size() < rt().size()) {
+    for (const auto& [name, spec] : group_layouts(g.size())) {
+      INFO(name);
+      global_array<std::int64_t> a(g, "group patch " + name, {7, 6}, spec);
+      fill(a, 5);
+      const patch pa{{1, 2}, {4, 5}}, pw{{5, 1}, {8, 4}};
+      ga::copy_patch(a, pa, w, pw);
+      std::vector<std::int64_t> got(16);
+      w.get(pw, got);
+      const auto ref = reference<std::int64_t>({7, 6}, 5);
+      std::int64_t bad = 0;
+      for (index_t i = 0; i < 4; ++i)
+        for (index_t j = 0; j < 4; ++j)
+          bad += got[static_cast<std::size_t>(i * 4 + j)] !=
+                 ref[static_cast<std::size_t>((1 + i) * 6 + 2 + j)];
+      CHECK(bad == 0);
+      // Back into another place of the group's array.
+      a.zero();
+      ga::copy_patch(w, pw, a, patch{{3, 0}, {6, 3}});
+      std::vector<std::int64_t> back(16);
+      a.get(patch{{3, 0}, {6, 3}}, back);
+      CHECK(back == got);
+      CHECK_THROWS_WITH(ga::copy_patch(a, pa, w, pw, true),
+                        Contains("different process groups") && Contains("transpose"));
+      a.sync();
+    }
+  }
+  w.sync();
 }
 
 TEST_CASE("ga groups: a rank outside the group cannot create its array", "[ga][groups]") {

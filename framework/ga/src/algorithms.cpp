@@ -9,9 +9,11 @@
 #include <complex>
 #include <cstdlib>
 
+#include "detail/group_copy.hpp"
 #include "detail/slabs.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/algorithms.hpp"
+#include "gaea/ga/patch_ops.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga {
@@ -55,47 +57,11 @@ void require_2d(const char* what, const std::string& name, int ndim) {
 
 }  // namespace
 
-// Puts a tile's interior into `other` (or gets it from there): the tile's storage strides (ghosts,
-// block-cyclic local matrices) become the buffer's leading extents.
-template <class T>
-void tile_transfer(const tile_view<T>& t, bool put, const global_array<T>& other) {
-  const std::size_t n = t.strides.size();
-  std::vector<index_t> ld(n > 0 ? n - 1 : 0);
-  index_t need = 1;
-  for (std::size_t d = 0; d < n; ++d) {
-    if (d + 1 < n) ld[d] = t.strides[d] / t.strides[d + 1];
-    need += (t.box.extent(static_cast<int>(d)) - 1) * t.strides[d];
-  }
-  const detail::user_buffer buf{t.origin, static_cast<std::size_t>(need), ld};
-  if (put)
-    other.core().put_blocking(t.box, buf);
-  else
-    other.core().get_blocking(t.box, buf);
-}
-
-// GA's copy between arrays of different groups (see algorithms.hpp).
-template <element T>
-void copy_across_groups(const global_array<T>& a, global_array<T>& b) {
-  const bool put = a.group().size() <= b.group().size();
-  detail::array_core& smaller = put ? a.core() : b.core();
-  a.core().fence();
-  b.core().fence();
-  smaller.barrier();
-  if (put) {
-    for (const auto& t : a.local_tiles())
-      tile_transfer(t, true, b);
-    b.core().fence();
-  } else {
-    for (const auto& t : b.local_tiles())
-      tile_transfer(t, false, a);
-  }
-  smaller.barrier();
-}
-
 template <element T>
 void copy(const global_array<T>& a, global_array<T>& b) {
   detail::require_same_shape("copy", a, b);
-  if (!detail::same_group(a.core(), b.core())) return copy_across_groups(a, b);
+  if (!detail::same_group(a.core(), b.core()))
+    return detail::copy_across_groups(a, whole_patch(a), b, whole_patch(b));
   detail::begin_collective(a, b);
   if (!same_array(a, b)) {
     const global_array<T>* ops[] = {&a};

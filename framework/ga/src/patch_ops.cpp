@@ -4,6 +4,7 @@
 #include <complex>
 #include <vector>
 
+#include "detail/group_copy.hpp"
 #include "detail/patch_apply.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/detail/elements.hpp"
@@ -96,6 +97,13 @@ void copy_patch(const global_array<T>& a, const patch& pa, global_array<T>& b, c
   }
   detail::require_same_shape("copy_patch", in, out);
   detail::require_no_overlap("copy_patch", in, out);
+  if (!detail::same_group(a.core(), b.core())) {
+    if (transpose)
+      throw error("copy_patch: '" + a.name() + "'" + pa.str() + " and '" + b.name() + "'" +
+                  pb.str() +
+                  " are on different process groups: a copy between groups cannot transpose");
+    return detail::copy_across_groups(a, pa, b, pb);
+  }
   detail::begin_collective(a, b);
   if (&a.core() != &b.core() || !(pa == pb) || transpose) {
     detail::apply_patch(out, std::array{in}, [](const detail::run<2, T>& r) {

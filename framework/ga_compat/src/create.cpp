@@ -443,10 +443,12 @@ void GA_Set_pgroup(int g_a, int p_handle) {
 void GA_Set_property(int g_a, const char* property) {
   api("GA_Set_property", [&] {
     const std::string p = property ? property : "";
-    // "read_only" is a performance hint in GA (replicate, then read locally); here the array
-    // stays distributed and reads are one-sided gets: same results, no replication.
-    if (p != "read_only")
-      throw error("GA_Set_property: property '" + p + "' is not supported (only \"read_only\")");
+    // "read_only" (replicate, then read locally) and "read_cache" (keep what was read) are
+    // performance hints in GA; here the array stays distributed and every read is a one-sided
+    // get: the results a program may rely on, without the copies.
+    if (p != "read_only" && p != "read_cache")
+      throw error("GA_Set_property: property '" + p +
+                  "' is not supported (only \"read_only\" and \"read_cache\")");
     current("GA_Set_property").arrays.at(g_a, "GA_Set_property").property = p;
   });
 }

@@ -376,10 +376,22 @@ void ga_matmul_patch_(const char* ta, const char* tb, void* alpha, void* beta, f
                       fint* ailo, fint* aihi, fint* ajlo, fint* ajhi, fint* g_b, fint* bilo,
                       fint* bihi, fint* bjlo, fint* bjhi, fint* g_c, fint* cilo, fint* cihi,
                       fint* cjlo, fint* cjhi, flen la, flen lb) {
+  // GA's ga_matmul_patch (its matmul.c) takes a transposed operand's bounds in op(X)'s
+  // coordinates, rows of op(X) first; the C call takes X's own, C order (Fortran's reversed).
+  // So an untransposed X's (i, j) bounds go over as (j, i), a transposed one's as they are.
+  struct bounds {
+    int64_t ilo, ihi, jlo, jhi;
+  };
+  auto own_c = [](char t, fint* ilo, fint* ihi, fint* jlo, fint* jhi) {
+    const bool transposed = t != 'n' && t != 'N';
+    return transposed ? bounds{*ilo - 1, *ihi - 1, *jlo - 1, *jhi - 1}
+                      : bounds{*jlo - 1, *jhi - 1, *ilo - 1, *ihi - 1};
+  };
   api("ga_matmul_patch", [&] {
-    GA_Matmul_patch64(flag(tb, lb), flag(ta, la), alpha, beta, h(g_b), *bjlo - 1, *bjhi - 1,
-                      *bilo - 1, *bihi - 1, h(g_a), *ajlo - 1, *ajhi - 1, *ailo - 1, *aihi - 1,
-                      h(g_c), *cjlo - 1, *cjhi - 1, *cilo - 1, *cihi - 1);
+    const char at = flag(ta, la), bt = flag(tb, lb);
+    const bounds a = own_c(at, ailo, aihi, ajlo, ajhi), b = own_c(bt, bilo, bihi, bjlo, bjhi);
+    GA_Matmul_patch64(bt, at, alpha, beta, h(g_b), b.ilo, b.ihi, b.jlo, b.jhi, h(g_a), a.ilo, a.ihi,
+                      a.jlo, a.jhi, h(g_c), *cjlo - 1, *cjhi - 1, *cilo - 1, *cihi - 1);
   });
 }
 

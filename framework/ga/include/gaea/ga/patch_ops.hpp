@@ -39,6 +39,8 @@ patch whole_patch(const global_array<T>& a) {
 /// onto itself is a no-op; other overlaps within one array are errors. Untransposed patches of
 /// different shapes but equal element counts are copied element by element in row-major order
 /// (a reshape, as Global Arrays allows); each owner of b fetches its runs' pieces of a.
+/// Arrays on different process groups (GA's copy between groups): collective over the smaller
+/// group only, patches of equal extents, not transposed (gaea::error otherwise).
 template <element T>
 void copy_patch(const global_array<T>& a, const patch& pa, global_array<T>& b, const patch& pb,
                 bool transpose = false);
