@@ -398,12 +398,28 @@ void ga_matmul_patch_(const char* ta, const char* tb, void* alpha, void* beta, f
 void nga_matmul_patch_(const char* ta, const char* tb, void* alpha, void* beta, fint* g_a,
                        fint* alo, fint* ahi, fint* g_b, fint* blo, fint* bhi, fint* g_c, fint* clo,
                        fint* chi, flen la, flen lb) {
+  // As ga_matmul_patch: a transposed operand's bounds are op(X)'s (GA's gai_matmul_patch), so
+  // its matrix's two dimensions exchange their ranges on the way to the C call's own bounds.
+  auto own = [](char t, nd_patch& x) {
+    if (t == 'n' || t == 'N') return;
+    std::vector<int> wide;
+    for (int d = 0; d < x.n; ++d)
+      if (x.hi.v[static_cast<std::size_t>(d)] > x.lo.v[static_cast<std::size_t>(d)])
+        wide.push_back(d);
+    if (wide.size() != 2) return;  // a vector or an element: nothing to exchange
+    const auto i = static_cast<std::size_t>(wide[0]), j = static_cast<std::size_t>(wide[1]);
+    std::swap(x.lo.v[i], x.lo.v[j]);
+    std::swap(x.hi.v[i], x.hi.v[j]);
+  };
   api("nga_matmul_patch", [&] {
     const char* fn = "nga_matmul_patch";
+    const char at = flag(ta, la), bt = flag(tb, lb);
     nd_patch a = patch(g_a, alo, ahi, fn), b = patch(g_b, blo, bhi, fn),
              c = patch(g_c, clo, chi, fn);
-    NGA_Matmul_patch64(flag(tb, lb), flag(ta, la), alpha, beta, b.h, b.lo.data(), b.hi.data(), a.h,
-                       a.lo.data(), a.hi.data(), c.h, c.lo.data(), c.hi.data());
+    own(at, a);
+    own(bt, b);
+    NGA_Matmul_patch64(bt, at, alpha, beta, b.h, b.lo.data(), b.hi.data(), a.h, a.lo.data(),
+                       a.hi.data(), c.h, c.lo.data(), c.hi.data());
   });
 }
 
