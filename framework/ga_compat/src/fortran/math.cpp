@@ -401,15 +401,25 @@ void nga_matmul_patch_(const char* ta, const char* tb, void* alpha, void* beta, 
   // As ga_matmul_patch: a transposed operand's bounds are op(X)'s (GA's gai_matmul_patch), so
   // its matrix's two dimensions exchange their ranges on the way to the C call's own bounds.
   auto own = [](char t, nd_patch& x) {
-    if (t == 'n' || t == 'N') return;
+    if ((t == 'n' || t == 'N') || x.n < 2) return;
+    // The matrix's dimensions as GA picks them (gai_setup_2d_patch, Fortran order): the two of
+    // extent > 1; for a vector, the wide one and its neighbour (the next for the first
+    // dimension, else the previous); for one element, the first two.
+    auto f = [&x](int d) { return static_cast<std::size_t>(x.n - 1 - d); };  // C index of d
     std::vector<int> wide;
     for (int d = 0; d < x.n; ++d)
-      if (x.hi.v[static_cast<std::size_t>(d)] > x.lo.v[static_cast<std::size_t>(d)])
-        wide.push_back(d);
-    if (wide.size() != 2) return;  // a vector or an element: nothing to exchange
-    const auto i = static_cast<std::size_t>(wide[0]), j = static_cast<std::size_t>(wide[1]);
-    std::swap(x.lo.v[i], x.lo.v[j]);
-    std::swap(x.hi.v[i], x.hi.v[j]);
+      if (x.hi.v[f(d)] > x.lo.v[f(d)]) wide.push_back(d);
+    if (wide.size() > 2) return;  // not a matrix: the C call names the problem
+    int i = 0, j = 1;
+    if (wide.size() == 2) {
+      i = wide[0];
+      j = wide[1];
+    } else if (wide.size() == 1 && wide[0] > 0) {
+      i = wide[0] - 1;
+      j = wide[0];
+    }
+    std::swap(x.lo.v[f(i)], x.lo.v[f(j)]);
+    std::swap(x.hi.v[f(i)], x.hi.v[f(j)]);
   };
   api("nga_matmul_patch", [&] {
     const char* fn = "nga_matmul_patch";
