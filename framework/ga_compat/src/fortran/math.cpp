@@ -48,6 +48,28 @@ fint int_dot_patch(int g_a, char ta, std::int64_t* alo, std::int64_t* ahi, int g
     return static_cast<fint>(NGA_Idot_patch64(g_a, ta, alo, ahi, g_b, tb, blo, bhi));
 }
 
+// GA's matmul.c takes a transposed operand's bounds in op(X)'s coordinates (ga_ and nga_ forms);
+// the C calls take X's own. The ranges of X's two matrix dimensions, as GA picks them
+// (gai_setup_2d_patch, Fortran order: the two of extent > 1; for a vector, the wide one and its
+// neighbour, the next for the first dimension, else the previous), are exchanged.
+void op_to_own(char t, nd_patch& x) {
+  if (t == 'n' || t == 'N' || x.n < 2) return;
+  auto f = [&x](int d) { return static_cast<std::size_t>(x.n - 1 - d); };  // C index of d
+  std::vector<int> wide;
+  for (int d = 0; d < x.n; ++d)
+    if (x.hi.v[f(d)] > x.lo.v[f(d)]) wide.push_back(d);
+  if (wide.size() > 2) return;  // not a matrix: the C call names the problem
+  int i = 0, j = 1;
+  if (wide.size() == 2) {
+    i = wide[0];
+    j = wide[1];
+  } else if (wide.size() == 1 && wide[0] > 0) {
+    i = wide[0] - 1;
+    j = wide[0];
+  }
+  std::swap(x.lo.v[f(i)], x.lo.v[f(j)]);
+  std::swap(x.hi.v[f(i)], x.hi.v[f(j)]);
+}
 }  // namespace
 
 extern "C" {
@@ -376,58 +398,36 @@ void ga_matmul_patch_(const char* ta, const char* tb, void* alpha, void* beta, f
                       fint* ailo, fint* aihi, fint* ajlo, fint* ajhi, fint* g_b, fint* bilo,
                       fint* bihi, fint* bjlo, fint* bjhi, fint* g_c, fint* cilo, fint* cihi,
                       fint* cjlo, fint* cjhi, flen la, flen lb) {
-  // GA's ga_matmul_patch (its matmul.c) takes a transposed operand's bounds in op(X)'s
-  // coordinates, rows of op(X) first; the C call takes X's own, C order (Fortran's reversed).
-  // So an untransposed X's (i, j) bounds go over as (j, i), a transposed one's as they are.
-  struct bounds {
-    int64_t ilo, ihi, jlo, jhi;
-  };
-  auto own_c = [](char t, fint* ilo, fint* ihi, fint* jlo, fint* jhi) {
-    const bool transposed = t != 'n' && t != 'N';
-    return transposed ? bounds{*ilo - 1, *ihi - 1, *jlo - 1, *jhi - 1}
-                      : bounds{*jlo - 1, *jhi - 1, *ilo - 1, *ihi - 1};
-  };
   api("ga_matmul_patch", [&] {
+    const char* fn = "ga_matmul_patch";
     const char at = flag(ta, la), bt = flag(tb, lb);
-    const bounds a = own_c(at, ailo, aihi, ajlo, ajhi), b = own_c(bt, bilo, bihi, bjlo, bjhi);
-    GA_Matmul_patch64(bt, at, alpha, beta, h(g_b), b.ilo, b.ihi, b.jlo, b.jhi, h(g_a), a.ilo, a.ihi,
-                      a.jlo, a.jhi, h(g_c), *cjlo - 1, *cjhi - 1, *cilo - 1, *cihi - 1);
+    auto matrix = [fn](fint* ilo, fint* ihi, fint* jlo, fint* jhi) {
+      const fint lo[2] = {*ilo, *jlo}, hi[2] = {*ihi, *jhi};
+      nd_patch x;
+      x.n = 2;
+      x.lo = c_subscript(lo, 2, fn);
+      x.hi = c_subscript(hi, 2, fn);
+      return x;
+    };
+    nd_patch a = matrix(ailo, aihi, ajlo, ajhi), b = matrix(bilo, bihi, bjlo, bjhi);
+    op_to_own(at, a);
+    op_to_own(bt, b);
+    GA_Matmul_patch64(bt, at, alpha, beta, h(g_b), b.lo.v[0], b.hi.v[0], b.lo.v[1], b.hi.v[1],
+                      h(g_a), a.lo.v[0], a.hi.v[0], a.lo.v[1], a.hi.v[1], h(g_c), *cjlo - 1,
+                      *cjhi - 1, *cilo - 1, *cihi - 1);
   });
 }
 
 void nga_matmul_patch_(const char* ta, const char* tb, void* alpha, void* beta, fint* g_a,
                        fint* alo, fint* ahi, fint* g_b, fint* blo, fint* bhi, fint* g_c, fint* clo,
                        fint* chi, flen la, flen lb) {
-  // As ga_matmul_patch: a transposed operand's bounds are op(X)'s (GA's gai_matmul_patch), so
-  // its matrix's two dimensions exchange their ranges on the way to the C call's own bounds.
-  auto own = [](char t, nd_patch& x) {
-    if ((t == 'n' || t == 'N') || x.n < 2) return;
-    // The matrix's dimensions as GA picks them (gai_setup_2d_patch, Fortran order): the two of
-    // extent > 1; for a vector, the wide one and its neighbour (the next for the first
-    // dimension, else the previous); for one element, the first two.
-    auto f = [&x](int d) { return static_cast<std::size_t>(x.n - 1 - d); };  // C index of d
-    std::vector<int> wide;
-    for (int d = 0; d < x.n; ++d)
-      if (x.hi.v[f(d)] > x.lo.v[f(d)]) wide.push_back(d);
-    if (wide.size() > 2) return;  // not a matrix: the C call names the problem
-    int i = 0, j = 1;
-    if (wide.size() == 2) {
-      i = wide[0];
-      j = wide[1];
-    } else if (wide.size() == 1 && wide[0] > 0) {
-      i = wide[0] - 1;
-      j = wide[0];
-    }
-    std::swap(x.lo.v[f(i)], x.lo.v[f(j)]);
-    std::swap(x.hi.v[f(i)], x.hi.v[f(j)]);
-  };
   api("nga_matmul_patch", [&] {
     const char* fn = "nga_matmul_patch";
     const char at = flag(ta, la), bt = flag(tb, lb);
     nd_patch a = patch(g_a, alo, ahi, fn), b = patch(g_b, blo, bhi, fn),
              c = patch(g_c, clo, chi, fn);
-    own(at, a);
-    own(bt, b);
+    op_to_own(at, a);
+    op_to_own(bt, b);
     NGA_Matmul_patch64(bt, at, alpha, beta, b.h, b.lo.data(), b.hi.data(), a.h, a.lo.data(),
                        a.hi.data(), c.h, c.lo.data(), c.hi.data());
   });
