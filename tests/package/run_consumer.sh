@@ -35,6 +35,8 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
+# Under set -e a failing step would end the test silently: name the line and the command.
+trap 'echo "error: package test step failed (line $LINENO): $BASH_COMMAND" >&2' ERR
 prefix="$work/prefix"
 consumer_build="$work/consumer-build"
 
@@ -52,8 +54,11 @@ mpiexec=$(cache_get MPIEXEC_EXECUTABLE)
 if [[ -z "$mpiexec" || "$mpiexec" == *NOTFOUND ]]; then mpiexec=mpirun; fi
 
 echo "== install $build_dir (component library) -> $work/staging, then moved to $prefix"
+# The install log (hundreds of lines) is shown only on failure, so that a later failure's output
+# is what a truncated CI log keeps.
 cmake --install "$build_dir" --prefix "$work/staging" --component library \
-  ${build_type:+--config "$build_type"}
+  ${build_type:+--config "$build_type"} >"$work/install.log" 2>&1 ||
+  { cat "$work/install.log"; echo "error: cmake --install failed" >&2; exit 1; }
 mv "$work/staging" "$prefix"
 
 config=$(find "$prefix" -name GaeaConfig.cmake -print -quit)
@@ -61,7 +66,8 @@ config=$(find "$prefix" -name GaeaConfig.cmake -print -quit)
 echo "-- installed $config"
 
 echo "== configure consumer"
-cmake -S "$consumer_src" -B "$consumer_build" "${cfg_args[@]}"
+cmake -S "$consumer_src" -B "$consumer_build" "${cfg_args[@]}" >"$work/configure.log" 2>&1 ||
+  { cat "$work/configure.log"; echo "error: configuring the consumer failed" >&2; exit 1; }
 gaea_dir=$(sed -n 's/^Gaea_DIR:[A-Z]*=//p' "$consumer_build/CMakeCache.txt")
 if [[ "$gaea_dir" != "$prefix"/* ]]; then
   echo "error: consumer found Gaea at '$gaea_dir', not in the test prefix $prefix" >&2
@@ -152,7 +158,9 @@ if [[ -f "$prefix/lib/pkgconfig/gaea-ga-fortran.pc" ]]; then
       defs=()
       if [[ "$pc" == *-i8 ]]; then defs=(-DGAEA_TEST_I8=1); fi
       # shellcheck disable=SC2086 # f_flags is a list of flags
-      "$mpif90" -O1 -fallow-argument-mismatch "${defs[@]}" -o "$work/$name-$pc" "$src" $f_flags
+      "$mpif90" -O1 -fallow-argument-mismatch "${defs[@]}" -o "$work/$name-$pc" "$src" $f_flags \
+        >"$work/compile.log" 2>&1 ||
+        { cat "$work/compile.log"; echo "error: mpif90 could not build $name ($pc)" >&2; exit 1; }
       timeout --kill-after=10 180 "$mpiexec" "${mpi_args[@]}" "$work/$name-$pc" >"$out" 2>&1 ||
         { cat "$out"; echo "error: GA Fortran program $name ($pc) failed" >&2; exit 1; }
       echo "-- GA Fortran program $name: built with mpif90 and pkg-config $pc, passed on 2 ranks"
