@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <limits>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -522,6 +523,23 @@ TEST_CASE("back-to-back shared-memory calls never overwrite a buffer a member st
       }
       REQUIRE(bad == 0);
     }
+  }
+}
+
+TEST_CASE("a member calls ahead through calls that write nothing causes no false mismatch",
+          "[coll]") {
+  // GA_Diag's pattern: an empty string (its length, then nothing) and an int from one root. The
+  // root writes nothing in the empty call, so it can sign later calls while a reader still checks
+  // the length's signature; readers yield now and then so that the root runs ahead.
+  const coll::group& w = coll::world();
+  if (w.size() < 2 || w.nodes() > 1) return;
+  for (int i = 0; i < 4000; ++i) {
+    const std::string got = coll::broadcast(w, w.rank() == 0 ? std::string() : std::string("x"), 0);
+    int v = w.rank() == 0 ? i : -1;
+    coll::broadcast(w, std::span<int>(&v, 1), 0);
+    if (w.rank() != 0 && i % 7 == 0) std::this_thread::yield();
+    REQUIRE(got.empty());
+    REQUIRE(v == i);
   }
 }
 

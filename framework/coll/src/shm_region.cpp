@@ -6,6 +6,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <random>
@@ -24,6 +25,26 @@ std::size_t region_bytes(int members, std::size_t buffer_bytes) {
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t raw = n * control_bytes + 2 * n * buffer_bytes;
   return (raw + page - 1) / page * page;
+}
+
+constexpr std::uint64_t no_call = ~std::uint64_t{0};
+
+std::array<std::uint64_t, 3> pack(const call_signature& s) noexcept {
+  return {std::uint64_t{s.op} | std::uint64_t{s.algo} << 8 | std::uint64_t{s.elem} << 16 |
+              std::uint64_t{s.rop} << 24 | std::uint64_t{static_cast<std::uint32_t>(s.root)} << 32,
+          s.count, std::uint64_t{s.digest}};
+}
+
+call_signature unpack(const std::array<std::uint64_t, 3>& w) noexcept {
+  call_signature s;
+  s.op = static_cast<std::uint8_t>(w[0]);
+  s.algo = static_cast<std::uint8_t>(w[0] >> 8);
+  s.elem = static_cast<std::uint8_t>(w[0] >> 16);
+  s.rop = static_cast<std::uint8_t>(w[0] >> 24);
+  s.root = static_cast<std::int32_t>(static_cast<std::uint32_t>(w[0] >> 32));
+  s.count = w[1];
+  s.digest = w[2] != 0;
+  return s;
 }
 
 std::string errno_text(const char* call, int e) {
@@ -115,6 +136,27 @@ bool can_read_members(const shm_region& r, int me) {
   return true;
 }
 }  // namespace
+
+void shm_sign(shm_control& c, std::uint64_t call, const call_signature& sig) noexcept {
+  shm_signature_slot& slot = c.sig[call % shm_signature_slots];
+  const auto w = pack(sig);
+  slot.call.store(no_call, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  for (std::size_t i = 0; i < w.size(); ++i)
+    slot.word[i].store(w[i], std::memory_order_relaxed);
+  slot.call.store(call, std::memory_order_release);
+}
+
+std::optional<call_signature> shm_signature_of(const shm_control& c, std::uint64_t call) noexcept {
+  const shm_signature_slot& slot = c.sig[call % shm_signature_slots];
+  if (slot.call.load(std::memory_order_acquire) != call) return std::nullopt;
+  std::array<std::uint64_t, 3> w;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    w[i] = slot.word[i].load(std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  if (slot.call.load(std::memory_order_relaxed) != call) return std::nullopt;
+  return unpack(w);
+}
 
 std::unique_ptr<shm_region> shm_region::make(const std::shared_ptr<group_state>& gp,
                                              std::size_t buffer_bytes, std::size_t single_copy,

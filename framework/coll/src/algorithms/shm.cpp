@@ -53,12 +53,7 @@ class builder {
     std::uint64_t* turn = c.turn;
     const std::uint64_t ticket = c.ticket;
     r.can_begin = [turn, ticket] { return *turn == ticket; };
-    r.begin = [cs] {
-      shm_control& me = cs->ctl(cs->g->me);
-      const std::size_t slot = cs->call & 1;
-      me.sig[slot] = cs->sig;
-      me.sig_call[slot] = cs->call;
-    };
+    r.begin = [cs] { shm_sign(cs->ctl(cs->g->me), cs->call, cs->sig); };
     s.on_end = [cs, turn, ticket](bool completed) {
       *turn = std::max(*turn, ticket + 1);
       if (!completed) cs->r->abandon(cs->g->me, cs->call);

@@ -38,10 +38,7 @@ class inline_call {
     c_.call = g.next_call++;
     c_.sig = sig;
     c_.checked.assign(static_cast<std::size_t>(g.size()), 0);
-    shm_control& me = c_.ctl(g.me);
-    const std::size_t slot = c_.call & 1;
-    me.sig[slot] = sig;
-    me.sig_call[slot] = c_.call;
+    shm_sign(c_.ctl(g.me), c_.call, sig);
   }
   ~inline_call() {
     if (!done_) c_.r->abandon(g_.me, c_.call);

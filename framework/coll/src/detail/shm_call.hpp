@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,13 +35,12 @@ struct shm_call {
     if (p < v || p == value(shm_abandoned_step, 1)) return false;
     if (!checked[static_cast<std::size_t>(m)]) {
       checked[static_cast<std::size_t>(m)] = 1;
-      const shm_control& c = ctl(m);
-      const std::size_t slot = call & 1;
-      if (c.sig_call[slot] == call && !(c.sig[slot] == sig) && problem.empty())
+      const std::optional<call_signature> theirs = shm_signature_of(ctl(m), call);
+      if (theirs && !(*theirs == sig) && problem.empty())
         problem = "gaea::coll: mismatched collective calls on group '" + g->name + "' (call " +
                   std::to_string(call) + "): member " + std::to_string(m) + " (rank " +
                   std::to_string(g->ranks[static_cast<std::size_t>(m)]) + ") called " +
-                  describe(c.sig[slot]) + ", member " + std::to_string(g->me) + " (rank " +
+                  describe(*theirs) + ", member " + std::to_string(g->me) + " (rank " +
                   std::to_string(g->ranks[static_cast<std::size_t>(g->me)]) + ") " + describe(sig);
     }
     return true;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "detail/service.hpp"
@@ -14,6 +15,18 @@ namespace gaea::coll::detail {
 
 struct group_state;
 
+/// How many of a member's latest call signatures its control block keeps (by call number modulo
+/// this). Calls that write no buffer (a barrier, a broadcast's readers, an empty part) do not wait
+/// for the others, so a member can be several calls ahead of a member still checking an older one.
+inline constexpr std::size_t shm_signature_slots = 4;
+
+/// A signature slot, rewritten by its member while others may read it: `call` is invalidated
+/// before and set after the words change (a sequence lock), so a reader takes only a whole one.
+struct shm_signature_slot {
+  std::atomic<std::uint64_t> call{~std::uint64_t{0}};
+  std::atomic<std::uint64_t> word[3] = {};
+};
+
 /// One member's control block. Only its member writes it; the others poll `posted` and
 /// `consumed` (each on its own cache lines, apart from the other members').
 struct shm_control {
@@ -21,10 +34,8 @@ struct shm_control {
   alignas(128) std::atomic<std::uint64_t> posted{0};
   /// Highest step value whose reads this member has finished.
   alignas(128) std::atomic<std::uint64_t> consumed{0};
-  /// The signature of the member's calls, by call parity, written before its entry is posted
-  /// (a member is at most one call ahead of the slowest: the next call's entry waits for all).
-  alignas(128) call_signature sig[2];
-  std::uint64_t sig_call[2] = {~std::uint64_t{0}, ~std::uint64_t{0}};
+  /// The signatures of the member's latest calls (shm_sign, shm_signature_of).
+  alignas(128) shm_signature_slot sig[shm_signature_slots];
   /// Single copy (shm_region::single_copy_bytes): by call parity, the address of the member's
   /// buffer the others read for that call, written before its step is posted.
   std::uint64_t addr[2] = {0, 0};
@@ -34,6 +45,13 @@ struct shm_control {
   std::uint64_t pid_addr = 0;
 };
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
+
+/// Member `c`'s signature of call `call`, written before the call posts anything.
+void shm_sign(shm_control& c, std::uint64_t call, const call_signature& sig) noexcept;
+
+/// Member `c`'s signature of call `call`; none when its slot holds another call (the member has
+/// not signed it yet, or has moved on several calls) or is being rewritten.
+std::optional<call_signature> shm_signature_of(const shm_control& c, std::uint64_t call) noexcept;
 
 /// The value a member posts for step `step` (0 = the call's entry) and `phase` (0 = its data,
 /// 1 = a reduction's result) of call `call`: increasing over a group's calls and steps.
