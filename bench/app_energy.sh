@@ -102,7 +102,7 @@ if [[ $layouts == *hosts* ]]; then
   "$nodes_cluster" check || exit $?
 fi
 
-out=${out:-$here/results/$(date +%Y%m%d-%H%M%S)-app-energy}
+out=${out:-$here/out/$(date +%Y%m%d-%H%M%S)-app-energy}
 [[ -e $out ]] && { echo "app_energy.sh: $out exists" >&2; exit 2; }
 part=$out.partial
 rm -rf "$part"

@@ -11,13 +11,13 @@
 #   hosts   2 emulated hosts (scripts/cluster.sh up 2 --ppn 2, unshaped), ranks 0 and 1 on
 #           different hosts (--map-by node): tcp between them; GA with osc/pt2pt (nodes_common.sh)
 # Launches are interleaved; each figure is the median over launches of the per-launch medians.
-# Output: a table on stdout and, in out-dir (default bench/results/<date>-acc-sweep): raw.jsonl
+# Output: a table on stdout and, in out-dir (default bench/out/<date>-acc-sweep): raw.jsonl
 # (tagged with config, launch and load) and summary.txt. Needs root for the emulated hosts.
 set -euo pipefail
 build=${1:-build}
 launches=${2:-3}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-out=${3:-$here/results/$(date +%Y%m%d-%H%M%S)-acc-sweep}
+out=${3:-$here/out/$(date +%Y%m%d-%H%M%S)-acc-sweep}
 # shellcheck source-path=SCRIPTDIR source=nodes_common.sh
 source "$here/nodes_common.sh"
 configs=${ACC_CONFIGS:-"node hosts"}

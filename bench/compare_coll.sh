@@ -26,7 +26,7 @@
 # Every launch runs every operation (odd launches in the listed order, even ones reversed); every
 # figure is the median over launches of the program's per-launch medians.
 #
-# Output: bench/results/<date>-coll/ (COLL_OUT overrides), built under <dir>.partial and renamed
+# Output: bench/out/<date>-coll/ (COLL_OUT overrides), built under <dir>.partial and renamed
 # when the run completes:
 #   summary.md      per configuration and operation: latency per size of every variant, the
 #                   best Gaea algorithm against MPI and their ratio; a headline table (ratio
@@ -60,7 +60,7 @@ host_args=${HOST_ARGS:-"--factor 4 --iters 30 --warmup 5 --min-iters 3 --reps 3"
 limit=${COLL_TIMEOUT:-300}
 all_ops="barrier broadcast reduce allreduce allgather alltoall"
 ops=${COLL_OPS:-$all_ops}
-final_out=${COLL_OUT:-$here/results/$(date +%Y%m%d-%H%M%S)-coll}
+final_out=${COLL_OUT:-$here/out/$(date +%Y%m%d-%H%M%S)-coll}
 [[ ! -e $final_out ]] || { echo "compare_coll.sh: $final_out exists; not overwriting it" >&2; exit 1; }
 out=$final_out.partial
 rm -rf "$out"

@@ -20,7 +20,7 @@
 # interleaved (launch i runs the layouts in rotated order) and every figure is the median over
 # launches of the program's per-launch medians.
 #
-# Output: bench/results/<date>-coll-energy/ (CE_OUT overrides), written under <dir>.partial and
+# Output: bench/out/<date>-coll-energy/ (CE_OUT overrides), written under <dir>.partial and
 # renamed when the run completes:
 #   summary.md       headline (time cost % and energy saving % per layout, algorithm and size
 #                    range), one table per layout and operation, failures
@@ -51,7 +51,7 @@ for l in $layouts; do
 done
 ce_args=${CE_ARGS:-"--reps 7 --batch-ms 40"}
 limit=${CE_TIMEOUT:-300}
-final_out=${CE_OUT:-$here/results/$(date +%Y%m%d-%H%M%S)-coll-energy}
+final_out=${CE_OUT:-$here/out/$(date +%Y%m%d-%H%M%S)-coll-energy}
 [[ ! -e $final_out ]] || { echo "compare_coll_energy.sh: $final_out exists; not overwriting it" >&2; exit 1; }
 out=$final_out.partial
 rm -rf "$out"

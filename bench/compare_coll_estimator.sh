@@ -9,7 +9,8 @@
 #            that file (the error a user sees: model + drift between launches), and the
 #            measured times of val-a against val-b show the drift between launches itself.
 # Each point's noise inside a launch (even vs odd repetitions) is in every table.
-# Results: bench/results/<date>-coll-estimator/ (built under .partial, renamed when complete):
+# Results: bench/out/<date>-coll-estimator/ (CEST_OUT overrides; built under .partial, renamed
+# when complete):
 # cal-*.json, fresh-*.json, val-*-{a,b}.json, *.txt, summary.md (bench/coll_estimator_summary.py).
 # Every layout runs under each progress mode of --modes (default "spin auto"): the estimator is
 # calibrated for the mode a job runs in, and auto's waits depend on what came before.
@@ -45,7 +46,7 @@ while (($#)); do
 done
 tool=$root/build/apps/coll/gaea-coll
 [[ -x $tool ]] || { echo "build first: $tool missing" >&2; exit 1; }
-out=$here/results/$(date +%Y%m%d-%H%M%S)-coll-estimator
+out=${CEST_OUT:-$here/out/$(date +%Y%m%d-%H%M%S)-coll-estimator}
 [[ -e $out ]] && { echo "$out exists" >&2; exit 1; }
 mkdir -p "$out.partial"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 UCX_WARN_UNUSED_ENV_VARS=n

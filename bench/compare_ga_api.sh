@@ -9,14 +9,14 @@
 # blocking MPI calls (OMPI_MCA_mpi_yield_when_idle=1).
 # Launches are interleaved (GA, GA API, native, GA, …); the table gives medians over launches of
 # each program's own median, the machine load before and after, and ratios against GA.
-#   bench/compare_ga_api.sh [build-dir] [launches=3] [out-dir]
+#   bench/compare_ga_api.sh [build-dir] [launches=3] [out-dir=bench/out/<date>-ga-api]
 # Environment: UCX_TLS for Gaea (default sm), RANKS for read_inc (default 4).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=ga_reference_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/ga_reference_common.sh"
 build=${1:-build}
 launches=${2:-3}
-out=${3:-$ga_ref_root/bench/results/$(date -u +%Y%m%d-%H%M%S)-ga-api}
+out=${3:-$ga_ref_root/bench/out/$(date -u +%Y%m%d-%H%M%S)-ga-api}
 ranks=${RANKS:-4}
 ga_ref_setup "$build" "$out" ga_rma_sweep ga_strided_bench ga_read_inc_bench
 run() { ga_ref_run "$@"; }  # run <config> <np> <program> [args…]

@@ -8,7 +8,7 @@
 #   bench/compare_ga_coll.sh [build-dir=build] [launches=3] [out-dir]
 # Environment: RANKS (default "2 4"), UCX_TLS for Gaea (default sm), GA_COLL_ARGS (passed to
 #   both programs, e.g. "--reps 3 --factor 16"; see ga_coll_bench.c).
-# Output: out-dir (default bench/results/<date>-ga-coll/): summary.md (per ranks and operation:
+# Output: out-dir (default bench/out/<date>-ga-coll/): summary.md (per ranks and operation:
 #   GA, Gaea and Gaea/GA per size, the load before every launch), results.jsonl (every JSON line,
 #   tagged with configuration, launch and load), one log per launch. About 15 s per launch.
 set -euo pipefail
@@ -17,7 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/ga_reference_common.sh"
 build=${1:-build}
 launches=${2:-3}
 [[ $launches =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [build-dir] [launches] [out-dir]" >&2; exit 2; }
-out=${3:-$ga_ref_root/bench/results/$(date -u +%Y%m%d-%H%M%S)-ga-coll}
+out=${3:-$ga_ref_root/bench/out/$(date -u +%Y%m%d-%H%M%S)-ga-coll}
 ranks_list=${RANKS:-"2 4"}
 read -r -a args <<<"${GA_COLL_ARGS:-}"
 ga_ref_setup "$build" "$out" ga_coll_bench

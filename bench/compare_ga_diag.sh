@@ -11,7 +11,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/ga_reference_common.sh"
 build=${1:-build}
 launches=${2:-3}
-out=${3:-$ga_ref_root/bench/results/$(date -u +%Y%m%d-%H%M%S)-ga-diag}
+out=${3:-$ga_ref_root/bench/out/$(date -u +%Y%m%d-%H%M%S)-ga-diag}
 n=${N:-2000}
 ranks=${RANKS:-4}
 ga_ref_setup "$build" "$out" ga_diag_bench

@@ -13,7 +13,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prefix=$(cd "${1:?usage: $0 <gaea-prefix> [out-dir]}" && pwd)
-out=${2:-$root/bench/results/$(date -u +%Y%m%d-%H%M%S)-ga-testing}
+out=${2:-$root/bench/out/$(date -u +%Y%m%d-%H%M%S)-ga-testing}
 ga_src=${GA_SRC:-/work/.mirror/GlobalArrays+ga/repo}
 ranks=${RANKS:-4}
 limit=${TIMEOUT:-300}

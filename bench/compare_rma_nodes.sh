@@ -21,7 +21,8 @@
 # Launches are interleaved (every launch runs every configuration and system, in a rotated
 # order); every figure is the median over launches of the per-launch medians.
 #
-# Output: tables on stdout, and bench/results/<date>-nodes/ (RMA_OUT overrides):
+# Output: tables on stdout, and bench/out/<date>-nodes/ (RMA_OUT overrides; a kept run copies
+# its summary to bench/results/<date>-<topic>/):
 #   raw.jsonl       one JSON line per launch (the program's line, tagged with config, label,
 #                   launch, load), plus {"failed":...} lines for launches that failed or hung
 #   results.json    environment, cluster status per configuration, raw lines and the summary
@@ -42,7 +43,7 @@ ga_node_variants=${GA_NODE_VARIANTS:-"default nocma"}
 ga_host_variants=${GA_HOST_VARIANTS:-"pt2pt ucx"}
 sweep_args=${SWEEP_ARGS:-"--reps 5"}
 limit=${RMA_TIMEOUT:-300}
-final_out=${RMA_OUT:-$here/results/$(date +%Y%m%d-%H%M%S)-nodes}
+final_out=${RMA_OUT:-$here/out/$(date +%Y%m%d-%H%M%S)-nodes}
 [[ ! -e $final_out ]] || { echo "compare_rma_nodes.sh: $final_out exists; not overwriting it" >&2; exit 1; }
 # Written under <dir>.partial and renamed when the run completes, so that an interrupted run
 # never looks like a result.

@@ -10,13 +10,13 @@
 #   hosts-1gbit  the same with every host's link at 1 Gbit/s (the slow preset)
 # Timings start only when the 1-minute load is below --max-load (waits up to --wait seconds,
 # then gives up: a loaded machine measures other people's jobs).
-# Results: bench/results/<date>-model-apps/ (built under .partial, renamed when complete):
+# Results: bench/out/<date>-model-apps/ (built under .partial, renamed when complete):
 # profile-*.txt, machine-*.json, meas-<app>-<layout>.txt, pred-<app>-<layout>.json, README.md
 # (load, commands) and summary.md (predicted vs measured, error per model).
 #   usage: bench/model_apps.sh [--build DIR] [--tool GAEA_MODEL] [--layouts "node-1 ..."]
 #                              [--max-load L] [--wait S] [--quick --out DIR]
 # --quick: sizes of a fraction of a second, to check the script itself (not a measurement);
-# --out: the results directory instead of bench/results/<date>-model-apps.
+# --out: the results directory instead of bench/out/<date>-model-apps.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -52,7 +52,7 @@ for x in "$tool" "$lu" "$lbm" "$scf"; do
 done
 "$tool" lu --help > /dev/null 2>&1 ||
   { echo "$tool has no 'lu' subcommand (apps/model/app_commands not wired in)" >&2; exit 1; }
-out=${out:-$here/results/$(date +%Y%m%d-%H%M%S)-model-apps}
+out=${out:-$here/out/$(date +%Y%m%d-%H%M%S)-model-apps}
 [[ -e $out ]] && { echo "$out exists" >&2; exit 1; }
 mkdir -p "$out.partial"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 UCX_WARN_UNUSED_ENV_VARS=n

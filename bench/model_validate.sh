@@ -12,7 +12,8 @@
 #   hosts-bgq    the same with the bgq preset (link rate 14.4 Gbit/s; no delay without sch_netem)
 #   hosts4-none  2 emulated hosts x 2 ranks (both link classes, 4 ranks on 2 cores)
 #   hosts3-bgq   3 emulated hosts x 1 rank, bgq preset (fetch-and-add with 2 clients)
-# Results: bench/results/<date>-model/ (built under .partial, renamed when complete): *.json,
+# Results: bench/out/<date>-model/ (MV_OUT overrides; built under .partial, renamed when
+# complete): *.json,
 # *.txt, machine-*.json, summary.md (bench/model_summary.py).
 # Every layout runs under each progress mode of --modes (one node, default "spin auto") or
 # --host-modes (emulated hosts, default "interrupt auto"): spin is the repeatable mode on one node;
@@ -43,7 +44,7 @@ while (($#)); do
 done
 tool=$root/build/apps/model/gaea-model
 [[ -x $tool ]] || { echo "build first: $tool missing" >&2; exit 1; }
-out=$here/results/$(date +%Y%m%d-%H%M%S)-model
+out=${MV_OUT:-$here/out/$(date +%Y%m%d-%H%M%S)-model}
 [[ -e $out ]] && { echo "$out exists" >&2; exit 1; }
 mkdir -p "$out.partial"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 UCX_WARN_UNUSED_ENV_VARS=n

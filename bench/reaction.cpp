@@ -13,7 +13,7 @@
 // (spin): a sender whose core idles between sends (a halted vCPU here) wakes cold, and its
 // slower send (16-35 us at gaps of milliseconds on this VM, against 0.4-5 us) would be charged to
 // the receiver's mode. `--sender-mode same` runs both ranks in the measured mode (the form of the
-// stored results before bench/results/20261126-issue19-late-seen).
+// stored results before 2026-11-26; the JSON's parameters.sender_mode says which).
 // The reaction drifts over a run, so --passes runs the modes in order, then reversed, and so on
 // (every mode's passes at the same mean position; each mode's figures pool its passes); the
 // measured drift and which stored results ran one pass: bench/README.md, "Passes".

@@ -5,7 +5,8 @@
 #
 #   bench/run_energy.sh [BUILD_DIR [OUT_DIR]]
 #     BUILD_DIR  default ./build (the benchmarks are BUILD_DIR/bench/{shift,idle_wait,reaction})
-#     OUT_DIR    default bench/results/<date>-energy (see bench/results/README.md)
+#     OUT_DIR    default bench/out/<date>-energy (a kept run copies its summary to
+#                bench/results/<date>-<topic>/, see bench/results/README.md)
 #   Environment (all optional):
 #     TRANSPORTS="sm tcp"   UCX_TLS values to run
 #     SHIFT_NP=2 IDLE_NP=4 REACTION_NP=2
@@ -17,7 +18,7 @@ set -uo pipefail
 
 build=${1:-./build}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-out=${2:-$here/results/$(date +%Y%m%d-%H%M%S)-energy}
+out=${2:-$here/out/$(date +%Y%m%d-%H%M%S)-energy}
 transports=${TRANSPORTS:-sm tcp}
 mpirun=${MPIRUN:-mpirun}
 read -r -a mpirun_args <<<"${MPIRUN_ARGS:-}"

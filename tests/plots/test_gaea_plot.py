@@ -1,16 +1,20 @@
 #!/usr/bin/python3
 """Tests of tools/plot/gaea_plot.py (ctest "plots.*", label "plots").
 
-  test_gaea_plot.py render SOURCE_DIR   `all bench/results` and the fixtures in tests/plots/data:
-                                        every figure exists, is a real PNG/SVG, and the tool's
-                                        summary (series, x values, points) matches counts taken
-                                        here from the inputs; the shift .txt and .json readers
-                                        agree on the same run
+  test_gaea_plot.py render SOURCE_DIR   `all` over the stored run in tests/plots/data/run and
+                                        over bench/results (its summaries), and the fixtures in
+                                        tests/plots/data: every figure exists, is a real PNG/SVG,
+                                        and the tool's summary (series, x values, points) matches
+                                        counts taken here from the inputs; the shift .txt and
+                                        .json readers agree on the same run
   test_gaea_plot.py errors SOURCE_DIR   bad input: one-line error naming the file, exit code 2
 
 Exits 77 (ctest's SKIP_RETURN_CODE) when matplotlib or h5py is missing from this interpreter.
-The fixtures: data/shift-sm.json is bench/results/20261123-161619-energy's shift-sm.json (kept in
-git history, 5e94a98) without per-rep samples, put and acc only; data/trace-scf-2ranks.h5 is
+The fixtures: data/run/ holds raw files of two stored runs, removed from bench/results (which
+keeps summaries only) in git history: shift-sm.txt, reaction-sm.{json,txt} and idle_wait-sm.json
+of 20261123-161619-energy (`bench/run_energy.sh`) and results.jsonl of 20261123-counters
+(`bench/compare_counters.sh`); data/shift-sm.json is the same energy run's shift-sm.json (git
+5e94a98) without per-rep samples, put and acc only; data/trace-scf-2ranks.h5 is
 GAEA_TRACE of `mpirun -np 2 gaea-scf water.xyz --basis STO-3G` (UCX_TLS=sm, main at 2520145);
 data/app_energy-summary.json is the summary.json of one `bench/app_energy.sh --reps 1` run (3
 layouts, every mode, colocation) on a loaded machine.
@@ -147,35 +151,42 @@ def expect_trace(path):
     return ("timeline", 1, bands, len(ranks), samples)
 
 
+def render_all(source, root, out):
+    """`all root -o out`: every figure drawn, each as the inputs' counts say. Returns the kinds."""
+    r = run(source, "all", root, "-o", out)
+    check(r.returncode == 0, f"all {root}: exit {r.returncode} {r.stderr.strip()}")
+    got = summaries(r.stdout)
+    expected = {}
+    for pattern, count in (("**/shift-*.txt", expect_shift_txt),
+                           ("**/reaction-*.json", expect_reaction),
+                           ("**/idle_wait-*.json", expect_idle),
+                           ("**/results.jsonl", expect_counters),
+                           ("**/*-app-energy/summary.json", expect_apps)):
+        for path in sorted(glob.glob(os.path.join(root, pattern), recursive=True)):
+            want = count(path)
+            if want is None:
+                continue
+            rel = os.path.splitext(os.path.relpath(path, root))[0].replace(os.sep, "_")
+            expected[os.path.join(out, rel + ".png")] = want
+    for path, want in sorted(expected.items()):
+        check(os.path.isfile(path) and valid_image(path), f"{path} is a PNG")
+        check(got.get(path) == want,
+              f"{os.path.basename(path)}: drew {got.get(path)}, input has {want}")
+    check(len(got) == len(expected), f"all {root} drew {len(got)} figures, expected "
+                                     f"{len(expected)}")
+    return {w[0] for w in expected.values()}
+
+
 def render(source):
     results = os.path.join(source, "bench", "results")
     data = os.path.join(source, "tests", "plots", "data")
     with tempfile.TemporaryDirectory(prefix="gaea-plot-test.") as tmp:
-        out = os.path.join(tmp, "all")
-        r = run(source, "all", results, "-o", out)
-        check(r.returncode == 0, f"all {results}: exit {r.returncode} {r.stderr.strip()}")
-        got = summaries(r.stdout)
-        expected = {}
-        for kind, pattern, count in (
-                ("shift", "**/shift-*.txt", expect_shift_txt),
-                ("reaction", "**/reaction-*.json", expect_reaction),
-                ("idle", "**/idle_wait-*.json", expect_idle),
-                ("counters", "**/results.jsonl", expect_counters),
-                ("apps", "**/*-app-energy/summary.json", expect_apps)):
-            for path in sorted(glob.glob(os.path.join(results, pattern), recursive=True)):
-                want = count(path)
-                if want is None:
-                    continue
-                rel = os.path.splitext(os.path.relpath(path, results))[0].replace(os.sep, "_")
-                expected[os.path.join(out, rel + ".png")] = want
-        check(len(expected) >= 10, f"{len(expected)} stored results found to draw")
+        kinds = render_all(source, os.path.join(data, "run"), os.path.join(tmp, "run"))
         for kind in ("shift", "reaction", "idle", "counters"):
-            check(any(w[0] == kind for w in expected.values()), f"a stored {kind} result exists")
-        for path, want in sorted(expected.items()):
-            check(os.path.isfile(path) and valid_image(path), f"{path} is a PNG")
-            check(got.get(path) == want,
-                  f"{os.path.basename(path)}: drew {got.get(path)}, input has {want}")
-        check(len(got) == len(expected), f"all drew {len(got)} figures, expected {len(expected)}")
+            check(kind in kinds, f"the stored run has a {kind} result")
+        # bench/results keeps summaries only: bench/app_energy.sh's summary.json is drawn.
+        check("apps" in render_all(source, results, os.path.join(tmp, "results")),
+              "bench/results has an app_energy summary to draw")
 
         # The fixtures, as SVG.
         for kind, name, want in (("shift", "shift-sm.json", expect_shift_json),
@@ -192,7 +203,7 @@ def render(source):
     # The .txt reader against the JSON of the same run (put and acc of 2026-11-23, sm).
     sys.path.insert(0, os.path.join(source, "tools", "plot"))
     from gaea_plot_data import read_shift  # pylint: disable=import-outside-toplevel
-    txt = read_shift(os.path.join(results, "20261123-161619-energy", "shift-sm.txt"))
+    txt = read_shift(os.path.join(data, "run", "shift-sm.txt"))
     js = read_shift(os.path.join(data, "shift-sm.json"))
     by_key = {(r["prim"], r["bytes"], r["config"]): r for r in txt["results"]}
     compared = 0
@@ -213,7 +224,7 @@ def render(source):
 
 def errors(source):
     data = os.path.join(source, "tests", "plots", "data")
-    energy = os.path.join(source, "bench", "results", "20261123-161619-energy")
+    energy = os.path.join(data, "run")  # one run_energy.sh run's files
     with tempfile.TemporaryDirectory(prefix="gaea-plot-test.") as tmp:
         png = os.path.join(tmp, "x.png")
         cases = [

@@ -32,9 +32,8 @@ algorithm default_rule(const group_state& g, const call_shape& c) {
     case operation::barrier:
       return multi_node_shared(g) ? hierarchical : dissemination;
     case operation::broadcast:
-      // Measured (bench/results/20261124-002834-coll): binomial or its hierarchical form was
-      // the fastest at every size on 2-4 ranks, scatter-allgather never; it pays off only once
-      // the tree is deep, so it is kept for large groups.
+      // Binomial (or its hierarchical form) is fastest on small groups; scatter-allgather pays
+      // off only once the tree is deep, so only large groups take it (docs/measurements.md).
       if (multi_node_shared(g)) return hierarchical;
       if (c.bytes >= (std::size_t{512} << 10) && g.size() > 8) return scatter_allgather;
       return binomial;

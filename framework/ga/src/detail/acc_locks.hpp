@@ -19,7 +19,8 @@
 
 namespace gaea::ga::detail {
 
-/// Storage bytes guarded by one lock word (measured: bench/results/20261124-acc/README.md).
+/// Storage bytes guarded by one lock word: small enough that origins adding into disjoint parts
+/// of one tile do not serialise, at 4 bytes of lock per stripe (docs/measurements.md).
 inline constexpr std::size_t acc_stripe_bytes = 4096;
 static_assert(acc_stripe_bytes % 16 == 0, "a stripe must hold whole elements of every type");
 
