@@ -77,7 +77,7 @@ run_mode() {  # name launcher... (GAEA_PROGRESS set)
     "$@" "$tool" validate --fresh --reps "$reps" --json "$p/fresh-$name-$k.json" \
       >"$p/fresh-$name-$k.txt" 2>/dev/null
   done
-  "$@" "$tool" calibrate --reps "$reps" --out "$p/cal-$name.json" >/dev/null 2>&1
+  "$@" "$tool" calibrate --reps "$reps" --output "$p/cal-$name.json" >/dev/null 2>&1
   for v in a b; do
     "$@" "$tool" validate --reps "$reps" --calibration "$p/cal-$name.json" \
       --json "$p/val-$name-$v.json" >"$p/val-$name-$v.txt" 2>/dev/null

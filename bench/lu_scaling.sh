@@ -58,7 +58,7 @@ run_lu() {  # n np overlap [label extra-args...]
   shift 3
   if [ $# -gt 0 ]; then label=$1; shift; fi
   line=$(mpirun "${mpirun_flags[@]}" -np "$np" "$lu" --n "$n" --block "$(block_for "$n" "$np")" \
-    --threads 1 --overlap "$ov" --json "$@" 2>/dev/null | grep '^{') || { echo "gaea-lu failed: $n $np $ov $label" >&2; exit 1; }
+    --threads 1 --overlap "$ov" --json - "$@" 2>/dev/null | grep '^{') || { echo "gaea-lu failed: $n $np $ov $label" >&2; exit 1; }
   echo "{\"config\":\"$label\",${line:1}" >>"$out"
 }
 run_ref() {  # n np label [blasdir]

@@ -62,14 +62,14 @@ trap nodes_down EXIT
 # locked-memory limit (ulimit -l, 8 MiB here; tcp registers them): LU n = 1152 (0.1 s on one
 # rank, the largest that fits), LBM 256^2 for 3000 steps and SCF (H2O)4 cc-pVDZ (seconds).
 "$root/apps/scf/molecules/make_cluster.sh" 4 > "$out.partial/water4.xyz"
-lu_args=(--n 1152 --block 128 --threads 1 --json)
-lbm_args=(--case cavity --nx 256 --ny 256 --steps 3000 --tol 0 --no-check --threads 1 --json)
+lu_args=(--n 1152 --block 128 --threads 1 --json -)
+lbm_args=(--case cavity --nx 256 --ny 256 --steps 3000 --tol 0 --no-check --threads 1 --json -)
 scf_args=("$out.partial/water4.xyz" --basis cc-pVDZ -q --threads 1 --energy-tol 1e-6
-          --density-tol 1e-4 --json)
+          --density-tol 1e-4 --json -)
 if ((quick)); then
-  lu_args=(--n 512 --block 64 --threads 1 --json)
-  lbm_args=(--case cavity --nx 128 --ny 128 --steps 20 --tol 0 --no-check --threads 1 --json)
-  scf_args=("$root/apps/scf/molecules/water.xyz" --basis 6-31G -q --threads 1 --json)
+  lu_args=(--n 512 --block 64 --threads 1 --json -)
+  lbm_args=(--case cavity --nx 128 --ny 128 --steps 20 --tol 0 --no-check --threads 1 --json -)
+  scf_args=("$root/apps/scf/molecules/water.xyz" --basis 6-31G -q --threads 1 --json -)
 fi
 
 wait_load() {
@@ -126,10 +126,10 @@ for layout in $layouts; do
   case $layout in
     node-*) [[ -e $out.partial/machine-node.json ]] ||
               timeout 600 mpirun -np 2 --oversubscribe "$tool" calibrate --collectives \
-                --out "$out.partial/machine-node.json" > "$out.partial/calibrate-node.txt" 2>&1
+                --output "$out.partial/machine-node.json" > "$out.partial/calibrate-node.txt" 2>&1
             machine=$out.partial/machine-node.json ;;
     hosts-*) cluster_up "$layout"
-             launch "$layout" "$tool" calibrate --collectives --out "$machine" \
+             launch "$layout" "$tool" calibrate --collectives --output "$machine" \
                > "$out.partial/calibrate-$layout.txt" 2>&1 ;;
     *) echo "unknown layout $layout" >&2; exit 2 ;;
   esac

@@ -90,7 +90,7 @@ for layout in $layouts; do
   [[ $layout == hosts* ]] && layout_modes=$host_modes
   for mode in $layout_modes; do
     run "$layout" "$mode" fresh --fresh --collectives --reps "$reps" \
-      --out "$out.partial/machine-$layout-$mode.json" --json "$out.partial/fresh-$layout-$mode.json"
+      --output "$out.partial/machine-$layout-$mode.json" --json "$out.partial/fresh-$layout-$mode.json"
     run "$layout" "$mode" other --machine "$out.partial/machine-$layout-$mode.json" \
       --reps "$reps" --json "$out.partial/other-$layout-$mode.json"
   done

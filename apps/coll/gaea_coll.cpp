@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   auto* cal = app.add_subcommand(
       "calibrate",
       "measure every step kind here and write a calibration (collective, under mpirun)");
-  cal->add_option("--out", out, "calibration file (JSON)")->required();
+  cal->add_option("--output", out, "calibration file (JSON)")->required();
   cal->add_option("--reps", reps, "repetitions per algorithm and size")
       ->check(CLI::Range(1, 100000));
   auto* pred = app.add_subcommand(
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
                 "calibrate in this launch first (the model's own error, without the drift "
                 "between launches)")
       ->excludes(val_file);
-  val->add_option("--out", out, "with --fresh: also write the calibration here");
+  val->add_option("--output", out, "with --fresh: also write the calibration here");
   val->add_option("--reps", reps, "calls per timed batch")->check(CLI::Range(1, 100000));
   val->add_option("--json", json_out, "write the table as JSON");
   std::vector<std::size_t> validate_sizes;
@@ -132,10 +132,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     // Every rank, before the long collective part: a file that cannot be written is known now.
-    // Named after the subcommand given: --out belongs to calibrate and validate --fresh, --json
+    // Named after the subcommand given: --output belongs to calibrate and validate --fresh, --json
     // to validate and sweep.
     const std::string sub = *cal ? "calibrate" : *sw ? "sweep" : "validate";
-    if (!out.empty()) gaea::check_output_path(out, "gaea-coll " + sub + " --out");
+    if (!out.empty()) gaea::check_output_path(out, "gaea-coll " + sub + " --output");
     if (!json_out.empty()) gaea::check_output_path(json_out, "gaea-coll " + sub + " --json");
     // An error on any rank ends the job with its message on every rank (exit 1).
     return gaea::run_main(

@@ -6,6 +6,7 @@
 
 #include "gaea/base/error.hpp"
 #include "gaea/base/launcher.hpp"
+#include "gaea/base/output_file.hpp"
 #include "gaea/base/version.hpp"
 
 namespace apps {
@@ -46,6 +47,28 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   } catch (const gaea::error& e) {
     return usage_error(app, e.what());
   }
+}
+
+CLI::Option* add_json_option(CLI::App& app, std::string& target) {
+  return app.add_option("--json", target,
+                        "write the results as JSON to this file ('-': one line on standard "
+                        "output)");
+}
+
+void check_json_target(const std::string& target, const std::string& program) {
+  if (!target.empty() && target != "-") gaea::check_output_path(target, program + " --json");
+}
+
+void write_json(const std::string& target, const std::string& text, const std::string& program) {
+  if (target.empty()) return;
+  if (target == "-") {
+    std::printf("%s\n", text.c_str());
+    std::fflush(stdout);
+    return;
+  }
+  gaea::output_file f(target, program + " --json");
+  f.write(text + "\n");
+  f.commit();
 }
 
 }  // namespace apps

@@ -12,7 +12,12 @@
 ///    (a rank's command line may differ from the others', and no rank's message may be lost)
 ///    and exits 2 on every rank, with or without mpirun;
 ///  - the command line is parsed before the runtime exists, so --help, --version and a bad
-///    command line never start MPI or UCX and never wait for another rank.
+///    command line never start MPI or UCX and never wait for another rank;
+///  - one spelling per meaning: `--json FILE` writes the results as JSON ("-": one line on
+///    standard output; add_json_option, write_json), `--output` names the program's output file
+///    or directory, and no option repeats a GAEA_* variable (the environment sets those);
+///    `--out`, `--file`, `-o`, `--progress` and a `--json` without a value are never used
+///    (tests/support/cli_convention.sh checks every program's --help).
 
 #include <CLI/CLI.hpp>
 
@@ -33,5 +38,19 @@ void conventions(CLI::App& app, const std::string& program);
 /// the output already printed. A gaea::error thrown by a callback of `app` (a cross-option
 /// check) is a bad command line too. Not collective; call it before constructing the runtime.
 std::optional<int> parse(CLI::App& app, int argc, char** argv);
+
+/// Adds the convention's `--json FILE` to `app`, storing the argument in `target` ("" when not
+/// given). Not collective.
+CLI::Option* add_json_option(CLI::App& app, std::string& target);
+
+/// Writes one JSON document `text` to `target` as the convention says: "-" prints it as one
+/// line on standard output, a file is written through gaea::output_file (a temporary beside it,
+/// renamed once written). `program` names the option in messages ("<program> --json"). Throws
+/// gaea::error naming the file when it cannot be written. Not collective: call on one rank.
+void write_json(const std::string& target, const std::string& text, const std::string& program);
+
+/// Checks a `--json` target before the run (a file's directory must exist and be writable),
+/// so that a run never ends with results it cannot write. Throws gaea::error naming the file.
+void check_json_target(const std::string& target, const std::string& program);
 
 }  // namespace apps

@@ -34,7 +34,7 @@ struct options {
   std::string output, restart, grid;
   int threads = 0;
   bool no_check = false;
-  bool json = false;
+  std::string json;               // --json target ("-": standard output)
   std::string stores = "cached";  // --stores
   std::string overlap = "off";    // --overlap
 };
@@ -92,6 +92,7 @@ int run(gaea::runtime& rt, const options& o) {
   apps::same_on_every_rank("options", describe_run(o, cfg));
   // Before the run: an --output that cannot take snapshots is known now, not at the first one.
   if (!o.output.empty()) apps::on_every_rank([&] { check_snapshot_dir(o.output, "--output"); });
+  apps::on_every_rank([&] { apps::check_json_target(o.json, "gaea-lbm"); });
   const bool validating = !o.no_check && (cfg.name == "poiseuille" || cfg.name == "cavity");
   std::int64_t steps = o.steps;
   if (steps < 0) steps = cfg.name == "cavity" ? 60000 : cfg.name == "poiseuille" ? 20000 : 1000;
@@ -220,7 +221,8 @@ int run(gaea::runtime& rt, const options& o) {
     std::printf("gaea-lbm: checksum %016" PRIx64 "\n", sum);
     if (!o.output.empty())
       std::printf("gaea-lbm: %zu snapshot(s), series %s/lbm.xmf\n", snaps.size(), o.output.c_str());
-    if (o.json) {
+    // On standard output whatever the outcome (it says "passed"); a file only on success.
+    if (o.json == "-" || (!o.json.empty() && rc == 0)) {
       // The figures of the run in one line: gaea-model's lbm profile (framework/model) reads it.
       const nlohmann::json j = {
           {"case", cfg.name},
@@ -241,7 +243,7 @@ int run(gaea::runtime& rt, const options& o) {
           {"ghost_wait_s", tw_sum / p},
           {"energy_j", j_sum},
           {"passed", rc == 0}};
-      std::printf("%s\n", j.dump().c_str());
+      apps::write_json(o.json, j.dump(), "gaea-lbm");
     }
   }
   return rc;
@@ -300,7 +302,7 @@ int main(int argc, char** argv) {
                  "on: exchange the ghosts while the tile's interior is updated; off (default): "
                  "exchange, then update (same results)")
       ->check(CLI::IsMember({"on", "off"}));
-  app.add_flag("--json", o.json, "one more output line, in JSON, with every figure");
+  apps::add_json_option(app, o.json);
   app.callback([&o] {
     if (o.every > 0 && o.output.empty())
       throw gaea::error("--every " + std::to_string(o.every) + " needs --output DIR");

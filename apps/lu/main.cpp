@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/dense/blas.hpp"
@@ -113,8 +114,7 @@ int run(gaea::runtime& rt, options o) {
   apps::same_on_every_rank("options", describe(o));
   // Every rank, before the run: an output that cannot be written is known now, not after it.
   if (!o.output.empty()) gaea::check_output_path(o.output, "--output");
-  std::optional<gaea::progress::scoped_mode> mode;
-  if (o.progress) mode.emplace(rt.progress(), *o.progress);
+  apps::check_json_target(o.json, "gaea-lu");
   task_runner tasks(o.threads);
 
   tiled_matrix m("lu_A", o.n, o.block, o.prow, o.pcol);
@@ -232,7 +232,9 @@ int run(gaea::runtime& rt, options o) {
     std::printf("check: |PA-LU|_F/|A|_F = %.3e (%.3g N eps, < %g) %s\n", cr.factor_error,
                 cr.factor_scaled, factor_threshold,
                 cr.factor_scaled < factor_threshold ? "PASSED" : "FAILED");
-  if (o.json) {
+  // On standard output the figures come whatever the outcome (they say "passed"); a file only
+  // when the checks passed, as --output.
+  if (o.json == "-" || (!o.json.empty() && passed)) {
     nlohmann::json j = {{"n", o.n},
                         {"block", o.block},
                         {"grid", std::to_string(o.prow) + "x" + std::to_string(o.pcol)},
@@ -255,7 +257,7 @@ int run(gaea::runtime& rt, options o) {
                         {"scaled_residual", cr.scaled_residual},
                         {"passed", passed}};
     if (cr.factor_checked) j["factor_error"] = cr.factor_error;
-    std::printf("%s\n", j.dump().c_str());
+    apps::write_json(o.json, j.dump(), "gaea-lu");
   }
   if (!o.output.empty())
     std::printf(passed ? "wrote %s\n" : "no output written to %s: the check failed\n",

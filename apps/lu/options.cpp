@@ -19,7 +19,7 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
       "panel prefetched while the trailing update runs, and built-in validation (HPL scaled "
       "residual)."};
   apps::conventions(app, "gaea-lu");
-  std::string grid, overlap = "on", progress, matrix = "dd";
+  std::string grid, overlap = "on", matrix = "dd";
   app.add_option("--n", o.n, "matrix order N (ignored with --input)")->capture_default_str();
   app.add_option("--block", o.block, "tile size (default: automatic)");
   app.add_option("--grid", grid, "process grid PxQ with P*Q = ranks (default: squarest)");
@@ -32,9 +32,6 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
   app.add_option("--input", o.input, "read A from this HDF5 file instead of generating it");
   app.add_option("--dataset", o.dataset, "dataset of --input")->capture_default_str();
   app.add_option("--output", o.output, "write the factors (datasets LU, pivots) to this file");
-  app.add_option("--progress", progress,
-                 "progress mode for the run: spin|adaptive|interrupt|auto|off")
-      ->check(CLI::IsMember({"spin", "adaptive", "interrupt", "auto", "off"}));
   app.add_option("--overlap", overlap, "prefetch the next panel during the update: on|off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
@@ -44,13 +41,12 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
                  "check |A - LU|_F / |A|_F (gathers the factors): auto (N <= 1024)|on|off")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
-  app.add_flag("--json", o.json, "also print one JSON line with every figure");
+  apps::add_json_option(app, o.json);
   app.add_flag("--corrupt-for-test", o.corrupt_for_test)->group("");  // hidden
   app.callback([&] {
     o.overlap = overlap == "on";
     o.kind = matrix == "general" ? matrix_kind::general : matrix_kind::diag_dominant;
     o.factor_check = fcheck == "auto" ? -1 : fcheck == "on" ? 1 : 0;
-    if (!progress.empty()) o.progress = gaea::progress::parse_mode(progress);
     if (!grid.empty()) {
       static const std::regex re(R"(\s*(\d+)\s*[xX]\s*(\d+)\s*)");
       std::smatch mm;

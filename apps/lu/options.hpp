@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 
-#include "gaea/progress/engine.hpp"
 #include "matrix_gen.hpp"
 
 namespace lu {
@@ -20,13 +19,12 @@ struct options {
   bool overlap = true;     ///< prefetch the next panel during the update
   matrix_kind kind = matrix_kind::diag_dominant;
   std::uint64_t seed = 42;
-  std::string input, dataset = "A";              ///< HDF5 input file and dataset
-  std::string output;                            ///< HDF5 output file for the factors
-  std::optional<gaea::progress::mode> progress;  ///< for the run (unset: GAEA_PROGRESS)
-  int threads = 0;                               ///< threads per rank; 0: automatic
-  int factor_check = -1;          ///< ‖A − LU‖ check: -1 auto (n <= 1024), 0 off, 1 on
-  bool json = false;              ///< one JSON line with every figure
-  bool corrupt_for_test = false;  ///< hidden: perturb a factor to prove the checks fail
+  std::string input, dataset = "A";  ///< HDF5 input file and dataset
+  std::string output;                ///< HDF5 output file for the factors
+  int threads = 0;                   ///< threads per rank; 0: automatic
+  int factor_check = -1;             ///< ‖A − LU‖ check: -1 auto (n <= 1024), 0 off, 1 on
+  std::string json;                  ///< --json target: every figure ("-": standard output)
+  bool corrupt_for_test = false;     ///< hidden: perturb a factor to prove the checks fail
 };
 
 /// Parses argv into `opt` by the programs' convention (apps/common/cli.hpp): nullopt to run,

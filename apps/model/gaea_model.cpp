@@ -22,18 +22,19 @@ int main(int argc, char** argv) {
   int reps = 20;
   auto* cal = app.add_subcommand(
       "calibrate", "measure this machine's LogGP parameters and rates (collective, under mpirun)");
-  cal->add_option("--out", out, "machine description to write (JSON)")->required();
+  cal->add_option("--output", out, "machine description to write (JSON)")->required();
   cal->add_option("--reps", reps, "repetitions per point")->check(CLI::Range(1, 100000));
   bool with_coll = false;
-  cal->add_flag("--collectives", with_coll,
-                "also calibrate the collectives' estimator (gaea-coll's), written beside --out as "
-                "<out>.coll.json and used for collectives");
+  cal->add_flag(
+      "--collectives", with_coll,
+      "also calibrate the collectives' estimator (gaea-coll's), written beside --output as "
+      "<out>.coll.json and used for collectives");
   auto* val = app.add_subcommand(
       "validate", "every operation model against measurements here (collective, under mpirun)");
   auto* val_machine = val->add_option("--machine", machine_file, "machine description");
   bool fresh = false;
   val->add_flag("--fresh", fresh, "calibrate in this launch first")->excludes(val_machine);
-  val->add_option("--out", out, "with --fresh: also write the machine description here");
+  val->add_option("--output", out, "with --fresh: also write the machine description here");
   val->add_flag("--collectives", with_coll,
                 "with --fresh: also calibrate the collectives' estimator and predict collectives "
                 "with it");
@@ -73,7 +74,7 @@ int main(int argc, char** argv) {
                                        compute_us * 1e-6, json_out);
     }
     const std::string sub = *cal ? "calibrate" : "validate";
-    if (!out.empty()) gaea::check_output_path(out, "gaea-model " + sub + " --out");
+    if (!out.empty()) gaea::check_output_path(out, "gaea-model " + sub + " --output");
     if (!json_out.empty()) gaea::check_output_path(json_out, "gaea-model " + sub + " --json");
     // Read before the runtime: a bad file is a clear error on every rank, not a hang.
     const gaea::model::machine given =

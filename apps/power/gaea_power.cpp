@@ -1,5 +1,5 @@
 // gaea-power: the power model against a hardware energy meter.
-//   gaea-power calibrate --out model.json   fit the model here (RAPL or perf must prove itself)
+//   gaea-power calibrate --output model.json   fit the model here (RAPL or perf must prove itself)
 //   gaea-power check                         the current parameters (GAEA_ENERGY_MODEL) vs the
 //   meter
 // Exit status 3 when no meter proved itself: nothing measured, nothing written.
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
                          "fit p_static_w + p_dyn_other_w and p_dyn_w against the meter and write a "
                          "GAEA_ENERGY_MODEL file (exit 3 without a meter)");
   common(cal, true);
-  cal->add_option("--out", out, "model file to write (JSON)")->required();
+  cal->add_option("--output", out, "model file to write (JSON)")->required();
   auto* chk = app.add_subcommand(
       "check",
       "an idle and a busy phase: measured vs modelled energy with the current parameters "

@@ -162,8 +162,8 @@ void write_json(const std::filesystem::path& file, const nlohmann::json& j) {
 }  // namespace
 
 int calibrate(const options& o) {
-  if (o.out.empty()) throw gaea::error("gaea-power calibrate: --out is required");
-  gaea::check_output_path(o.out, "gaea-power calibrate --out");
+  if (o.out.empty()) throw gaea::error("gaea-power calibrate: --output is required");
+  gaea::check_output_path(o.out, "gaea-power calibrate --output");
   if (!o.json.empty()) gaea::check_output_path(o.json, "gaea-power calibrate --json");
   const int cores = cores_of(o);
   // The keys the fit leaves alone (frequencies, transitions) and the static/other split.

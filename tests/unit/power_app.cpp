@@ -83,7 +83,7 @@ TEST_CASE("gaea-power calibrate recovers a fake package's law and writes a model
   fake_rapl rapl(t, fake_rapl::law(24, 9));
   const auto model = t.root() / "model.json", table = t.root() / "phases.json";
   const result r = run(t,
-                       {"calibrate", "--root", t.root().string(), "--meter", "auto", "--out",
+                       {"calibrate", "--root", t.root().string(), "--meter", "auto", "--output",
                         model.string(), "--json", table.string(), "--threads", "1,2", "--cores",
                         "2", "--phase-ms", "800", "--sample-ms", "20"},
                        &rapl);
@@ -131,7 +131,7 @@ TEST_CASE("gaea-power without a meter that proves itself: exit 3, nothing writte
   fake_rapl rapl(t, fake_rapl::law(24, 9));  // never started: energy_uj stays where it is
   const auto model = t.root() / "model.json";
   result r = run(
-      t, {"calibrate", "--root", t.root().string(), "--out", model.string(), "--phase-ms", "100"});
+      t, {"calibrate", "--root", t.root().string(), "--output", model.string(), "--phase-ms", "100"});
   INFO(r.out << r.err);
   CHECK(r.status == 3);
   CHECK(contains(r.out, "no hardware meter proved itself"));
@@ -152,13 +152,13 @@ TEST_CASE("gaea-power calibrate: an output path that cannot be written fails bef
                                      t.root().string()};  // a directory
   for (const std::string& out : bad) {
     const result r =
-        run(t, {"calibrate", "--root", t.root().string(), "--out", out, "--phase-ms", "60000"});
+        run(t, {"calibrate", "--root", t.root().string(), "--output", out, "--phase-ms", "60000"});
     INFO(r.out << r.err);
     CHECK(r.status == 1);
-    CHECK(contains(r.err, "gaea-power calibrate --out"));
+    CHECK(contains(r.err, "gaea-power calibrate --output"));
     CHECK(r.out.empty());  // no meter chosen, no phase run (a phase would take a minute)
   }
-  const result r = run(t, {"calibrate", "--root", t.root().string(), "--out",
+  const result r = run(t, {"calibrate", "--root", t.root().string(), "--output",
                            (t.root() / "m.json").string(), "--json", "/dev/full"});
   CHECK(r.status == 1);
   CHECK(contains(r.err, "gaea-power calibrate --json"));
@@ -169,10 +169,10 @@ TEST_CASE("gaea-power follows the programs' command-line convention", "[power]")
   result r = run(t, {"--version"});
   CHECK(r.status == 0);
   CHECK(contains(r.out, "gaea-power (Gaea "));
-  r = run(t, {"calibrate", "--out", (t.root() / "m.json").string(), "--threads", "0"});
+  r = run(t, {"calibrate", "--output", (t.root() / "m.json").string(), "--threads", "0"});
   CHECK(r.status == 2);
   CHECK(contains(r.err, "gaea-power: error: "));
-  r = run(t, {"calibrate"});  // --out is required
+  r = run(t, {"calibrate"});  // --output is required
   CHECK(r.status == 2);
   r = run(t, {"check", "--dvfs", "cpufreq"});  // check runs at f_max only
   CHECK(r.status == 2);

@@ -10,17 +10,17 @@
 //            --crash-at steps; restart from the last checkpoint with a *different*
 //            distribution and finish; the result must equal the uninterrupted one bit for bit.
 //   crash    only the interrupted run (leaves the checkpoint file).
-//   restart  the uninterrupted reference and the restart from --file: use it to restart with
+//   restart  the uninterrupted reference and the restart from --checkpoint: use it to restart with
 //            another number of ranks than the crashed run, e.g.
-//              mpirun -np 3 gaea-checkpoint --phase crash --file /tmp/c.h5
-//              mpirun -np 2 gaea-checkpoint --phase restart --file /tmp/c.h5
+//              mpirun -np 3 gaea-checkpoint --phase crash --checkpoint /tmp/c.h5
+//              mpirun -np 2 gaea-checkpoint --phase restart --checkpoint /tmp/c.h5
 // A checkpoint is validated before the restart: its step must be a checkpoint step of this run
 // and every value finite (a NaN is refused, naming the element). The comparison counts unequal
 // elements, so a NaN can never pass as "identical".
 // Exit status 0 when the restarted result equals the reference, 1 when not, 2 on an error or a
 // bad command line (see gaea-checkpoint --help).
 //   mpirun -np 4 gaea-checkpoint [--n 96] [--steps 40] [--every 10] [--crash-at 25]
-//                                [--file checkpoint.h5] [--phase all|crash|restart]
+//                                [--checkpoint checkpoint.h5] [--phase all|crash|restart]
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -53,7 +53,7 @@ void add_options(CLI::App& app, options& o) {
   app.add_option("--every", o.every, "checkpoint every k steps")->capture_default_str();
   app.add_option("--crash-at", o.crash_at, "the interrupted run stops after this step")
       ->capture_default_str();
-  app.add_option("--file", o.file, "checkpoint file (HDF5)")->capture_default_str();
+  app.add_option("--checkpoint", o.file, "checkpoint file (HDF5)")->capture_default_str();
   app.add_option("--phase", o.phase, "all | crash | restart")
       ->check(CLI::IsMember({"all", "crash", "restart"}))
       ->capture_default_str();

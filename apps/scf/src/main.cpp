@@ -43,7 +43,7 @@ struct cli_options {
   double expect = std::nan("");
   double tolerance = 1e-8;
   bool quiet = false;
-  bool json = false;
+  std::string json;  // --json target ("-": standard output)
 };
 
 /// Figures for the GAEA_REPORT "scf" section (summed over ranks by the report).
@@ -106,9 +106,9 @@ void print_summary(std::FILE* out, const scf_result& r, const molecule& mol) {
   }
 }
 
-/// One line of JSON with the run's figures per iteration (Fock parts: mean over ranks, summed
-/// over each rank's threads); gaea-model's scf profile (framework/model) reads it.
-void print_json(const scf_result& r, const basis_set& basis, int ranks) {
+/// The run's figures per iteration as one JSON document (Fock parts: mean over ranks, summed over
+/// each rank's threads); gaea-model's scf profile (framework/model) reads it.
+std::string results_json(const scf_result& r, const basis_set& basis, int ranks) {
   fock_times sum;
   for (const auto& h : r.history)
     sum += h.mean;
@@ -143,7 +143,7 @@ void print_json(const scf_result& r, const basis_set& basis, int ranks) {
                             {"max_task_s", max_task},  // mean over ranks of their largest
                             {"gets", static_cast<double>(sum.gets) / it},
                             {"accs", static_cast<double>(sum.accs) / it}};
-  std::printf("%s\n", j.dump().c_str());
+  return j.dump();
 }
 
 /// What must be the same on every rank: the molecule and basis (fingerprints of their numbers)
@@ -188,6 +188,7 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
     throw gaea::error("--bohr: unknown constant '" + o.bohr + "' (nwchem, codata2018)");
   // Every rank, before the run: an output that cannot be written is known now, not after it.
   if (!o.output.empty()) gaea::check_output_path(o.output, "--output");
+  apps::check_json_target(o.json, "gaea-scf");
   // Every rank reads and validates the molecule and the basis itself; a file bad or missing on
   // some ranks only fails every rank with that rank's message, and different files (or options)
   // on different ranks are refused before any work.
@@ -255,7 +256,10 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
   rep.acc = r.mine.acc;
   rep.diag = r.diag_total;
   if (root && !o.quiet) print_summary(stdout, r, mol);
-  if (root && o.json) print_json(r, basis, rt.size());
+  // On standard output the figures come whatever the outcome (they say "converged"); a file is
+  // written, like --output, only on success.
+  const std::string json = root && !o.json.empty() ? results_json(r, basis, rt.size()) : "";
+  if (root && o.json == "-") apps::write_json(o.json, json, "gaea-scf");
   if (!r.converged) {
     if (root)
       std::fprintf(stderr,
@@ -277,12 +281,15 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
   }
   gaea::coll::broadcast(gaea::coll::world(), std::span<int>(&status, 1), 0);
   // The results are written only on success: a failed check leaves a previous file as it was.
-  if (status == 0 && !o.output.empty()) {
+  if (status == 0 && (!o.output.empty() || (!o.json.empty() && o.json != "-"))) {
     std::string problem;
     if (root) {
       try {
-        write_results(o.output, r, mol, basis, *constant);
-        if (out) std::fprintf(out, "\nwrote %s\n", o.output.c_str());
+        if (!o.output.empty()) {
+          write_results(o.output, r, mol, basis, *constant);
+          if (out) std::fprintf(out, "\nwrote %s\n", o.output.c_str());
+        }
+        if (o.json != "-") apps::write_json(o.json, json, "gaea-scf");
       } catch (const gaea::error& e) {
         problem = e.what();
       }
@@ -380,7 +387,7 @@ int main(int argc, char** argv) {
   app.add_option("--schwarz", o.schwarz, "Schwarz screening threshold, in [0, 1e-6]")
       ->check(apps::finite_in(0, 1e-6))
       ->capture_default_str();
-  app.add_option("-o,--output", o.output, "HDF5 results file (written only on success)");
+  app.add_option("--output", o.output, "HDF5 results file (written only on success)");
   app.add_option("--expect-energy", o.expect,
                  "exit with status 4 unless the total energy is within --tolerance of this")
       ->check(apps::finite_in(-1e9, 1e9));
@@ -388,7 +395,7 @@ int main(int argc, char** argv) {
       ->check(apps::finite_in(0, 1, true))
       ->capture_default_str();
   app.add_flag("-q,--quiet", o.quiet, "print only errors and the energy check");
-  app.add_flag("--json", o.json, "one more output line, in JSON, with the figures per iteration");
+  apps::add_json_option(app, o.json);
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;
 
   report_figures rep;

@@ -83,7 +83,7 @@ gaea_add_hostile(bomb_lu_input_fifo
   SETUP "mkfifo a.h5"
   NRANKS 2 4 MESSAGE "'a.h5'.*is a FIFO. only a regular file can be read" TIMEOUT 30 CLASS hang)
 gaea_add_hostile(bomb_checkpoint_file_fifo
-  COMMAND $<TARGET_FILE:gaea-checkpoint> --phase restart --file c.h5
+  COMMAND $<TARGET_FILE:gaea-checkpoint> --phase restart --checkpoint c.h5
   SETUP "mkfifo c.h5"
   NRANKS 2 4 MESSAGE "'c.h5'.*is a FIFO. only a regular file can be read" TIMEOUT 30 CLASS hang)
 

@@ -62,10 +62,10 @@ gaea_cli_cases(demo gaea-demo HELP_CLASS unclear VERSION_CLASS unclear UNKNOWN_C
                MISSING 64 32 extra MISSING_MESSAGE ".*extra" MISSING_CLASS accepted
                NOT_A_NUMBER abc NUMBER_MESSAGE ".*abc" NUMBER_CLASS unclear)
 gaea_cli_cases(checkpoint gaea-checkpoint HELP_CLASS unclear VERSION_CLASS unclear
-               MISSING --file MISSING_MESSAGE ".*--file"
+               MISSING --checkpoint MISSING_MESSAGE ".*--checkpoint"
                NOT_A_NUMBER --n abc NUMBER_MESSAGE ".*--n.*abc" NUMBER_CLASS unclear)
 gaea_cli_cases(coll gaea-coll VERSION_CLASS unclear BASE predict
-               MISSING calibrate MISSING_MESSAGE ".*--out.*required"
+               MISSING calibrate MISSING_MESSAGE ".*--output.*required"
                NOT_A_NUMBER predict --ranks x NUMBER_MESSAGE ".*--ranks.*x")
 
 # Under mpirun, --help prints once and every rank exits 0, without starting the runtime.

@@ -217,12 +217,12 @@ gaea_add_hostile(in_lbm_options_per_rank
 # ---- gaea-checkpoint ----
 # A checkpoint holding a NaN restarted into a NaN field that was reported "identical".
 gaea_add_hostile(in_ckpt_nan
-  COMMAND $<TARGET_FILE:gaea-checkpoint> --phase restart --file c.h5
-  SETUP "\"$GAEA_BINARY_DIR/apps/examples/checkpoint/gaea-checkpoint\" --phase crash --file c.h5 >/dev/null && ${in_poke} set c.h5 u 1000 nan"
+  COMMAND $<TARGET_FILE:gaea-checkpoint> --phase restart --checkpoint c.h5
+  SETUP "\"$GAEA_BINARY_DIR/apps/examples/checkpoint/gaea-checkpoint\" --phase crash --checkpoint c.h5 >/dev/null && ${in_poke} set c.h5 u 1000 nan"
   EXIT 2 MESSAGE "checkpoint 'c.h5': u[(]10, 40[)] is nan. the field must be finite" KEEP c.h5
   TRANSPORTS sm CLASS wrong)
 gaea_add_hostile(in_ckpt_bad_step
-  COMMAND $<TARGET_FILE:gaea-checkpoint> --phase restart --file c.h5
-  SETUP "\"$GAEA_BINARY_DIR/apps/examples/checkpoint/gaea-checkpoint\" --phase crash --file c.h5 >/dev/null && ${in_poke} set c.h5 step 0 -3"
+  COMMAND $<TARGET_FILE:gaea-checkpoint> --phase restart --checkpoint c.h5
+  SETUP "\"$GAEA_BINARY_DIR/apps/examples/checkpoint/gaea-checkpoint\" --phase crash --checkpoint c.h5 >/dev/null && ${in_poke} set c.h5 step 0 -3"
   EXIT 2 MESSAGE "checkpoint 'c.h5': step -3 is not a checkpoint step" KEEP c.h5 TRANSPORTS sm
   CLASS wrong)

@@ -29,7 +29,7 @@ gaea_add_hostile(out_lbm_full_fs
   MESSAGE "No space left on device" KEEP full/snap/lbm.xmf ABSENT full/snap/lbm_000000020.h5
   CLASS hang)
 gaea_add_hostile(out_checkpoint_full_fs
-  COMMAND $<TARGET_FILE:gaea-checkpoint> --n 96 --steps 40 --every 10 --file full/good.h5
+  COMMAND $<TARGET_FILE:gaea-checkpoint> --n 96 --steps 40 --every 10 --checkpoint full/good.h5
   NRANKS 2 TRANSPORTS sm tcp FULL_FS 64k SETUP "${_out_fill}"
   MESSAGE "No space left on device" KEEP full/good.h5 CLASS crash)
 
@@ -69,7 +69,7 @@ gaea_add_hostile(out_scf_onto_directory
   NRANKS 2 TRANSPORTS sm SETUP "mkdir results && echo good-data > results/keep"
   MESSAGE "'results': is a directory" KEEP results/keep CLASS unclear)
 gaea_add_hostile(out_checkpoint_onto_directory
-  COMMAND $<TARGET_FILE:gaea-checkpoint> --file results
+  COMMAND $<TARGET_FILE:gaea-checkpoint> --checkpoint results
   NRANKS 2 TRANSPORTS sm SETUP "mkdir results"
   MESSAGE "'results': is a directory" CLASS unclear)
 

@@ -94,9 +94,9 @@ endif()
 # A checkpoint of a 96 x 96 field restarted with --n 64: refused before the run ("ga::add:
 # shapes differ" after it).
 gaea_add_hostile(small_checkpoint_other_n
-  COMMAND $<TARGET_FILE:gaea-checkpoint> --phase restart --n 64 --file c.h5
+  COMMAND $<TARGET_FILE:gaea-checkpoint> --phase restart --n 64 --checkpoint c.h5
   NRANKS 2 TRANSPORTS sm
-  SETUP "\"$GAEA_BINARY_DIR/apps/examples/checkpoint/gaea-checkpoint\" --phase crash --n 96 --file c.h5 >/dev/null"
+  SETUP "\"$GAEA_BINARY_DIR/apps/examples/checkpoint/gaea-checkpoint\" --phase crash --n 96 --checkpoint c.h5 >/dev/null"
   MESSAGE "checkpoint 'c.h5': its field u is 96 x 96, but this run's --n 64 needs 64 x 64"
   KEEP c.h5 CLASS unclear)
 
