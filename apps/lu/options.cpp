@@ -32,9 +32,15 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
   app.add_option("--input", o.input, "read A from this HDF5 file instead of generating it");
   app.add_option("--dataset", o.dataset, "dataset of --input")->capture_default_str();
   app.add_option("--output", o.output, "write the factors (datasets LU, pivots) to this file");
-  app.add_option("--progress", progress,
-                 "progress mode for the run: spin|adaptive|interrupt|auto|off")
-      ->check(CLI::IsMember({"spin", "adaptive", "interrupt", "auto", "off"}));
+  // The modes' names table is the one list (gaea/progress/engine.hpp).
+  std::vector<std::string> mode_names;
+  std::string mode_list;
+  for (const auto& m : gaea::progress::mode_names) {
+    mode_names.emplace_back(m.name);
+    mode_list += (mode_list.empty() ? "" : "|") + std::string(m.name);
+  }
+  app.add_option("--progress", progress, "progress mode for the run: " + mode_list)
+      ->check(CLI::IsMember(mode_names));
   app.add_option("--overlap", overlap, "prefetch the next panel during the update: on|off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
