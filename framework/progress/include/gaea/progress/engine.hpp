@@ -157,6 +157,8 @@ struct wait_status {
 /// any thread; construction and destruction from the owning thread.
 class engine {
  public:
+  /// Starts the progress thread. Throws gaea::error if `opt.fixed_step` is invalid
+  /// (fixed_step_params::validate).
   engine(comm::service_worker& service, engine_options opt);
   ~engine();
   engine(const engine&) = delete;
