@@ -214,7 +214,7 @@ def summary(d):
     runs = [r for r in read_lines(os.path.join(d, "runs.jsonl"))]
     coloc = read_lines(os.path.join(d, "coloc.jsonl"))
     env = environment(d)
-    order = {"spin": 0, "adaptive": 1, "interrupt": 2, "auto": 3, "off": 4}
+    order = {"spin": 0, "adaptive": 1, "adaptive_fixed": 2, "interrupt": 3, "auto": 4, "off": 5}
     keys = list(dict.fromkeys((r["app"], r["layout"]) for r in runs))
     rows, goals = [], []
     for app, layout in keys:

@@ -33,9 +33,9 @@ struct wait_config {
 };
 
 /// Parses a configuration name. Accepted: the names of [PASCoL §4.2] "polling" (= spin),
-/// "polling+dvfs", "interrupt", "interrupt+dvfs", plus "spin", "adaptive", "auto" and any
-/// "<mode>+dvfs" / "<mode>-nodvfs". "auto" alone means DVFS on (the runtime's own default); every
-/// other mode alone means DVFS off.
+/// "polling+dvfs", "interrupt", "interrupt+dvfs", plus "spin", "adaptive", "adaptive_fixed",
+/// "auto" and any "<mode>+dvfs" / "<mode>-nodvfs". "auto" alone means DVFS on (the runtime's own
+/// default); every other mode alone means DVFS off.
 inline std::optional<wait_config> parse_config(const std::string& text) {
   std::string base = text;
   std::optional<bool> dvfs;

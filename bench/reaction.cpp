@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
   std::string json_path;
   std::string sender_text = "spin";
   app.add_option("--modes", modes_text,
-                 "wait modes: spin, adaptive, interrupt, auto (auto = with DVFS), "
+                 "wait modes: spin, adaptive, adaptive_fixed, interrupt, auto (auto = with DVFS), "
                  "<mode>+dvfs, <mode>-nodvfs")
       ->capture_default_str();
   app.add_option("--min-gap", min_gap_us, "smallest gap between sends, us")

@@ -43,7 +43,8 @@ TEST_CASE("progress: wait modes switch at run time and restore at scope exit", "
   gaea::global_array<double> a("ring", {n * rt().size()});
   a.zero();
   int iteration = 0;
-  for (mode m : {mode::spin, mode::adaptive, mode::interrupt, mode::automatic, mode::off}) {
+  for (mode m : {mode::spin, mode::adaptive, mode::adaptive_fixed, mode::interrupt, mode::automatic,
+                 mode::off}) {
     for (bool dvfs : {false, true}) {
       gaea::progress::scoped_mode guard(e, m, dvfs);
       CHECK(e.current_mode() == m);

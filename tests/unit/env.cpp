@@ -17,9 +17,10 @@ TEST_CASE("env: documented variables parse with defaults and suffixes", "[env]")
   CHECK_THROWS_AS(gaea::env::get_int("GAEA_MAX_TRANSFER"), gaea::error);
   unsetenv("GAEA_MAX_TRANSFER");
   setenv("GAEA_PROGRESS", "fast", 1);
-  CHECK_THROWS_WITH(
-      gaea::env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive", "interrupt", "off"}),
-      Catch::Matchers::Contains("'fast' must be one of auto|spin|adaptive|interrupt|off"));
+  CHECK_THROWS_WITH(gaea::env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive",
+                                                            "adaptive_fixed", "interrupt", "off"}),
+                    Catch::Matchers::Contains(
+                        "'fast' must be one of auto|spin|adaptive|adaptive_fixed|interrupt|off"));
   // A reader whose choices differ from the table's is a bug (check_all would disagree with it).
   CHECK_THROWS_WITH(gaea::env::get_choice("GAEA_PROGRESS", {"auto", "off"}),
                     Catch::Matchers::Contains("differ from the environment table"));

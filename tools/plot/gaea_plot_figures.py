@@ -265,7 +265,7 @@ def timeline(trace, path, out, max_threads=None):
             "points": samples}
 
 
-_MODE_ORDER = ("spin", "adaptive", "interrupt", "auto", "off")
+_MODE_ORDER = ("spin", "adaptive", "adaptive_fixed", "interrupt", "auto", "off")
 
 
 def apps(summary, path, out):

@@ -18,12 +18,35 @@ const std::vector<variable>& table() {
   static const std::vector<variable> vars = {
       {"GAEA_PROGRESS", "auto",
        "wait mode of the progress thread and of application-thread waits: "
-       "auto|spin|adaptive|interrupt|off. spin polls with `pause`; adaptive spins while traffic "
-       "is recent, then micro-sleeps with a growing step; interrupt blocks in epoll on the UCX "
+       "auto|spin|adaptive|adaptive_fixed|interrupt|off. spin polls with `pause`; adaptive "
+       "spins while traffic is recent, then micro-sleeps with a doubling step; adaptive_fixed "
+       "probes and sleeps with a step growing by a fixed amount ([AdaptivePolling Fig. 3], "
+       "GAEA_ADAPTIVE_FIXED_*); interrupt blocks in epoll on the UCX "
        "event fd; auto spins while traffic is recent or a latency-critical wait is pending, "
        "micro-sleeps, then blocks once the idle time exceeds the calibrated wake-up cost; off = "
        "no progress thread (a rank serves its peers only inside Gaea calls)",
-       value_kind::choice, "auto|spin|adaptive|interrupt|off"},
+       value_kind::choice, "auto|spin|adaptive|adaptive_fixed|interrupt|off"},
+      {"GAEA_ADAPTIVE_FIXED_MIN_NS",
+       "0",
+       "mode adaptive_fixed: d_min, the first sleep after an arrival, in nanoseconds (a plain "
+       "integer; 0 = probe again at once)",
+       value_kind::size,
+       {},
+       0},
+      {"GAEA_ADAPTIVE_FIXED_MAX_NS",
+       "1000",
+       "mode adaptive_fixed: d_max, the longest sleep, in nanoseconds (a plain integer, at least "
+       "d_min, at most 1000000000)",
+       value_kind::size,
+       {},
+       0},
+      {"GAEA_ADAPTIVE_FIXED_STEP_NS",
+       "1",
+       "mode adaptive_fixed: d_step, added to the sleep after every idle probe, in nanoseconds "
+       "(a plain integer)",
+       value_kind::size,
+       {},
+       1},
       {"GAEA_PROGRESS_BIND", "auto",
        "placement of the progress thread: auto (SMT sibling, else a spare core, else unpinned) | "
        "none",

@@ -64,6 +64,7 @@ constexpr std::int64_t query_patience_ns = 1'000'000'000;
 struct strategy_set {
   detail::spin_strategy spin;
   detail::backoff_strategy adaptive;
+  detail::fixed_step_strategy fixed;
   detail::interrupt_strategy intr;
   detail::auto_strategy autos;
   // auto's application waits on shared cores: `adaptive`, then a block (which hands the service
@@ -80,6 +81,8 @@ struct strategy_set {
         return spin;
       case mode::adaptive:
         return adaptive;
+      case mode::adaptive_fixed:
+        return fixed;
       case mode::interrupt:
         return intr;
       case mode::automatic:
@@ -128,6 +131,7 @@ struct engine::thread_state {
         wt(&w, tel, e.opt_.governor),
         strategies{detail::spin_strategy(wt),
                    detail::backoff_strategy(wt, {}),
+                   detail::fixed_step_strategy(wt, e.opt_.fixed_step),
                    detail::interrupt_strategy(wt, app_block_timeout_ns),
                    detail::auto_strategy(wt, e.auto_app_, app_block_timeout_ns),
                    std::nullopt,
@@ -172,6 +176,7 @@ engine::engine(comm::service_worker& service, engine_options opt)
       mode_(pack(opt_.initial, opt_.dvfs)),
       progress_tel_(std::make_unique<thread_telemetry>(0, opt_.trace_capacity)),
       park_(std::make_unique<detail::blocker>(nullptr)) {
+  opt_.fixed_step.validate();
   progress_tel_->enable_trace(opt_.trace);
   thread_ = std::thread([this] { run(); });
   // Deferred replies posted by the main thread (owner-served counters) must not wait for the
@@ -238,6 +243,7 @@ void engine::run() {
   adaptive.max_sleep_ns = 1000000;
   strategy_set strategies{detail::spin_strategy(pw),
                           detail::backoff_strategy(pw, adaptive),
+                          detail::fixed_step_strategy(pw, opt_.fixed_step),
                           detail::interrupt_strategy(pw, progress_block_timeout_ns),
                           detail::auto_strategy(pw, auto_progress_, progress_block_timeout_ns),
                           std::nullopt,
@@ -574,7 +580,9 @@ void engine::wait_scope::select() {
     }
   }
   const bool can_block = notified_ && m != mode::off && m != mode::spin && ts_.wt.can_block();
-  if (!can_block && (strategy_ != &s.spin || e_.opt_.share_core)) strategy_ = &s.adaptive;
+  // adaptive_fixed never blocks, so needs no notification.
+  if (!can_block && strategy_ != &s.fixed && (strategy_ != &s.spin || e_.opt_.share_core))
+    strategy_ = &s.adaptive;
   // The hand-over's waits serve like `off`'s (auto's short spin and sleep steps, tuned for a
   // progress thread on its own core, cost LBM on 4 ranks / 2 cores 20 % against `off`), and
   // block only once a wait has idled for 4 takeover periods: longer than the scheduler keeps a

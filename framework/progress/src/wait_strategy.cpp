@@ -246,6 +246,22 @@ void backoff_strategy::after_step(unsigned events) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// adaptive_fixed
+
+void fixed_step_strategy::after_step(unsigned events) {
+  if (events) {
+    w_.awake();
+    schedule_.arrival();
+    return;
+  }
+  const std::int64_t d = schedule_.idle();
+  if (d == 0)
+    w_.spin();
+  else
+    w_.sleep(d);
+}
+
+// ---------------------------------------------------------------------------------------------
 // interrupt
 
 void interrupt_strategy::after_step(unsigned events) {

@@ -127,6 +127,7 @@ runtime::runtime(int* argc, char*** argv)
   // Read and validate every setting before any collective, so a bad value fails on all ranks.
   env::check_all();  // every set GAEA_* variable: known name, valid value
   const progress::mode m = env::get_enum<progress::mode>("GAEA_PROGRESS");
+  const progress::fixed_step_params fixed_step = progress::fixed_step_params::from_env();
   const double max_slowdown = parse_slowdown();
   const std::string dvfs_kind =
       env::get_choice("GAEA_DVFS", {energy::actuator_kinds.begin(), energy::actuator_kinds.end()});
@@ -286,6 +287,7 @@ runtime::runtime(int* argc, char*** argv)
   po.governor = governor_.get();
   po.cal = progress::calibrate();
   po.cal.dvfs_ns = actuator_->transition_cost_ns();
+  po.fixed_step = fixed_step;
   po.max_slowdown = max_slowdown;
   po.trace = !trace_.empty();
   po.trace_capacity = static_cast<std::size_t>(trace_events_);

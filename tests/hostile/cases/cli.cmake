@@ -85,6 +85,9 @@ if(TARGET gaea-demo)
   set(demo $<TARGET_FILE:gaea-demo> 256 32)
   gaea_add_hostile(cli_env_progress_bogus COMMAND ${demo} ENV GAEA_PROGRESS=bogus TRANSPORTS sm
                    MESSAGE "GAEA_PROGRESS='bogus' must be one of auto\\|spin\\|adaptive")
+  gaea_add_hostile(cli_env_adaptive_fixed_step_zero COMMAND ${demo}
+                   ENV GAEA_PROGRESS=adaptive_fixed GAEA_ADAPTIVE_FIXED_STEP_NS=0 TRANSPORTS sm
+                   MESSAGE "GAEA_ADAPTIVE_FIXED_STEP_NS='0' must be at least 1")
   # Before: accepted (a value other than 0 meant 1).
   gaea_add_hostile(cli_env_rkey_ptr_2 COMMAND ${demo} ENV GAEA_RKEY_PTR=2 TRANSPORTS sm
                    MESSAGE "GAEA_RKEY_PTR='2' must be one of 0\\|1" CLASS accepted)

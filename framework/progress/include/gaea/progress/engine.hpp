@@ -20,6 +20,7 @@
 #include "gaea/comm/worker.hpp"
 #include "gaea/progress/calibration.hpp"
 #include "gaea/progress/detail/wait_strategy.hpp"
+#include "gaea/progress/fixed_step.hpp"
 #include "gaea/progress/telemetry.hpp"
 
 namespace gaea::energy {
@@ -30,10 +31,14 @@ namespace gaea::progress {
 
 /// How the progress thread and application threads wait (GAEA_PROGRESS).
 enum class mode {
-  off,        ///< no asynchronous progress: application threads progress the service worker when
-              ///< they wait (the progress thread is parked)
-  spin,       ///< poll with `pause`
-  adaptive,   ///< spin while traffic is recent, then micro-sleep with a growing step
+  off,       ///< no asynchronous progress: application threads progress the service worker when
+             ///< they wait (the progress thread is parked)
+  spin,      ///< poll with `pause`
+  adaptive,  ///< spin while traffic is recent, then micro-sleep with a doubling step
+  /// `adaptive_fixed`: [AdaptivePolling Fig. 3] as published: probe, and after an idle probe sleep
+  /// d, d growing by a fixed step from d_min to d_max, back to d_min on traffic
+  /// (engine_options::fixed_step, GAEA_ADAPTIVE_FIXED_*). Never blocks.
+  adaptive_fixed,
   interrupt,  ///< drain, arm, block in epoll on the event fd
   automatic,  ///< `auto`: spin / micro-sleep / block by calibrated thresholds (auto_policy).
               ///< On shared cores (engine_options::share_core) it hands the service worker
@@ -50,6 +55,7 @@ enum class mode {
 inline constexpr enum_name<mode> mode_names[] = {{mode::off, "off"},
                                                  {mode::spin, "spin"},
                                                  {mode::adaptive, "adaptive"},
+                                                 {mode::adaptive_fixed, "adaptive_fixed"},
                                                  {mode::interrupt, "interrupt"},
                                                  {mode::automatic, "auto"}};
 constexpr enum_names<mode> enum_names_of(mode) noexcept {
@@ -58,7 +64,7 @@ constexpr enum_names<mode> enum_names_of(mode) noexcept {
 constexpr std::string_view to_string(mode m) noexcept {
   return gaea::to_string<mode>(m);
 }
-/// Parses "off|spin|adaptive|interrupt|auto"; nullopt otherwise.
+/// Parses "off|spin|adaptive|adaptive_fixed|interrupt|auto"; nullopt otherwise.
 constexpr std::optional<mode> parse_mode(std::string_view text) noexcept {
   return gaea::try_parse<mode>(text);
 }
@@ -114,6 +120,7 @@ struct engine_options {
   bool ranks_share_cores = false;
   energy::governor* governor = nullptr;  ///< DVFS (null: none); must outlive the engine
   calibration cal;                       ///< costs the auto policy trades against each other
+  fixed_step_params fixed_step;          ///< mode adaptive_fixed's schedule (must be valid)
   double max_slowdown = 0.02;            ///< GAEA_MAX_SLOWDOWN
   bool trace = false;                    ///< record the time series (GAEA_TRACE)
   std::size_t trace_capacity = std::size_t{1} << 20;  ///< samples per thread
@@ -150,6 +157,8 @@ struct wait_status {
 /// any thread; construction and destruction from the owning thread.
 class engine {
  public:
+  /// Starts the progress thread. Throws gaea::error if `opt.fixed_step` is invalid
+  /// (fixed_step_params::validate).
   engine(comm::service_worker& service, engine_options opt);
   ~engine();
   engine(const engine&) = delete;

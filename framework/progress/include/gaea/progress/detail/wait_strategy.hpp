@@ -15,6 +15,7 @@
 #include "gaea/progress/arrival_predictor.hpp"
 #include "gaea/progress/auto_policy.hpp"
 #include "gaea/progress/detail/blocker.hpp"
+#include "gaea/progress/fixed_step.hpp"
 #include "gaea/progress/telemetry.hpp"
 
 namespace gaea::energy {
@@ -159,7 +160,8 @@ struct backoff_params {
 
 /// Mode `adaptive`: spins while traffic is recent (for `spin_ns` after the last event), then
 /// micro-sleeps with a step that doubles on every idle step up to `max_sleep_ns`, and drops back
-/// to spinning on any traffic ([AdaptivePolling Fig. 3]). A sleeping thread leaves the core to
+/// to spinning on any traffic (after [AdaptivePolling Fig. 3], whose step grows by a fixed amount
+/// instead: fixed_step_strategy). A sleeping thread leaves the core to
 /// the ranks that share it, which yielding alone does not. auto's waits on shared cores (the
 /// hand-over) also block after `block_after_ns`, watch and predict (backoff_params).
 class backoff_strategy final : public wait_strategy {
@@ -186,6 +188,24 @@ class backoff_strategy final : public wait_strategy {
   bool sleeping_ = false;
   std::int64_t sleep_ns_;
   std::int64_t patience_ns_ = 0;  // the least idle time before a block: half the rhythm's gap
+};
+
+/// Mode `adaptive_fixed` ([AdaptivePolling Fig. 3] as published): after every idle step sleep the
+/// schedule's d (a zero d is one spin step), d growing by a fixed step up to d_max; traffic resets
+/// d to d_min. No spin window, no block: the published loop only probes and sleeps.
+class fixed_step_strategy final : public wait_strategy {
+ public:
+  fixed_step_strategy(waiter& w, const fixed_step_params& p) noexcept : w_(w), schedule_(p) {}
+  /// A new wait starts from d_min, as after an arrival.
+  void begin_wait(std::size_t, transfer_kind) override { schedule_.arrival(); }
+  void after_step(unsigned events) override;
+  void end_wait() override { w_.run(); }
+  std::string_view name() const override { return "adaptive_fixed"; }
+  const fixed_step_schedule& schedule() const noexcept { return schedule_; }
+
+ private:
+  waiter& w_;
+  fixed_step_schedule schedule_;
 };
 
 /// Mode `interrupt`: drain (progress until a step finds nothing), arm, and block in epoll on the
