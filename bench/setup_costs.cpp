@@ -48,12 +48,13 @@ void wait_req(ucs_status_ptr_t req, ucp_worker_h a, ucp_worker_h b, const char* 
   ucp_request_free(req);
 }
 // An MPI barrier during which the target worker keeps serving peers' wire-ups.
-void barrier(ucp_worker_h w) {
+void barrier(ucp_worker_h w, ucp_worker_h also = nullptr) {
   MPI_Request r;
   MPI_Ibarrier(MPI_COMM_WORLD, &r);
   int done = 0;
   while (!done) {
     ucp_worker_progress(w);
+    if (also) ucp_worker_progress(also);
     MPI_Test(&r, &done, MPI_STATUS_IGNORE);
   }
 }
@@ -166,7 +167,9 @@ int main(int argc, char** argv) {
     for (int p = 0; p < n; ++p) {
       if (p == me) continue;
       ucp_ep_params_t ep{};
-      ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+      // Peer error handling, as Gaea's off-node endpoints: it allows the forced close below.
+      ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE;
+      ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
       ep.address =
           reinterpret_cast<const ucp_address_t*>(addrs[static_cast<std::size_t>(p)].data());
       ucp_ep_h e = nullptr;
@@ -194,12 +197,21 @@ int main(int argc, char** argv) {
     s.unpack_bytes = static_cast<double>(heap_bytes() - h_key) / (n - 1);
     for (ucp_rkey_h k : rkeys)
       ucp_rkey_destroy(k);
-    barrier(target);
+    barrier(target, origin);  // every peer's wire-up finished on both sides
     for (ucp_ep_h e : eps) {
       ucp_request_param_t cp{};
-      wait_req(ucp_ep_close_nbx(e, &cp), origin, target, "ucp_ep_close");
+      cp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+      cp.flags = UCP_EP_CLOSE_FLAG_FORCE;
+      ucs_status_ptr_t req = ucp_ep_close_nbx(e, &cp);
+      if (req != nullptr && !UCS_PTR_IS_ERR(req)) {
+        while (ucp_request_check_status(req) == UCS_INPROGRESS) {
+          ucp_worker_progress(origin);
+          ucp_worker_progress(target);
+        }
+        ucp_request_free(req);  // a reset by a peer closing too is not an error here
+      }
     }
-    barrier(target);
+    barrier(target, origin);
     ucp_worker_destroy(origin);
     ucp_rkey_buffer_release(p2);
     ucp_mem_unmap(ctx, m2);
