@@ -100,6 +100,8 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--region") == 0) region = std::strtoull(argv[i + 1], nullptr, 10);
   }
+  const char* tls_env = std::getenv("UCX_TLS");
+  const bool peer_errors = tls_env && std::strstr(tls_env, "tcp") != nullptr;
   if (n < 2 || reps < 1) {
     if (me == 0) std::fprintf(stderr, "setup_costs: needs 2 or more ranks and --reps >= 1\n");
     MPI_Finalize();
@@ -167,9 +169,13 @@ int main(int argc, char** argv) {
     for (int p = 0; p < n; ++p) {
       if (p == me) continue;
       ucp_ep_params_t ep{};
-      // Peer error handling, as Gaea's off-node endpoints: it allows the forced close below.
-      ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE;
-      ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+      // Peer error handling where the transports have it (as Gaea's off-node endpoints): it
+      // allows a forced close; shared memory has none.
+      ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+      if (peer_errors) {
+        ep.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE;
+        ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+      }
       ep.address =
           reinterpret_cast<const ucp_address_t*>(addrs[static_cast<std::size_t>(p)].data());
       ucp_ep_h e = nullptr;
@@ -200,8 +206,8 @@ int main(int argc, char** argv) {
     barrier(target, origin);  // every peer's wire-up finished on both sides
     for (ucp_ep_h e : eps) {
       ucp_request_param_t cp{};
-      cp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-      cp.flags = UCP_EP_CLOSE_FLAG_FORCE;
+      cp.op_attr_mask = peer_errors ? UCP_OP_ATTR_FIELD_FLAGS : 0;
+      cp.flags = peer_errors ? UCP_EP_CLOSE_FLAG_FORCE : 0;
       ucs_status_ptr_t req = ucp_ep_close_nbx(e, &cp);
       if (req != nullptr && !UCS_PTR_IS_ERR(req)) {
         while (ucp_request_check_status(req) == UCS_INPROGRESS) {
