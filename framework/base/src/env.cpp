@@ -56,6 +56,22 @@ const std::vector<variable>& table() {
        "it; 0 = "
        "always go through UCX RMA",
        value_kind::choice, "0|1"},
+      {"GAEA_RKEY_CACHE",
+       "1024",
+       "remote keys each worker keeps unpacked (an LFU cache per worker, [PGAS-BGQ eq. 5-6]): "
+       "beyond it the least used key is evicted and unpacked again from its packed copy on next "
+       "use. Keys of direct (same-node, ucp_rkey_ptr) peers are kept outside the count",
+       value_kind::size,
+       {},
+       1},
+      {"GAEA_TEST_FAIL_MEM_MAP",
+       "0",
+       "for tests and benchmarks: a segment of at least this many bytes on a rank (K/M/G "
+       "suffixes; 0 = never) acts there as if ucp_mem_map failed, so peers reach it through the "
+       "active-message fall-back ([PGAS-BGQ eq. 8])",
+       value_kind::size,
+       {},
+       0},
       {"GAEA_MAX_TRANSFER",
        "1G",
        "largest single UCX transfer in bytes (K/M/G suffixes); larger transfers are split. Lower "

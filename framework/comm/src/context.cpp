@@ -14,6 +14,7 @@
 #include "detail/access.hpp"
 #include "detail/private_transports.hpp"
 #include "detail/process_limits.hpp"
+#include "detail/rma_fallback.hpp"
 #include "detail/service_impl.hpp"
 #include "detail/ucx.hpp"
 #include "gaea/base/env.hpp"
@@ -30,6 +31,10 @@ config config::from_env() {
     throw error("GAEA_MAX_TRANSFER=" + std::to_string(max) + " must be at least 8 bytes");
   c.max_transfer = static_cast<std::size_t>(max);
   c.use_rkey_ptr = env::get_int("GAEA_RKEY_PTR") != 0;
+  const std::int64_t keys = env::get_int("GAEA_RKEY_CACHE");
+  if (keys < 1) throw error("GAEA_RKEY_CACHE=" + std::to_string(keys) + " must be at least 1 key");
+  c.rkey_cache = static_cast<std::size_t>(keys);
+  c.fail_mem_map = static_cast<std::size_t>(env::get_int("GAEA_TEST_FAIL_MEM_MAP"));
   return c;
 }
 
@@ -108,6 +113,8 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   detail::check(st, "ucp_init (is UCX_TLS valid for this machine?)");
 
   service_ = std::make_unique<service_impl>(*this);
+  register_handler(handler_ids::comm_rma,
+                   [this](const am_message& m) { detail::serve_rma_request(*this, m); });
   service_addresses_ = detail::allgatherv(comm_, service_->address());
   // The thread that creates the context gets its worker now. It makes endpoints on first use
   // only: here, one to a rank of every other node (the check below), while all ranks are in
@@ -296,6 +303,13 @@ void context::retire_segment(segment* s) {
   std::erase(live_segments_, s);
   retired_.push_back(s->id());
   retired_epoch_.store(retired_.size(), std::memory_order_release);
+}
+
+segment* context::find_segment(std::uint64_t id) const {
+  std::lock_guard lock(segments_mutex_);
+  for (segment* s : live_segments_)
+    if (s->id() == id) return s;
+  return nullptr;
 }
 
 std::vector<std::uint64_t> context::retired_since(std::uint64_t since) const {

@@ -1,5 +1,7 @@
 #include "gaea/comm/segment.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "detail/access.hpp"
@@ -12,26 +14,37 @@ namespace gaea::comm {
 int segment::map(std::size_t local_bytes) {
   // UCX cannot map zero bytes; a rank that owns nothing still gets a (tiny) mapping and a key.
   const std::size_t map_bytes = local_bytes == 0 ? 64 : local_bytes;
-  ucp_mem_map_params_t mp{};
-  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH |
-                  UCP_MEM_MAP_PARAM_FIELD_FLAGS;
-  mp.address = nullptr;
-  mp.length = map_bytes;
-  mp.flags = UCP_MEM_MAP_ALLOCATE;
-  const ucs_status_t st = ucp_mem_map(detail::access::handle(*ctx_), &mp, &memh_);
-  if (st != UCS_OK) {
-    memh_ = nullptr;
-    return static_cast<int>(st);
+  const std::size_t fail_at = ctx_->cfg().fail_mem_map;
+  ucs_status_t st = UCS_ERR_NO_MEMORY;  // what a forced failure (GAEA_TEST_FAIL_MEM_MAP) says
+  if (fail_at == 0 || local_bytes < fail_at) {
+    ucp_mem_map_params_t mp{};
+    mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH |
+                    UCP_MEM_MAP_PARAM_FIELD_FLAGS;
+    mp.address = nullptr;
+    mp.length = map_bytes;
+    mp.flags = UCP_MEM_MAP_ALLOCATE;
+    st = ucp_mem_map(detail::access::handle(*ctx_), &mp, &memh_);
   }
-  ucp_mem_attr_t attr{};
-  attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH;
-  detail::check(ucp_mem_query(memh_, &attr), "ucp_mem_query");
-  local_base_ = attr.address;
+  if (st == UCS_OK) {
+    ucp_mem_attr_t attr{};
+    attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH;
+    detail::check(ucp_mem_query(memh_, &attr), "ucp_mem_query");
+    local_base_ = attr.address;
+  } else {
+    // Registration failed: plain memory, which peers reach through active messages served by
+    // this rank's service worker (no key to pack) [PGAS-BGQ eq. 8].
+    memh_ = nullptr;
+    const std::size_t page = 4096, bytes = (map_bytes + page - 1) / page * page;
+    unregistered_ = std::aligned_alloc(page, bytes);
+    if (!unregistered_) return static_cast<int>(st);
+    local_base_ = unregistered_;
+  }
   std::memset(local_base_, 0, map_bytes);
   return static_cast<int>(UCS_OK);
 }
 
 std::vector<std::byte> segment::packed_key() const {
+  if (!memh_) return {};  // unregistered: an empty key sends peers to the fall-back
   void* packed = nullptr;
   std::size_t packed_len = 0;
   detail::check(ucp_rkey_pack(detail::access::handle(*ctx_), memh_, &packed, &packed_len),
@@ -45,6 +58,8 @@ std::vector<std::byte> segment::packed_key() const {
 void segment::fail_allocation(std::size_t local_bytes, bool mapped_here, const char* why) {
   if (memh_) ucp_mem_unmap(detail::access::handle(*ctx_), memh_);
   memh_ = nullptr;
+  std::free(unregistered_);
+  unregistered_ = nullptr;
   throw error("gaea::comm: allocating segment '" + name_ + "' (" + std::to_string(local_bytes) +
               " bytes on rank " + std::to_string(rank_) + ") failed" +
               (mapped_here ? std::string(" on another rank") : std::string(": ") + why));
@@ -68,9 +83,11 @@ segment::segment(context& ctx, std::size_t local_bytes, std::string name)
 
   rkeys_ = detail::allgatherv(ctx.mpi_comm(), packed_key(), wait);
   sizes_ = detail::allgather_value<std::size_t>(ctx.mpi_comm(), local_bytes, wait);
+  // Registered before the last collective: once any rank leaves it, every rank's service worker
+  // finds the segment for the active-message fall-back.
+  detail::access::add_segment(ctx, this);
   bases_ = detail::allgather_value<std::uint64_t>(
       ctx.mpi_comm(), reinterpret_cast<std::uint64_t>(local_base_), wait);
-  detail::access::add_segment(ctx, this);
 }
 
 namespace {
@@ -115,12 +132,18 @@ segment::segment(context& ctx, std::size_t local_bytes, std::string name,
   if (failed) fail_allocation(local_bytes, ok, ucs_status_string(st));
   detail::access::use_segment_id(ctx, id_);
   detail::access::add_segment(ctx, this);
+  // A member without a key is served through active messages, which may only come once every
+  // member has registered the segment: one more (empty) exchange says so.
+  if (std::any_of(members.ranks.begin(), members.ranks.end(),
+                  [&](int r) { return rkeys_.at(static_cast<std::size_t>(r)).empty(); }))
+    members.allgather({});
 }
 
 segment::~segment() {
   if (!ctx_) return;  // orphaned: the context is gone
   detail::access::retire_segment(*ctx_, this);
   if (memh_) ucp_mem_unmap(detail::access::handle(*ctx_), memh_);
+  std::free(unregistered_);
 }
 
 }  // namespace gaea::comm

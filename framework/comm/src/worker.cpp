@@ -8,9 +8,11 @@
 #include <utility>
 
 #include "detail/access.hpp"
+#include "detail/rma_fallback.hpp"
 #include "detail/ucx.hpp"
 #include "gaea/base/detail/copy.hpp"
 #include "gaea/comm/context.hpp"
+#include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/segment.hpp"
 
 namespace gaea::comm {
@@ -150,9 +152,11 @@ ucp_ep* worker::endpoint(int target) {
 }
 
 worker::~worker() {
-  for (auto& [id, keys] : keys_)
-    for (auto& k : keys)
-      if (k.rkey) ucp_rkey_destroy(k.rkey);
+  // Keys go before their endpoints (UCX's rule); nothing is outstanding any more.
+  for (auto& [slot, k] : keys_)
+    if (k.rkey) ucp_rkey_destroy(k.rkey);
+  for (ucp_rkey* r : retired_keys_)
+    ucp_rkey_destroy(r);
   // A graceful (flushing) close: a forced close is undefined unless every endpoint was created
   // with peer error handling. The peers' service workers are still being progressed (by their
   // progress threads, or through the poll hook by their application threads when off).
@@ -224,31 +228,6 @@ void worker::check_range(int target, const segment& seg, std::uint64_t offset, s
                 std::to_string(target) + "'s " + std::to_string(sz) + " bytes");
 }
 
-const worker::remote_key& worker::key(int target, const segment& seg) {
-  // Segments destroyed since the last look: drop their keys here, on the owning thread (another
-  // thread must never touch this worker's cache).
-  if (const std::uint64_t e = detail::access::retired_epoch(ctx_); e != seen_epoch_) {
-    for (std::uint64_t id : detail::access::retired_since(ctx_, seen_epoch_))
-      forget_segment(id);
-    seen_epoch_ = e;
-  }
-  auto& row = keys_[seg.id()];
-  if (row.empty()) row.resize(static_cast<std::size_t>(ctx_.size()));
-  remote_key& k = row[static_cast<std::size_t>(target)];
-  if (k.rkey) return k;
-  detail::check(
-      ucp_ep_rkey_unpack(endpoint(target), seg.packed_rkey(target).data(), &k.rkey),
-      "ucp_ep_rkey_unpack for segment '" + seg.name() + "' of rank " + std::to_string(target));
-  k.base = seg.remote_base(target);
-  if (target == ctx_.rank()) {
-    k.direct = static_cast<std::byte*>(seg.local_base());
-  } else if (ctx_.cfg().use_rkey_ptr) {
-    void* p = nullptr;
-    if (ucp_rkey_ptr(k.rkey, k.base, &p) == UCS_OK) k.direct = static_cast<std::byte*>(p);
-  }
-  return k;
-}
-
 const worker::remote_key& worker::atomic_key(int target, const segment& seg, std::uint64_t offset,
                                              const char* op) {
   check_range(target, seg, offset, sizeof(std::int64_t), op);
@@ -265,14 +244,6 @@ bool worker::is_direct(int target, const segment& seg) {
 std::byte* worker::direct_base(int target, const segment& seg) {
   check_range(target, seg, 0, 0, "direct_base");
   return key(target, seg).direct;
-}
-
-void worker::forget_segment(std::uint64_t id) {
-  auto it = keys_.find(id);
-  if (it == keys_.end()) return;
-  for (auto& k : it->second)
-    if (k.rkey) ucp_rkey_destroy(k.rkey);
-  keys_.erase(it);
 }
 
 void worker::put(int target, const segment& seg, std::uint64_t offset, const void* src,
@@ -320,6 +291,11 @@ void worker::strided(int target, const segment& seg, std::uint64_t offset,
     }
     return;
   }
+  if (!k.rkey) {
+    strided_fallback<Dir>(target, seg, offset, remote_stride, local, local_stride, row_bytes, rows,
+                          c);
+    return;
+  }
   ucp_request_param_t p = detail::completion_param(c);
   ucp_ep_h ep = endpoint(target);  // made by key() above
   if constexpr (Dir == direction::put)
@@ -339,6 +315,45 @@ void worker::strided(int target, const segment& seg, std::uint64_t offset,
                           Dir == direction::put ? op_kind::put : op_kind::get))
         return;
     }
+}
+
+template <worker::direction Dir>
+void worker::strided_fallback(int target, const segment& seg, std::uint64_t offset,
+                              std::size_t remote_stride, local_ptr<Dir> local,
+                              std::size_t local_stride, std::size_t row_bytes, std::size_t rows,
+                              completion& c) {
+  const std::size_t max = ctx_.cfg().max_transfer;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t done = 0; done < row_bytes; done += max) {
+      const std::size_t n = std::min(max, row_bytes - done);
+      local_ptr<Dir> mine = local + r * local_stride + done;
+      detail::rma_request q{};
+      q.segment = seg.id();
+      q.offset = offset + r * remote_stride + done;
+      q.bytes = n;
+      q.op = Dir == direction::put ? detail::rma_op::put : detail::rma_op::get;
+      const auto header = std::as_bytes(std::span(&q, 1));
+      // The same completion for the local and the remote side: a put is complete at the owner
+      // when `c` is, so flush() has nothing more to wait for.
+      if constexpr (Dir == direction::put)
+        am_send(target, handler_ids::comm_rma, header, std::span(mine, n), c, &c);
+      else
+        am_send(target, handler_ids::comm_rma, header, {}, c, &c, std::span(mine, n));
+    }
+}
+
+void worker::atomic_fallback(int target, const segment& seg, std::uint64_t offset, bool swap,
+                             std::int64_t operand, std::int64_t desired, std::int64_t* result,
+                             completion& c) {
+  detail::rma_request q{};
+  q.segment = seg.id();
+  q.offset = offset;
+  q.bytes = sizeof(std::int64_t);
+  q.operand = operand;
+  q.desired = desired;
+  q.op = swap ? detail::rma_op::compare_swap : detail::rma_op::fetch_add;
+  am_send(target, handler_ids::comm_rma, std::as_bytes(std::span(&q, 1)), {}, c, &c,
+          std::as_writable_bytes(std::span(result, 1)));
 }
 
 namespace {
@@ -363,6 +378,7 @@ void worker::fetch_add(int target, const segment& seg, std::uint64_t offset, std
                        std::int64_t* result, completion& done) {
   const remote_key& k = atomic_key(target, seg, offset, "fetch_add");
   stats_.record(op_kind::atomic, sizeof(std::int64_t));
+  if (!k.rkey) return atomic_fallback(target, seg, offset, false, value, 0, result, done);
   post_atomic(endpoint(target), UCP_ATOMIC_OP_ADD, value, result, k.base + offset, k.rkey, done,
               target, "fetch_add");
 }
@@ -372,6 +388,7 @@ void worker::compare_swap(int target, const segment& seg, std::uint64_t offset,
                           completion& done) {
   const remote_key& k = atomic_key(target, seg, offset, "compare_swap");
   stats_.record(op_kind::atomic, sizeof(std::int64_t));
+  if (!k.rkey) return atomic_fallback(target, seg, offset, true, expected, desired, result, done);
   *result = desired;  // UCX swaps *result in when the remote value equals `expected`
   post_atomic(endpoint(target), UCP_ATOMIC_OP_CSWAP, expected, result, k.base + offset, k.rkey,
               done, target, "compare_swap");

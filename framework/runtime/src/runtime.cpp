@@ -346,6 +346,16 @@ runtime::runtime(int* argc, char*** argv)
         return std::vector<double>{static_cast<double>(throttle_->transition_count()), throttled,
                                    idle};
       });
+  // The workers' remote-key caches (GAEA_RKEY_CACHE): misses past the first use of each key
+  // and evictions say the working set of (segment, peer) keys exceeds the cache.
+  add_report_section("remote keys",
+                     {report_count("hits"), report_count("misses"), report_count("evictions")},
+                     [this] {
+                       const comm::op_totals t = comm_->operation_totals();
+                       return std::vector<double>{static_cast<double>(t.key_hits),
+                                                  static_cast<double>(t.key_misses),
+                                                  static_cast<double>(t.key_evictions)};
+                     });
   // A report covers the whole run: choose (and prove) the meter now rather than at finalize,
   // since meters count from their creation.
   if (report_ != "0") energy();

@@ -39,6 +39,8 @@ struct access {
     c.next_segment_id_ = std::max(c.next_segment_id_, id + 1);
   }
   static void add_segment(context& c, segment* s) { c.add_segment(s); }
+  /// The live segment with id `id` on this rank, or null. Thread-safe.
+  static segment* find_segment(context& c, std::uint64_t id) { return c.find_segment(id); }
   /// Unregisters `s` and retires its id: workers drop their keys for it lazily, on their thread.
   static void retire_segment(context& c, segment* s) { c.retire_segment(s); }
   static std::uint64_t retired_epoch(const context& c) noexcept {

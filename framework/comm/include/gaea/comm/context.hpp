@@ -116,6 +116,7 @@ class context {
   class service_impl;
   void add_segment(segment* s);
   void retire_segment(segment* s);
+  segment* find_segment(std::uint64_t id) const;
   std::vector<std::uint64_t> retired_since(std::uint64_t since) const;
   void dispatch(handler_id id, const am_message& msg);
   /// Throws gaea::error on every rank when UCX reaches a rank of another node through shared

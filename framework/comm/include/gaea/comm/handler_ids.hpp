@@ -23,12 +23,13 @@ struct id_range {
   std::string_view owner;
 };
 
-/// Every range; ids outside them (64-127) are reserved for future modules.
-inline constexpr std::array<id_range, 5> ranges{{
+/// Every range; ids outside them (72-127) are reserved for future modules.
+inline constexpr std::array<id_range, 6> ranges{{
     {0, 15, "runtime"},
     {16, 31, "ga"},
     {32, 47, "counters"},
     {48, 63, "coll"},
+    {64, 71, "comm"},
     {128, 255, "an application"},
 }};
 
@@ -52,6 +53,9 @@ inline constexpr handler_id counters_owner = 33;     ///< deferred to the owner'
 inline constexpr handler_id counters_mutex = 34;     ///< mutex_set lock, try_lock and unlock
 // coll (48-63)
 inline constexpr handler_id coll_message = 48;  ///< every collective's point-to-point message
+// comm (64-71)
+/// put, get and atomics served by the owner of memory that could not be registered
+inline constexpr handler_id comm_rma = 64;
 
 /// One id in use, with the name an error message gives it.
 struct known_handler {
@@ -59,7 +63,7 @@ struct known_handler {
   std::string_view name;
 };
 
-inline constexpr std::array<known_handler, 12> known_handlers{{
+inline constexpr std::array<known_handler, 13> known_handlers{{
     {runtime_barrier, "runtime barrier"},
     {runtime_failure, "runtime failure report"},
     {runtime_status, "runtime status request"},
@@ -72,6 +76,7 @@ inline constexpr std::array<known_handler, 12> known_handlers{{
     {counters_owner, "counters owner-served request"},
     {counters_mutex, "counters mutex request"},
     {coll_message, "coll message"},
+    {comm_rma, "comm RMA fall-back"},
 }};
 
 /// Who holds `id`: the name of a known handler, else the owner of its range ("ga", "an

@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// gaea::comm::op_stats — operations issued by one worker, by kind and by size (log2 buckets).
+/// gaea::comm::op_stats — operations issued by one worker, by kind and by size (log2 buckets),
+/// and the events of its remote-key cache.
 
 #include <array>
 #include <atomic>
@@ -37,7 +38,13 @@ constexpr std::string_view to_string(op_kind k) noexcept {
 struct op_totals {
   std::array<std::uint64_t, op_kinds> count{}, bytes{};
   std::array<std::array<std::uint64_t, op_size_buckets>, op_kinds> sizes{};
+  /// Remote-key cache (GAEA_RKEY_CACHE): lookups that found the key unpacked, lookups that
+  /// unpacked it (first use or after an eviction), and keys evicted.
+  std::uint64_t key_hits = 0, key_misses = 0, key_evictions = 0;
   op_totals& operator+=(const op_totals& o) noexcept {
+    key_hits += o.key_hits;
+    key_misses += o.key_misses;
+    key_evictions += o.key_evictions;
     for (std::size_t k = 0; k < op_kinds; ++k) {
       count[k] += o.count[k];
       bytes[k] += o.bytes[k];
@@ -67,7 +74,13 @@ class op_stats {
   std::uint64_t in_bucket(op_kind k, std::size_t b) const noexcept {
     return sizes_[static_cast<std::size_t>(k)][b].load(std::memory_order_relaxed);
   }
+  void key_hit() noexcept { bump(key_hits_); }
+  void key_miss() noexcept { bump(key_misses_); }
+  void key_eviction() noexcept { bump(key_evictions_); }
   void add_to(op_totals& t) const noexcept {
+    t.key_hits += key_hits_.load(std::memory_order_relaxed);
+    t.key_misses += key_misses_.load(std::memory_order_relaxed);
+    t.key_evictions += key_evictions_.load(std::memory_order_relaxed);
     for (std::size_t k = 0; k < op_kinds; ++k) {
       t.count[k] += count_[k].load(std::memory_order_relaxed);
       t.bytes[k] += bytes_[k].load(std::memory_order_relaxed);
@@ -86,6 +99,7 @@ class op_stats {
   }
   std::array<std::atomic<std::uint64_t>, op_kinds> count_{}, bytes_{};
   std::array<std::array<std::atomic<std::uint64_t>, op_size_buckets>, op_kinds> sizes_{};
+  std::atomic<std::uint64_t> key_hits_{0}, key_misses_{0}, key_evictions_{0};
 };
 
 }  // namespace gaea::comm

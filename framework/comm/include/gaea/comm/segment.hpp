@@ -3,6 +3,9 @@
 /// gaea::comm::segment — globally addressable memory, allocated collectively with
 /// ucp_mem_map(UCP_MEM_MAP_ALLOCATE) so that peers on the node reach it through shared memory and
 /// NICs through registration. Each rank contributes its own (possibly different) number of bytes.
+/// Where registration fails on a rank, its part is plain memory and its packed key is empty:
+/// peers' put, get and atomics to it go as active messages that its service worker serves
+/// ([PGAS-BGQ eq. 8]; GAEA_TEST_FAIL_MEM_MAP forces it).
 
 #include <cstddef>
 #include <cstdint>
@@ -54,7 +57,8 @@ class segment {
   /// Bytes contributed by `rank`.
   std::size_t size(int rank) const { return sizes_.at(static_cast<std::size_t>(rank)); }
   std::uint64_t remote_base(int rank) const { return bases_.at(static_cast<std::size_t>(rank)); }
-  /// Packed remote key of `rank` (for workers to unpack against their endpoints).
+  /// Packed remote key of `rank` (for workers to unpack against their endpoints); empty when
+  /// `rank` could not register its part (reached through active messages).
   const std::vector<std::byte>& packed_rkey(int rank) const {
     return rkeys_.at(static_cast<std::size_t>(rank));
   }
@@ -72,6 +76,7 @@ class segment {
   std::string name_;
   int rank_;
   ucp_mem* memh_ = nullptr;
+  void* unregistered_ = nullptr;  // this rank's memory when ucp_mem_map failed
   void* local_base_ = nullptr;
   std::vector<std::size_t> sizes_;
   std::vector<std::uint64_t> bases_;

@@ -75,6 +75,10 @@ using am_handler = std::function<void(const am_message&)>;
 struct config {
   std::size_t max_transfer = std::size_t{1} << 30;  ///< split transfers larger than this
   bool use_rkey_ptr = true;  ///< direct load/store to peers on the node where UCX allows it
+  /// Remote keys a worker keeps unpacked (LFU; keys with a direct pointer are not counted).
+  std::size_t rkey_cache = 1024;
+  /// Test setting: segments of at least this many local bytes act as unregistrable (0: none).
+  std::size_t fail_mem_map = 0;
   static config from_env();
 };
 

@@ -126,10 +126,20 @@ class worker final : public waitable {
     ucp_rkey* rkey = nullptr;
     std::uint64_t base = 0;
     std::byte* direct = nullptr;  // ucp_rkey_ptr result, or null
+    std::uint64_t segment = 0;    // the segment's id
+    std::uint64_t uses = 0;       // LFU count (starts at key_age_ + 1: dynamic aging)
+    /// Outside the cache's bound: a direct pointer handed out, or no key (the fall-back).
+    bool pinned() const noexcept { return direct != nullptr || rkey == nullptr; }
   };
   /// The endpoint to `target`'s service worker, made on the first call (`target` in range).
   ucp_ep* endpoint(int target);
+  /// The unpacked key of `target`'s part of `seg`, from the LFU cache or unpacked now (which
+  /// may evict another key: see worker_keys.cpp). The reference is valid until the next key().
   const remote_key& key(int target, const segment& seg);
+  const remote_key& unpack_key(int target, const segment& seg, std::uint64_t slot);
+  void evict_one();
+  /// Destroys the evicted keys once every operation this worker issued has completed.
+  void destroy_retired_keys();
   /// key() after the checks every 64-bit atomic needs (range, 8-byte alignment).
   const remote_key& atomic_key(int target, const segment& seg, std::uint64_t offset,
                                const char* op);
@@ -141,6 +151,15 @@ class worker final : public waitable {
   void strided(int target, const segment& seg, std::uint64_t offset, std::size_t remote_stride,
                local_ptr<Dir> local, std::size_t local_stride, std::size_t row_bytes,
                std::size_t rows, completion& c);
+  /// The active-message fall-back for a target without a key: one request per row and chunk,
+  /// answered by the target's service worker; `c` completes when it has run.
+  template <direction Dir>
+  void strided_fallback(int target, const segment& seg, std::uint64_t offset,
+                        std::size_t remote_stride, local_ptr<Dir> local, std::size_t local_stride,
+                        std::size_t row_bytes, std::size_t rows, completion& c);
+  void atomic_fallback(int target, const segment& seg, std::uint64_t offset, bool swap,
+                       std::int64_t operand, std::int64_t desired, std::int64_t* result,
+                       completion& c);
   void check_range(int target, const segment& seg, std::uint64_t offset, std::size_t bytes,
                    const char* op) const;
   std::size_t strided_extent(const segment& seg, std::size_t rows, std::size_t stride,
@@ -153,7 +172,12 @@ class worker final : public waitable {
   std::vector<ucp_ep*> eps_;            // by rank; null until endpoint() makes it
   std::vector<std::size_t> unflushed_;  // by rank: bytes put (not direct) since its last flush
   std::int64_t endpoints_ = 0;
-  std::unordered_map<std::uint64_t, std::vector<remote_key>> keys_;
+  // Unpacked keys by slot (segment id x ranks + rank): at most cfg().rkey_cache of them without
+  // a direct pointer (evictable), plus the direct ones (pinned: their pointers are handed out).
+  std::unordered_map<std::uint64_t, remote_key> keys_;
+  std::size_t evictable_ = 0;
+  std::uint64_t key_age_ = 0;            // the LFU count of the last key evicted
+  std::vector<ucp_rkey*> retired_keys_;  // evicted, destroyed after a flush of this worker
   std::uint64_t seen_epoch_ = 0;
   std::int64_t pending_acks_ = 0;
   op_stats stats_;
