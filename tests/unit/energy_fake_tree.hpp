@@ -8,10 +8,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "gaea/energy/sysfs.hpp"
 
@@ -102,6 +104,37 @@ inline std::uint64_t msr_value(const fake_root& t, int cpu, std::int64_t reg = 0
 inline std::string msr_bytes(const fake_root& t, int cpu) {
   std::ifstream in(t.at("/dev/cpu/" + std::to_string(cpu) + "/msr"), std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// A fake msr-safe device /dev/cpu/<cpu>/msr_safe: a regular file of 0x700 bytes (every other
+/// byte 0xEE) holding each (register, value) of `regs` at the register's address, as msr-safe
+/// answers a pread/pwrite of 8 bytes at that offset.
+inline void add_msr_safe(const fake_root& t, int cpu,
+                         std::initializer_list<std::pair<std::int64_t, std::uint64_t>> regs) {
+  const auto p = t.at("/dev/cpu/" + std::to_string(cpu) + "/msr_safe");
+  std::filesystem::create_directories(p.parent_path());
+  std::string bytes(0x700, '\xEE');
+  for (const auto& [reg, value] : regs)
+    std::memcpy(bytes.data() + reg, &value, sizeof value);
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+
+/// The 8 bytes at offset `reg` of the fake msr_safe file of `cpu`.
+inline std::uint64_t msr_safe_value(const fake_root& t, int cpu, std::int64_t reg) {
+  std::ifstream in(t.at("/dev/cpu/" + std::to_string(cpu) + "/msr_safe"), std::ios::binary);
+  in.seekg(reg);
+  std::uint64_t v = 0;
+  in.read(reinterpret_cast<char*>(&v), sizeof v);
+  return v;
+}
+
+/// Writes `value` at offset `reg` of the fake msr_safe file of `cpu` (what the hardware does
+/// when a counter advances).
+inline void set_msr_safe(const fake_root& t, int cpu, std::int64_t reg, std::uint64_t value) {
+  std::fstream f(t.at("/dev/cpu/" + std::to_string(cpu) + "/msr_safe"),
+                 std::ios::binary | std::ios::in | std::ios::out);
+  f.seekp(reg);
+  f.write(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
 }  // namespace energy_test

@@ -23,26 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Package id -> its first CPU; {0: 0} when topology is unreadable.
-std::map<int, int> first_cpu_of_packages(const fs::path& root) {
-  std::map<int, int> first;
-  const fs::path dir = under(root, "/sys/devices/system/cpu");
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.size() < 4 || name.compare(0, 3, "cpu") != 0 ||
-        name.find_first_not_of("0123456789", 3) != std::string::npos)
-      continue;
-    const int cpu = std::atoi(name.c_str() + 3);
-    const auto pkg = read_int(it->path() / "topology" / "physical_package_id");
-    if (!pkg || *pkg < 0 || *pkg > 1 << 20) continue;
-    auto [pos, fresh] = first.emplace(static_cast<int>(*pkg), cpu);
-    if (!fresh && cpu < pos->second) pos->second = cpu;
-  }
-  if (first.empty()) first.emplace(0, 0);
-  return first;
-}
-
 // "event=0x02" -> 2. Other terms (umask=...) are not used by the power PMU: reject them.
 std::optional<std::uint64_t> parse_event_config(const std::string& text) {
   constexpr std::string_view prefix = "event=";
@@ -112,7 +92,7 @@ std::unique_ptr<meter> make_perf_meter(const fs::path& root, std::string& why) {
     return nullptr;
   }
 
-  const std::map<int, int> packages = first_cpu_of_packages(root);
+  const std::map<int, int> packages = detail::first_cpu_of_packages(root);
   std::vector<detail::unique_fd> fds;
   std::vector<std::uint64_t> base;
   std::vector<int> ids;
