@@ -3,6 +3,8 @@
 // and removed when the test ends. Paths are given as absolute kernel paths ("/sys/...").
 
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -136,5 +138,30 @@ inline void set_msr_safe(const fake_root& t, int cpu, std::int64_t reg, std::uin
   f.seekp(reg);
   f.write(reinterpret_cast<const char*>(&value), sizeof value);
 }
+
+/// Runs `fn` in a child process switched to uid and gid `user` (a user who is not root) and
+/// returns the child's exit status (fn's result; 100 when the switch failed, 101 when fn threw).
+/// -1 when this process is not root and cannot switch.
+template <class F>
+int run_as_user(unsigned user, F&& fn) {
+  if (::geteuid() != 0) return -1;
+  const pid_t child = ::fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    if (::setgid(user) != 0 || ::setuid(user) != 0 || ::geteuid() == 0) ::_exit(100);
+    int rc = 101;
+    try {
+      rc = fn();
+    } catch (...) {
+    }
+    ::_exit(rc);
+  }
+  int status = 0;
+  if (::waitpid(child, &status, 0) != child || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+/// The uid of "nobody", the second user of the non-root tests.
+inline constexpr unsigned nobody_uid = 65534;
 
 }  // namespace energy_test

@@ -6,7 +6,6 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -213,7 +212,7 @@ TEST_CASE("msr-safe as a uid that is not root: throttle and meter through the us
     WARN("skipped: needs root to switch to a second uid");
     return;
   }
-  constexpr uid_t user = 65534;  // nobody
+  constexpr unsigned user = energy_test::nobody_uid;
   fake_root t;
   add_cpus(t, 1);
   t.write("/dev/cpu/msr_allowlist", full_list);
@@ -228,29 +227,23 @@ TEST_CASE("msr-safe as a uid that is not root: throttle and meter through the us
     ::chmod(t.at(p).c_str(), 0755);
   REQUIRE(::chown(t.at("/dev/cpu/0/msr_safe").c_str(), user, user) == 0);
   ::chmod(t.at("/dev/cpu/1/msr_safe").c_str(), 0600);
-  const pid_t child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    if (::setgid(user) != 0 || ::setuid(user) != 0 || ::geteuid() == 0) _exit(10);
+  const int rc = energy_test::run_as_user(user, [&] {
     throttle_choice c = make_throttle(config_for(t, {0}));
-    if (!c.thr->active() || c.thr->name() != "msr-safe-clockmod") _exit(11);
-    if (!c.thr->set_level(0, 2)) _exit(12);
-    if (msr_safe_value(t, 0, clock_modulation) != 0x31C) _exit(13);  // enable + duty 6/8
+    if (!c.thr->active() || c.thr->name() != "msr-safe-clockmod") return 11;
+    if (!c.thr->set_level(0, 2)) return 12;
+    if (msr_safe_value(t, 0, clock_modulation) != 0x31C) return 13;  // enable + duty 6/8
     c.thr->restore();
-    if (msr_safe_value(t, 0, clock_modulation) != 0x300) _exit(14);
+    if (msr_safe_value(t, 0, clock_modulation) != 0x300) return 14;
     // CPU 1's device is root's: none, naming it.
     c = make_throttle(config_for(t, {0, 1}));
-    if (c.thr->active() || !contains(c.reason, "/dev/cpu/1/msr_safe: Permission denied")) _exit(15);
+    if (c.thr->active() || !contains(c.reason, "/dev/cpu/1/msr_safe: Permission denied")) return 15;
     std::string why;
     std::unique_ptr<meter> m = make_msr_safe_meter(t.root(), why);
-    if (!m) _exit(16);
+    if (!m) return 16;
     set_msr_safe(t, 0, pkg_energy, 5 + 16384);
     const auto j = m->joules();
-    if (!j || std::abs(*j - 1.0) > 1e-12) _exit(17);
-    _exit(0);
-  }
-  int status = 0;
-  REQUIRE(::waitpid(child, &status, 0) == child);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
+    if (!j || std::abs(*j - 1.0) > 1e-12) return 17;
+    return 0;
+  });
+  CHECK(rc == 0);
 }

@@ -23,6 +23,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Why a user may be refused a CPU-wide event: perf_event_paranoid above 0 keeps them to root
+// (or CAP_PERFMON). Names the value, and what a site sets.
+std::string paranoid_note(const fs::path& root) {
+  const fs::path p = under(root, "/proc/sys/kernel/perf_event_paranoid");
+  const auto level = read_int(p);
+  if (!level) return " (" + p.string() + " not readable)";
+  const std::string is = " (" + p.string() + " is " + std::to_string(*level);
+  if (*level <= 0) return is + ": not the cause)";
+  return is + (::geteuid() == 0 ? ": root is not bound by it)"
+                                : ": a CPU-wide power event needs <= 0 for a user who is not root, "
+                                  "or CAP_PERFMON)");
+}
+
 // "event=0x02" -> 2. Other terms (umask=...) are not used by the power PMU: reject them.
 std::optional<std::uint64_t> parse_event_config(const std::string& text) {
   constexpr std::string_view prefix = "event=";
@@ -106,9 +119,9 @@ std::unique_ptr<meter> make_perf_meter(const fs::path& root, std::string& why) {
         static_cast<int>(::syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC)));
     std::uint64_t count = 0;
     if (!fd || ::read(fd.get(), &count, sizeof count) != static_cast<ssize_t>(sizeof count)) {
+      const int err = errno;
       why = "perf_event_open(type " + std::to_string(*type) + ", config " + *event_text + ", cpu " +
-            std::to_string(cpu) + "): " + detail::error_text(errno) +
-            " (see /proc/sys/kernel/perf_event_paranoid)";
+            std::to_string(cpu) + "): " + detail::error_text(err) + paranoid_note(root);
       return nullptr;
     }
     fds.push_back(std::move(fd));
