@@ -3,15 +3,19 @@
 // and removed when the test ends. Paths are given as absolute kernel paths ("/sys/...").
 
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "gaea/energy/sysfs.hpp"
 
@@ -103,5 +107,61 @@ inline std::string msr_bytes(const fake_root& t, int cpu) {
   std::ifstream in(t.at("/dev/cpu/" + std::to_string(cpu) + "/msr"), std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
+
+/// A fake msr-safe device /dev/cpu/<cpu>/msr_safe: a regular file of 0x700 bytes (every other
+/// byte 0xEE) holding each (register, value) of `regs` at the register's address, as msr-safe
+/// answers a pread/pwrite of 8 bytes at that offset.
+inline void add_msr_safe(const fake_root& t, int cpu,
+                         std::initializer_list<std::pair<std::int64_t, std::uint64_t>> regs) {
+  const auto p = t.at("/dev/cpu/" + std::to_string(cpu) + "/msr_safe");
+  std::filesystem::create_directories(p.parent_path());
+  std::string bytes(0x700, '\xEE');
+  for (const auto& [reg, value] : regs)
+    std::memcpy(bytes.data() + reg, &value, sizeof value);
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+
+/// The 8 bytes at offset `reg` of the fake msr_safe file of `cpu`.
+inline std::uint64_t msr_safe_value(const fake_root& t, int cpu, std::int64_t reg) {
+  std::ifstream in(t.at("/dev/cpu/" + std::to_string(cpu) + "/msr_safe"), std::ios::binary);
+  in.seekg(reg);
+  std::uint64_t v = 0;
+  in.read(reinterpret_cast<char*>(&v), sizeof v);
+  return v;
+}
+
+/// Writes `value` at offset `reg` of the fake msr_safe file of `cpu` (what the hardware does
+/// when a counter advances).
+inline void set_msr_safe(const fake_root& t, int cpu, std::int64_t reg, std::uint64_t value) {
+  std::fstream f(t.at("/dev/cpu/" + std::to_string(cpu) + "/msr_safe"),
+                 std::ios::binary | std::ios::in | std::ios::out);
+  f.seekp(reg);
+  f.write(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+/// Runs `fn` in a child process switched to uid and gid `user` (a user who is not root) and
+/// returns the child's exit status (fn's result; 100 when the switch failed, 101 when fn threw).
+/// -1 when this process is not root and cannot switch.
+template <class F>
+int run_as_user(unsigned user, F&& fn) {
+  if (::geteuid() != 0) return -1;
+  const pid_t child = ::fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    if (::setgid(user) != 0 || ::setuid(user) != 0 || ::geteuid() == 0) ::_exit(100);
+    int rc = 101;
+    try {
+      rc = fn();
+    } catch (...) {
+    }
+    ::_exit(rc);
+  }
+  int status = 0;
+  if (::waitpid(child, &status, 0) != child || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+/// The uid of "nobody", the second user of the non-root tests.
+inline constexpr unsigned nobody_uid = 65534;
 
 }  // namespace energy_test

@@ -1,9 +1,12 @@
 // gaea::energy meters: RAPL powercap on fake trees (packages only, wrap-around), perf power events
 // that open but never count, prove(), and select_meter's fall-back to the model.
 
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 #include "energy_fake_tree.hpp"
 #include "gaea/base/error.hpp"
@@ -181,8 +184,9 @@ TEST_CASE("a perf power event that reads 0 J is never chosen", "[energy][meter]"
       CHECK(choice.rejected.size() == 1);
       CHECK(choice.reason.find("GAEA_ENERGY_METER=perf but perf-power") != std::string::npos);
     } else {
-      CHECK(choice.rejected.size() == 2);
+      CHECK(choice.rejected.size() == 3);  // RAPL: no zones; msr-safe: no device
       CHECK(choice.rejected[0].rfind("rapl-powercap: no powercap zones", 0) == 0);
+      CHECK(choice.rejected[2].rfind("msr-safe-rapl: ", 0) == 0);
     }
   }
 }
@@ -220,7 +224,7 @@ TEST_CASE("select_meter on this machine picks a meter that proved itself, or the
     CHECK(choice.reason.find("increased by") != std::string::npos);
   } else {
     CHECK(choice.m->name() == "model");
-    CHECK(choice.rejected.size() == 2);  // both hardware meters were tried and said why not
+    CHECK(choice.rejected.size() == 3);  // every hardware meter was tried and said why not
     for (const auto& r : choice.rejected)
       CHECK(r.find(": ") != std::string::npos);
   }
@@ -260,4 +264,44 @@ TEST_CASE("select_meter: model on request, unknown kind names GAEA_ENERGY_METER"
   } catch (const gaea::error& e) {
     CHECK(std::string(e.what()).find("GAEA_ENERGY_METER") != std::string::npos);
   }
+}
+
+TEST_CASE("perf power events: a refusal names perf_event_paranoid and what a user needs",
+          "[energy][meter][nonroot]") {
+  // The real value decides whether the kernel lets a user open a CPU-wide event; the fake tree
+  // carries it so that the reason can name it.
+  const auto real = read_int("/proc/sys/kernel/perf_event_paranoid");
+  if (!real) {
+    WARN("skipped: /proc/sys/kernel/perf_event_paranoid not readable");
+    return;
+  }
+  fake_root t;
+  t.write("/sys/bus/event_source/devices/power/type", "1");  // software: cpu-clock
+  t.write("/sys/bus/event_source/devices/power/events/energy-pkg", "event=0x0");
+  t.write("/sys/bus/event_source/devices/power/events/energy-pkg.scale", "1e-9");
+  t.write("/proc/sys/kernel/perf_event_paranoid", std::to_string(*real));
+  for (const char* p : {"/", "/sys", "/proc", "/proc/sys", "/proc/sys/kernel"})
+    ::chmod(t.at(p).c_str(), 0755);
+  const int rc = energy_test::run_as_user(energy_test::nobody_uid, [&] {
+    std::string why;
+    const bool opened = make_perf_meter(t.root(), why) != nullptr;
+    if (*real <= 0) return opened ? 0 : 20;  // allowed: the user's event opens
+    if (opened) return 21;
+    return why.find("perf_event_paranoid is " + std::to_string(*real) +
+                    ": a CPU-wide power event needs <= 0 for a user who is not root") !=
+                   std::string::npos
+               ? 0
+               : 22;
+  });
+  if (rc < 0) {
+    WARN("skipped: needs root to switch to a second uid");
+    return;
+  }
+  CHECK(rc == 0);
+  // An event the kernel does not know fails for everyone; a paranoid of -1 is then not the cause.
+  t.write("/sys/bus/event_source/devices/power/type", "2147483000");
+  t.write("/proc/sys/kernel/perf_event_paranoid", "-1");
+  std::string why;
+  CHECK_FALSE(make_perf_meter(t.root(), why));
+  CHECK(why.find("perf_event_paranoid is -1: not the cause") != std::string::npos);
 }

@@ -105,9 +105,9 @@ const std::vector<variable>& table() {
        "root under which /sys and /dev are looked up (tests point it at fake trees)",
        value_kind::text},
       {"GAEA_ENERGY_METER", "auto",
-       "energy meter: auto (RAPL powercap, then perf power events, each used only after it proves "
-       "it works, else the model) | rapl | perf | model",
-       value_kind::choice, "auto|rapl|perf|model"},
+       "energy meter: auto (RAPL powercap, then perf power events, then RAPL through msr-safe, "
+       "each used only after it proves it works, else the model) | rapl | perf | msr-safe | model",
+       value_kind::choice, "auto|rapl|perf|msr-safe|model"},
       {"GAEA_ENERGY_MODEL", "",
        "JSON file with the power-model parameters (see framework/energy/README.md); empty = "
        "documented defaults",

@@ -56,7 +56,10 @@ actuator_choice make_actuator(const actuator_config& cfg) {
     if (cfg.install_signal_handlers) detail::install_fatal_signal_handlers();
     return c;
   }
-  std::string why = std::move(c.reason);
+  // What a site must enable, so that the line is the decision table's row (gaea-info).
+  std::string why = std::move(c.reason) +
+                    " (a site enables DVFS with the cpufreq userspace governor, or "
+                    "scaling_max_freq writable by the job's user)";
   if (cfg.kind != "auto") why = "GAEA_DVFS=" + cfg.kind + ": " + why;
   return {make_none(), why + std::string(sleep_only)};
 }

@@ -140,6 +140,7 @@ class arbitrated_throttle final : public throttle {
   std::uint64_t transition_count() const noexcept override { return inner_->transition_count(); }
   std::int64_t transition_cost_ns() const noexcept override { return inner_->transition_cost_ns(); }
   level_times cpu_ns_by_level() const override { return inner_->cpu_ns_by_level(); }
+  std::string refusal() const override { return inner_->refusal(); }
 
  private:
   bool apply(int cpu) {

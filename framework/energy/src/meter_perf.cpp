@@ -23,24 +23,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Package id -> its first CPU; {0: 0} when topology is unreadable.
-std::map<int, int> first_cpu_of_packages(const fs::path& root) {
-  std::map<int, int> first;
-  const fs::path dir = under(root, "/sys/devices/system/cpu");
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.size() < 4 || name.compare(0, 3, "cpu") != 0 ||
-        name.find_first_not_of("0123456789", 3) != std::string::npos)
-      continue;
-    const int cpu = std::atoi(name.c_str() + 3);
-    const auto pkg = read_int(it->path() / "topology" / "physical_package_id");
-    if (!pkg || *pkg < 0 || *pkg > 1 << 20) continue;
-    auto [pos, fresh] = first.emplace(static_cast<int>(*pkg), cpu);
-    if (!fresh && cpu < pos->second) pos->second = cpu;
-  }
-  if (first.empty()) first.emplace(0, 0);
-  return first;
+// Why a user may be refused a CPU-wide event: perf_event_paranoid above 0 keeps them to root
+// (or CAP_PERFMON). Names the value, and what a site sets.
+std::string paranoid_note(const fs::path& root) {
+  const fs::path p = under(root, "/proc/sys/kernel/perf_event_paranoid");
+  const auto level = read_int(p);
+  if (!level) return " (" + p.string() + " not readable)";
+  const std::string is = " (" + p.string() + " is " + std::to_string(*level);
+  if (*level <= 0) return is + ": not the cause)";
+  return is + (::geteuid() == 0 ? ": root is not bound by it)"
+                                : ": a CPU-wide power event needs <= 0 for a user who is not root, "
+                                  "or CAP_PERFMON)");
 }
 
 // "event=0x02" -> 2. Other terms (umask=...) are not used by the power PMU: reject them.
@@ -112,7 +105,7 @@ std::unique_ptr<meter> make_perf_meter(const fs::path& root, std::string& why) {
     return nullptr;
   }
 
-  const std::map<int, int> packages = first_cpu_of_packages(root);
+  const std::map<int, int> packages = detail::first_cpu_of_packages(root);
   std::vector<detail::unique_fd> fds;
   std::vector<std::uint64_t> base;
   std::vector<int> ids;
@@ -126,9 +119,9 @@ std::unique_ptr<meter> make_perf_meter(const fs::path& root, std::string& why) {
         static_cast<int>(::syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC)));
     std::uint64_t count = 0;
     if (!fd || ::read(fd.get(), &count, sizeof count) != static_cast<ssize_t>(sizeof count)) {
+      const int err = errno;
       why = "perf_event_open(type " + std::to_string(*type) + ", config " + *event_text + ", cpu " +
-            std::to_string(cpu) + "): " + detail::error_text(errno) +
-            " (see /proc/sys/kernel/perf_event_paranoid)";
+            std::to_string(cpu) + "): " + detail::error_text(err) + paranoid_note(root);
       return nullptr;
     }
     fds.push_back(std::move(fd));

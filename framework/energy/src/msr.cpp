@@ -14,13 +14,29 @@ constexpr std::uint64_t duty_mask = 0x7;
 constexpr int eighths = 8;
 }  // namespace
 
-std::filesystem::path msr_path(const std::filesystem::path& root, int cpu) {
-  return under(root, "/dev/cpu/" + std::to_string(cpu) + "/msr");
+std::filesystem::path msr_path(const std::filesystem::path& root, int cpu, msr_device dev) {
+  return under(root, "/dev/cpu/" + std::to_string(cpu) +
+                         (dev == msr_device::msr_safe ? "/msr_safe" : "/msr"));
+}
+
+std::optional<std::uint64_t> read_msr(int fd, std::int64_t reg) noexcept {
+  std::uint64_t v = 0;
+  if (!read_at(fd, reg, &v, sizeof v)) return std::nullopt;
+  return v;
+}
+
+unique_fd open_msr_ro(const std::filesystem::path& root, int cpu, std::int64_t reg,
+                      std::string& why, msr_device dev) {
+  const auto path = msr_path(root, cpu, dev);
+  unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd && read_msr(fd.get(), reg)) return fd;
+  why = path.string() + ": " + error_text(errno);
+  return unique_fd();
 }
 
 std::optional<open_msr> open_msr_rw(const std::filesystem::path& root, int cpu, std::int64_t reg,
-                                    std::string& why) {
-  const auto path = msr_path(root, cpu);
+                                    std::string& why, msr_device dev) {
+  const auto path = msr_path(root, cpu, dev);
   const auto fail = [&] {
     why = "no MSR access (" + path.string() + ": " + error_text(errno) + ")";
     return std::nullopt;

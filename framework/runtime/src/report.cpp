@@ -208,6 +208,9 @@ void runtime::write_report_and_trace() {
         ctx.start_unix_ms = report_start_unix_ms_;
         ctx.actuator = std::string(actuator_->name());
         ctx.dvfs_reason = dvfs_reason_;
+        ctx.throttle = std::string(throttle_->name());
+        ctx.throttle_reason = throttle_reason_;
+        ctx.throttle_refusal = throttle_->refusal();
         ctx.energy_source = e.source;
         ctx.energy_scope = e.scope;
         ctx.meter_reason = meter_reason_;

@@ -731,6 +731,7 @@ energy_reading runtime::energy() {
     meter_reason_ = c.reason;
     for (const auto& r : c.rejected)
       meter_reason_ += "; rejected " + r;
+    meter_rejected_ = std::move(c.rejected);
   }
   energy_reading r;
   r.joules = meter_->joules().value_or(0.0);
@@ -744,6 +745,12 @@ std::string runtime::meter_reason() {
   energy();
   std::lock_guard lock(meter_mutex_);
   return meter_reason_;
+}
+
+std::vector<std::string> runtime::meter_rejected() {
+  energy();
+  std::lock_guard lock(meter_mutex_);
+  return meter_rejected_;
 }
 
 void init(int* argc, char*** argv) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,10 @@ struct khz_range {
 /// cpuinfo_max_freq / cpuinfo_min_freq of `cpu` under `root` when both are readable and
 /// 0 < min <= max; nullopt otherwise.
 std::optional<khz_range> cpuinfo_range(const std::filesystem::path& root, int cpu);
+
+/// Package id -> its first CPU, from topology/physical_package_id under `root`; {0: 0} when the
+/// topology is unreadable. The package meters read one counter per package on that CPU.
+std::map<int, int> first_cpu_of_packages(const std::filesystem::path& root);
 
 /// Compact list of sorted ids: {0,1,2,3,6} -> "0-3,6"; "" when empty.
 std::string format_id_list(std::vector<int> ids);

@@ -55,6 +55,8 @@ struct report_context {
   std::vector<std::string> command_line;
   std::int64_t start_unix_ms = 0;
   std::string actuator, dvfs_reason;
+  /// Rank 0's throttle backend, why, and the write its device refused while running ("" if none).
+  std::string throttle, throttle_reason, throttle_refusal;
   std::string energy_source, energy_scope, meter_reason;
   double max_slowdown = 0;
   std::string calibration;

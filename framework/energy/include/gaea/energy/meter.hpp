@@ -19,13 +19,14 @@
 namespace gaea::energy {
 
 /// The kinds select_meter() accepts: GAEA_ENERGY_METER's choices.
-inline constexpr std::array<std::string_view, 4> meter_kinds{"auto", "rapl", "perf", "model"};
+inline constexpr std::array<std::string_view, 5> meter_kinds{"auto", "rapl", "perf", "msr-safe",
+                                                             "model"};
 
 /// Thread safety: joules() may be called from any thread, one at a time.
 class meter {
  public:
   virtual ~meter() = default;
-  /// "rapl-powercap", "perf-power" or "model".
+  /// "rapl-powercap", "perf-power", "msr-safe-rapl" or "model".
   virtual std::string_view name() const noexcept = 0;
   /// True for hardware counters, false for the model (every figure says which).
   virtual bool measured() const noexcept = 0;
@@ -43,6 +44,13 @@ std::unique_ptr<meter> make_rapl_meter(const std::filesystem::path& root, std::s
 /// perf `power/energy-pkg/` (type from .../event_source/devices/power/type, config and scale from
 /// its events/ files), opened per package. nullptr (and `why`) when absent or not permitted.
 std::unique_ptr<meter> make_perf_meter(const std::filesystem::path& root, std::string& why);
+
+/// RAPL through msr-safe: MSR_PKG_ENERGY_STATUS (0x611, 32-bit counter) of each package's first
+/// CPU, read through /dev/cpu/N/msr_safe, in the unit of MSR_RAPL_POWER_UNIT (0x606, bits 12:8:
+/// 1/2^ESU J). Where /dev/cpu/msr_allowlist is readable it must list both registers. nullptr
+/// (and `why`, with what a site must allow) otherwise. joules() must run at least once per wrap
+/// of the 32-bit counter (minutes at full load).
+std::unique_ptr<meter> make_msr_safe_meter(const std::filesystem::path& root, std::string& why);
 
 /// Inputs of the model meter, supplied by whoever tracks threads (the progress engine): CPU time
 /// of every thread of the rank split by frequency and duty, and the transitions so far.
@@ -86,7 +94,8 @@ struct meter_choice {
   std::string reason;                 ///< one line
   std::vector<std::string> rejected;  ///< "perf-power: read 0 J under load" ...
 };
-/// `kind`: auto|rapl|perf|model (GAEA_ENERGY_METER). auto tries RAPL, then perf, each proved with
+/// `kind`: auto|rapl|perf|msr-safe|model (GAEA_ENERGY_METER). auto tries RAPL, then perf, then
+/// msr-safe, each proved with
 /// `load`, and falls back to the model; an explicit hardware kind that fails to prove itself also
 /// falls back to the model, saying so. Unknown kind: gaea::error.
 meter_choice select_meter(std::string_view kind, const std::filesystem::path& root,

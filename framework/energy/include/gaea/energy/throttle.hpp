@@ -107,6 +107,10 @@ class throttle {
   /// at every transition; the CPU time between two transitions is split evenly over the managed
   /// CPUs and each part counted at that CPU's level. All zero for "none".
   virtual level_times cpu_ns_by_level() const = 0;
+  /// Empty while the device accepted every write; else, once it refused one (an msr-safe
+  /// allow-list changed under a running job), what was refused. From then on the throttle writes
+  /// nothing more (set_level returns false) until restore(). Thread-safe.
+  virtual std::string refusal() const { return {}; }
 };
 
 /// What make_throttle decided and why, in one line ("msr-clockmod throttle on CPUs 0-3 (...)" /

@@ -132,6 +132,9 @@ class runtime {
   energy_reading energy();
   /// Why the meter was chosen and what was rejected (chooses it if not done yet).
   std::string meter_reason();
+  /// The meters that lost, one "<meter>: <why>" each, in the order tried (chooses the meter if
+  /// not done yet): the rows of gaea-info's decision table.
+  std::vector<std::string> meter_rejected();
   const energy::model_params& model() const noexcept { return model_; }
   /// Wall seconds since the runtime started.
   double elapsed() const noexcept;
@@ -214,6 +217,7 @@ class runtime {
   std::mutex meter_mutex_;
   std::unique_ptr<energy::meter> meter_;
   std::string meter_reason_;
+  std::vector<std::string> meter_rejected_;
   std::int64_t start_ns_ = 0;
   // The report's interval starts when the start-up barrier ends (wall and process CPU clocks,
   // and the UTC time for its "start_time"), so that CPU time and wall time cover the same span.
