@@ -580,8 +580,11 @@ void engine::wait_scope::select() {
     }
   }
   const bool can_block = notified_ && m != mode::off && m != mode::spin && ts_.wt.can_block();
-  // adaptive_fixed never blocks, so needs no notification.
-  if (!can_block && strategy_ != &s.fixed && (strategy_ != &s.spin || e_.opt_.share_core))
+  // adaptive_fixed never blocks, so needs no notification. Under `off` no progress thread
+  // exists: spinning takes the core only from other ranks, so only their sharing it makes a
+  // polling wait sleep (one rank on a one-core host otherwise slept ~100 us per message).
+  const bool core_contended = m == mode::off ? e_.opt_.ranks_share_cores : e_.opt_.share_core;
+  if (!can_block && strategy_ != &s.fixed && (strategy_ != &s.spin || core_contended))
     strategy_ = &s.adaptive;
   // The hand-over's waits serve like `off`'s (auto's short spin and sleep steps, tuned for a
   // progress thread on its own core, cost LBM on 4 ranks / 2 cores 20 % against `off`), and
