@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
           row(rt.throttle().active(), "throttle",
               rt.throttle().active() ? std::string(rt.throttle().name()) : rt.throttle_reason());
           if (const std::string r = rt.throttle().refusal(); !r.empty()) row(false, "throttle", r);
-          const gaea::runtime::energy_reading e = rt.energy();
+          const auto e = rt.energy();
           row(true, "meter", e.source + (e.measured ? " (measured)" : " (estimated)"));
           for (const std::string& r : rt.meter_rejected())
             row(false, "meter", r);
