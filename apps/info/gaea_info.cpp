@@ -161,7 +161,7 @@ int main(int argc, char** argv) {
           std::printf("throttle (rank 0): %s\n", rt.throttle_reason().c_str());
           std::printf("energy meter (rank 0): %s\n", meter.c_str());
           // The decision table: what is used, what was refused and why (each reason names what
-          // a site must enable; docs/energy.md has the full table).
+          // a site must enable; framework/energy/README.md has the full table).
           std::printf("energy decision table (rank 0):\n");
           const auto row = [](bool used, const char* what, const std::string& text) {
             std::printf("  %-8s %-9s %s\n", used ? "used" : "refused", what, text.c_str());
@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
           row(rt.throttle().active(), "throttle",
               rt.throttle().active() ? std::string(rt.throttle().name()) : rt.throttle_reason());
           if (const std::string r = rt.throttle().refusal(); !r.empty()) row(false, "throttle", r);
-          const gaea::runtime::energy_reading e = rt.energy();
+          const auto e = rt.energy();
           row(true, "meter", e.source + (e.measured ? " (measured)" : " (estimated)"));
           for (const std::string& r : rt.meter_rejected())
             row(false, "meter", r);
