@@ -130,8 +130,8 @@ TEST_CASE("gaea-power without a meter that proves itself: exit 3, nothing writte
   fake_root t;
   fake_rapl rapl(t, fake_rapl::law(24, 9));  // never started: energy_uj stays where it is
   const auto model = t.root() / "model.json";
-  result r = run(
-      t, {"calibrate", "--root", t.root().string(), "--output", model.string(), "--phase-ms", "100"});
+  result r = run(t, {"calibrate", "--root", t.root().string(), "--output", model.string(),
+                     "--phase-ms", "100"});
   INFO(r.out << r.err);
   CHECK(r.status == 3);
   CHECK(contains(r.out, "no hardware meter proved itself"));
