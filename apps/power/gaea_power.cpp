@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
+#include "gaea/energy/meter.hpp"
 #include "power_commands.hpp"
 
 int main(int argc, char** argv) {
@@ -19,7 +21,8 @@ int main(int argc, char** argv) {
   const auto common = [&](CLI::App* c, bool throttle) {
     c->add_option("--root", root, "root of /sys, /dev and /proc (default: GAEA_SYSFS_ROOT)");
     c->add_option("--meter", o.meter, "meter kind (default: GAEA_ENERGY_METER)")
-        ->check(CLI::IsMember({"auto", "rapl", "perf", "model"}));
+        ->check(CLI::IsMember(std::vector<std::string>(gaea::energy::meter_kinds.begin(),
+                                                       gaea::energy::meter_kinds.end())));
     c->add_option("--phase-ms", o.phase_ms, "length of each phase (ms)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{3600000}));
     c->add_option("--sample-ms", o.sample_ms,

@@ -48,9 +48,9 @@ std::string percent(double rel) {
 // The meter the runtime would use, or nullptr after saying why there is none.
 std::unique_ptr<en::meter> hardware_meter(const options& o, const char* cmd) {
   const std::string kind =
-      o.meter.empty()
-          ? gaea::env::get_choice("GAEA_ENERGY_METER", {"auto", "rapl", "perf", "model"})
-          : o.meter;
+      o.meter.empty() ? gaea::env::get_choice("GAEA_ENERGY_METER",
+                                              {en::meter_kinds.begin(), en::meter_kinds.end()})
+                      : o.meter;
   en::meter_choice c = en::select_meter(kind, root_of(o), en::model_params{}, {},
                                         [] { en::burn_cpu(std::chrono::milliseconds(30)); });
   if (c.m->measured()) {
