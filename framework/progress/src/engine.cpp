@@ -582,7 +582,7 @@ void engine::wait_scope::select() {
   const bool can_block = notified_ && m != mode::off && m != mode::spin && ts_.wt.can_block();
   // adaptive_fixed never blocks, so needs no notification. Under `off` no progress thread
   // exists: spinning takes the core only from other ranks, so only their sharing it makes a
-  // polling wait sleep (one rank on a one-core host otherwise slept ~100 us per message).
+  // polling wait sleep.
   const bool core_contended = m == mode::off ? e_.opt_.ranks_share_cores : e_.opt_.share_core;
   if (!can_block && strategy_ != &s.fixed && (strategy_ != &s.spin || core_contended))
     strategy_ = &s.adaptive;
