@@ -102,6 +102,12 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   const bool one_node = std::all_of(node_of_.begin(), node_of_.end(), [](int n) { return n == 0; });
   if (one_node && !std::getenv("UCX_NET_DEVICES") && if_nametoindex("lo") != 0)
     ucp_config_modify(ucfg, "NET_DEVICES", "lo");
+  // UCX's adaptive progress polls only the interfaces that a worker's own endpoints use. The
+  // service worker only receives (the threads' workers make the endpoints), so its network
+  // interface counts as idle and each message from another host reaches it through UCX's async
+  // thread: a thread wake-up per message. A job across hosts polls every interface instead.
+  if (!one_node && !std::getenv("UCX_ADAPTIVE_PROGRESS"))
+    ucp_config_modify(ucfg, "ADAPTIVE_PROGRESS", "n");
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                       UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
