@@ -135,8 +135,10 @@ for c in configs:
         r[v] = {f: med([x[f] for x in rs])
                 for f in ("iter_ms", "comm_ms", "joules_per_iter", "time_vs_mpi", "energy_vs_mpi",
                           "dvfs_per_iter_per_rank")}
-    r["strategy_time_cost_pct"] = med([j.get("strategy_time_cost_pct") for j in runs])
-    r["strategy_energy_saving_pct"] = med([j.get("strategy_energy_saving_pct") for j in runs])
+    for f in ("strategy_time_cost_pct", "strategy_energy_saving_pct"):
+        v = [j[f] for j in runs if j.get(f) is not None]
+        r[f] = med(v)
+        r[f + "_range"] = [min(v), max(v)] if v else None
     rows.append(r)
 
 up_start = re.search(r"uptime at start: (.*)", env).group(1)
@@ -146,8 +148,10 @@ print(f"Launches: {launches} per configuration, interleaved. uptime at start: `{
       f" at end: `{up_end.strip()}`. DVFS and throttle simulated: energies are the model's.\n")
 print("Per sort: time = max over ranks (median of the batches in a launch, then median over "
       "launches); comm = inside allreduce + alltoall + alltoallv; energy = model joules summed "
-      "over ranks. x/mpi = ratio to the same sort on MPI_Alltoall(v). strategy = gaea+energy "
-      "against gaea (time cost, energy saving).\n")
+      "over ranks. time/mpi, energy/mpi = median over launches of each launch's ratio to the "
+      "same sort on MPI_Allreduce/MPI_Alltoall/MPI_Alltoallv (so not always the ratio of the "
+      "medians beside them). strategy = gaea+energy against gaea in the same launch (time cost, "
+      "energy saving): median over launches, with the smallest and largest launch.\n")
 print("| tls | ranks | keys/rank | MiB moved | variant | sort ms | comm ms | mJ | time/mpi | "
       "energy/mpi | dvfs/sort/rank | load 1-min |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -163,11 +167,16 @@ for r in rows:
               f"{f(d['comm_ms'])} | {f(d['joules_per_iter'] * 1e3 if d['joules_per_iter'] is not None else None, 2)} | "
               f"{f(d['time_vs_mpi'])} | {f(d['energy_vs_mpi'])} | {f(d['dvfs_per_iter_per_rank'], 1)} | "
               f"{r['load_1min'][0]:.2f}–{r['load_1min'][1]:.2f} |")
-print("\n| tls | ranks | keys/rank | strategy time cost % | strategy energy saving % (model) |")
+def rng(r, k):
+    x = r.get(k + "_range")
+    return "" if not x else f" [{x[0]:.1f}, {x[1]:.1f}]"
+print("\n| tls | ranks | keys/rank | strategy time cost % [min, max] | "
+      "strategy energy saving % (model) [min, max] |")
 print("|---|---|---|---|---|")
 for r in rows:
     print(f"| {r['tls']} | {r['ranks']} | {r['keys_per_rank']} | "
-          f"{f(r['strategy_time_cost_pct'], 1)} | {f(r['strategy_energy_saving_pct'], 1)} |")
+          f"{f(r['strategy_time_cost_pct'], 1)}{rng(r, 'strategy_time_cost_pct')} | "
+          f"{f(r['strategy_energy_saving_pct'], 1)}{rng(r, 'strategy_energy_saving_pct')} |")
 print("\nVerification: " + ("every batch of every variant in every launch passed (globally "
       "sorted, key histogram equal to the serial reference's)." if not failures else "FAILURES:"))
 for x in failures:
