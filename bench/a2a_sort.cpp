@@ -110,8 +110,7 @@ std::uint32_t key_at(const problem& p, std::uint64_t g) {
 class bucket_sort {
  public:
   bucket_sort(const problem& p, int me, int np)
-      : p_(p),
-        me_(me),
+      : me_(me),
         np_(np),
         shift_(p.key_bits - p.bucket_bits),
         buckets_(std::size_t{1} << p.bucket_bits),
@@ -260,7 +259,6 @@ class bucket_sort {
     first_bucket_[static_cast<std::size_t>(np_)] = buckets_;
   }
 
-  problem p_;
   int me_, np_;
   int shift_;
   std::size_t buckets_;
