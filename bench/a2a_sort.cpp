@@ -379,8 +379,9 @@ int main(int argc, char** argv) {
   app.add_option("--keys", p.keys_per_rank, "keys per rank (suffixes K, M: powers of 1024)")
       ->transform(CLI::AsSizeValue(false))
       ->capture_default_str();
-  app.add_option("--key-bits", p.key_bits, "keys lie in [0, 2^key-bits)")
-      ->check(CLI::Range(4, 26))
+  app.add_option("--key-bits", p.key_bits,
+                 "keys lie in [0, 2^key-bits) (each rank holds a 4-byte count per key value)")
+      ->check(CLI::Range(4, 24))
       ->capture_default_str();
   app.add_option("--bucket-bits", p.bucket_bits, "2^bucket-bits buckets (at most 2^key-bits)")
       ->check(CLI::Range(1, 20))
