@@ -2,9 +2,9 @@
 /// \file
 /// The command-line convention of every Gaea program, in one place: the apps (gaea-scf, gaea-lu,
 /// gaea-lbm, gaea-info, gaea-demo, gaea-checkpoint, gaea-coll, gaea-model, gaea-power) and the
-/// benchmarks of bench/ (gaea-coll-bench, gaea-coll-energy-bench, counter_latency, get_bench,
-/// ga_strided, ga_algorithms_bench, idle_cost, idle_wait, reaction, shift, stream, lu_gemm_peak;
-/// not the C references of bench/reference/):
+/// benchmarks of bench/ (gaea-coll-bench, gaea-coll-energy-bench, gaea-a2a-sort-bench,
+/// counter_latency, get_bench, ga_strided, ga_algorithms_bench, idle_cost, idle_wait, reaction,
+/// shift, stream, lu_gemm_peak; not the C references of bench/reference/):
 ///  - CLI11 parses; unknown options and extra arguments are errors;
 ///  - `--help` prints the usage and `--version` prints "<program> (Gaea <version>)", both on
 ///    stdout of the first rank only (rank 0 of the launcher, or the lone process), exit 0;
