@@ -63,8 +63,34 @@ void* map_fd(int fd, std::size_t bytes, std::string& why) {
   return p;
 }
 
-// Member 0: a new object only this user may open, named unpredictably; its name, or "" and why.
-std::string create(const group_state& g, std::size_t bytes, void*& base, std::string& why) {
+// Member 0, first choice: an anonymous memory file, which vanishes with the last process that
+// maps it, so a job killed before every member attached leaves nothing in /dev/shm. Members open
+// it through /proc/<pid>/fd/<n>, which the kernel allows only to this user's processes. Its
+// path, or "" and why; `fd` stays open until every member has opened it.
+std::string create_anonymous(std::size_t bytes, void*& base, int& fd, std::string& why) {
+  fd = memfd_create("gaea-coll", MFD_CLOEXEC);
+  if (fd < 0) {
+    why = errno_text("memfd_create", errno);
+    return {};
+  }
+  if (fchmod(fd, 0600) != 0 || ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+    why = errno_text("memfd set-up", errno) + " (" + std::to_string(bytes) + " bytes)";
+    close(fd);
+    fd = -1;
+    return {};
+  }
+  base = map_fd(dup(fd), bytes, why);
+  if (!base) {
+    close(fd);
+    fd = -1;
+    return {};
+  }
+  return "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(fd);
+}
+
+// Member 0, where /proc cannot pass the file: a new object only this user may open, named
+// unpredictably (unlinked once every member mapped it); its name, or "" and why.
+std::string create_named(const group_state& g, std::size_t bytes, void*& base, std::string& why) {
   std::random_device rd;
   const std::string name = "/gaea-coll-" + std::to_string(geteuid()) + "-" +
                            std::to_string(getpid()) + "-" + std::to_string(g.id) + "-" +
@@ -90,9 +116,12 @@ std::string create(const group_state& g, std::size_t bytes, void*& base, std::st
 
 // Other members: the creator's object, if it is this user's and has the expected size.
 void* attach(const std::string& name, std::size_t bytes, std::string& why) {
-  const int fd = shm_open(name.c_str(), O_RDWR | O_NOFOLLOW, 0);
+  const bool anonymous = name.starts_with("/proc/");
+  // /proc/<pid>/fd/<n> is a link by design; a named object must not be one.
+  const int fd = anonymous ? open(name.c_str(), O_RDWR | O_CLOEXEC)
+                           : shm_open(name.c_str(), O_RDWR | O_NOFOLLOW, 0);
   if (fd < 0) {
-    why = errno_text("shm_open", errno);
+    why = errno_text(anonymous ? "open" : "shm_open", errno) + " (" + name + ")";
     return nullptr;
   }
   struct stat st {};
@@ -167,23 +196,32 @@ std::unique_ptr<shm_region> shm_region::make(const std::shared_ptr<group_state>&
   const group grp = group_access::make(gp);
   options msg;
   msg.algo = algorithm::binomial;
-  void* base = nullptr;
-  std::string name;
-  if (g.me == 0) name = create(g, bytes, base, why);
-  std::uint64_t len = name.size();
-  broadcast(grp, std::span<std::uint64_t>(&len, 1), 0, msg);
-  name.resize(len);
-  broadcast(grp, std::span<char>(name.data(), name.size()), 0, msg);
-  if (g.me != 0 && !name.empty()) base = attach(name, bytes, why);
-  if (g.me != 0 && name.empty()) why = "member 0 could not create it";
-  // Every member learns whether all mapped it, before the name goes away.
-  int ok = base != nullptr ? 1 : 0;
   options red;
   red.algo = algorithm::recursive_doubling;
-  allreduce(grp, std::span<int>(&ok, 1), reduce_op::min, red);
-  if (g.me == 0 && !name.empty()) shm_unlink(name.c_str());
-  if (!ok) {
+  void* base = nullptr;
+  int ok = 0;
+  // An anonymous file first; a named object where some member cannot open it through /proc.
+  for (const bool anonymous : {true, false}) {
+    std::string name;
+    int fd = -1;
+    if (g.me == 0)
+      name = anonymous ? create_anonymous(bytes, base, fd, why) : create_named(g, bytes, base, why);
+    std::uint64_t len = name.size();
+    broadcast(grp, std::span<std::uint64_t>(&len, 1), 0, msg);
+    name.resize(len);
+    broadcast(grp, std::span<char>(name.data(), name.size()), 0, msg);
+    if (g.me != 0 && !name.empty()) base = attach(name, bytes, why);
+    if (g.me != 0 && name.empty()) why = "member 0 could not create it";
+    // Every member learns whether all mapped it, before the name or descriptor goes away.
+    ok = base != nullptr ? 1 : 0;
+    allreduce(grp, std::span<int>(&ok, 1), reduce_op::min, red);
+    if (g.me == 0 && !name.empty() && !anonymous) shm_unlink(name.c_str());
+    if (fd >= 0) close(fd);
+    if (ok) break;
     if (base) munmap(base, bytes);
+    base = nullptr;
+  }
+  if (!ok) {
     if (why.empty()) why = "another member could not map it";
     return nullptr;
   }
