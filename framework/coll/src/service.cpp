@@ -142,7 +142,7 @@ void service::deliver(const message_key& k, const call_signature& sig, std::size
         s.done.store(true, std::memory_order_release);
       }
     } else {
-      s.early = std::make_unique_for_overwrite<std::byte[]>(total);
+      s.early = take_scratch(total);
     }
     s.sig = sig;
   }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "detail/scratch.hpp"
+
 namespace gaea::coll::detail {
 
 /// The high-level operation a round performs, for calibration and prediction ([Bcast-Energy]).
@@ -51,7 +53,7 @@ struct round {
 
 struct schedule {
   std::vector<round> rounds;
-  std::vector<std::unique_ptr<std::byte[]>> temps;
+  std::vector<scratch> temps;
   /// A problem a round found (a member's mismatched call): the call fails with it.
   std::shared_ptr<std::string> problem;
   /// Runs once when the call ends, completed (true) or abandoned (gives the next call its turn).
@@ -68,7 +70,7 @@ struct schedule {
   /// A temporary buffer owned by the schedule (null in shape_only mode).
   std::byte* temp(std::size_t bytes) {
     if (shape_only || bytes == 0) return nullptr;
-    temps.push_back(std::make_unique_for_overwrite<std::byte[]>(bytes));
+    temps.push_back(take_scratch(bytes));
     return temps.back().get();
   }
   void then(round& r, std::function<void()> fn, std::size_t bytes) {

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "detail/scratch.hpp"
 #include "detail/settings.hpp"
 #include "gaea/coll/estimator.hpp"
 #include "gaea/comm/completion.hpp"
@@ -66,8 +67,8 @@ struct slot {
   std::byte* dst = nullptr;  // posted buffer (null while early)
   std::size_t expected = 0;  // posted size
   bool posted = false;
-  std::unique_ptr<std::byte[]> early;  // data that arrived before the post (not zeroed)
-  std::size_t total = 0;               // announced size (valid once a chunk arrived)
+  scratch early;          // data that arrived before the post (not zeroed)
+  std::size_t total = 0;  // announced size (valid once a chunk arrived)
   std::size_t received = 0;
   bool announced = false;
   bool failed = false;  // mismatched: the call's failure is recorded
