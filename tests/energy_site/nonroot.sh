@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Issue 42's done-when, as a user who is not root: with a fake msr-safe tree (device files and
+# allow-list under GAEA_SYSFS_ROOT), gaea-info must report the msr-safe throttle and meter it
+# uses, and a 2-rank run must record its throttle transitions through the device.
+#   nonroot.sh <mpirun> <gaea-info> <gaea-site-run>
+# Runs the job as uid nobody (65534) through setpriv; needs root to switch, exits 77 (skipped)
+# without it. The transport is the harness's UCX_TLS.
+set -uo pipefail
+mpirun=$1 info=$2 run=$3
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+user=65534
+if [[ $(id -u) -ne 0 ]]; then echo "energy-site: skipped: needs root to switch to uid $user"; exit 77; fi
+fail() { echo "energy-site: FAIL: $*"; exit 1; }
+
+dir=$(mktemp -d /tmp/gaea-energy-site.XXXXXX) || exit 1
+ticker=
+cleanup() { [[ -n $ticker ]] && kill "$ticker" 2>/dev/null; rm -rf "$dir"; }
+trap cleanup EXIT
+chmod 755 "$dir" && mkdir "$dir/home" "$dir/root" || exit 1
+cpus=$(nproc --all)
+python3 "$here/make_msr_safe_tree.py" "$dir/root" "$cpus" || fail "cannot make the fake tree"
+chown -R "$user:$user" "$dir/home" "$dir/root" || exit 1
+# The package energy counter advances while the job runs, as the hardware's does.
+setpriv --reuid=$user --regid=$user --clear-groups \
+  /usr/bin/python3 "$here/msr_ticker.py" "$dir/root/dev/cpu/0/msr_safe" &
+ticker=$!
+
+as_user=(setpriv --reuid=$user --regid=$user --clear-groups env HOME="$dir/home"
+         TMPDIR="$dir/home" OMPI_ALLOW_RUN_AS_ROOT= OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=
+         GAEA_SYSFS_ROOT="$dir/root")
+[[ $("${as_user[@]}" id -u) == "$user" ]] || fail "setpriv did not switch to uid $user"
+
+out=$("${as_user[@]}" "$mpirun" -np 2 "$info" 2>&1)
+status=$?
+echo "$out" | sed -n '/^DVFS (rank 0)/,$p'
+[[ $status -eq 0 ]] || fail "gaea-info exited $status: $out"
+grep -Eq '^  used +throttle +msr-safe-clockmod' <<<"$out" ||
+  fail "gaea-info does not report the msr-safe throttle as used"
+grep -Eq '^  used +meter +msr-safe-rapl \(measured\)' <<<"$out" ||
+  fail "gaea-info does not report the msr-safe-rapl meter as used"
+
+out=$("${as_user[@]}" GAEA_REPORT="$dir/home/report.json" "$mpirun" -np 2 "$run" \
+        msr-safe-clockmod - 2>&1)
+status=$?
+echo "$out" | grep '^rank '
+[[ $status -eq 0 ]] || fail "gaea-site-run exited $status: $out"
+python3 - "$dir/home/report.json" <<'PY' || fail "the run's report does not show the msr-safe backends at work"
+import json, sys
+r = json.load(open(sys.argv[1]))
+backend = r["throttle_choice"]["backend"]
+transitions = r["sections"]["throttle"]["transitions"]
+source = r["energy"]["source"]
+print(f"report: throttle {backend}, {transitions} transitions; energy {r['energy']['joules']:.3f} J "
+      f"from {source} ({r['energy']['kind']})")
+# Every CPU goes to T5 and back to T0: two writes per CPU, made by whichever rank changed the
+# node's outcome (the arbiter), so at least two in all; none when the device is not used.
+ok = backend == "msr-safe-clockmod" and transitions >= 2 and source == "msr-safe-rapl"
+sys.exit(0 if ok else 1)
+PY
+# At the end every register is back at its original value (T0).
+python3 - "$dir/root" "$cpus" <<'PY' || fail "a clock-modulation register was not restored"
+import struct, sys
+for cpu in range(int(sys.argv[2])):
+    with open(f"{sys.argv[1]}/dev/cpu/{cpu}/msr_safe", "rb") as f:
+        f.seek(0x19A)
+        if struct.unpack("<Q", f.read(8))[0] != 0:
+            sys.exit(1)
+PY
+echo "energy-site: msr-safe throttle and meter used and recorded as uid $user"
