@@ -12,6 +12,7 @@
 #include "gaea/base/env.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/energy/slurm.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace {
@@ -175,6 +176,10 @@ int main(int argc, char** argv) {
           row(true, "meter", e.source + (e.measured ? " (measured)" : " (estimated)"));
           for (const std::string& r : rt.meter_rejected())
             row(false, "meter", r);
+          // Slurm: the job's ConsumedEnergy (sacct) is another figure than Gaea's; say which.
+          if (const char* job = std::getenv("SLURM_JOB_ID"); job && *job)
+            std::printf("  %-8s %-9s %s\n", "note", "slurm",
+                        gaea::energy::slurm_energy_note(job).c_str());
         }
         rt.barrier();
         return 0;

@@ -30,7 +30,9 @@ as_user=(setpriv --reuid=$user --regid=$user --clear-groups env HOME="$dir/home"
          GAEA_SYSFS_ROOT="$dir/root")
 [[ $("${as_user[@]}" id -u) == "$user" ]] || fail "setpriv did not switch to uid $user"
 
-out=$("${as_user[@]}" "$mpirun" -np 2 "$info" 2>&1)
+# As under Slurm (for the ranks only: mpirun itself must not take this for an allocation).
+slurm=(-x SLURM_JOB_ID=4242)
+out=$("${as_user[@]}" "$mpirun" -np 2 "${slurm[@]}" "$info" 2>&1)
 status=$?
 echo "$out" | sed -n '/^DVFS (rank 0)/,$p'
 [[ $status -eq 0 ]] || fail "gaea-info exited $status: $out"
@@ -38,8 +40,10 @@ grep -Eq '^  used +throttle +msr-safe-clockmod' <<<"$out" ||
   fail "gaea-info does not report the msr-safe throttle as used"
 grep -Eq '^  used +meter +msr-safe-rapl \(measured\)' <<<"$out" ||
   fail "gaea-info does not report the msr-safe-rapl meter as used"
+grep -Eq "^  note +slurm +Slurm job 4242: sacct's ConsumedEnergy is the node's" <<<"$out" ||
+  fail "gaea-info does not say which energy figure is Slurm's"
 
-out=$("${as_user[@]}" GAEA_REPORT="$dir/home/report.json" "$mpirun" -np 2 "$run" \
+out=$("${as_user[@]}" GAEA_REPORT="$dir/home/report.json" "$mpirun" -np 2 "${slurm[@]}" "$run" \
         msr-safe-clockmod - 2>&1)
 status=$?
 echo "$out" | grep '^rank '
@@ -55,6 +59,7 @@ print(f"report: throttle {backend}, {transitions} transitions; energy {r['energy
 # Every CPU goes to T5 and back to T0: two writes per CPU, made by whichever rank changed the
 # node's outcome (the arbiter), so at least two in all; none when the device is not used.
 ok = backend == "msr-safe-clockmod" and transitions >= 2 and source == "msr-safe-rapl"
+ok = ok and r["energy"].get("slurm", "").startswith("Slurm job 4242: sacct's ConsumedEnergy")
 sys.exit(0 if ok else 1)
 PY
 # At the end every register is back at its original value (T0).

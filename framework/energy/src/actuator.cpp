@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "detail/actuator_base.hpp"
 #include "detail/backends.hpp"
@@ -51,7 +52,19 @@ actuator_choice make_actuator(const actuator_config& cfg) {
   if (cfg.cpus.empty())
     return {make_none(), "no CPUs assigned to this process" + std::string(sleep_only)};
 
-  actuator_choice c = detail::try_cpufreq(cfg);
+  // The job's frequency request is Slurm's to make: one Gaea cannot read is not overridden.
+  std::optional<slurm_cpu_freq> slurm;
+  if (!cfg.cpu_freq_request.empty()) {
+    try {
+      slurm = parse_slurm_cpu_freq(cfg.cpu_freq_request);
+    } catch (const error& e) {
+      return {make_none(), std::string(e.what()) + ": Gaea does not change the frequency" +
+                               std::string(sleep_only)};
+    }
+  }
+  actuator_choice c = detail::try_cpufreq(cfg, slurm ? &*slurm : nullptr);
+  if (!c.act && slurm && c.reason.starts_with("Slurm"))
+    return {make_none(), c.reason + std::string(sleep_only)};
   if (c.act) {
     if (cfg.install_signal_handlers) detail::install_fatal_signal_handlers();
     return c;

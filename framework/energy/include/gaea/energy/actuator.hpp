@@ -91,6 +91,11 @@ struct actuator_config {
   std::int64_t simulated_low_khz = 0;
   std::int64_t simulated_cost_ns = 10000;  ///< simulated: busy-waited per transition
   std::size_t transition_capacity = 1 << 16;
+  /// The job's frequency request from its resource manager: the text of SLURM_CPU_FREQ_REQ
+  /// (gaea/energy/slurm.hpp); empty = none. A hardware backend keeps within its range, and stays
+  /// off (none, with the reason) when it fixes the frequency, names a governor alone, or cannot
+  /// be parsed. The simulated backend changes no hardware and ignores it.
+  std::string cpu_freq_request;
   /// Restore on SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGABRT/SIGSEGV, then re-raise with the previous
   /// disposition (signals set to SIG_IGN are left alone).
   bool install_signal_handlers = true;
