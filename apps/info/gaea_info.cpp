@@ -176,10 +176,14 @@ int main(int argc, char** argv) {
           row(true, "meter", e.source + (e.measured ? " (measured)" : " (estimated)"));
           for (const std::string& r : rt.meter_rejected())
             row(false, "meter", r);
-          // Slurm: the job's ConsumedEnergy (sacct) is another figure than Gaea's; say which.
-          if (const char* job = std::getenv("SLURM_JOB_ID"); job && *job)
-            std::printf("  %-8s %-9s %s\n", "note", "slurm",
-                        gaea::energy::slurm_energy_note(job).c_str());
+          // Slurm: its frequency request (kept by DVFS, above) and which energy figure is whose.
+          const char* job = std::getenv("SLURM_JOB_ID");
+          const char* freq = std::getenv("SLURM_CPU_FREQ_REQ");
+          std::printf("  %-8s %-9s %s\n", "note", "slurm",
+                      job && *job ? (gaea::energy::slurm_energy_note(job) +
+                                     "; --cpu-freq: " + (freq ? freq : "none"))
+                                        .c_str()
+                                  : "not a Slurm job (SLURM_JOB_ID unset)");
         }
         rt.barrier();
         return 0;

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Issue 42's done-when, as a user who is not root: with a fake msr-safe tree (device files and
 # allow-list under GAEA_SYSFS_ROOT), gaea-info must report the msr-safe throttle and meter it
-# uses, and a 2-rank run must record its throttle transitions through the device.
-#   nonroot.sh <mpirun> <gaea-info> <gaea-site-run>
+# uses, and a 2-rank run must record its throttle transitions through the device; then, with a
+# fake GEOPM service (fake_geopm.sh as geopmread/geopmwrite, GAEA_GEOPM_BIN_DIR), the same for
+# the GEOPM DVFS backend and meter.
+#   nonroot.sh <mpirun> <gaea-info> <gaea-site-run> <msr-safe|geopm>   (which half to run)
 # Runs the job as uid nobody (65534) through setpriv; needs root to switch, exits 77 (skipped)
 # without it. The transport is the harness's UCX_TLS.
 set -uo pipefail
-mpirun=$1 info=$2 run=$3
+mpirun=$1 info=$2 run=$3 phase=$4
+[[ $phase == msr-safe || $phase == geopm ]] || { echo "energy-site: phase '$phase'?"; exit 2; }
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 user=65534
 if [[ $(id -u) -ne 0 ]]; then echo "energy-site: skipped: needs root to switch to uid $user"; exit 77; fi
@@ -30,6 +33,7 @@ as_user=(setpriv --reuid=$user --regid=$user --clear-groups env HOME="$dir/home"
          GAEA_SYSFS_ROOT="$dir/root")
 [[ $("${as_user[@]}" id -u) == "$user" ]] || fail "setpriv did not switch to uid $user"
 
+if [[ $phase == msr-safe ]]; then
 # As under Slurm (for the ranks only: mpirun itself must not take this for an allocation).
 slurm=(-x SLURM_JOB_ID=4242)
 out=$("${as_user[@]}" "$mpirun" -np 2 "${slurm[@]}" "$info" 2>&1)
@@ -72,3 +76,50 @@ for cpu in range(int(sys.argv[2])):
             sys.exit(1)
 PY
 echo "energy-site: msr-safe throttle and meter used and recorded as uid $user"
+exit 0
+fi
+
+# GEOPM: the service serves CPU_ENERGY and lets the user write each CPU's frequency control.
+geopm="$dir/geopm"
+mkdir -p "$geopm/bin" "$geopm/signals" "$geopm/controls" || exit 1
+ln -s "$here/fake_geopm.sh" "$geopm/bin/geopmread" && ln -s "$here/fake_geopm.sh" "$geopm/bin/geopmwrite"
+echo 100 >"$geopm/signals/CPU_ENERGY@board@0"
+for ((cpu = 0; cpu < cpus; cpu++)); do
+  echo 1000000000 >"$geopm/signals/CPU_FREQUENCY_MIN_AVAIL@cpu@$cpu"
+  echo 3000000000 >"$geopm/signals/CPU_FREQUENCY_MAX_AVAIL@cpu@$cpu"
+  echo 3000000000 >"$geopm/signals/CPU_FREQUENCY_MAX_CONTROL@cpu@$cpu"
+  touch "$geopm/controls/CPU_FREQUENCY_MAX_CONTROL@cpu@$cpu"
+done
+chown -R "$user:$user" "$geopm" || exit 1
+as_geopm=("${as_user[@]}" GAEA_GEOPM_BIN_DIR="$geopm/bin" FAKE_GEOPM_DIR="$geopm"
+          GAEA_ENERGY_METER=geopm)
+out=$("${as_geopm[@]}" "$mpirun" -np 2 "$info" 2>&1)
+status=$?
+echo "$out" | grep -E '^  (used|refused) +(DVFS|meter) '
+[[ $status -eq 0 ]] || fail "gaea-info (GEOPM) exited $status: $out"
+grep -Eq '^  used +DVFS +geopm' <<<"$out" || fail "gaea-info does not report the GEOPM DVFS backend"
+grep -Eq '^  used +meter +geopm \(measured\)' <<<"$out" ||
+  fail "gaea-info does not report the GEOPM meter"
+: >"$geopm/writes.log"
+out=$("${as_geopm[@]}" GAEA_REPORT="$dir/home/report-geopm.json" "$mpirun" -np 2 "$run" \
+        msr-safe-clockmod geopm 2>&1)
+status=$?
+echo "$out" | grep '^rank '
+[[ $status -eq 0 ]] || fail "gaea-site-run (GEOPM) exited $status: $out"
+python3 - "$dir/home/report-geopm.json" "$geopm/writes.log" <<'PY' || fail "the GEOPM run did not go through geopmwrite"
+import json, sys
+r = json.load(open(sys.argv[1]))
+writes = open(sys.argv[2]).read().split("\n")
+low = [w for w in writes if w.startswith("CPU_FREQUENCY_MAX_CONTROL cpu ") and w.endswith(" 1000000000")]
+print(f"report: DVFS {r['dvfs']['actuator']}, {r['dvfs']['transitions']} transitions; energy from "
+      f"{r['energy']['source']}; geopmwrite set the low level {len(low)} times")
+# Every CPU lowered (by whichever rank changed the node's outcome) and raised again.
+ok = r["dvfs"]["actuator"] == "geopm" and r["dvfs"]["transitions"] >= 2 and len(low) >= 1
+ok = ok and r["energy"]["source"] == "geopm"
+sys.exit(0 if ok else 1)
+PY
+for ((cpu = 0; cpu < cpus; cpu++)); do
+  [[ $(<"$geopm/signals/CPU_FREQUENCY_MAX_CONTROL@cpu@$cpu") == 3000000000 ]] ||
+    fail "CPU $cpu's frequency control was not restored"
+done
+echo "energy-site: GEOPM DVFS and meter used and recorded as uid $user"
