@@ -12,6 +12,7 @@
 #include "gaea/base/env.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/energy/slurm.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace {
@@ -175,6 +176,14 @@ int main(int argc, char** argv) {
           row(true, "meter", e.source + (e.measured ? " (measured)" : " (estimated)"));
           for (const std::string& r : rt.meter_rejected())
             row(false, "meter", r);
+          // Slurm: its frequency request (kept by DVFS, above) and which energy figure is whose.
+          const char* job = std::getenv("SLURM_JOB_ID");
+          const char* freq = std::getenv("SLURM_CPU_FREQ_REQ");
+          std::printf("  %-8s %-9s %s\n", "note", "slurm",
+                      job && *job ? (gaea::energy::slurm_energy_note(job) +
+                                     "; --cpu-freq: " + (freq ? freq : "none"))
+                                        .c_str()
+                                  : "not a Slurm job (SLURM_JOB_ID unset)");
         }
         rt.barrier();
         return 0;

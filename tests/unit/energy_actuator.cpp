@@ -228,7 +228,7 @@ TEST_CASE("an unknown actuator kind is an error naming GAEA_DVFS", "[energy][act
   } catch (const gaea::error& e) {
     const std::string what = e.what();
     CHECK(what.find("GAEA_DVFS") != std::string::npos);
-    CHECK(what.find("auto|cpufreq|msr|simulated|off") != std::string::npos);
+    CHECK(what.find("auto|cpufreq|geopm|msr|simulated|off") != std::string::npos);
   }
 }
 

@@ -184,9 +184,10 @@ TEST_CASE("a perf power event that reads 0 J is never chosen", "[energy][meter]"
       CHECK(choice.rejected.size() == 1);
       CHECK(choice.reason.find("GAEA_ENERGY_METER=perf but perf-power") != std::string::npos);
     } else {
-      CHECK(choice.rejected.size() == 3);  // RAPL: no zones; msr-safe: no device
+      CHECK(choice.rejected.size() == 4);  // RAPL: no zones; msr-safe: no device; no GEOPM
       CHECK(choice.rejected[0].rfind("rapl-powercap: no powercap zones", 0) == 0);
       CHECK(choice.rejected[2].rfind("msr-safe-rapl: ", 0) == 0);
+      CHECK(choice.rejected[3].rfind("geopm: ", 0) == 0);
     }
   }
 }
@@ -224,7 +225,7 @@ TEST_CASE("select_meter on this machine picks a meter that proved itself, or the
     CHECK(choice.reason.find("increased by") != std::string::npos);
   } else {
     CHECK(choice.m->name() == "model");
-    CHECK(choice.rejected.size() == 3);  // every hardware meter was tried and said why not
+    CHECK(choice.rejected.size() == 4);  // every hardware meter was tried and said why not
     for (const auto& r : choice.rejected)
       CHECK(r.find(": ") != std::string::npos);
   }

@@ -108,6 +108,17 @@ TEST_CASE("report summary: a hardware meter counts once per node", "[report]") {
                          Catch::Contains("per node: 10.000 30.000 J"));
 }
 
+TEST_CASE("report summary: under Slurm it says which energy figure is whose", "[report]") {
+  job in = make_job(1, 2, 4, true);
+  const report_summary plain = summarize_report(in.ctx, in.reals, in.ints);
+  CHECK_FALSE(plain.json["energy"].contains("slurm"));
+  CHECK_THAT(plain.text, !Catch::Contains("ConsumedEnergy"));
+  in.ctx.slurm_energy = "Slurm job 7: sacct's ConsumedEnergy is the node's";
+  const report_summary s = summarize_report(in.ctx, in.reals, in.ints);
+  CHECK(s.json["energy"]["slurm"] == in.ctx.slurm_energy);
+  CHECK_THAT(s.text, Catch::Contains("  Slurm job 7: sacct's ConsumedEnergy is the node's\n"));
+}
+
 TEST_CASE("report summary: 4 ranks on one node of 2 hardware threads", "[report]") {
   const job in = make_job(1, 4, 2, false);
   const report_summary s = summarize_report(in.ctx, in.reals, in.ints);

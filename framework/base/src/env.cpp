@@ -93,9 +93,10 @@ const std::vector<variable>& table() {
        value_kind::choice, "auto|target|source"},
       {"GAEA_DVFS", "auto",
        "frequency actuator used around blocking sleeps and in collectives: auto (cpufreq if "
-       "writable, else none) | cpufreq | simulated (records transitions for the energy model) | "
-       "off (msr is accepted and gives none: clock modulation is GAEA_THROTTLE's)",
-       value_kind::choice, "auto|cpufreq|msr|simulated|off"},
+       "writable, else GEOPM's CPU_FREQUENCY_MAX_CONTROL through geopmwrite, else none) | cpufreq "
+       "| geopm | simulated (records transitions for the energy model) | off (msr is accepted and "
+       "gives none: clock modulation is GAEA_THROTTLE's)",
+       value_kind::choice, "auto|cpufreq|geopm|msr|simulated|off"},
       {"GAEA_THROTTLE", "auto",
        "clock-modulation throttle (T0..T7) used by the collectives' energy strategy: auto (MSR "
        "IA32_CLOCK_MODULATION if writable, else none) | msr | simulated (records transitions "
@@ -106,8 +107,13 @@ const std::vector<variable>& table() {
        value_kind::text},
       {"GAEA_ENERGY_METER", "auto",
        "energy meter: auto (RAPL powercap, then perf power events, then RAPL through msr-safe, "
-       "each used only after it proves it works, else the model) | rapl | perf | msr-safe | model",
-       value_kind::choice, "auto|rapl|perf|msr-safe|model"},
+       "then GEOPM's CPU_ENERGY, each used only after it proves it works, else the model) | rapl | "
+       "perf | msr-safe | geopm | model",
+       value_kind::choice, "auto|rapl|perf|msr-safe|geopm|model"},
+      {"GAEA_GEOPM_BIN_DIR", "",
+       "directory holding GEOPM's geopmread and geopmwrite (the GEOPM meter and DVFS backend); "
+       "empty = found on PATH",
+       value_kind::text},
       {"GAEA_ENERGY_MODEL", "",
        "JSON file with the power-model parameters (see framework/energy/README.md); empty = "
        "documented defaults",

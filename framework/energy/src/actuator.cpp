@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "detail/actuator_base.hpp"
 #include "detail/backends.hpp"
@@ -51,15 +52,37 @@ actuator_choice make_actuator(const actuator_config& cfg) {
   if (cfg.cpus.empty())
     return {make_none(), "no CPUs assigned to this process" + std::string(sleep_only)};
 
-  actuator_choice c = detail::try_cpufreq(cfg);
-  if (c.act) {
-    if (cfg.install_signal_handlers) detail::install_fatal_signal_handlers();
-    return c;
+  // The job's frequency request is Slurm's to make: one Gaea cannot read is not overridden.
+  std::optional<slurm_cpu_freq> slurm;
+  if (!cfg.cpu_freq_request.empty()) {
+    try {
+      slurm = parse_slurm_cpu_freq(cfg.cpu_freq_request);
+    } catch (const error& e) {
+      return {make_none(), std::string(e.what()) + ": Gaea does not change the frequency" +
+                               std::string(sleep_only)};
+    }
   }
-  // What a site must enable, so that the line is the decision table's row (gaea-info).
-  std::string why = std::move(c.reason) +
-                    " (a site enables DVFS with the cpufreq userspace governor, or "
-                    "scaling_max_freq writable by the job's user)";
+  const slurm_cpu_freq* req = slurm ? &*slurm : nullptr;
+  actuator_choice c;
+  if (cfg.kind != "geopm") {
+    c = detail::try_cpufreq(cfg, req);
+    if (!c.act && slurm && c.reason.starts_with("Slurm"))
+      return {make_none(), c.reason + std::string(sleep_only)};
+    if (c.act) {
+      if (cfg.install_signal_handlers) detail::install_fatal_signal_handlers();
+      return c;
+    }
+    // What a site must enable, so that the line is the decision table's row (gaea-info).
+    c.reason +=
+        " (a site enables DVFS with the cpufreq userspace governor, or scaling_max_freq "
+        "writable by the job's user)";
+  }
+  if (cfg.kind != "cpufreq") {
+    actuator_choice g = detail::try_geopm(cfg, req);
+    if (g.act) return g;
+    c.reason = c.reason.empty() ? std::move(g.reason) : c.reason + "; " + g.reason;
+  }
+  std::string why = std::move(c.reason);
   if (cfg.kind != "auto") why = "GAEA_DVFS=" + cfg.kind + ": " + why;
   return {make_none(), why + std::string(sleep_only)};
 }

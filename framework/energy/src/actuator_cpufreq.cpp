@@ -34,6 +34,7 @@ struct cpu_probe {
   std::string governor;
   std::optional<std::string> setspeed;  // its text, when the governor is already userspace
   std::int64_t orig_min = 0, orig_max = 0;
+  std::vector<std::int64_t> available;  // scaling_available_frequencies, else {low, high}
   bool userspace_ok = false, minmax_ok = false;
   std::string userspace_why, minmax_why;
 };
@@ -74,19 +75,23 @@ bool lists_word(const std::optional<std::string>& line, std::string_view word) {
   return false;
 }
 
-// Lowest and highest entry of scaling_available_frequencies, when readable.
-std::optional<khz_range> available_range(const fs::path& dir) {
+// The entries of scaling_available_frequencies (empty when not readable).
+std::vector<std::int64_t> available_list(const fs::path& dir) {
+  std::vector<std::int64_t> out;
   const auto line = read_line(dir / "scaling_available_frequencies");
-  if (!line) return std::nullopt;
+  if (!line) return out;
   std::istringstream in(*line);
-  khz_range r{0, 0};
   std::int64_t f;
-  while (in >> f) {
-    r.max_khz = std::max(r.max_khz, f);
-    r.min_khz = r.min_khz ? std::min(r.min_khz, f) : f;
-  }
-  if (r.min_khz <= 0) return std::nullopt;
-  return r;
+  while (in >> f)
+    if (f > 0) out.push_back(f);
+  return out;
+}
+
+// Lowest and highest entry of scaling_available_frequencies, when readable.
+std::optional<khz_range> available_range(const std::vector<std::int64_t>& list) {
+  if (list.empty()) return std::nullopt;
+  const auto [lo, hi] = std::minmax_element(list.begin(), list.end());
+  return khz_range{*hi, *lo};
 }
 
 void probe_userspace(cpu_probe& p) {
@@ -150,7 +155,8 @@ cpu_probe probe_cpu(const fs::path& root, int cpu) {
   p.governor = *gov;
   // The range: cpuinfo_max_freq is the top (it includes turbo where the driver reports it); the
   // bottom is the lowest frequency the driver lists, else cpuinfo_min_freq.
-  const auto avail = available_range(p.dir);
+  p.available = available_list(p.dir);
+  const auto avail = available_range(p.available);
   const auto cpuinfo = cpuinfo_range(root, cpu);
   p.high = cpuinfo ? cpuinfo->max_khz : avail ? avail->max_khz : 0;
   p.low = avail ? avail->min_khz : cpuinfo ? cpuinfo->min_khz : 0;
@@ -158,6 +164,7 @@ cpu_probe probe_cpu(const fs::path& root, int cpu) {
     p.userspace_why = tag + "cpuinfo_max_freq/cpuinfo_min_freq missing";
     return p;
   }
+  if (p.available.empty()) p.available = {p.low, p.high};
   const auto lat = read_int(p.dir / "cpuinfo_transition_latency");
   if (lat && *lat > 0 && *lat < latency_unknown) p.latency_ns = *lat;
   p.cur = read_int(p.dir / "scaling_cur_freq").value_or(p.high);
@@ -191,7 +198,7 @@ class cpufreq_actuator final : public actuator_base {
         // A setspeed that was not in use ("<unsupported>") needs no restore: the governor is.
         if (p.governor == "userspace") main_orig = p.setspeed;
       } else {
-        c.high = p.orig_max;
+        c.high = std::min(p.orig_max, p.high);  // p.high: within the job's limits
         aux = p.dir / "scaling_min_freq";
         aux_orig = std::to_string(p.orig_min);
         main = p.dir / "scaling_max_freq";
@@ -311,7 +318,29 @@ class cpufreq_actuator final : public actuator_base {
 
 }  // namespace
 
-actuator_choice try_cpufreq(const actuator_config& cfg) {
+// Keeps every CPU's levels within the job's frequency request. The refusal, or "" and a note.
+std::string apply_slurm_limits(const slurm_cpu_freq& req, std::vector<cpu_probe>& probes,
+                               std::string& note) {
+  std::int64_t lo = 0, hi = 0;
+  for (cpu_probe& p : probes) {
+    std::string refusal;
+    const std::optional<khz_limits> lim = slurm_limits(req, p.available, refusal);
+    if (!lim) return refusal;
+    p.low = std::clamp(p.low, lim->min_khz, lim->max_khz);
+    p.high = std::clamp(p.high, lim->min_khz, lim->max_khz);
+    if (p.low >= p.high)
+      return "Slurm's --cpu-freq (SLURM_CPU_FREQ_REQ=" + req.text + ") leaves CPU " +
+             std::to_string(p.cpu) + " one frequency (" + std::to_string(p.high) +
+             " kHz): nothing to lower, Gaea does not change it";
+    lo = lo ? std::min(lo, lim->min_khz) : lim->min_khz;
+    hi = std::max(hi, lim->max_khz);
+  }
+  note = "; kept within the job's limits " + std::to_string(lo) + "-" + std::to_string(hi) +
+         " kHz (SLURM_CPU_FREQ_REQ=" + req.text + ")";
+  return "";
+}
+
+actuator_choice try_cpufreq(const actuator_config& cfg, const slurm_cpu_freq* slurm) {
   const std::string where = under(cfg.root, "/sys/devices/system/cpu").string();
   std::vector<cpu_probe> probes;
   probes.reserve(cfg.cpus.size());
@@ -330,6 +359,20 @@ actuator_choice try_cpufreq(const actuator_config& cfg) {
     if (!failed->minmax_why.empty()) detail += "; " + failed->minmax_why;
     return {nullptr, "no writable cpufreq under " + where + " (" + detail + ")"};
   }
+  std::string limits_note;
+  if (slurm) {
+    if (std::string refusal = apply_slurm_limits(*slurm, probes, limits_note); !refusal.empty())
+      return {nullptr, std::move(refusal)};
+    // The governor the job asked for stays: only scaling_max_freq moves, within its limits.
+    if (!slurm->governor.empty() && slurm->governor != "userspace") {
+      all_userspace = false;
+      if (!all_minmax)
+        return {nullptr, "Slurm's --cpu-freq (SLURM_CPU_FREQ_REQ=" + slurm->text + ") keeps the " +
+                             slurm->governor +
+                             " governor and scaling_max_freq is not writable: Gaea does not "
+                             "change the frequency"};
+    }
+  }
   if (!all_userspace && !all_minmax)
     return {nullptr, "no writable cpufreq under " + where + " (CPUs " + format_id_list(cfg.cpus) +
                          " mix userspace and min/max control)"};
@@ -338,7 +381,7 @@ actuator_choice try_cpufreq(const actuator_config& cfg) {
   std::string why;
   if (!act->open_files(probes, why))
     return {nullptr, "no writable cpufreq under " + where + " (" + why + ")"};
-  std::string reason = act->describe(probes);
+  std::string reason = act->describe(probes) + limits_note;
   return {std::move(act), std::move(reason)};
 }
 

@@ -79,15 +79,17 @@ meter_choice select_meter(std::string_view kind, const std::filesystem::path& ro
                 "' is not a meter kind; accepted: " + join_names(meter_kinds));
   meter_choice choice;
   // Each hardware meter must be present and prove itself; the first that does wins.
-  for (std::string_view hw : {"rapl", "perf", "msr-safe"}) {
+  for (std::string_view hw : {"rapl", "perf", "msr-safe", "geopm"}) {
     if (kind != "auto" && kind != hw) continue;
     std::string why;
-    std::unique_ptr<meter> m = hw == "rapl"   ? make_rapl_meter(root, why)
-                               : hw == "perf" ? make_perf_meter(root, why)
-                                              : make_msr_safe_meter(root, why);
-    const std::string label = hw == "rapl"   ? "rapl-powercap"
-                              : hw == "perf" ? "perf-power"
-                                             : "msr-safe-rapl";
+    std::unique_ptr<meter> m = hw == "rapl"       ? make_rapl_meter(root, why)
+                               : hw == "perf"     ? make_perf_meter(root, why)
+                               : hw == "msr-safe" ? make_msr_safe_meter(root, why)
+                                                  : make_geopm_meter(why);
+    const std::string label = hw == "rapl"       ? "rapl-powercap"
+                              : hw == "perf"     ? "perf-power"
+                              : hw == "msr-safe" ? "msr-safe-rapl"
+                                                 : "geopm";
     if (m) {
       const proof p = prove(*m, load);
       if (p.ok) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "detail/report_summary.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
+#include "gaea/energy/slurm.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/communicator.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -214,6 +216,8 @@ void runtime::write_report_and_trace() {
         ctx.energy_source = e.source;
         ctx.energy_scope = e.scope;
         ctx.meter_reason = meter_reason_;
+        if (const char* job = std::getenv("SLURM_JOB_ID"); job && *job)
+          ctx.slurm_energy = energy::slurm_energy_note(job);
         ctx.max_slowdown = progress_->max_slowdown();
         ctx.calibration = progress_->cal().describe();
         for (const auto& sec : sections_)

@@ -162,6 +162,7 @@ report_summary summarize_report(const report_context& ctx, const std::vector<dou
                  {"scope", ctx.energy_scope},
                  {"summed_over", all_measured ? "nodes" : "ranks"},
                  {"meter_choice", ctx.meter_reason}};
+  if (!ctx.slurm_energy.empty()) j["energy"]["slurm"] = ctx.slurm_energy;
   j["slowdown"] = {{"estimated_max_rank", slowdown_max},
                    {"budget", ctx.max_slowdown},
                    {"held", held},
@@ -275,6 +276,7 @@ report_summary summarize_report(const report_context& ctx, const std::vector<dou
                 ctx.ranks, ctx.ranks == 1 ? "" : "s", ctx.energy_source.c_str(),
                 ctx.energy_scope.c_str());
   }
+  if (!ctx.slurm_energy.empty()) t += "  " + ctx.slurm_energy + "\n";
   t += format("  slowdown estimate %.2f%% (worst rank; budget %.2f%%: %s)\n", 100 * slowdown_max,
               100 * ctx.max_slowdown, held ? "held" : "exceeded");
   t += "  operations:";

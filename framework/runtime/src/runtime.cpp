@@ -216,6 +216,8 @@ runtime::runtime(int* argc, char*** argv)
     for (int c : placement_.cpus)
       if (std::find(ac.cpus.begin(), ac.cpus.end(), c) == ac.cpus.end()) ac.cpus.push_back(c);
     ac.simulated_cost_ns = model_.transition_ns;
+    // Slurm's frequency request for the job (srun --cpu-freq): DVFS keeps to it.
+    if (const char* req = std::getenv("SLURM_CPU_FREQ_REQ")) ac.cpu_freq_request = req;
     energy::actuator_choice choice = energy::make_actuator(ac);
     dvfs_reason_ = std::move(choice.reason);
     // Throttling (clock modulation) on the same CPUs; never throws for missing hardware either.

@@ -58,6 +58,8 @@ struct report_context {
   /// Rank 0's throttle backend, why, and the write its device refused while running ("" if none).
   std::string throttle, throttle_reason, throttle_refusal;
   std::string energy_source, energy_scope, meter_reason;
+  /// Under Slurm: which energy figure is which (energy::slurm_energy_note); "" otherwise.
+  std::string slurm_energy;
   double max_slowdown = 0;
   std::string calibration;
   struct section {

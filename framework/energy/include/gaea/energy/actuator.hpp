@@ -25,8 +25,8 @@
 namespace gaea::energy {
 
 /// The kinds actuator_config::kind accepts: GAEA_DVFS's choices.
-inline constexpr std::array<std::string_view, 5> actuator_kinds{"auto", "cpufreq", "msr",
-                                                                "simulated", "off"};
+inline constexpr std::array<std::string_view, 6> actuator_kinds{"auto", "cpufreq",   "geopm",
+                                                                "msr",  "simulated", "off"};
 
 /// One frequency change of one CPU, as the actuator performed (or simulated) it.
 struct transition {
@@ -43,7 +43,7 @@ struct transition {
 class actuator {
  public:
   virtual ~actuator() = default;
-  /// "cpufreq-userspace", "cpufreq-minmax", "simulated" or "none".
+  /// "cpufreq-userspace", "cpufreq-minmax", "geopm", "simulated" or "none".
   virtual std::string_view name() const noexcept = 0;
   /// True when set_low() can change anything (false for "none").
   virtual bool active() const noexcept = 0;
@@ -82,7 +82,7 @@ struct actuator_choice {
 
 /// Settings of make_actuator.
 struct actuator_config {
-  std::string kind = "auto";         ///< auto|cpufreq|msr (= none)|simulated|off (GAEA_DVFS)
+  std::string kind = "auto";         ///< auto|cpufreq|geopm|msr (= none)|simulated|off (GAEA_DVFS)
   std::filesystem::path root = "/";  ///< sysfs/dev root (GAEA_SYSFS_ROOT)
   std::vector<int> cpus;             ///< CPUs this process may change (empty: none)
   /// simulated: the two levels in kHz; when either is 0, cpufreq's cpuinfo_max/min_freq of the
@@ -91,16 +91,21 @@ struct actuator_config {
   std::int64_t simulated_low_khz = 0;
   std::int64_t simulated_cost_ns = 10000;  ///< simulated: busy-waited per transition
   std::size_t transition_capacity = 1 << 16;
+  /// The job's frequency request from its resource manager: the text of SLURM_CPU_FREQ_REQ
+  /// (gaea/energy/slurm.hpp); empty = none. A hardware backend keeps within its range, and stays
+  /// off (none, with the reason) when it fixes the frequency, names a governor alone, or cannot
+  /// be parsed. The simulated backend changes no hardware and ignores it.
+  std::string cpu_freq_request;
   /// Restore on SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGABRT/SIGSEGV, then re-raise with the previous
   /// disposition (signals set to SIG_IGN are left alone).
   bool install_signal_handlers = true;
 };
 
 /// Chooses and builds the backend. `auto`: cpufreq if it is present and writable for every CPU
-/// in cfg.cpus, else none (sleep-only). `msr` gives none with a reason pointing at the throttle
-/// (clock modulation is not a frequency). An explicit kind that cannot work falls back to none
-/// with a reason (it never throws for missing hardware or permission); an unknown kind throws
-/// gaea::error naming GAEA_DVFS. Writability is probed by
+/// in cfg.cpus, else GEOPM (geopmwrite, gaea/energy/README.md), else none (sleep-only). `msr` gives
+/// none with a reason pointing at the throttle (clock modulation is not a frequency). An explicit
+/// kind that cannot work falls back to none with a reason (it never throws for missing hardware or
+/// permission); an unknown kind throws gaea::error naming GAEA_DVFS. Writability is probed by
 /// writing each file's current value back. Originals are saved before the first write and
 /// restored by restore(), the destructor, at exit, and after a fatal signal. Thread-safe.
 actuator_choice make_actuator(const actuator_config& cfg);

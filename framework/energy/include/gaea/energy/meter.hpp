@@ -19,14 +19,14 @@
 namespace gaea::energy {
 
 /// The kinds select_meter() accepts: GAEA_ENERGY_METER's choices.
-inline constexpr std::array<std::string_view, 5> meter_kinds{"auto", "rapl", "perf", "msr-safe",
-                                                             "model"};
+inline constexpr std::array<std::string_view, 6> meter_kinds{"auto",     "rapl",  "perf",
+                                                             "msr-safe", "geopm", "model"};
 
 /// Thread safety: joules() may be called from any thread, one at a time.
 class meter {
  public:
   virtual ~meter() = default;
-  /// "rapl-powercap", "perf-power", "msr-safe-rapl" or "model".
+  /// "rapl-powercap", "perf-power", "msr-safe-rapl", "geopm" or "model".
   virtual std::string_view name() const noexcept = 0;
   /// True for hardware counters, false for the model (every figure says which).
   virtual bool measured() const noexcept = 0;
@@ -51,6 +51,11 @@ std::unique_ptr<meter> make_perf_meter(const std::filesystem::path& root, std::s
 /// (and `why`, with what a site must allow) otherwise. joules() must run at least once per wrap
 /// of the 32-bit counter (minutes at full load).
 std::unique_ptr<meter> make_msr_safe_meter(const std::filesystem::path& root, std::string& why);
+
+/// GEOPM: the board's CPU_ENERGY signal (joules) through `geopmread CPU_ENERGY board 0`, the
+/// tool from GAEA_GEOPM_BIN_DIR or PATH. nullptr (and `why`, with what a site must enable) when
+/// the tool is missing or the read fails. Each joules() runs geopmread (about a millisecond).
+std::unique_ptr<meter> make_geopm_meter(std::string& why);
 
 /// Inputs of the model meter, supplied by whoever tracks threads (the progress engine): CPU time
 /// of every thread of the rank split by frequency and duty, and the transitions so far.
@@ -94,8 +99,8 @@ struct meter_choice {
   std::string reason;                 ///< one line
   std::vector<std::string> rejected;  ///< "perf-power: read 0 J under load" ...
 };
-/// `kind`: auto|rapl|perf|msr-safe|model (GAEA_ENERGY_METER). auto tries RAPL, then perf, then
-/// msr-safe, each proved with
+/// `kind`: auto|rapl|perf|msr-safe|geopm|model (GAEA_ENERGY_METER). auto tries RAPL, then perf,
+/// then msr-safe, then GEOPM, each proved with
 /// `load`, and falls back to the model; an explicit hardware kind that fails to prove itself also
 /// falls back to the model, saying so. Unknown kind: gaea::error.
 meter_choice select_meter(std::string_view kind, const std::filesystem::path& root,
