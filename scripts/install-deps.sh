@@ -7,7 +7,7 @@
 #              HDF5, nlohmann-json, OpenBLAS and LAPACKE, OTF2, ScaLAPACK, gfortran for GA's Fortran API)
 #   --apps     the library, and the mini-apps and tools (CLI11, libint2, basis sets)
 #   --tests    the library, apps, plots, python and the test suite (Catch2, clang-format, otf2-tools, iproute2 for
-#              the emulated cluster); what scripts/build.sh installs
+#              the emulated cluster, doxygen for the API reference check); what scripts/build.sh installs
 #   --bench    the library, apps, plots, and the peers the benchmarks compare against (Global
 #              Arrays, ARMCI-MPI, NWChem, Psi4)
 #   --plots    the library, and python3-matplotlib and python3-h5py for tools/plot/gaea_plot.py
@@ -27,7 +27,7 @@ library=(
   libhdf5-openmpi-dev libotf2-trace-dev libscalapack-openmpi-dev gfortran
 )
 apps=(libcli11-dev libint2-dev nwchem-data)
-tests=(catch2 clang-format iproute2 git otf2-tools)
+tests=(catch2 clang-format iproute2 git otf2-tools doxygen)
 plots=(python3-matplotlib python3-h5py)
 python=(pybind11-dev python3-dev python3-numpy python3-pytest python3-mpi4py)
 bench=(ucx-utils libglobalarrays-dev libarmci-mpi-dev nwchem psi4)

@@ -8,14 +8,16 @@ typedef double DoublePrecision;
 typedef Integer logical;
 typedef Integer Logical;
 
+/** Fortran COMPLEX. */
 typedef struct {
-  float real;
-  float imag;
+  float real; /**< real part */
+  float imag; /**< imaginary part */
 } SingleComplex;
 
+/** Fortran DOUBLE COMPLEX. */
 typedef struct {
-  double real;
-  double imag;
+  double real; /**< real part */
+  double imag; /**< imaginary part */
 } DoubleComplex;
 
 #define FATR

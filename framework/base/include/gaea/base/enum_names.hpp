@@ -30,16 +30,16 @@ namespace gaea {
 /// One value of an enum and its name.
 template <class E>
 struct enum_name {
-  E value;
-  std::string_view name;
+  E value;                ///< the enum value
+  std::string_view name;  ///< its name in settings and messages
 };
 
 /// An enum's name table: what one value is called in messages ("progress mode") and its
 /// (value, name) pairs in display order.
 template <class E>
 struct enum_names {
-  std::string_view what;
-  std::span<const enum_name<E>> entries;
+  std::string_view what;                  ///< what one value is called in messages
+  std::span<const enum_name<E>> entries;  ///< the (value, name) pairs in display order
 };
 
 /// An enum with a name table (an `enum_names_of(E)` found by argument-dependent lookup).

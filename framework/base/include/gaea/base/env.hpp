@@ -28,12 +28,12 @@ enum class value_kind {
 
 /// One documented environment variable.
 struct variable {
-  std::string_view name;         ///< e.g. "GAEA_PROGRESS"
-  std::string_view default_str;  ///< default, as text
-  std::string_view help;         ///< one-line meaning and accepted values
-  value_kind kind = value_kind::text;
-  std::string_view choices = {};  ///< value_kind::choice: the accepted values, "a|b|c"
-  std::int64_t min = 0;           ///< value_kind::size: the smallest accepted value
+  std::string_view name;               ///< e.g. "GAEA_PROGRESS"
+  std::string_view default_str;        ///< default, as text
+  std::string_view help;               ///< one-line meaning and accepted values
+  value_kind kind = value_kind::text;  ///< how the value is parsed and checked
+  std::string_view choices = {};       ///< value_kind::choice: the accepted values, "a|b|c"
+  std::int64_t min = 0;                ///< value_kind::size: the smallest accepted value
 };
 
 /// All documented variables, in display order.

@@ -15,6 +15,7 @@ namespace gaea {
 /// Never thrown across a progress-thread boundary: errors found there are reported to the origin.
 class error : public std::runtime_error {
  public:
+  /// An error with the message `what` (naming the object and the values).
   explicit error(const std::string& what) : std::runtime_error(what) {}
 };
 

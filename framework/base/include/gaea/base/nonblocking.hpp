@@ -11,6 +11,7 @@ namespace gaea {
 struct nonblocking_t {
   explicit constexpr nonblocking_t() = default;
 };
+/// The tag value passed to select a call's nonblocking overload.
 inline constexpr nonblocking_t nonblocking{};
 
 }  // namespace gaea

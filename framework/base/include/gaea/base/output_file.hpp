@@ -72,8 +72,11 @@ class output_file {
   /// Removes the temporary now (what the destructor does). Never throws.
   void discard() noexcept;
 
+  /// The path the file is renamed to on commit.
   const std::filesystem::path& target() const noexcept { return target_; }
+  /// The temporary path written until commit.
   const std::filesystem::path& temporary() const noexcept { return tmp_; }
+  /// Whether commit() has renamed the file into place.
   bool committed() const noexcept { return committed_; }
 
  private:

@@ -34,15 +34,18 @@ class temporary_registration {
   explicit temporary_registration(const std::filesystem::path& path,
                                   temporary_kind kind = temporary_kind::file) noexcept;
   ~temporary_registration() { release(); }
+  /// Takes over `other`'s registration (`other` then holds none).
   temporary_registration(temporary_registration&& other) noexcept : slot_(other.slot_) {
     other.slot_ = -1;
   }
+  /// Releases this registration and takes over `other`'s.
   temporary_registration& operator=(temporary_registration&& other) noexcept;
   temporary_registration(const temporary_registration&) = delete;
   temporary_registration& operator=(const temporary_registration&) = delete;
 
   /// Takes the temporary off the list (it was renamed into place, or removed by its owner).
   void release() noexcept;
+  /// Whether a temporary is still on the list.
   bool registered() const noexcept { return slot_ >= 0; }
 
  private:

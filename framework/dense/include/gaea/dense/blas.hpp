@@ -30,6 +30,7 @@ std::string blas_description();
 /// Sets the BLAS thread count for a scope and restores the previous one at its end.
 class scoped_blas_threads {
  public:
+  /// Sets the BLAS thread count to `n` until this object ends.
   explicit scoped_blas_threads(int n) : old_(blas_threads()) { set_blas_threads(n); }
   ~scoped_blas_threads() { set_blas_threads(old_); }
   scoped_blas_threads(const scoped_blas_threads&) = delete;

@@ -51,7 +51,7 @@ class actuator {
   virtual bool hardware() const noexcept = 0;
   /// Highest and lowest frequency the backend uses for `cpu` (kHz); 0 if unknown.
   virtual std::int64_t high_khz(int cpu) const = 0;
-  virtual std::int64_t low_khz(int cpu) const = 0;
+  virtual std::int64_t low_khz(int cpu) const = 0;  ///< the lowest (see high_khz)
   /// The frequency `cpu` is set to now (kHz) as far as the actuator knows.
   virtual std::int64_t current_khz(int cpu) const = 0;
   /// Lowers `cpu` to low_khz (true) or raises it back to high_khz (false). Returns false when the
@@ -76,8 +76,8 @@ class actuator {
 /// What make_actuator decided and why, in one line a user can read ("cpufreq-userspace on CPUs
 /// 0-3" / "no cpufreq under /sys: sleep-only, no DVFS").
 struct actuator_choice {
-  std::unique_ptr<actuator> act;
-  std::string reason;
+  std::unique_ptr<actuator> act;  ///< the actuator (never null; possibly "none")
+  std::string reason;             ///< the one line
 };
 
 /// Settings of make_actuator.
@@ -88,8 +88,9 @@ struct actuator_config {
   /// simulated: the two levels in kHz; when either is 0, cpufreq's cpuinfo_max/min_freq of the
   /// first CPU under `root` if readable, else 2400000/1200000 (the model's defaults).
   std::int64_t simulated_high_khz = 0;
-  std::int64_t simulated_low_khz = 0;
+  std::int64_t simulated_low_khz = 0;      ///< simulated: the low level in kHz (see above)
   std::int64_t simulated_cost_ns = 10000;  ///< simulated: busy-waited per transition
+  /// Transitions kept (older ones overwritten, still counted).
   std::size_t transition_capacity = 1 << 16;
   /// The job's frequency request from its resource manager: the text of SLURM_CPU_FREQ_REQ
   /// (gaea/energy/slurm.hpp); empty = none. A hardware backend keeps within its range, and stays

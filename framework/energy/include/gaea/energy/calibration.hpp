@@ -39,6 +39,7 @@ struct power_phase {
   double cpu_s = 0;                   ///< CPU time of this process over the phase
   double joules = 0;                  ///< energy the meter counted over the phase
   std::optional<double> other_cpu_s;  ///< CPU time of every other process (from /proc/stat)
+  /// Mean measured power over the phase (W; 0 for an empty phase).
   double measured_w() const { return wall_s > 0 ? joules / wall_s : 0; }
 };
 
@@ -85,7 +86,7 @@ struct calibration_config {
 
 /// What run_power_phases did besides the phases: which actuators it used and why.
 struct calibration_run {
-  std::vector<power_phase> phases;
+  std::vector<power_phase> phases;  ///< the phases, in the order run
   std::string dvfs;      ///< one line: actuator used for the low-frequency phases, or why none
   std::string throttle;  ///< one line: throttle used, or why none
 };

@@ -15,6 +15,7 @@
 
 namespace gaea::energy {
 
+/// Settings of the governor.
 struct governor_config {
   /// Lower only when the expected idle time is at least this (hysteresis). 0 = derive:
   /// 20 x the actuator's transition cost (so a transition costs at most 5% of the sleep), at
@@ -51,9 +52,12 @@ class governor {
   bool after_wake(int cpu, std::int64_t now_ns);
   /// Lowerings skipped by hysteresis / by the rate limit (telemetry).
   std::uint64_t skipped_short() const noexcept;
-  std::uint64_t skipped_rate() const noexcept;
+  std::uint64_t skipped_rate() const noexcept;  ///< by the rate limit (see skipped_short)
+  /// The hysteresis in force (ns): expected idle time below which it does not lower.
   std::int64_t min_idle_ns() const noexcept { return min_idle_ns_; }
+  /// The rate limit in force (ns): the least time between two lowerings of a domain.
   std::int64_t min_interval_ns() const noexcept { return min_interval_ns_; }
+  /// The actuator it drives.
   actuator& act() noexcept { return act_; }
 
  private:

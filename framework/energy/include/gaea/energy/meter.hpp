@@ -60,8 +60,8 @@ std::unique_ptr<meter> make_geopm_meter(std::string& why);
 /// Inputs of the model meter, supplied by whoever tracks threads (the progress engine): CPU time
 /// of every thread of the rank split by frequency and duty, and the transitions so far.
 struct usage_snapshot {
-  double wall_seconds = 0;
-  std::vector<cpu_share> shares;
+  double wall_seconds = 0;                 ///< wall time covered
+  std::vector<cpu_share> shares;           ///< CPU time by frequency and duty
   std::uint64_t transitions = 0;           ///< DVFS transitions
   std::uint64_t throttle_transitions = 0;  ///< throttle (clock-modulation) transitions
 };
@@ -76,6 +76,7 @@ class throttle;
 /// to be spread over the two frequencies in proportion). Transitions: those of both.
 usage_snapshot rank_usage(const model_params& p, double wall_s, double cpu_s, double low_cpu_s,
                           const actuator& dvfs, const throttle& thr, int cpu);
+/// Supplies the model meter's current usage.
 using usage_source = std::function<usage_snapshot()>;
 /// The model as a meter: joules() = model_energy_j(usage()) minus the value at creation.
 std::unique_ptr<meter> make_model_meter(model_params p, usage_source usage);
@@ -86,7 +87,7 @@ void burn_cpu(std::chrono::milliseconds d);
 
 /// Result of prove().
 struct proof {
-  bool ok = false;
+  bool ok = false;  ///< the meter counted the load
   std::string why;  ///< e.g. "read 0.000 J over 30 ms of load" or "increased by 1.2 J"
 };
 /// Reads `m`, runs `load` (a short CPU burn), reads again: ok only if both reads succeed and the
@@ -95,7 +96,7 @@ proof prove(meter& m, const std::function<void()>& load);
 
 /// What select_meter chose, why, and what it rejected.
 struct meter_choice {
-  std::unique_ptr<meter> m;
+  std::unique_ptr<meter> m;           ///< the chosen meter
   std::string reason;                 ///< one line
   std::vector<std::string> rejected;  ///< "perf-power: read 0 J under load" ...
 };

@@ -116,8 +116,8 @@ class throttle {
 /// What make_throttle decided and why, in one line ("msr-clockmod throttle on CPUs 0-3 (...)" /
 /// "no MSR access (/dev/cpu/0/msr: No such file or directory): no throttling").
 struct throttle_choice {
-  std::unique_ptr<throttle> thr;
-  std::string reason;
+  std::unique_ptr<throttle> thr;  ///< the throttle (never null; possibly "none")
+  std::string reason;             ///< the one line
 };
 
 /// Settings of make_throttle.
@@ -126,7 +126,8 @@ struct throttle_config {
   std::filesystem::path root = "/";       ///< sysfs/dev root (GAEA_SYSFS_ROOT)
   std::vector<int> cpus;                  ///< CPUs this process may throttle (empty: none)
   std::int64_t simulated_cost_ns = 2000;  ///< simulated: busy-waited per transition
-  std::size_t transition_capacity = 1 << 16;
+  std::size_t transition_capacity =
+      1 << 16;  ///< transitions kept (older ones overwritten, still counted)
   /// Restore on SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGABRT/SIGSEGV, then re-raise with the previous
   /// disposition (signals set to SIG_IGN are left alone).
   bool install_signal_handlers = true;

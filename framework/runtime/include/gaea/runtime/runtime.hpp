@@ -48,10 +48,12 @@ struct energy_reading {
 /// count (summed exactly and written as a JSON integer) or a measure (seconds, MB, ...; a JSON
 /// number). Names convert implicitly to measures; report_count() makes a count.
 struct report_key {
-  std::string name;
-  bool count = false;
+  std::string name;    ///< the figure's name in the report
+  bool count = false;  ///< a count (JSON integer) rather than a measure
   // Implicit, so that a list of names is a list of measures.
+  /// A measure named `n`.
   report_key(const char* n) : name(n) {}
+  /// A figure named `n`, a count when `is_count`.
   report_key(std::string n, bool is_count = false) : name(std::move(n)), count(is_count) {}
 };
 /// A count figure of a report section (an integer; its double value must be a whole number).
@@ -67,6 +69,7 @@ inline report_key report_count(std::string name) {
 class runtime {
  public:
   runtime() : runtime(nullptr, nullptr) {}
+  /// As runtime(), passing the program's arguments to MPI_Init when it initializes MPI.
   runtime(int* argc, char*** argv);
   ~runtime();
   runtime(const runtime&) = delete;
@@ -74,6 +77,7 @@ class runtime {
 
   /// The live runtime; throws gaea::error ("not initialized") when there is none.
   static runtime& current();
+  /// Whether a runtime is live in this process.
   static bool initialized() noexcept;
   /// True while the runtime whose instance() is `instance` is the live one. For destructors of
   /// objects that may outlive their runtime (an error the runtime's shut-down has reported): they
@@ -82,16 +86,16 @@ class runtime {
 
   /// Distinct for every runtime constructed in this process (caches key on it).
   std::uint64_t instance() const noexcept { return instance_; }
-  int rank() const noexcept { return rank_; }
-  int size() const noexcept { return size_; }
-  int node_id() const noexcept { return node_id_; }  ///< 0..nodes()-1
-  int nodes() const noexcept { return nodes_; }
+  int rank() const noexcept { return rank_; }            ///< this process's rank in the job
+  int size() const noexcept { return size_; }            ///< the number of ranks
+  int node_id() const noexcept { return node_id_; }      ///< 0..nodes()-1
+  int nodes() const noexcept { return nodes_; }          ///< the number of nodes of the job
   int node_rank() const noexcept { return node_rank_; }  ///< rank among the ranks of this node
-  int node_size() const noexcept { return node_size_; }
+  int node_size() const noexcept { return node_size_; }  ///< the number of ranks on this node
 
-  const topology& topo() const noexcept { return *topology_; }
-  comm::context& comm() noexcept { return *comm_; }
-  progress::engine& progress() noexcept { return *progress_; }
+  const topology& topo() const noexcept { return *topology_; }  ///< this node's hardware
+  comm::context& comm() noexcept { return *comm_; }             ///< the transport context
+  progress::engine& progress() noexcept { return *progress_; }  ///< the progress engine
   /// Where this rank's progress thread was placed ("unpinned" or a PU), and its mode.
   const progress_placement& placement() const noexcept { return placement_; }
   /// True when the progress thread has a hardware thread no application thread needs (a
@@ -113,14 +117,16 @@ class runtime {
   /// (gaea/energy/arbiter.hpp): requests are recorded, and current_khz()/level() answer what the
   /// node's ranks together decided.
   const energy::actuator& dvfs() const noexcept { return *actuator_; }
-  energy::actuator& dvfs() noexcept { return *actuator_; }
-  const std::string& dvfs_reason() const noexcept { return dvfs_reason_; }
+  energy::actuator& dvfs() noexcept { return *actuator_; }                  ///< the DVFS actuator
+  const std::string& dvfs_reason() const noexcept { return dvfs_reason_; }  ///< why it was chosen
   /// The clock-modulation throttle (T0..T7; possibly "none"; GAEA_THROTTLE) for the same CPUs as
   /// dvfs(), and the line saying why it was chosen. The runtime restores it at finalize; its
   /// transitions and throttled CPU time enter the energy model and the report.
   energy::throttle& throttle() noexcept { return *throttle_; }
-  const energy::throttle& throttle() const noexcept { return *throttle_; }
-  const std::string& throttle_reason() const noexcept { return throttle_reason_; }
+  const energy::throttle& throttle() const noexcept { return *throttle_; }  ///< the throttle
+  const std::string& throttle_reason() const noexcept {                     ///< why it was chosen
+    return throttle_reason_;
+  }
   /// Records `cpu_ns` of this process's CPU time spent with its CPUs at the DVFS low level
   /// outside the progress engine's waits (the collectives' energy strategy), so that the energy
   /// model charges it at f_min. Thread-safe.
@@ -135,6 +141,7 @@ class runtime {
   /// The meters that lost, one "<meter>: <why>" each, in the order tried (chooses the meter if
   /// not done yet): the rows of gaea-info's decision table.
   std::vector<std::string> meter_rejected();
+  /// The energy model's parameters for this node.
   const energy::model_params& model() const noexcept { return model_; }
   /// Wall seconds since the runtime started.
   double elapsed() const noexcept;
@@ -298,6 +305,7 @@ int run_main(std::string_view program, int* argc, char*** argv, Body&& body,
 
 /// Function-style equivalents of constructing/destroying a gaea::runtime.
 void init(int* argc = nullptr, char*** argv = nullptr);
+/// Destroys the runtime init() made (collective).
 void finalize();
 /// One progress step of the calling thread on the live runtime (runtime::poll): lets an
 /// application whose main thread computes for long stretches serve owner-served requests.

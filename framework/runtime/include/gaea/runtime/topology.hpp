@@ -16,9 +16,9 @@ class topology {
   topology(const topology&) = delete;
   topology& operator=(const topology&) = delete;
 
-  int packages() const noexcept { return packages_; }
-  int cores() const noexcept { return cores_; }
-  int pus() const noexcept { return pus_; }
+  int packages() const noexcept { return packages_; }  ///< CPU packages (sockets)
+  int cores() const noexcept { return cores_; }        ///< physical cores
+  int pus() const noexcept { return pus_; }            ///< hardware threads (PUs)
   /// One line, e.g. "1 package, 2 cores, 2 PUs (1 per core), 24.0 GiB, L3 32 MiB".
   const std::string& summary() const noexcept { return summary_; }
 

@@ -19,34 +19,37 @@ namespace gaea::trace {
 struct region_record {
   std::uint32_t thread = 0;  ///< index into rank_trace::threads
   std::uint32_t name = 0;    ///< index into rank_trace::names
-  std::int64_t t0_ns = 0, t1_ns = 0;
-  std::int64_t bytes = -1;  ///< -1: not given
-  std::int32_t peer = -1;   ///< -1: not given
+  /// Start (t0_ns) and end (t1_ns) of the interval (ns).
+  std::int64_t t0_ns = 0, t1_ns = 0;  ///< t1_ns: the end
+  std::int64_t bytes = -1;            ///< -1: not given
+  std::int32_t peer = -1;             ///< -1: not given
 };
 
 /// One sample of a counter on one thread (the value holds until the next sample).
 struct counter_record {
-  std::uint32_t thread = 0;
-  std::uint32_t name = 0;
-  std::int64_t t_ns = 0;
-  double value = 0;
+  std::uint32_t thread = 0;  ///< index into rank_trace::threads
+  std::uint32_t name = 0;    ///< index into rank_trace::names
+  std::int64_t t_ns = 0;     ///< time of the sample (ns)
+  double value = 0;          ///< the value from then on
 };
 
+/// One thread of a rank_trace.
 struct thread_info {
-  std::string name;
+  std::string name;           ///< its name in the trace
   std::uint64_t dropped = 0;  ///< region/counter events that did not fit its buffer
 };
 
 /// What one rank recorded.
 struct rank_trace {
-  std::vector<std::string> names;
-  std::vector<thread_info> threads;
-  std::vector<region_record> regions;
-  std::vector<counter_record> counters;
+  std::vector<std::string> names;          ///< region and counter names (records index them)
+  std::vector<thread_info> threads;        ///< the threads (records index them)
+  std::vector<region_record> regions;      ///< the intervals
+  std::vector<counter_record> counters;    ///< the counter samples
   std::uint64_t dropped_wait_samples = 0;  ///< wait-state samples that did not fit
   std::int64_t sync_ns = 0;                ///< this rank's clock at the end of the start-up barrier
   /// The index of `name` in names (added if new). Linear: for the few names of a trace.
   std::uint32_t name_id(std::string_view name);
+  /// The threads' dropped events, summed.
   std::uint64_t dropped_events() const noexcept;
 };
 

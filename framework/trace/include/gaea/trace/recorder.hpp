@@ -34,8 +34,8 @@ namespace gaea::trace {
 
 /// Optional arguments of a region: bytes moved and the peer (target rank); -1 = not given.
 struct region_args {
-  std::int64_t bytes = -1;
-  std::int32_t peer = -1;
+  std::int64_t bytes = -1;  ///< bytes moved
+  std::int32_t peer = -1;   ///< target rank
 };
 
 /// True while regions and counters are recorded. Inline: one relaxed load.
@@ -52,6 +52,7 @@ inline std::int64_t now_ns() noexcept {
 /// Not copyable or movable (it belongs to one scope of one thread).
 class scoped_region {
  public:
+  /// Starts the region `name` (a string that outlives the trace session, e.g. a literal).
   explicit scoped_region(const char* name) noexcept {
     if (recording()) [[unlikely]]
       begin(name, region_args{});
@@ -123,19 +124,24 @@ void name_thread(std::string name);
 
 /// One recorded event (regions are complete intervals; counters have t1_ns == t0_ns).
 struct event {
-  enum kind_t : std::uint8_t { region, counter };
-  std::int64_t t0_ns = 0, t1_ns = 0;
-  std::int64_t bytes = -1;
-  double value = 0;  ///< counters
-  const char* name = nullptr;
-  std::int32_t peer = -1;
-  kind_t kind = region;
+  /// What an event is.
+  enum kind_t : std::uint8_t {
+    region,  ///< an interval
+    counter  ///< a counter sample
+  };
+  /// Start (t0_ns) and end (t1_ns) of the event (ns).
+  std::int64_t t0_ns = 0, t1_ns = 0;  ///< t1_ns: the end
+  std::int64_t bytes = -1;            ///< regions: bytes moved; -1: not given
+  double value = 0;                   ///< counters
+  const char* name = nullptr;         ///< the region's or counter's name
+  std::int32_t peer = -1;             ///< regions: the peer rank; -1: not given
+  kind_t kind = region;               ///< region or counter
 };
 
 /// What one thread recorded.
 struct thread_record {
-  std::uint32_t index = 0;
-  std::string name;
+  std::uint32_t index = 0;    ///< the thread's index (thread_index())
+  std::string name;           ///< its name (name_thread())
   std::vector<event> events;  ///< in the order they were recorded (regions: by end time)
   std::uint64_t dropped = 0;  ///< events that did not fit the buffer
 };

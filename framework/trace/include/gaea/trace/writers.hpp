@@ -15,12 +15,15 @@
 
 namespace gaea::trace {
 
+/// A trace file format, chosen by the target's name.
 enum class format {
   hdf5,         ///< any name not below (the historical format; `.h5` by convention)
   chrome_json,  ///< `*.json`
   otf2,         ///< `*.otf2`: the anchor file, with `<stem>.def` and `<stem>/` beside it
 };
+/// The format `target`'s name selects.
 format format_of(const std::filesystem::path& target);
+/// The format's display name ("HDF5", "Chrome trace JSON", "OTF2").
 std::string_view to_string(format f) noexcept;
 
 /// True when this build writes OTF2 (configured with GAEA_WITH_OTF2=ON, libotf2 found).
@@ -42,7 +45,7 @@ struct job_info {
 
 /// Writes Chrome trace-event JSON: "M" process_name/thread_name metadata for every rank
 /// (pid = rank) and thread (tid = index), one "X" complete event per region (ts/dur in µs,
-/// args bytes/peer), "C" counter events (per thread: name "<counter>", args {<thread>: value}),
+/// args bytes/peer), "C" counter events (per thread: name `<counter>`, args `{<thread>: value}`),
 /// and otherData with the producer, the bound and the dropped counts. `ranks` must be aligned
 /// (align()) and nested (nest()). Throws gaea::error on a failed write (the target unchanged).
 void write_chrome_json(const std::filesystem::path& target, const std::vector<rank_trace>& ranks,
