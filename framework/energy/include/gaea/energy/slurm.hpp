@@ -16,21 +16,23 @@ namespace gaea::energy {
 /// against the CPU's available frequencies (low = lowest, high = highest, highm1 = the one below
 /// the highest, medium = the middle one).
 struct slurm_freq {
+  /// A number of kHz or a symbolic level.
   enum class level { khz, low, medium, high, highm1 };
-  level kind = level::khz;
-  std::int64_t khz = 0;  ///< kind == khz only
+  level kind = level::khz;  ///< which of the two this frequency is
+  std::int64_t khz = 0;     ///< kind == khz only
 };
 
-/// A parsed SLURM_CPU_FREQ_REQ. The forms (srun(1), --cpu-freq=<p1>[-<p2>[:<p3>]], any case):
-///   `<p1>`        one frequency (kHz, low, medium, high, highm1): Slurm fixes the frequency;
-///   `<governor>`  conservative, ondemand, performance, powersave, schedutil, userspace alone;
-///   `<p1>-<p2>`   a range: min p1 (kHz, low, medium, high, highm1), max p2 (kHz, medium,
-///                 high, highm1), p1 <= p2 where both are numbers;
-///   `<p1>-<p2>:<governor>`  a range and a governor.
+/// A parsed SLURM_CPU_FREQ_REQ. The forms (srun(1), `--cpu-freq=p1[-p2[:p3]]`, any case):
+///   `p1`        one frequency (kHz, low, medium, high, highm1): Slurm fixes the frequency;
+///   `governor`  conservative, ondemand, performance, powersave, schedutil, userspace alone;
+///   `p1-p2`     a range: min p1 (kHz, low, medium, high, highm1), max p2 (kHz, medium,
+///               high, highm1), p1 <= p2 where both are numbers;
+///   `p1-p2:governor`  a range and a governor.
 struct slurm_cpu_freq {
-  std::optional<slurm_freq> min, max;  ///< both set: a range; min only: one fixed frequency
-  std::string governor;                ///< lower case; empty when none was given
-  std::string text;                    ///< the request as given
+  std::optional<slurm_freq> min;  ///< the frequency, or a range's minimum
+  std::optional<slurm_freq> max;  ///< a range's maximum (unset: one fixed frequency)
+  std::string governor;           ///< lower case; empty when none was given
+  std::string text;               ///< the request as given
   /// A single frequency (`<p1>`).
   bool fixed() const noexcept { return min && !max; }
 };
@@ -42,7 +44,8 @@ slurm_cpu_freq parse_slurm_cpu_freq(std::string_view text);
 
 /// The limits a DVFS actuator keeps to on one CPU, in kHz.
 struct khz_limits {
-  std::int64_t min_khz = 0, max_khz = 0;
+  std::int64_t min_khz = 0;  ///< lowest frequency allowed
+  std::int64_t max_khz = 0;  ///< highest frequency allowed
 };
 
 /// Resolves `f` against `available` (the CPU's frequencies in kHz, any order, not empty). A number
