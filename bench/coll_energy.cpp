@@ -2,10 +2,11 @@
 // frequency for the call, clock-modulation throttling by step) against the same collective at
 // full power.
 //
-// For every operation (alltoall, broadcast), algorithm and size there are two variants:
-// coll::options::energy = off ("full power") and on ("strategy"). Each repetition runs a timed
-// batch of K calls of each variant, the two in alternating order (off/on, then on/off, ...), so
-// both see the same machine state. Per batch and rank:
+// For every operation (alltoall, broadcast), algorithm and size there are three variants:
+// coll::options::energy = off ("full power"), on ("strategy") and Open MPI's MPI_Alltoall /
+// MPI_Bcast on MPI_COMM_WORLD ("mpi", charged by the same model as full power). Each repetition
+// runs a timed batch of K calls of each variant, the two in alternating order (off/on, then on/off,
+// ...), so both see the same machine state. Per batch and rank:
 //   - time per call: the calls alone, K calls / K; the table takes the maximum over ranks;
 //   - energy: runtime::energy() before the batch and after a closing barrier (so that a rank done
 //     early is charged while it waits for the others), summed over ranks (one rank per node when
@@ -49,6 +50,8 @@
 #include <string>
 #include <vector>
 
+#include <mpi.h>
+
 #include "bench_common.hpp"
 #include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
@@ -75,9 +78,11 @@ constexpr const char* model_caveat =
 struct variant {
   coll::energy_mode mode;
   const char* name;
+  bool mpi;  // Open MPI's call on MPI_COMM_WORLD (defaults), charged like full power
 };
-constexpr std::array<variant, 2> variants{
-    {{coll::energy_mode::off, "full_power"}, {coll::energy_mode::on, "strategy"}}};
+constexpr std::array<variant, 3> variants{{{coll::energy_mode::off, "full_power", false},
+                                           {coll::energy_mode::on, "strategy", false},
+                                           {coll::energy_mode::off, "mpi", true}}};
 
 // What one rank reads before and after a batch.
 struct snapshot {
@@ -249,8 +254,13 @@ class workload {
       std::memset(send_.data(), me == 0 ? pattern(0, 0, tag) : 0, bytes_);
     }
   }
-  void call(const coll::options& o) {
-    if (op_ == "alltoall")
+  void call(const coll::options& o, bool mpi = false) {
+    const int n = static_cast<int>(bytes_);
+    if (mpi && op_ == "alltoall")
+      MPI_Alltoall(send_.data(), n, MPI_BYTE, recv_.data(), n, MPI_BYTE, MPI_COMM_WORLD);
+    else if (mpi)
+      MPI_Bcast(send_.data(), n, MPI_BYTE, 0, MPI_COMM_WORLD);
+    else if (op_ == "alltoall")
       coll::alltoall(w_, std::span<const std::byte>(send_), std::span<std::byte>(recv_), o);
     else
       coll::broadcast(w_, std::span<std::byte>(send_), 0, o);
@@ -447,7 +457,9 @@ int main(int argc, char** argv) {
                   rt.throttle_reason().c_str(), gaea_bench::energy_label(e0).c_str());
       if (simulated) std::printf("NOTE: %s\n", model_caveat);
       std::printf(
-          "full = energy off (full power), strat = energy on (the strategy). Per call: time "
+          "full = energy off (full power), strat = energy on (the strategy), mpi = Open MPI's "
+          "call (MPI_COMM_WORLD, defaults; same model, full power); vsMPI = strategy vs mpi. "
+          "Per call: time "
           "= max over ranks, median of %d reps; energy summed over ranks; transitions "
           "per rank; trans = logged transition time per call (max over ranks).\n",
           reps);
@@ -462,14 +474,15 @@ int main(int argc, char** argv) {
     for (const std::string& op : ops) {
       const std::vector<coll::algorithm> algos = algorithms_for(op, w.size(), wanted_algos);
       if (root) {
-        std::printf("\n%s\n%-17s %8s %5s %10s %10s %7s %10s %10s %7s %7s %6s %6s %8s %7s\n",
-                    op.c_str(), "algorithm", "size", "iters", "full us", "strat us", "time%",
-                    "full uJ", "strat uJ", "save%", "attr%", "dvfs", "thr", "trans us", "thr%");
+        std::printf(
+            "\n%s\n%-17s %8s %5s %10s %10s %7s %10s %10s %7s %7s %6s %6s %8s %7s %10s %8s %8s\n",
+            op.c_str(), "algorithm", "size", "iters", "full us", "strat us", "time%", "full uJ",
+            "strat uJ", "save%", "attr%", "dvfs", "thr", "trans us", "thr%", "mpi us", "vsMPI t%",
+            "vsMPI e%");
       }
       for (std::size_t bytes : sizes) {
         workload wl(w, op, bytes);
         for (coll::algorithm algo : algos) {
-          const auto call = [&wl](const coll::options& o) { wl.call(o); };
           // Warm-up of both variants; its slower per-call time sets the batch's call count (the
           // same on every rank: the maximum over ranks).
           double warm_us = 0;
@@ -480,7 +493,7 @@ int main(int argc, char** argv) {
             coll::barrier(w);
             const std::int64_t t0 = monotonic_ns();
             for (int i = 0; i < warmup; ++i)
-              wl.call(o);
+              wl.call(o, v.mpi);
             warm_us = std::max(warm_us, static_cast<double>(monotonic_ns() - t0) * 1e-3 / warmup);
           }
           warm_us = gaea_bench::max_over_ranks(warm_us);
@@ -488,12 +501,15 @@ int main(int argc, char** argv) {
               static_cast<std::size_t>(std::ceil(batch_ms * 1e3 / std::max(warm_us, 1e-3))),
               min_iters, max_iters);
 
-          std::array<std::vector<batch_result>, 2> by_variant;
+          std::array<std::vector<batch_result>, variants.size()> by_variant;
           std::string problem;
           for (int r = 0; r < reps; ++r) {
             for (std::size_t k = 0; k < variants.size(); ++k) {
               const std::size_t vi = r % 2 == 0 ? k : variants.size() - 1 - k;  // alternate order
               wl.prepare(++tag);
+              const auto call = [&wl, mpi = variants[vi].mpi](const coll::options& o) {
+                wl.call(o, mpi);
+              };
               by_variant[vi].push_back(
                   run_batch(rt, w, iters, variants[vi].mode, call, algo, attr_ptr));
               if (problem.empty()) problem = wl.check(tag);
@@ -529,6 +545,10 @@ int main(int argc, char** argv) {
           const double e_full = med(0, &batch_result::joules), e_on = med(1, &batch_result::joules);
           const double a_full = med(0, &batch_result::attr_joules),
                        a_on = med(1, &batch_result::attr_joules);
+          // The same model charges MPI's call (full power, its measured time): issue 40 item 4.
+          const double t_mpi = med(2, &batch_result::call_us),
+                       e_mpi = med(2, &batch_result::joules);
+          const double time_vs_mpi = pct(t_on / t_mpi - 1), saving_vs_mpi = pct(1 - e_on / e_mpi);
           const double time_cost = pct(t_on / t_full - 1), saving = pct(1 - e_on / e_full),
                        attr_saving = pct(1 - a_on / a_full);
           const double ranks = w.size();
@@ -539,6 +559,8 @@ int main(int argc, char** argv) {
                       {"warmup_call_us", warm_us},
                       {"time_cost_pct", time_cost},
                       {"energy_saving_pct", saving},
+                      {"time_cost_vs_mpi_pct", time_vs_mpi},
+                      {"energy_saving_vs_mpi_pct", saving_vs_mpi},
                       {"attributed_energy_saving_pct", attr_saving},
                       {"paired_time_ratio", paired(&batch_result::call_us)},
                       {"paired_energy_ratio", paired(&batch_result::joules)},
@@ -562,11 +584,12 @@ int main(int argc, char** argv) {
           if (root) {
             std::printf(
                 "%-17s %8s %5zu %10.1f %10.1f %+7.1f %10.1f %10.1f %7.1f %7.1f %6.2f %6.2f "
-                "%8.1f %7.1f\n",
+                "%8.1f %7.1f %10.1f %+8.1f %8.1f\n",
                 std::string(coll::to_string(algo)).c_str(), gaea_bench::size_label(bytes).c_str(),
                 iters, t_full, t_on, time_cost, e_full * 1e6, e_on * 1e6, saving, attr_saving,
                 med(1, &batch_result::dvfs) / ranks, med(1, &batch_result::thr) / ranks,
-                med(1, &batch_result::transition_us), pct(med(1, &batch_result::throttled_share)));
+                med(1, &batch_result::transition_us), pct(med(1, &batch_result::throttled_share)),
+                t_mpi, time_vs_mpi, saving_vs_mpi);
             std::fflush(stdout);
           }
         }
