@@ -174,17 +174,24 @@ cpu_probe probe_cpu(const fs::path& root, int cpu) {
   return p;
 }
 
-class cpufreq_actuator final : public actuator_base {
+struct cpufreq_cpu : cpu_level {
+  std::int64_t initial = 0, orig_min = 0;
+  int fd_main = -1;  // scaling_setspeed or scaling_max_freq
+  int fd_aux = -1;   // scaling_governor or scaling_min_freq
+  bool min_lowered = false, userspace_now = false;
+};
+
+class cpufreq_actuator final : public levelled_actuator<cpufreq_cpu> {
  public:
   cpufreq_actuator(cpufreq_mode mode, std::vector<int> cpus, std::size_t capacity)
-      : actuator_base(cpus, capacity), mode_(mode), files_(2 * cpus.size()) {}
+      : levelled_actuator(cpus, capacity), mode_(mode), files_(2 * cpus.size()) {}
   ~cpufreq_actuator() override { restore(); }
 
   /// Opens every file this actuator will write and saves its original. False with `why`.
   bool open_files(const std::vector<cpu_probe>& probes, std::string& why) {
     std::int64_t probe_ns = 0, latency_ns = 0;
     for (const cpu_probe& p : probes) {
-      cpu_state c;
+      cpufreq_cpu c;
       c.low = p.low;
       c.initial = c.cur = p.cur;
       c.orig_min = p.orig_min;
@@ -226,26 +233,17 @@ class cpufreq_actuator final : public actuator_base {
   std::string_view name() const noexcept override {
     return mode_ == cpufreq_mode::userspace ? "cpufreq-userspace" : "cpufreq-minmax";
   }
-  bool active() const noexcept override { return true; }
-  bool hardware() const noexcept override { return true; }
-  std::int64_t high_khz(int cpu) const override { return level_of(state_, cpu, &cpu_level::high); }
-  std::int64_t low_khz(int cpu) const override { return level_of(state_, cpu, &cpu_level::low); }
-  std::int64_t current_khz(int cpu) const override {
-    std::lock_guard lock(mutex_);
-    return level_of(state_, cpu, &cpu_level::cur);
-  }
-
   bool writable() const noexcept override { return !files_.plan().retired(); }
 
   bool write_low(std::size_t slot, int cpu, bool low) override {
-    cpu_state& c = state_[slot];
+    cpufreq_cpu& c = state_[slot];
     files_.plan().arm();  // from here on a signal or exit puts the originals back
     return mode_ == cpufreq_mode::userspace ? set_userspace(cpu, c, low) : set_minmax(cpu, c, low);
   }
 
   // Another process of the job moved the CPU: as it would have, min/max lowered the floor too.
   void note_low(std::size_t slot, bool low) noexcept override {
-    cpu_state& c = state_[slot];
+    cpufreq_cpu& c = state_[slot];
     c.cur = low ? c.low : c.high;
     if (mode_ == cpufreq_mode::minmax) c.min_lowered = low && c.orig_min > c.low;
   }
@@ -253,14 +251,14 @@ class cpufreq_actuator final : public actuator_base {
   void write_originals(bool locked) noexcept override {
     files_.plan().restore_now();
     if (!locked) return;
-    for (cpu_state& c : state_) {
+    for (cpufreq_cpu& c : state_) {
       c.min_lowered = c.userspace_now = false;
       c.cur = c.initial;
     }
   }
 
   std::string describe(const std::vector<cpu_probe>& probes) const {
-    const cpu_state& c = state_.front();
+    const cpufreq_cpu& c = state_.front();
     std::string s = std::string(name()) + " on CPUs " + format_id_list(cpus()) + " (" +
                     std::to_string(c.high) + " -> " + std::to_string(c.low) + " kHz when idle, ";
     if (mode_ == cpufreq_mode::userspace)
@@ -273,15 +271,8 @@ class cpufreq_actuator final : public actuator_base {
   }
 
  private:
-  struct cpu_state : cpu_level {
-    std::int64_t initial = 0, orig_min = 0;
-    int fd_main = -1;  // scaling_setspeed or scaling_max_freq
-    int fd_aux = -1;   // scaling_governor or scaling_min_freq
-    bool min_lowered = false, userspace_now = false;
-  };
-
   // The transition itself: one write, timed and logged.
-  bool write_khz(int cpu, cpu_state& c, std::int64_t khz) {
+  bool write_khz(int cpu, cpufreq_cpu& c, std::int64_t khz) {
     const std::int64_t t0 = now_ns();
     if (!write_text(c.fd_main, std::to_string(khz))) return false;
     record(cpu, c.cur, khz, t0, now_ns() - t0);
@@ -289,7 +280,7 @@ class cpufreq_actuator final : public actuator_base {
     return true;
   }
 
-  bool set_userspace(int cpu, cpu_state& c, bool low) {
+  bool set_userspace(int cpu, cpufreq_cpu& c, bool low) {
     if (!c.userspace_now) {
       if (!write_text(c.fd_aux, "userspace")) return false;
       c.userspace_now = true;
@@ -297,7 +288,7 @@ class cpufreq_actuator final : public actuator_base {
     return write_khz(cpu, c, low ? c.low : c.high);
   }
 
-  bool set_minmax(int cpu, cpu_state& c, bool low) {
+  bool set_minmax(int cpu, cpufreq_cpu& c, bool low) {
     if (low) {
       // The kernel keeps min <= max: lower the floor first when it sits above the new ceiling.
       if (c.orig_min > c.low) {
@@ -312,7 +303,6 @@ class cpufreq_actuator final : public actuator_base {
   }
 
   cpufreq_mode mode_;
-  std::vector<cpu_state> state_;
   saved_files files_;
 };
 

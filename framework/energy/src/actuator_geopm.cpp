@@ -26,11 +26,16 @@ struct cpu_setup {
   double original_hz = 0;
 };
 
-class geopm_actuator final : public actuator_base {
+struct geopm_cpu : cpu_level {
+  double original_hz = 0;
+  bool changed = false;
+};
+
+class geopm_actuator final : public levelled_actuator<geopm_cpu> {
  public:
   geopm_actuator(std::vector<int> cpus, std::size_t capacity, geopm_tools tools,
                  const std::vector<cpu_setup>& setup)
-      : actuator_base(cpus, capacity), tools_(std::move(tools)) {
+      : levelled_actuator(cpus, capacity), tools_(std::move(tools)) {
     for (const cpu_setup& s : setup)
       state_.push_back({{s.high, s.low, s.high}, s.original_hz, false});
   }
@@ -38,18 +43,10 @@ class geopm_actuator final : public actuator_base {
   void set_probe_cost(std::int64_t ns) noexcept { set_cost_estimate(ns, 0); }
 
   std::string_view name() const noexcept override { return "geopm"; }
-  bool active() const noexcept override { return true; }
-  bool hardware() const noexcept override { return true; }
-  std::int64_t high_khz(int cpu) const override { return level_of(state_, cpu, &cpu_level::high); }
-  std::int64_t low_khz(int cpu) const override { return level_of(state_, cpu, &cpu_level::low); }
-  std::int64_t current_khz(int cpu) const override {
-    std::lock_guard lock(mutex_);
-    return level_of(state_, cpu, &cpu_level::cur);
-  }
 
  protected:
   bool write_low(std::size_t slot, int cpu, bool low) override {
-    cpu_state& c = state_[slot];
+    geopm_cpu& c = state_[slot];
     const std::int64_t to = low ? c.low : c.high;
     const std::int64_t t0 = now_ns();
     std::string why;
@@ -61,7 +58,7 @@ class geopm_actuator final : public actuator_base {
     return true;
   }
   void note_low(std::size_t slot, bool low) noexcept override {
-    cpu_state& c = state_[slot];
+    geopm_cpu& c = state_[slot];
     c.cur = low ? c.low : c.high;
   }
   // Runs geopmwrite: not async-signal-safe, so a fatal signal leaves the control where it was
@@ -70,7 +67,7 @@ class geopm_actuator final : public actuator_base {
     if (!locked) return;
     const std::vector<int>& ids = cpus();
     for (std::size_t i = 0; i < state_.size(); ++i) {
-      cpu_state& c = state_[i];
+      geopm_cpu& c = state_[i];
       if (!c.changed) continue;
       std::string why;
       try {
@@ -82,12 +79,7 @@ class geopm_actuator final : public actuator_base {
   }
 
  private:
-  struct cpu_state : cpu_level {
-    double original_hz = 0;
-    bool changed = false;
-  };
   geopm_tools tools_;
-  std::vector<cpu_state> state_;
 };
 
 // Reads `signal` of `cpu` in kHz; 0 with `why` when it fails.

@@ -17,6 +17,11 @@
 
 namespace gaea::energy::detail {
 
+/// The frequencies of one managed CPU in kHz, as a backend keeps them.
+struct cpu_level {
+  std::int64_t high = 0, low = 0, cur = 0;
+};
+
 class actuator_base : public actuator {
  public:
   bool set_low(int cpu, bool low) final;
@@ -31,10 +36,6 @@ class actuator_base : public actuator {
   void assume_low(int cpu, bool low) noexcept;
 
  protected:
-  /// The frequencies of one managed CPU, as a backend keeps them.
-  struct cpu_level {
-    std::int64_t high = 0, low = 0, cur = 0;
-  };
   /// `cpus`: the CPUs this actuator may change; `capacity`: transitions kept.
   actuator_base(std::vector<int> cpus, std::size_t capacity)
       : slots_(std::move(cpus)), low_(slots_.cpus().size(), 0), log_(capacity) {}
@@ -67,19 +68,36 @@ class actuator_base : public actuator {
   /// Serialises the backend's state and writes (set_low, restore, the log).
   mutable std::mutex mutex_;
 
-  /// high_khz/low_khz/current_khz for backends whose per-CPU state derives from cpu_level:
-  /// `state` is indexed by slot_of(cpu); unmanaged CPUs read 0.
-  template <class State>
-  std::int64_t level_of(const std::vector<State>& state, int cpu,
-                        std::int64_t cpu_level::*field) const {
-    const int s = slot_of(cpu);
-    return s < 0 ? 0 : state[static_cast<std::size_t>(s)].*field;
-  }
-
  private:
   cpu_slots slots_;
   std::vector<char> low_;  // by slot: lowered by set_low(); guarded by mutex_
   transition_log<transition> log_;
+};
+
+/// A hardware backend that keeps each managed CPU's frequencies in a `State` deriving from
+/// cpu_level (state_, indexed by slot): it answers the frequency queries from that state;
+/// unmanaged CPUs read 0.
+template <class State>
+class levelled_actuator : public actuator_base {
+ public:
+  bool active() const noexcept override { return true; }
+  bool hardware() const noexcept override { return true; }
+  std::int64_t high_khz(int cpu) const override { return level(cpu, &cpu_level::high); }
+  std::int64_t low_khz(int cpu) const override { return level(cpu, &cpu_level::low); }
+  std::int64_t current_khz(int cpu) const override {
+    std::lock_guard lock(mutex_);
+    return level(cpu, &cpu_level::cur);
+  }
+
+ protected:
+  using actuator_base::actuator_base;
+  std::vector<State> state_;  // by slot
+
+ private:
+  std::int64_t level(int cpu, std::int64_t cpu_level::*field) const {
+    const int s = slot_of(cpu);
+    return s < 0 ? 0 : state_[static_cast<std::size_t>(s)].*field;
+  }
 };
 
 }  // namespace gaea::energy::detail
