@@ -357,14 +357,6 @@ batch_result run_batch(gaea::runtime& rt, bucket_sort& s, kind v, int iters) {
   return {maxima[0] / n, maxima[1] / n, sums[0] / n, sums[1] / n, sums[2] / n};
 }
 
-std::string mpi_library() {
-  std::array<char, MPI_MAX_LIBRARY_VERSION_STRING> b{};
-  int len = 0;
-  MPI_Get_library_version(b.data(), &len);
-  std::string text(b.data(), static_cast<std::size_t>(std::max(len, 0)));
-  return text.substr(0, text.find_first_of("\r\n,"));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -465,7 +457,7 @@ int main(int argc, char** argv) {
     const gaea::energy_reading e_start = rt.energy();
 
     json out = gaea_bench::run_info(rt, "a2a_sort");
-    out["mpi_library"] = mpi_library();
+    out["mpi_library"] = gaea_bench::mpi_library();
     out["progress_mode"] = mode;
     out["node_size"] = rt.node_size();
     const gaea::energy::model_params& mp = rt.model();

@@ -1,9 +1,11 @@
 #pragma once
 /// \file
 /// Helpers shared by the energy benchmarks (shift, idle_wait, reaction): wait configurations,
-/// medians, cross-rank sums, energy accounting and the run description written into every JSON.
+/// medians, cross-rank sums, energy accounting, the MPI library's name and the run description
+/// written into every JSON.
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <mpi.h>
 
 #include <nlohmann/json.hpp>
 
@@ -163,6 +167,15 @@ inline std::string load_average() {
   std::string a, b, c;
   in >> a >> b >> c;
   return a + " " + b + " " + c;
+}
+
+/// The MPI library's name and version, first line up to the first comma (e.g. "Open MPI v4.1.4").
+inline std::string mpi_library() {
+  std::array<char, MPI_MAX_LIBRARY_VERSION_STRING> b{};
+  int len = 0;
+  MPI_Get_library_version(b.data(), &len);
+  const std::string s(b.data(), static_cast<std::size_t>(std::max(len, 0)));
+  return s.substr(0, s.find_first_of("\r\n,"));
 }
 
 /// Nanoseconds between two steady readings as seconds.

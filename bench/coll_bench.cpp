@@ -473,15 +473,6 @@ std::vector<std::string> gather_hosts() {
   return out;
 }
 
-std::string mpi_library() {
-  std::array<char, MPI_MAX_LIBRARY_VERSION_STRING> b{};
-  int len = 0;
-  MPI_Get_library_version(b.data(), &len);
-  std::string s(b.data(), static_cast<std::size_t>(std::max(len, 0)));
-  const std::size_t eol = s.find_first_of("\r\n,");
-  return s.substr(0, eol);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -588,7 +579,7 @@ int main(int argc, char** argv) {
       out["bench"] = "coll";
       out["op"] = op_text;
       out["gaea_version"] = gaea::version_string;
-      out["mpi_library"] = mpi_library();
+      out["mpi_library"] = gaea_bench::mpi_library();
       out["ranks"] = np;
       out["nodes"] = rt.nodes();
       out["ranks_per_node"] =
