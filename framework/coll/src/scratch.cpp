@@ -17,16 +17,13 @@ struct pool {
   std::mutex mutex;
   std::vector<std::pair<std::byte*, std::size_t>> idle;  // buffer, capacity
   std::size_t idle_bytes = 0;
-
-  ~pool() {
-    for (auto& [p, n] : idle)
-      delete[] p;
-  }
 };
 
+// Never destroyed: buffers held by objects that outlive static destruction (a group kept by a
+// static) are still given back at exit.
 pool& the_pool() {
-  static pool p;
-  return p;
+  static pool* const p = new pool;
+  return *p;
 }
 }  // namespace
 
