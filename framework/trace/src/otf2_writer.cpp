@@ -151,13 +151,17 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
     std::snprintf(suffix, sizeof suffix, ".tmp.%d.%08x", static_cast<int>(::getpid()), rd());
     const fs::path path = dir / (target.filename().string() + suffix);
     std::error_code ec;
-    // Owned (and removed on every path) only once this call made it: a directory of that name
-    // that already exists is someone else's.
-    if (!fs::create_directory(path, ec) || ec)
+    // Listed before it exists, so that no signal falls between creation and listing (a writer
+    // stopped there and then ended by SIGTERM left it behind). Owned (and removed on every path)
+    // only once this call made it: a directory of that name that already exists (pid and 32
+    // random bits make that all but impossible) is someone else's and leaves the list at once.
+    tmp.listed = temporary_registration(path, temporary_kind::directory);
+    if (!fs::create_directory(path, ec) || ec) {
+      tmp.listed.release();
       throw error(who + "cannot create the temporary directory '" + path.string() +
                   "': " + (ec ? ec.message() : std::string("it exists")));
+    }
     tmp.path = path;
-    tmp.listed = temporary_registration(tmp.path, temporary_kind::directory);
   }
 
   // Global ids: strings, regions (by name), metrics (by counter name), attributes.
