@@ -3,7 +3,8 @@
 // rank 0 reads the file back: the JSON against the Chrome trace-event format's rules (metadata
 // for every rank and thread, complete events with non-negative durations, per-thread
 // timestamps in order and properly nested), the OTF2 archive through `otf2-print` (OTF2's own
-// reader: ENTER/LEAVE balanced per location, region counts). Then a tiny buffer (events dropped
+// reader: ENTER/LEAVE balanced per location, region counts, RMA records of every one-sided
+// operation, the hosts in the system tree). Then a tiny buffer (events dropped
 // and reported, the file still valid) and paths refused at start-up on every rank.
 #include <mpi.h>
 #include <unistd.h>
@@ -294,13 +295,21 @@ TEST_CASE("trace: JSON and OTF2 traces hold every call's region and open in stan
       // innermost); ENTERs per region name, fetch-and-adds outside a task counter's.
       std::map<std::string, std::pair<int, int>> per_location;  // enters, leaves
       std::map<std::string, std::vector<std::string>> open;
-      std::map<std::string, int> enters;
+      std::map<std::string, int> enters, records;
       int user_fetches = 0;
       std::istringstream lines(out);
       for (std::string line; std::getline(lines, line);) {
         std::istringstream f(line);
         std::string record, location;
         f >> record >> location;
+        ++records[record];
+        if (record.starts_with("RMA_") && record != "RMA_WIN_CREATE" &&
+            record != "RMA_WIN_DESTROY" && record != "RMA_OP_COMPLETE_BLOCKING") {
+          // An operation names its target: a rank of the job.
+          const auto q = line.find("Remote: ");
+          REQUIRE(q != std::string::npos);
+          CHECK(std::stoi(line.substr(q + 8)) < size);
+        }
         if (record != "ENTER" && record != "LEAVE") continue;
         const auto q = line.find("Region: \"");
         REQUIRE(q != std::string::npos);
@@ -333,6 +342,17 @@ TEST_CASE("trace: JSON and OTF2 traces hold every call's region and open in stan
       CHECK(enters["task"] == n_tasks);
       CHECK(enters["coll.broadcast.chain"] == n_bcast * size);
       CHECK(enters["wait.spin"] + enters["wait.sleep"] + enters["wait.block"] > 0);
+      // One-sided operations as RMA records on two windows made by every rank, each operation
+      // completed (blocking ones at their end, non-blocking ones at their wait or sync).
+      CHECK(records["RMA_WIN_CREATE"] == 2 * size);
+      CHECK(records["RMA_WIN_DESTROY"] == 2 * size);
+      CHECK(records["RMA_PUT"] == n_put * size);
+      CHECK(records["RMA_GET"] == (n_get + n_nbget) * size + enters["counter.read"]);
+      CHECK(records["RMA_ATOMIC"] == n_acc * size + enters["counter.fetch_add"] +
+                                         enters["counter.nbfetch_add"] +
+                                         enters["counter.compare_swap"]);
+      CHECK(records["RMA_OP_COMPLETE_BLOCKING"] ==
+            records["RMA_PUT"] + records["RMA_GET"] + records["RMA_ATOMIC"]);
       // The metrics and the location groups, from the global definitions.
       const std::string defs =
           run_command(std::string(GAEA_OTF2_PRINT) + " -G " + d + "/run.otf2", &status);
@@ -340,6 +360,14 @@ TEST_CASE("trace: JSON and OTF2 traces hold every call's region and open in stan
       CHECK(defs.find("frequency_khz") != std::string::npos);
       CHECK(defs.find("power_w") != std::string::npos);
       CHECK(defs.find("\"rank " + std::to_string(size - 1) + "\"") != std::string::npos);
+      // The system tree: this host as a node holding the ranks; the windows and their
+      // communicator.
+      char host[256] = {};
+      ::gethostname(host, sizeof host - 1);
+      CHECK(defs.find("\"" + std::string(host) + "\"") != std::string::npos);
+      CHECK(defs.find("\"node\"") != std::string::npos);
+      CHECK(defs.find("\"global arrays\"") != std::string::npos);
+      CHECK(defs.find("\"shared counters\"") != std::string::npos);
     }
   }
 

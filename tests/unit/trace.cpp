@@ -8,6 +8,7 @@
 #include <thread>
 #include "checked_json.hpp"
 
+#include "detail/rma_records.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/trace/job_trace.hpp"
 #include "gaea/trace/recorder.hpp"
@@ -80,6 +81,7 @@ TEST_CASE("trace: a rank's trace survives encode/decode; corrupt input is an err
   r.counters.push_back({1, r.name_id("power_w"), 15, 1.5});
   r.sync_ns = 5;
   r.dropped_wait_samples = 7;
+  r.host = "node-3";
   const auto bytes = tr::encode(r);
   const tr::rank_trace d = tr::decode(bytes);
   CHECK(d.names == r.names);
@@ -87,6 +89,7 @@ TEST_CASE("trace: a rank's trace survives encode/decode; corrupt input is an err
   CHECK(d.threads[0].name == "main");
   CHECK(d.dropped_events() == 2);
   CHECK(d.dropped_wait_samples == 7);
+  CHECK(d.host == "node-3");
   REQUIRE(d.regions.size() == 1);
   CHECK(d.regions[0].t1_ns == 20);
   CHECK(d.regions[0].peer == 1);
@@ -239,4 +242,54 @@ TEST_CASE("trace: an OTF2 archive replaces only a complete earlier Gaea archive"
   CHECK_THROWS_WITH(tr::check_target(dir / "fake.otf2", "GAEA_TRACE"),
                     Catch::Contains("not an OTF2 archive"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("trace: one-sided regions become RMA issues completed at their end, wait or sync",
+          "[trace]") {
+  namespace d = gaea::trace::detail;
+  CHECK(d::classify_rma("ga.get").kind == d::rma_kind::get);
+  CHECK(d::classify_rma("ga.nbacc").kind == d::rma_kind::accumulate);
+  CHECK_FALSE(d::classify_rma("ga.nbacc").blocking);
+  CHECK(d::classify_rma("counter.fetch_add").window == d::rma_window::counters);
+  CHECK(d::classify_rma("task").kind == d::rma_kind::none);
+  CHECK(d::classify_rma("task").completion == d::rma_region::completes::none);
+
+  d::rma_location loc;
+  const std::size_t ranks = 4;
+  // A blocking get to rank 2: issued at its enter, completed at its leave, nothing pending.
+  const auto get = loc.enter(0, d::classify_rma("ga.get"), 2, 64, ranks);
+  REQUIRE(get);
+  CHECK(get->remote == 2);
+  CHECK(get->bytes == 64);
+  const auto wait = d::classify_rma("ga.wait");
+  CHECK(loc.leave(1, wait).empty());
+  const auto got = loc.leave(0, d::classify_rma("ga.get"));
+  REQUIRE(got.size() == 1);
+  CHECK(got[0].id == get->id);
+  // No target, or a target outside the job: no record.
+  CHECK_FALSE(loc.enter(2, d::classify_rma("ga.put"), -1, 8, ranks));
+  CHECK_FALSE(loc.enter(3, d::classify_rma("ga.put"), 4, 8, ranks));
+  // Non-blocking: a wait completes the oldest, a sync all of its window's, not the counters'.
+  const auto a = loc.enter(4, d::classify_rma("ga.nbput"), 1, 8, ranks);
+  const auto b = loc.enter(5, d::classify_rma("ga.nbget"), 3, 8, ranks);
+  const auto c = loc.enter(6, d::classify_rma("ga.nbacc"), 0, 8, ranks);
+  const auto f = loc.enter(7, d::classify_rma("counter.nbfetch_add"), 0, 8, ranks);
+  REQUIRE((a && b && c && f));
+  CHECK(loc.leave(4, d::classify_rma("ga.nbput")).empty());
+  const auto one = loc.leave(8, wait);
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].id == a->id);
+  const auto all = loc.leave(9, d::classify_rma("ga.sync"));
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].id == b->id);
+  CHECK(all[1].id == c->id);
+  CHECK(loc.leave(10, d::classify_rma("ga.sync")).empty());
+  const auto counter = loc.leave(11, d::classify_rma("counter.wait"));
+  REQUIRE(counter.size() == 1);
+  CHECK(counter[0].id == f->id);
+  CHECK(counter[0].window == d::rma_window::counters);
+  // Matching ids are unique on the location.
+  CHECK(a->id != b->id);
+  CHECK(b->id != c->id);
+  CHECK(get->id != a->id);
 }

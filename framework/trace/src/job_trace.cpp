@@ -24,7 +24,7 @@ std::uint64_t rank_trace::dropped_events() const noexcept {
 }
 
 namespace {
-constexpr std::uint64_t magic = 0x31656361727467ULL;  // "gtrace1"
+constexpr std::uint64_t magic = 0x32656361727467ULL;  // "gtrace2"
 
 struct writer {
   std::vector<std::byte> out;
@@ -85,6 +85,7 @@ std::vector<std::byte> encode(const rank_trace& r) {
   w.pod(magic);
   w.pod(r.sync_ns);
   w.pod(r.dropped_wait_samples);
+  w.str(r.host);
   w.pod(static_cast<std::uint64_t>(r.names.size()));
   for (const auto& n : r.names)
     w.str(n);
@@ -105,6 +106,7 @@ rank_trace decode(std::span<const std::byte> bytes) {
   rank_trace r;
   r.sync_ns = rd.pod<std::int64_t>();
   r.dropped_wait_samples = rd.pod<std::uint64_t>();
+  r.host = rd.str();
   const auto names = rd.pod<std::uint64_t>();
   for (std::uint64_t i = 0; i < names; ++i)
     r.names.push_back(rd.str());

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -12,6 +13,7 @@
 #include <system_error>
 
 #include "detail/otf2_archive.hpp"
+#include "detail/rma_records.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/base/temporaries.hpp"
 #include "gaea/trace/writers.hpp"
@@ -46,6 +48,37 @@ OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) {
   return 0;
 }
 OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+
+// OTF2 ids of the RMA definitions: one communicator of every rank and a window per
+// detail::rma_window, whose ids are the window's value.
+constexpr OTF2_GroupRef rma_locations_group = 0, rma_ranks_group = 1;
+constexpr OTF2_CommRef rma_comm = 0;
+constexpr std::array<const char*, detail::rma_window_count> rma_window_names = {"global arrays",
+                                                                                "shared counters"};
+
+OTF2_ErrorCode write_rma_issue(OTF2_EvtWriter* w, OTF2_TimeStamp ts, const detail::rma_issue& op) {
+  const auto win = static_cast<OTF2_RmaWinRef>(op.window);
+  switch (op.kind) {
+    case detail::rma_kind::get:
+      return OTF2_EvtWriter_RmaGet(w, nullptr, ts, win, op.remote, op.bytes, op.id);
+    case detail::rma_kind::put:
+      return OTF2_EvtWriter_RmaPut(w, nullptr, ts, win, op.remote, op.bytes, op.id);
+    case detail::rma_kind::accumulate:
+      return OTF2_EvtWriter_RmaAtomic(w, nullptr, ts, win, op.remote,
+                                      OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, op.bytes, 0, op.id);
+    case detail::rma_kind::fetch_add:
+      return OTF2_EvtWriter_RmaAtomic(w, nullptr, ts, win, op.remote,
+                                      OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ADD, op.bytes, op.bytes,
+                                      op.id);
+    case detail::rma_kind::compare_swap:
+      return OTF2_EvtWriter_RmaAtomic(w, nullptr, ts, win, op.remote,
+                                      OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP, 2 * op.bytes, op.bytes,
+                                      op.id);
+    case detail::rma_kind::none:
+      break;
+  }
+  return OTF2_SUCCESS;
+}
 
 // The temporary directory: removed with everything in it unless released; listed for removal on
 // signals while it exists.
@@ -198,6 +231,10 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
     std::uint64_t events;
   };
   std::vector<location> locations;
+  // RMA records need every rank's first location as its member of the communicator.
+  const bool rma = std::all_of(ranks.begin(), ranks.end(),
+                               [](const rank_trace& r) { return !r.threads.empty(); });
+  std::vector<OTF2_LocationRef> first_location(ranks.size());
   std::int64_t t_end = 0;
   OTF2_AttributeList* attrs = OTF2_AttributeList_New();
   if (!attrs) throw error(who + "OTF2 cannot allocate an attribute list");
@@ -208,6 +245,9 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
 
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     const rank_trace& rt = ranks[r];
+    std::vector<detail::rma_region> rma_of_name;
+    for (const auto& name : rt.names)
+      rma_of_name.push_back(rma ? detail::classify_rma(name) : detail::rma_region{});
     // Per thread: its regions (sorted by nest()) and counters, as one time-ordered stream.
     for (std::size_t t = 0; t < rt.threads.size(); ++t) {
       std::vector<step> steps;
@@ -235,9 +275,28 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
       OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(ar.a, loc);
       if (!w) throw error(who + "OTF2 cannot open the event writer of rank " + std::to_string(r));
       std::uint64_t n = 0;
+      // The rank's windows live on its first location, from time 0 to its last event.
+      const bool windows = rma && t == 0;
+      if (windows) {
+        first_location[r] = loc;
+        for (std::size_t win = 0; win < detail::rma_window_count; ++win, ++n)
+          check(OTF2_EvtWriter_RmaWinCreate(w, nullptr, 0, static_cast<OTF2_RmaWinRef>(win)),
+                "RmaWinCreate");
+      }
+      detail::rma_location rma_state;
+      auto complete = [&](OTF2_TimeStamp ts, std::size_t index, const detail::rma_region& rr) {
+        for (const detail::rma_completion& c : rma_state.leave(index, rr)) {
+          check(OTF2_EvtWriter_RmaOpCompleteBlocking(w, nullptr, ts,
+                                                     static_cast<OTF2_RmaWinRef>(c.window), c.id),
+                "RmaOpCompleteBlocking");
+          ++n;
+        }
+      };
+      OTF2_TimeStamp t_last = 0;
       for (const step& s : steps) {
         const auto ts = static_cast<OTF2_TimeStamp>(std::max<std::int64_t>(s.t, 0));
         t_end = std::max(t_end, s.t);
+        t_last = std::max(t_last, ts);
         if (s.order == 1) {
           const counter_record& c = *ctrs[s.index];
           const OTF2_MetricRef m = index_of(metric_names, rt.names[c.name]);
@@ -248,6 +307,7 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
         } else {
           const region_record& g = *regs[s.index];
           const OTF2_RegionRef reg = index_of(region_names, rt.names[g.name]);
+          const detail::rma_region& rr = rma_of_name[g.name];
           if (s.order == 2) {
             OTF2_AttributeList* a = nullptr;
             if (g.bytes >= 0 || g.peer >= 0) {
@@ -256,16 +316,26 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
               if (g.peer >= 0) check(OTF2_AttributeList_AddInt32(a, attr_peer, g.peer), "Add");
             }
             check(OTF2_EvtWriter_Enter(w, a, ts, reg), "Enter");
+            if (const auto op = rma_state.enter(s.index, rr, g.peer, g.bytes, ranks.size())) {
+              check(write_rma_issue(w, ts, *op), "RmaGet/RmaPut/RmaAtomic");
+              ++n;
+            }
             if (g.t1_ns <= g.t0_ns) {
+              complete(ts, s.index, rr);
               check(OTF2_EvtWriter_Leave(w, nullptr, ts, reg), "Leave");
               ++n;
             }
           } else {
+            complete(ts, s.index, rr);
             check(OTF2_EvtWriter_Leave(w, nullptr, ts, reg), "Leave");
           }
         }
         ++n;
       }
+      if (windows)
+        for (std::size_t win = 0; win < detail::rma_window_count; ++win, ++n)
+          check(OTF2_EvtWriter_RmaWinDestroy(w, nullptr, t_last, static_cast<OTF2_RmaWinRef>(win)),
+                "RmaWinDestroy");
       check(OTF2_Archive_CloseEvtWriter(ar.a, w), "CloseEvtWriter");
       locations.push_back({loc, r, t, n});
     }
@@ -292,7 +362,8 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
     metric_unit_ids.push_back(string_id(unit));
   }
   const OTF2_StringRef s_empty = string_id(""), s_job = string_id("job"),
-                       s_node = string_id("machine"), s_bytes = string_id("bytes"),
+                       s_machine = string_id("machine"), s_node = string_id("node"),
+                       s_bytes = string_id("bytes"), s_ranks = string_id("all ranks"),
                        s_peer = string_id("peer"),
                        s_bytes_d = string_id("bytes moved by the operation"),
                        s_peer_d = string_id("target rank of the operation");
@@ -301,6 +372,17 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
     rank_ids.push_back(string_id("rank " + std::to_string(r)));
   for (const location& l : locations)
     loc_ids.push_back(string_id(ranks[l.rank].threads[l.thread].name));
+  // The system tree: the job, then one node per host (system tree id 1 + its index in hosts).
+  std::vector<std::string> hosts;
+  std::vector<OTF2_SystemTreeNodeRef> rank_node;
+  for (const rank_trace& rt : ranks)
+    rank_node.push_back(rt.host.empty() ? 0 : 1 + index_of(hosts, rt.host));
+  std::vector<OTF2_StringRef> host_ids;
+  for (const auto& h : hosts)
+    host_ids.push_back(string_id(h));
+  std::vector<OTF2_StringRef> window_ids;
+  for (const char* name : rma_window_names)
+    window_ids.push_back(string_id(name));
 
   check(OTF2_GlobalDefWriter_WriteClockProperties(
             g, 1000000000, 0, static_cast<std::uint64_t>(t_end) + 1, OTF2_UNDEFINED_TIMESTAMP),
@@ -338,19 +420,46 @@ void write_otf2(const fs::path& target, const std::vector<rank_trace>& ranks,
                                                 OTF2_RECORDER_KIND_ABSTRACT),
           "WriteMetricClass");
   }
-  check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, s_job, s_node,
+  check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, s_job, s_machine,
                                                  OTF2_UNDEFINED_SYSTEM_TREE_NODE),
         "WriteSystemTreeNode");
+  for (std::size_t h = 0; h < hosts.size(); ++h)
+    check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, static_cast<OTF2_SystemTreeNodeRef>(1 + h),
+                                                   host_ids[h], s_node, 0),
+          "WriteSystemTreeNode");
   for (std::size_t r = 0; r < ranks.size(); ++r)
     check(OTF2_GlobalDefWriter_WriteLocationGroup(g, static_cast<OTF2_LocationGroupRef>(r),
-                                                  rank_ids[r], OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-                                                  OTF2_UNDEFINED_LOCATION_GROUP),
+                                                  rank_ids[r], OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                                  rank_node[r], OTF2_UNDEFINED_LOCATION_GROUP),
           "WriteLocationGroup");
   for (std::size_t i = 0; i < locations.size(); ++i)
     check(OTF2_GlobalDefWriter_WriteLocation(g, locations[i].id, loc_ids[i],
                                              OTF2_LOCATION_TYPE_CPU_THREAD, locations[i].events,
                                              static_cast<OTF2_LocationGroupRef>(locations[i].rank)),
           "WriteLocation");
+  if (rma) {
+    // The communicator of the windows: every rank, as its first location; members of the
+    // rank group are indices into that list, so a record's `remote` is the rank.
+    std::vector<std::uint64_t> rank_index(ranks.size());
+    for (std::size_t r = 0; r < ranks.size(); ++r)
+      rank_index[r] = r;
+    const auto count = static_cast<std::uint32_t>(ranks.size());
+    check(OTF2_GlobalDefWriter_WriteGroup(g, rma_locations_group, s_empty,
+                                          OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_USER,
+                                          OTF2_GROUP_FLAG_NONE, count, first_location.data()),
+          "WriteGroup");
+    check(OTF2_GlobalDefWriter_WriteGroup(g, rma_ranks_group, s_empty, OTF2_GROUP_TYPE_COMM_GROUP,
+                                          OTF2_PARADIGM_USER, OTF2_GROUP_FLAG_NONE, count,
+                                          rank_index.data()),
+          "WriteGroup");
+    check(OTF2_GlobalDefWriter_WriteComm(g, rma_comm, s_ranks, rma_ranks_group, OTF2_UNDEFINED_COMM,
+                                         OTF2_COMM_FLAG_NONE),
+          "WriteComm");
+    for (std::size_t win = 0; win < detail::rma_window_count; ++win)
+      check(OTF2_GlobalDefWriter_WriteRmaWin(g, static_cast<OTF2_RmaWinRef>(win), window_ids[win],
+                                             rma_comm, OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS),
+            "WriteRmaWin");
+  }
   check(OTF2_Archive_CloseGlobalDefWriter(ar.a, g), "CloseGlobalDefWriter");
   const OTF2_ErrorCode closed = OTF2_Archive_Close(ar.a);
   ar.a = nullptr;

@@ -47,6 +47,7 @@ struct rank_trace {
   std::vector<counter_record> counters;    ///< the counter samples
   std::uint64_t dropped_wait_samples = 0;  ///< wait-state samples that did not fit
   std::int64_t sync_ns = 0;                ///< this rank's clock at the end of the start-up barrier
+  std::string host;                        ///< the host the rank ran on ("" when not known)
   /// The index of `name` in names (added if new). Linear: for the few names of a trace.
   std::uint32_t name_id(std::string_view name);
   /// The threads' dropped events, summed.

@@ -51,10 +51,11 @@ struct job_info {
 void write_chrome_json(const std::filesystem::path& target, const std::vector<rank_trace>& ranks,
                        const job_info& info);
 
-/// Writes an OTF2 archive: one location group (process) per rank, one location (CPU thread) per
-/// thread, regions as Enter/Leave (arguments as attributes "bytes" and "peer"), counters as
-/// asynchronous metrics, timestamps in ns. Written serially by the calling process into a
-/// temporary directory beside the target, then renamed into place: `<stem>/` and `<stem>.def`
+/// Writes an OTF2 archive: one location group (process) per rank under its host's system tree
+/// node, one location (CPU thread) per thread, regions as Enter/Leave (arguments as attributes
+/// "bytes" and "peer"), the one-sided operations also as RMA records (framework/trace/README.md),
+/// counters as asynchronous metrics, timestamps in ns. Written serially by the calling process into
+/// a temporary directory beside the target, then renamed into place: `<stem>/` and `<stem>.def`
 /// first, the anchor `<stem>.otf2` last. An earlier archive of the same name is replaced only if
 /// it is a complete archive written by Gaea (checked again before the rename; otherwise
 /// gaea::error and nothing is touched); if writing fails it is kept and the temporary directory
