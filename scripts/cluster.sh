@@ -477,7 +477,7 @@ status() {
   done
   [[ -f $slurm_conf ]] || return 0
   echo "slurm: SLURM_CONF=$slurm_conf, munged and slurmctld on ${host_prefix}0, a slurmd per host"
-  "$self" exec "${host_prefix}0" sinfo -N -o "'%12N %10P %6c %10T'" 2>&1 | sed 's/^/  /'
+  "$self" exec "${host_prefix}0" sinfo -N -o "'%16N %14P %6c %T'" 2>&1 | sed 's/^/  /'
 }
 
 # Runs a command line on HOST: its network namespace, its hostname, a private /dev/shm and its
