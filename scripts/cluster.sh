@@ -115,6 +115,8 @@ machine_cpus() {
   done
 }
 
+# Every mount is made with -n: the mounts are private to the script's namespaces or state
+# directory, and util-linux would otherwise make /run/mount (its utab) on the machine.
 # The hosts' cpuset cgroups live in a cpuset hierarchy mounted under the state directory: the
 # rsh agent runs inside a host, where 'ip netns exec' has hidden /sys/fs/cgroup behind the host's
 # own /sys, and the state directory is visible everywhere.
@@ -126,10 +128,10 @@ make_cpuset_parent() {
   local parent="$cpuset_mount/$name-cluster"
   mkdir -p "$cpuset_mount"
   {
-    if grep -qw cpuset /proc/cgroups && mount -t cgroup -o cpuset gaea-cpuset "$cpuset_mount"; then
+    if grep -qw cpuset /proc/cgroups && mount -n -t cgroup -o cpuset gaea-cpuset "$cpuset_mount"; then
       mkdir -p "$parent" && cat "$cpuset_mount/cpuset.cpus" >"$parent/cpuset.cpus" &&
         cat "$cpuset_mount/cpuset.mems" >"$parent/cpuset.mems"
-    elif mount -t cgroup2 gaea-cpuset "$cpuset_mount"; then
+    elif mount -n -t cgroup2 gaea-cpuset "$cpuset_mount"; then
       grep -qw cpuset "$cpuset_mount/cgroup.controllers" &&
         echo +cpuset >"$cpuset_mount/cgroup.subtree_control" && mkdir -p "$parent" &&
         echo +cpuset >"$parent/cgroup.subtree_control"
@@ -156,7 +158,7 @@ remove_cpusets() {
   mountpoint -q "$cpuset_mount" 2>/dev/null || return 0
   for d in "$parent"/*/; do [[ -d $d ]] && rmdir "$d" 2>/dev/null; done
   rmdir "$parent" 2>/dev/null || true
-  umount "$cpuset_mount" 2>/dev/null || true
+  umount -n "$cpuset_mount" 2>/dev/null || true
 }
 
 # Host I of N's CPUs as a taskset list: a contiguous share of the machine's C CPUs, or CPU I mod C
@@ -300,7 +302,7 @@ slurm_up() {
     h="$host_prefix$i"
     # TmpFS is node-local, as on real nodes (the PMIx plugin names its directories by job and
     # step only): in slurmd's mount namespace, node-tmp is this host's own tmp/<host>.
-    "$self" exec "$h" "$(printf '%q ' mount --bind "$slurm_dir/tmp/$h" "$slurm_dir/node-tmp") &&
+    "$self" exec "$h" "$(printf '%q ' mount -n --bind "$slurm_dir/tmp/$h" "$slurm_dir/node-tmp") &&
       $(printf '%q ' slurmd -f "$slurm_conf" -N "$h")" ||
       slurm_die "slurmd on $h did not start" "$slurm_dir/log/slurmd.$h.log"
   done
@@ -503,8 +505,8 @@ exec_on() {
   exec "${confine[@]}" ip netns exec "$h" unshare --uts --mount --propagation private bash -c '
       hostname "$1"
       if [ "$3" = own ]; then
-        mount -t tmpfs -o size=50% tmpfs /dev/shm
-        mount --bind "$2" /proc/sys/kernel/random/boot_id
+        mount -n -t tmpfs -o size=50% tmpfs /dev/shm
+        mount -n --bind "$2" /proc/sys/kernel/random/boot_id
       fi
       exec bash -c "$4"' gaea-exec "$h" "$state/boot_id.$h" "$identity" "$cmd"
 }
