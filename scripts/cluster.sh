@@ -25,7 +25,7 @@
 #   scripts/cluster.sh mpirun [mpirun args...]
 #       run mpirun on gaea-h0 across all hosts; the arguments are the ones used on one node
 #   scripts/cluster.sh srun [srun args...]
-#       (a cluster made with --slurm) run srun on gaea-h0, e.g. srun --mpi=pmix -N 2 -n 4 PROGRAM;
+#       (a cluster made with --slurm) run srun on gaea-h0: srun --mpi=pmix -N 2 -n 4 PROGRAM;
 #       the tasks run under the hosts' slurmd, which share one /dev/shm per host
 #   scripts/cluster.sh exec HOST command [args...]
 #       run a command on one host, as 'ssh HOST command...' would (also mpirun's rsh agent); each
@@ -192,28 +192,46 @@ check_slurm() {
   fi
 }
 
-# The Slurm daemons and step daemons running in this cluster's host namespaces, and munged.
+# What runs Slurm on this cluster: munged and the daemons (pid files), and in the hosts'
+# namespaces the daemons, the step daemons with every process under them (the jobs' tasks), and
+# Slurm's clients (srun, salloc, sbatch --wait) still waiting for this cluster.
 slurm_pids() {
-  local f ns pid
+  local f ns
   for f in "$slurm_dir"/run/*.pid; do [[ -s $f ]] && cat "$f"; done
   for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
-    [[ $ns == "$host_prefix"[0-9]* ]] || continue
-    for pid in $(ip netns pids "$ns" 2>/dev/null); do
-      case "$(cat "/proc/$pid/comm" 2>/dev/null)" in slurmd | slurmstepd | slurmctld | munged) echo "$pid" ;; esac
-    done
-  done
+    [[ $ns == "$host_prefix"[0-9]* ]] && ip netns pids "$ns" 2>/dev/null
+  done | sort -u | ps -o pid=,ppid=,comm= -p "$(paste -sd, -)" 2>/dev/null | awk '
+    { ppid[$1] = $2; comm[$1] = $3 }
+    END {
+      for (p in comm) {
+        keep = comm[p] ~ /^(slurmd|slurmctld|slurmscriptd|munged|srun|salloc|sbatch)$/
+        for (a = p; !keep && a in comm; a = ppid[a]) keep = comm[a] == "slurmstepd"
+        if (keep) print p
+      }
+    }'
 }
 
-# Stops every daemon slurm_up started (TERM, then KILL after 10 s); the files go with $state.
+# Ends the jobs (through Slurm, while it is up), then stops every process slurm_pids lists (TERM,
+# then KILL after 10 s); the files go with $state.
 slurm_down() {
   local pids pid tries
   [[ -d $slurm_dir ]] || return 0
+  if [[ -s $slurm_dir/run/slurmctld.pid && -f $state/hosts ]]; then
+    "$self" exec "${host_prefix}0" scancel --partition="$name" >/dev/null 2>&1 || true
+    for ((tries = 0; tries < 100; tries++)); do
+      [[ -z $("$self" exec "${host_prefix}0" squeue -h -o %i 2>/dev/null) ]] && break
+      sleep 0.1
+    done
+  fi
   mapfile -t pids < <(slurm_pids | sort -u)
   [[ ${#pids[@]} -gt 0 ]] || return 0
   kill -TERM "${pids[@]}" 2>/dev/null || true
   for ((tries = 0; tries < 100; tries++)); do
     local alive=()
-    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive+=("$pid"); done
+    # A zombie has ended (its parent, perhaps the user's shell, has yet to collect it).
+    for pid in "${pids[@]}"; do
+      [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) =~ ^[^ZX]$ ]] && alive+=("$pid")
+    done
     [[ ${#alive[@]} -gt 0 ]] || return 0
     sleep 0.1
   done
