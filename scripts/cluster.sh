@@ -117,6 +117,7 @@ machine_cpus() {
 
 # Every mount is made with -n: the mounts are private to the script's namespaces or state
 # directory, and util-linux would otherwise make /run/mount (its utab) on the machine.
+
 # The hosts' cpuset cgroups live in a cpuset hierarchy mounted under the state directory: the
 # rsh agent runs inside a host, where 'ip netns exec' has hidden /sys/fs/cgroup behind the host's
 # own /sys, and the state directory is visible everywhere.
