@@ -218,3 +218,59 @@ function(gaea_add_multinode name)
     endforeach()
   endforeach()
 endfunction()
+
+# --- Tests under Slurm on emulated hosts (cluster.sh up --slurm), labels "multinode;slurm" ----
+# One layout, 2 hosts x 2 CPUs, each running a slurmd (slurmctld and munged on the first), as a
+# fixture of its own. Without root, or without Slurm and munge (scripts/install-deps.sh --slurm),
+# the fixture and its tests report as skipped (exit 77).
+set(GAEA_SRUN_CHECK ${CMAKE_CURRENT_LIST_DIR}/../tests/multinode/srun_check.sh)
+
+function(_gaea_slurm_cluster_name out)
+  string(MD5 tree "${CMAKE_BINARY_DIR}")
+  string(SUBSTRING "${tree}" 0 3 tree)
+  set(${out} gaeas22${tree} PARENT_SCOPE)
+endfunction()
+
+# gaea_add_slurm(<name> COMMAND <exe> [args...] [EXPECT <regex>...] [TIMEOUT s] [ENV VAR=value ...])
+# The test <name>.slurm_2x2: `cluster.sh srun --mpi=pmix -N 2 -n 4 <exe> [args...]` with
+# GAEA_TEST_NODES=2 (which the Catch2 main checks against the runtime); it passes when srun
+# exits 0 and the output matches every EXPECT regex (tests/multinode/srun_check.sh). The first
+# call also registers the cluster's up/down fixture.
+function(gaea_add_slurm name)
+  cmake_parse_arguments(T "" "TIMEOUT" "COMMAND;EXPECT;ENV" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  _gaea_slurm_cluster_name(cluster)
+  get_property(fixture_made GLOBAL PROPERTY GAEA_SLURM_FIXTURE_MADE)
+  if(NOT fixture_made)  # once per project (if(TEST) sees only the current directory's tests)
+    set_property(GLOBAL PROPERTY GAEA_SLURM_FIXTURE_MADE TRUE)
+    add_test(NAME multinode.cluster_slurm_2x2.up
+             COMMAND ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
+                     ${GAEA_CLUSTER_SCRIPT} up 2 --ppn 2 --slurm)
+    add_test(NAME multinode.cluster_slurm_2x2.down
+             COMMAND ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
+                     ${GAEA_CLUSTER_SCRIPT} down)
+    set_tests_properties(multinode.cluster_slurm_2x2.up PROPERTIES
+      FIXTURES_SETUP cluster_slurm_2x2 SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS "multinode;slurm")
+    set_tests_properties(multinode.cluster_slurm_2x2.down PROPERTIES
+      FIXTURES_CLEANUP cluster_slurm_2x2 TIMEOUT 60 LABELS "multinode;slurm")
+  endif()
+  set(expect "")
+  foreach(re IN LISTS T_EXPECT)
+    list(APPEND expect --expect "${re}")
+  endforeach()
+  set(test ${name}.slurm_2x2)
+  add_test(NAME ${test}
+           COMMAND ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
+                   ${GAEA_SRUN_CHECK} ${GAEA_CLUSTER_SCRIPT}
+                   ${expect} -- --mpi=pmix -N 2 -n 4 ${T_COMMAND})
+  gaea_test_environment(_env MODE auto ENV GAEA_TEST_NODES=2 ${T_ENV})
+  set_tests_properties(${test} PROPERTIES
+    TIMEOUT ${T_TIMEOUT}
+    PROCESSORS 4
+    SKIP_RETURN_CODE 77
+    FIXTURES_REQUIRED cluster_slurm_2x2
+    LABELS "mpi;multinode;slurm;auto"
+    ENVIRONMENT "${_env}")
+endfunction()
