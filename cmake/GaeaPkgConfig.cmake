@@ -72,13 +72,19 @@ file(RELATIVE_PATH GAEA_PREFIX_FROM_BINDIR "/p/${CMAKE_INSTALL_BINDIR}" "/p")
 string(REGEX REPLACE "/$" "" GAEA_PC_PREFIX_FROM_PCDIR "${GAEA_PC_PREFIX_FROM_PCDIR}")
 string(REGEX REPLACE "/$" "" GAEA_PREFIX_FROM_BINDIR "${GAEA_PREFIX_FROM_BINDIR}")
 
+# Shared libraries: programs linked with these flags find them without LD_LIBRARY_PATH.
+set(GAEA_PC_RPATH "")
+if(BUILD_SHARED_LIBS)
+  set(GAEA_PC_RPATH " -Wl,-rpath,\${libdir}")
+endif()
+
 # What `gaea-config --config` prints: the build and the versions it was built against.
 set(GAEA_CONFIG_SUMMARY
 "Gaea ${PROJECT_VERSION}
 build type       ${CMAKE_BUILD_TYPE}
 C++ compiler     ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION} (${CMAKE_CXX_COMPILER})
 C++ standard     20
-options          GAEA_BUILD_APPS=${GAEA_BUILD_APPS} GAEA_BUILD_BENCH=${GAEA_BUILD_BENCH} GAEA_BUILD_TESTS=${GAEA_BUILD_TESTS} GAEA_WARNINGS_AS_ERRORS=${GAEA_WARNINGS_AS_ERRORS}
+options          BUILD_SHARED_LIBS=${BUILD_SHARED_LIBS} GAEA_BUILD_APPS=${GAEA_BUILD_APPS} GAEA_BUILD_BENCH=${GAEA_BUILD_BENCH} GAEA_BUILD_TESTS=${GAEA_BUILD_TESTS} GAEA_WARNINGS_AS_ERRORS=${GAEA_WARNINGS_AS_ERRORS}
 libraries        ${GAEA_PC_LIBS}
 MPI              ${_gaea_pc_mpi} ${_gaea_pc_mpi_VERSION} (MPI standard ${MPI_C_VERSION})
 UCX              ${UCX_VERSION}

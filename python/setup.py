@@ -27,7 +27,9 @@ class build_with_cmake(build_py):
         if not (build / "CMakeCache.txt").exists():
             configure += [f"-DPython_EXECUTABLE={sys.executable}", "-DCMAKE_BUILD_TYPE=Release",
                           "-DGAEA_BUILD_TESTS=OFF", "-DGAEA_BUILD_BENCH=OFF",
-                          "-DGAEA_BUILD_APPS=OFF"]
+                          "-DGAEA_BUILD_APPS=OFF",
+                          # Gaea linked into the module: the wheel carries no other library.
+                          "-DBUILD_SHARED_LIBS=OFF"]
         configure += shlex.split(os.environ.get("GAEA_CMAKE_ARGS", ""))
         subprocess.check_call(configure)
         jobs = str(os.cpu_count() or 1)
