@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 py=$(command -v /usr/bin/python3 || command -v python3)
 export UCX_TLS=${UCX_TLS:-sm}
 echo "== C++ (bench/get_bench), UCX_TLS=$UCX_TLS"
-mpirun -np "$np" "$build/bench/get_bench" | head -2
+mpirun -np "$np" "$build/bench/get_bench" | head -3
 echo "== Python (bench/python_get_bench.py)"
 PYTHONPATH="$build/python" PYTHONDONTWRITEBYTECODE=1 mpirun -np "$np" "$py" \
   "$here/python_get_bench.py" | grep -v '^{'

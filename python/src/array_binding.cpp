@@ -4,7 +4,9 @@
 #include <pybind11/stl.h>
 
 #include <complex>
+#include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <span>
@@ -114,6 +116,14 @@ class py_request {
  public:
   py_request(ga::request r, py::object result, py::object keep, bool scalar)
       : r_(std::move(r)), result_(std::move(result)), keep_(std::move(keep)), scalar_(scalar) {}
+  /// A one-element get into `buffer` (no NumPy array): wait() returns `to_scalar(buffer)`.
+  py_request(ga::request r, std::unique_ptr<std::byte[]> buffer,
+             py::object (*to_scalar)(const std::byte*), py::object keep)
+      : r_(std::move(r)),
+        keep_(std::move(keep)),
+        scalar_(true),
+        buffer_(std::move(buffer)),
+        to_scalar_(to_scalar) {}
   /// Completes an operation never waited for before its buffers go.
   ~py_request() {
     if (!r_.pending()) return;
@@ -127,11 +137,13 @@ class py_request {
   py_request(py_request&&) noexcept = default;
   py_request& operator=(py_request&&) = delete;
   py::object wait() {
-    {
+    // Done already (a small get on the node usually is): no GIL hand-over.
+    if (!r_.test()) {
       py::gil_scoped_release unlocked;
       r_.wait();
     }
     keep_ = py::none();
+    if (to_scalar_) return to_scalar_(buffer_.get());
     if (scalar_) return result_.attr("item")();
     return result_;
   }
@@ -143,6 +155,8 @@ class py_request {
   py::object result_;  // the get's NumPy array, or None
   py::object keep_;    // the put's values and the array, alive until completion
   bool scalar_;
+  std::unique_ptr<std::byte[]> buffer_;  // a one-element get's target (a stable address)
+  py::object (*to_scalar_)(const std::byte*) = nullptr;
 };
 
 class py_array {
@@ -236,6 +250,17 @@ class py_array {
     return visit([&](auto& a) {
       using T = element_t<decltype(a)>;
       const selection s = select(a.name(), a.dims(), key);
+      if (s.scalar) {
+        auto buffer = std::make_unique<std::byte[]>(sizeof(T));
+        ga::request r =
+            a.get(s.box, std::span<T>(reinterpret_cast<T*>(buffer.get()), 1), ga::nonblocking);
+        auto to_scalar = [](const std::byte* p) {
+          T v;
+          std::memcpy(&v, p, sizeof v);
+          return py::object(py::cast(v));
+        };
+        return py_request(std::move(r), std::move(buffer), +to_scalar, self);
+      }
       py::array_t<T> out(s.shape);
       if (s.empty) return py_request(ga::request(), out, py::none(), false);
       const auto n = static_cast<std::size_t>(out.size());

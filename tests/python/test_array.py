@@ -78,8 +78,15 @@ def test_nonblocking():
     for r, req in enumerate(gets):
         np.testing.assert_array_equal(req.wait(), np.full((1, n), r + 0.25))
     assert a.iget((3, 5)).wait() == 3.25
+    # One element from every row at once, waited in reverse: each lands in its own buffer.
+    singles = [a.iget((r, (r * 7) % n)) for r in range(n)]
+    for r, req in reversed(list(enumerate(singles))):
+        value = req.wait()
+        assert isinstance(value, float) and value == r + 0.25
     a.sync()
     dropped = a.iget((slice(None), slice(None)))     # never waited: completed when it goes
+    del dropped
+    dropped = a.iget((n - 1, 0))
     del dropped
     acc = a.iacc((slice(0, 10), slice(0, 10)), np.ones((10, 10)), 4.0)
     acc.wait()
