@@ -37,9 +37,8 @@ int main(int argc, char** argv) {
     // Non-blocking allgather: start it, do something else, then wait.
     const std::vector<double> mine{static_cast<double>(me) * 0.5};
     std::vector<double> all(static_cast<std::size_t>(p));
-    gaea::coll::request r =
-        gaea::coll::allgather(world, std::span<const double>(mine), std::span(all),
-                              gaea::nonblocking);
+    gaea::coll::request r = gaea::coll::allgather(world, std::span<const double>(mine),
+                                                  std::span(all), gaea::nonblocking);
     double local_work = 0;
     for (int i = 1; i <= 1000; ++i)
       local_work += 1.0 / i;
@@ -50,11 +49,11 @@ int main(int argc, char** argv) {
     // Everyone learns whether any rank saw a wrong value.
     const int total_bad = gaea::coll::allreduce(world, bad, reduce_op::sum);
     if (rt.rank() == 0)
-      std::printf("coll: %lld ranks, allreduce sum[7]=%lld, parity max=%lld, allgather of %lld "
-                  "(harmonic %.3f): %s\n",
-                  static_cast<long long>(p), static_cast<long long>(v[7]),
-                  static_cast<long long>(top), static_cast<long long>(p), local_work,
-                  total_bad == 0 ? "ok" : "FAILED");
+      std::printf(
+          "coll: %lld ranks, allreduce sum[7]=%lld, parity max=%lld, allgather of %lld "
+          "(harmonic %.3f): %s\n",
+          static_cast<long long>(p), static_cast<long long>(v[7]), static_cast<long long>(top),
+          static_cast<long long>(p), local_work, total_bad == 0 ? "ok" : "FAILED");
     return total_bad == 0 ? 0 : 1;
   });
 }

@@ -26,8 +26,8 @@ int main(int argc, char** argv) {
     w.put(right, seg, message_at, &message, sizeof message, c);
     std::int64_t ticket = -1;
     w.fetch_add(0, seg, counter_at, 1, &ticket, c);
-    rt.wait(c);     // both are done at the origin (the ticket has arrived)
-    rt.barrier();   // flushes the puts everywhere, then synchronises
+    rt.wait(c);    // both are done at the origin (the ticket has arrived)
+    rt.barrier();  // flushes the puts everywhere, then synchronises
 
     std::int64_t got = -1;
     w.get(me, seg, message_at, &got, sizeof got, c);
@@ -40,10 +40,11 @@ int main(int argc, char** argv) {
       w.get(0, seg, counter_at, &tickets, sizeof tickets, c);
       rt.wait(c);
       bad += tickets != p;
-      std::printf("comm: %d ranks, rank 0 got %lld from rank %d, %lld tickets handed out, "
-                  "transport to rank %d: %s: %s\n",
-                  p, static_cast<long long>(got), left, static_cast<long long>(tickets), right,
-                  w.transports(right).c_str(), bad == 0 ? "ok" : "FAILED");
+      std::printf(
+          "comm: %d ranks, rank 0 got %lld from rank %d, %lld tickets handed out, "
+          "transport to rank %d: %s: %s\n",
+          p, static_cast<long long>(got), left, static_cast<long long>(tickets), right,
+          w.transports(right).c_str(), bad == 0 ? "ok" : "FAILED");
     }
     rt.barrier();  // nobody frees the segment while a peer may still read it
     return bad == 0 ? 0 : 1;

@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
       bad += c != 1001;
     const auto singles = gaea::coll::allgather(world, mine_single);
     if (rt.rank() == 0) {
-      std::printf("counters: %lld tasks twice on %d ranks, one-at-a-time split", 
+      std::printf("counters: %lld tasks twice on %d ranks, one-at-a-time split",
                   static_cast<long long>(n_tasks), rt.size());
       for (const std::int64_t s : singles)
         std::printf(" %lld", static_cast<long long>(s));

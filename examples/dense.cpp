@@ -35,9 +35,10 @@ int main() {
   // A = M^T M + n I has every eigenvalue >= n.
   const bool ok = llt.info() == Eigen::Success && eig.info() == Eigen::Success &&
                   residual < 1e-12 && difference < 1e-10 && lowest >= static_cast<double>(n) - 1e-8;
-  std::printf("dense: n=%ld SPD solve, residual %.1e, Cholesky vs eigen %.1e, lowest eigenvalue "
-              "%.1f, BLAS threads %d (setting %d), %s: %s\n",
-              static_cast<long>(n), residual, difference, lowest, gaea::dense::blas_threads(),
-              threads, gaea::dense::blas_description().c_str(), ok ? "ok" : "FAILED");
+  std::printf(
+      "dense: n=%ld SPD solve, residual %.1e, Cholesky vs eigen %.1e, lowest eigenvalue "
+      "%.1f, BLAS threads %d (setting %d), %s: %s\n",
+      static_cast<long>(n), residual, difference, lowest, gaea::dense::blas_threads(), threads,
+      gaea::dense::blas_description().c_str(), ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }

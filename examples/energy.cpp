@@ -49,11 +49,11 @@ int main() {
   const double expect = en::model_energy_j(p, after.wall_seconds, after.shares);
 
   // DVFS pays (1/2)^3 of the dynamic power in waits; the throttle pays the duty (linear).
-  const bool ok = e_dvfs < e_thr && e_thr < e_full && joules > 0 &&
-                  joules <= expect + 1e-9 && joules > 0.5 * expect;
-  std::printf("energy: 10 s half waiting: %.1f J at full clock, %.1f J throttled to T6, %.1f J "
-              "with DVFS; model meter '%s' %.3f J over 100 ms of load (model %.3f J): %s\n",
-              e_full, e_thr, e_dvfs, std::string(m->name()).c_str(), joules, expect,
-              ok ? "ok" : "FAILED");
+  const bool ok = e_dvfs < e_thr && e_thr < e_full && joules > 0 && joules <= expect + 1e-9 &&
+                  joules > 0.5 * expect;
+  std::printf(
+      "energy: 10 s half waiting: %.1f J at full clock, %.1f J throttled to T6, %.1f J "
+      "with DVFS; model meter '%s' %.3f J over 100 ms of load (model %.3f J): %s\n",
+      e_full, e_thr, e_dvfs, std::string(m->name()).c_str(), joules, expect, ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }

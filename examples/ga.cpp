@@ -47,10 +47,11 @@ int main(int argc, char** argv) {
       // sum of k over [0, n^2) plus p per element
       const double expect = static_cast<double>(n * n * (n * n - 1) / 2 + p * n * n);
       bad += sum != expect;
-      std::printf("ga: %lldx%lld array on %lld ranks (rank 0 owns %s), sum %.0f (expected %.0f): "
-                  "%s\n",
-                  static_cast<long long>(n), static_cast<long long>(n), static_cast<long long>(p),
-                  mine.str().c_str(), sum, expect, bad == 0 ? "ok" : "FAILED");
+      std::printf(
+          "ga: %lldx%lld array on %lld ranks (rank 0 owns %s), sum %.0f (expected %.0f): "
+          "%s\n",
+          static_cast<long long>(n), static_cast<long long>(n), static_cast<long long>(p),
+          mine.str().c_str(), sum, expect, bad == 0 ? "ok" : "FAILED");
     }
     a.sync();
     return bad == 0 ? 0 : 1;

@@ -55,9 +55,9 @@ int main() {
     std::printf(" %lld: %.2f us", static_cast<long long>(ranks), t * 1e6);
   }
   std::printf("\n");
-  std::printf("model: get 8 B %.2f us in a node, %.2f us across nodes, 1 MiB %.1f us on '%s': "
-              "%s\n",
-              small_intra * 1e6, small_inter * 1e6, big_inter * 1e6, m.name.c_str(),
-              ok ? "ok" : "FAILED");
+  std::printf(
+      "model: get 8 B %.2f us in a node, %.2f us across nodes, 1 MiB %.1f us on '%s': "
+      "%s\n",
+      small_intra * 1e6, small_inter * 1e6, big_inter * 1e6, m.name.c_str(), ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }

@@ -29,16 +29,17 @@ int main(int argc, char** argv) {
     constexpr int rounds = 100;
     for (int i = 0; i < rounds; ++i)
       rt.barrier();
-    const double us = std::chrono::duration<double, std::micro>(
-                          std::chrono::steady_clock::now() - t0).count() / rounds;
+    const double us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+        rounds;
 
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_SUM, gaea::runtime_communicator());
     if (rt.rank() == 0)
-      std::printf("runtime: %d ranks on %d node(s), %d cores / %d PUs here, progress thread %s, "
-                  "barrier %.1f us, up %.2f s: %s\n",
-                  rt.size(), rt.nodes(), rt.topo().cores(), rt.topo().pus(),
-                  rt.placement().description.c_str(), us, rt.elapsed(),
-                  bad == 0 ? "ok" : "FAILED");
+      std::printf(
+          "runtime: %d ranks on %d node(s), %d cores / %d PUs here, progress thread %s, "
+          "barrier %.1f us, up %.2f s: %s\n",
+          rt.size(), rt.nodes(), rt.topo().cores(), rt.topo().pus(),
+          rt.placement().description.c_str(), us, rt.elapsed(), bad == 0 ? "ok" : "FAILED");
     return bad == 0 ? 0 : 1;
   } catch (const std::exception& e) {
     rt.fail(e.what(), 1);  // prints the error and ends every rank; never returns

@@ -67,9 +67,10 @@ int main() {
 
   // Two threads: (1 + 5) and (1 + 3) regions, 5 + 3 counter samples.
   const bool ok = regions == 10 && counters == 8 && ranks[0].threads.size() == 2 && bytes > 0;
-  std::printf("trace: %zu regions and %zu counter samples on %zu threads, %ju bytes of Chrome "
-              "JSON: %s\n",
-              regions, counters, ranks[0].threads.size(), static_cast<std::uintmax_t>(bytes),
-              ok ? "ok" : "FAILED");
+  std::printf(
+      "trace: %zu regions and %zu counter samples on %zu threads, %ju bytes of Chrome "
+      "JSON: %s\n",
+      regions, counters, ranks[0].threads.size(), static_cast<std::uintmax_t>(bytes),
+      ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }
