@@ -53,10 +53,10 @@ std::vector<rma_completion> rma_location::leave(std::size_t index, const rma_reg
     blocking_.erase(it);
   }
   auto& pending = pending_[static_cast<std::size_t>(r.window)];
-  const std::size_t n = r.completion == rma_region::completes::all   ? pending.size()
-                        : r.completion == rma_region::completes::one ? std::min<std::size_t>(
-                                                                           1, pending.size())
-                                                                     : 0;
+  const std::size_t n = r.completion == rma_region::completes::all ? pending.size()
+                        : r.completion == rma_region::completes::one
+                            ? std::min<std::size_t>(1, pending.size())
+                            : 0;
   for (std::size_t i = 0; i < n; ++i) {
     done.push_back({r.window, pending.front()});
     pending.pop_front();
