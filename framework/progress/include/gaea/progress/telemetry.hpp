@@ -53,11 +53,6 @@ struct trace_sample {
   std::uint8_t state = 0;
   std::uint8_t thread = 0;         ///< 0 = progress thread, 1.. = application threads in order
   std::uint16_t trace_thread = 0;  ///< the thread's gaea::trace::thread_index()
-  /// \var cpu_ns
-  /// CPU time per wait_state in nanoseconds, indexed by the state's value.
-  //
-  /// \var dvfs_raised
-  /// Times the thread's DVFS domain was raised.
 };
 
 /// Sums over threads (and, in the report, over ranks).
@@ -77,6 +72,11 @@ struct telemetry_totals {
   std::int64_t penalty_ns = 0;       ///< wake-up latency the policy estimates it added
   /// Adds `o` member by member.
   telemetry_totals& operator+=(const telemetry_totals& o) noexcept;
+  /// \var cpu_ns
+  /// CPU time per wait_state in nanoseconds, indexed by the state's value.
+  //
+  /// \var dvfs_raised
+  /// Times the thread's DVFS domain was raised.
 };
 
 /// Written by its owner thread only; read by anyone (relaxed: approximate while running).
