@@ -13,6 +13,7 @@
 
 namespace gaea::progress {
 
+/// Tuning of an arrival_predictor (auto_params::arrivals() derives it).
 struct arrival_params {
   std::int64_t lead_ns = 60000;               ///< how early a timed wake-up aims before an arrival
   std::int64_t episode_ns = 5000;             ///< events closer than this are one arrival
@@ -22,6 +23,7 @@ struct arrival_params {
 /// Not thread-safe: one per waiting thread.
 class arrival_predictor {
  public:
+  /// A predictor with parameters `p` and no arrival seen yet.
   explicit arrival_predictor(const arrival_params& p) noexcept : p_(p) {}
 
   /// A progress step handled events at `now_ns` (an arrival, unless events came within

@@ -33,8 +33,10 @@ namespace gaea::progress {
 /// other transfers, or a notification (a predicate another thread of this rank makes true and
 /// signals, e.g. a barrier's handler on the progress thread: spinning cannot bring it sooner).
 enum class transfer_kind : std::uint8_t { get, other, notification };
+/// Number of transfer kinds (size of the per-kind arrays).
 inline constexpr std::size_t transfer_kinds = 3;
 
+/// Tuning of the auto wait policy; usually built by from() out of a calibration.
 struct auto_params {
   std::int64_t spin_ns = 50000;            ///< spin window after traffic
   std::int64_t critical_spin_ns = 200000;  ///< how long a small (latency-critical) wait spins
@@ -68,9 +70,12 @@ struct auto_params {
                           bool rank_owns_core = false);
 };
 
+/// What an auto-policy thread does after an idle step.
 enum class action : std::uint8_t { spin, sleep, block };
 
+/// The auto policy's answer to next(): an action and its length.
 struct decision {
+  /// Spin on, micro-sleep for `ns`, or block for at most `ns`.
   action what = action::spin;
   std::int64_t ns = 0;                ///< sleep length, or block timeout
   std::int64_t expected_idle_ns = 0;  ///< for the DVFS governor (block only)
@@ -79,6 +84,7 @@ struct decision {
 /// Not thread-safe: one per waiting thread.
 class auto_policy {
  public:
+  /// A policy for one thread with parameters `p`, starting idle at `now_ns`.
   auto_policy(const auto_params& p, std::int64_t now_ns);
 
   /// A progress step handled events at `now_ns` (an arrival, unless events came within
@@ -88,6 +94,7 @@ class auto_policy {
   /// An application wait for `bytes` bytes in flight, of `kind`, starts / ends.
   void begin_wait(std::int64_t now_ns, std::size_t bytes,
                   transfer_kind kind = transfer_kind::other) noexcept;
+  /// The wait begun by begin_wait ends at `now_ns` (learns the transfer rate of its kind).
   void end_wait(std::int64_t now_ns) noexcept;
   /// What to do after an idle step.
   decision next(std::int64_t now_ns) noexcept;
@@ -98,6 +105,7 @@ class auto_policy {
   std::size_t interrupt_bytes(transfer_kind kind = transfer_kind::other) const noexcept;
   /// Estimated added latency so far, as a fraction of the elapsed time.
   double slowdown(std::int64_t now_ns) const noexcept;
+  /// Estimated wake-up latency added so far, in nanoseconds.
   std::int64_t penalty_ns() const noexcept { return penalty_total_ns_; }
   /// Factor (1, 2, 4, ...) the budget has widened the windows by.
   int caution() const noexcept { return caution_; }
@@ -105,7 +113,9 @@ class auto_policy {
   std::int64_t spin_window_ns() const noexcept {
     return p_.spin_ns * (p_.shares_core ? 1 : caution_);
   }
+  /// Idle time after which the thread blocks, widened by the current caution factor.
   std::int64_t block_after_ns() const noexcept { return p_.block_after_ns * caution_; }
+  /// The parameters the policy was built with.
   const auto_params& params() const noexcept { return p_; }
   /// The gap the next arrival is expected after the last one; 0 = no prediction.
   std::int64_t predicted_gap_ns() const noexcept { return arrivals_.gap_ns(); }

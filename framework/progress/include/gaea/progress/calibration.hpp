@@ -9,6 +9,7 @@
 
 namespace gaea::progress {
 
+/// Measured costs of a wake-up and a micro-sleep on this machine (see calibrate()).
 struct calibration {
   std::int64_t wake_ns = 50000;  ///< median delay from signalling an eventfd to the blocked
                                  ///< thread running again

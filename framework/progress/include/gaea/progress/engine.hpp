@@ -58,9 +58,11 @@ inline constexpr enum_name<mode> mode_names[] = {{mode::off, "off"},
                                                  {mode::adaptive_fixed, "adaptive_fixed"},
                                                  {mode::interrupt, "interrupt"},
                                                  {mode::automatic, "auto"}};
+/// Name table of mode for gaea::to_string and gaea::parse.
 constexpr enum_names<mode> enum_names_of(mode) noexcept {
   return {"progress mode", mode_names};
 }
+/// Text name of `m` (the spelling parse_mode accepts).
 constexpr std::string_view to_string(mode m) noexcept {
   return gaea::to_string<mode>(m);
 }
@@ -103,7 +105,9 @@ struct stats {
   std::uint64_t events = 0;      ///< events handled
 };
 
+/// Settings of an engine, fixed at construction.
 struct engine_options {
+  /// Wait mode at start (set_mode / scoped_mode change it later).
   mode initial = mode::automatic;
   bool dvfs = true;       ///< lower the core's frequency around blocking sleeps
   std::vector<int> cpus;  ///< PUs the progress thread may run on (empty: leave affinity)
@@ -128,6 +132,7 @@ struct engine_options {
   /// uses it to run work that must happen on the application's main thread whenever that thread
   /// waits (its "app poll" callbacks). Returns the events it handled.
   std::function<unsigned()> app_poll;
+  /// The thread on which app_poll runs (the application's main thread).
   std::thread::id app_thread;
   /// GAEA_HANG_TIMEOUT: an application-thread wait that lasts longer throws gaea::error naming
   /// what it waited for (scoped_wait_label). 0: no watchdog.
@@ -164,8 +169,11 @@ class engine {
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
 
+  /// The wait mode now in force. Thread-safe.
   mode current_mode() const noexcept;
+  /// Whether DVFS around blocking sleeps is on now. Thread-safe.
   bool dvfs_enabled() const noexcept;
+  /// True unless the mode is off (a progress thread serves the service worker). Thread-safe.
   bool asynchronous() const noexcept { return current_mode() != mode::off; }
   /// Switches the wait mode of the progress thread (at once, waking it if it is blocked) and of
   /// application-thread waits that start after the call. Prefer scoped_mode.
@@ -209,23 +217,30 @@ class engine {
   /// lasted a second), or that none waits and since when. Thread-safe; for the status handler.
   wait_status current_status() const;
 
+  /// Step counters of the progress thread. Thread-safe (approximate while it runs).
   stats thread_stats() const noexcept;
   /// The CPU the progress thread last ran on / ran its first step on (-1 if unknown).
   int last_cpu() const noexcept { return last_cpu_.load(std::memory_order_relaxed); }
+  /// The CPU the progress thread ran its first step on (-1 if unknown). Thread-safe.
   int first_cpu() const noexcept { return first_cpu_.load(std::memory_order_relaxed); }
   /// Telemetry of the progress thread plus every application thread that waited.
   telemetry_totals totals() const;
   /// Time series of all threads (empty unless engine_options::trace).
   std::vector<trace_sample> trace(std::uint64_t* dropped = nullptr) const;
+  /// The costs the auto policy uses (engine_options::cal).
   const calibration& cal() const noexcept { return opt_.cal; }
+  /// The auto policy's parameters for application-thread waits, derived from the calibration.
   const auto_params& auto_parameters() const noexcept { return auto_app_; }
   /// Estimated latency the waits added (penalty) as a fraction of the engine's lifetime.
   double estimated_slowdown() const;
+  /// engine_options::max_slowdown.
   double max_slowdown() const noexcept { return opt_.max_slowdown; }
   /// Size from which the calling thread's auto waits for `kind` block at once (calibrated
   /// online).
   std::size_t interrupt_bytes(comm::worker& w, transfer_kind kind = transfer_kind::other);
+  /// engine_options::share_core.
   bool share_core() const noexcept { return opt_.share_core; }
+  /// engine_options::ranks_share_cores.
   bool ranks_share_cores() const noexcept { return opt_.ranks_share_cores; }
 
  private:
@@ -343,6 +358,7 @@ struct wait_label_node {
 template <class F>
 class scoped_wait_label : detail::wait_label_node {
  public:
+  /// Installs the label for the calling thread until the destructor; `describe` is kept by value.
   explicit scoped_wait_label(F describe) : f_(std::move(describe)) {
     describe_fn = [](const detail::wait_label_node* n) -> wait_info {
       auto d = static_cast<const scoped_wait_label*>(n)->f_();
@@ -375,6 +391,7 @@ class scoped_unchecked_waits {
   ~scoped_unchecked_waits() { --depth_; }
   scoped_unchecked_waits(const scoped_unchecked_waits&) = delete;
   scoped_unchecked_waits& operator=(const scoped_unchecked_waits&) = delete;
+  /// True when the calling thread is inside a scoped_unchecked_waits.
   static bool active() noexcept { return depth_ > 0; }
 
  private:
@@ -384,6 +401,8 @@ class scoped_unchecked_waits {
 /// RAII: switches the engine's mode for a scope and restores the previous one.
 class scoped_mode {
  public:
+  /// Switches `e` to mode `m` (with DVFS `dvfs`); the destructor restores the mode and DVFS setting
+  /// in force before. Same thread safety as engine::set_mode.
   scoped_mode(engine& e, mode m, bool dvfs = true);
   ~scoped_mode();
   scoped_mode(const scoped_mode&) = delete;

@@ -45,6 +45,7 @@ class fixed_step_schedule {
   void arrival() noexcept { d_ns_ = p_.min_ns; }
   /// The sleep the next idle probe will take.
   std::int64_t next_ns() const noexcept { return d_ns_; }
+  /// The parameters the schedule was built with.
   const fixed_step_params& params() const noexcept { return p_; }
 
  private:
