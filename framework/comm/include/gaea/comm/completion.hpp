@@ -56,6 +56,7 @@ class completion {
     }
     pending_.fetch_add(1, std::memory_order_relaxed);
   }
+  /// An operation without a payload worth counting is attached and in flight.
   void add() noexcept { pending_.fetch_add(1, std::memory_order_relaxed); }
   /// An in-flight operation ended (status 0 = success).
   void finish(int status = 0) noexcept {
@@ -68,6 +69,7 @@ class completion {
     target_ = target;
     status_.store(status, std::memory_order_relaxed);
   }
+  /// True when an attached operation failed and check() has not yet reported it.
   bool failed() const noexcept { return status_.load(std::memory_order_relaxed) != 0; }
 
  private:
@@ -77,6 +79,11 @@ class completion {
   std::atomic<std::uint8_t> kinds_{0};  // bit per op_kind of the operations counted in bytes_
   const char* what_ = "operation";
   int target_ = -1;
+  /// \var receive_failed
+  /// Status: the target could not receive the data.
+  //
+  /// \var send_failed
+  /// Status: the message could not be sent.
 };
 
 }  // namespace gaea::comm

@@ -26,11 +26,13 @@ namespace detail {
 struct access;  // internal members, for comm itself (src/detail/access.hpp)
 }
 
+class segment;
+
+/// A rank's communication context: the UCX context, the service (target-side) worker, one origin
+/// worker per thread, the active-message handler table and the MPI communicator it runs on.
 /// Collective: construct and destroy on every rank of `comm` (destroy after a barrier).
 /// Thread safety: this_thread_worker() and register_handler() are thread-safe; the service worker
 /// follows the service_worker contract.
-class segment;
-
 class context {
  public:
   /// Creates the UCX context and service worker, exchanges addresses over `comm` (duplicated).
@@ -39,9 +41,13 @@ class context {
   context(const context&) = delete;
   context& operator=(const context&) = delete;
 
+  /// This rank's number in the communicator.
   int rank() const noexcept { return rank_; }
+  /// Number of ranks in the communicator.
   int size() const noexcept { return size_; }
+  /// The configuration the context was created with.
   const config& cfg() const noexcept { return cfg_; }
+  /// The context's duplicate of the communicator given to the constructor.
   MPI_Comm mpi_comm() const noexcept { return comm_; }
 
   /// True when `rank` shares this rank's node (MPI's shared-memory domain, by hostname).
@@ -87,6 +93,7 @@ class context {
   /// runtime sets it to progress the service worker when no progress thread does; without it a
   /// rank waiting there would stop serving its peers. Set/cleared by the owning thread only.
   void set_poll_hook(std::function<void()> hook) { poll_hook_ = std::move(hook); }
+  /// Calls the poll hook if one is set (transport-internal wait loops; owning thread).
   void poll_hook() const {
     if (poll_hook_) poll_hook_();
   }
