@@ -18,8 +18,11 @@ namespace gaea::comm::handler_ids {
 
 /// A block of ids reserved for one owner.
 struct id_range {
+  /// First id of the block.
   handler_id first;
+  /// Last id of the block (inclusive).
   handler_id last;
+  /// Who registers handlers in the block (used in error messages).
   std::string_view owner;
 };
 
@@ -35,6 +38,7 @@ inline constexpr std::array<id_range, 6> ranges{{
 
 /// The range applications, benchmarks and tests register their handlers in.
 inline constexpr handler_id user_first = 128;
+/// Last id of the application range (inclusive).
 inline constexpr handler_id user_last = 255;
 
 // runtime (0-15)
@@ -59,10 +63,13 @@ inline constexpr handler_id comm_rma = 64;
 
 /// One id in use, with the name an error message gives it.
 struct known_handler {
+  /// The handler id.
   handler_id id;
+  /// Its name in error messages.
   std::string_view name;
 };
 
+/// Every id in use by the framework, with its name (looked up for error messages).
 inline constexpr std::array<known_handler, 13> known_handlers{{
     {runtime_barrier, "runtime barrier"},
     {runtime_failure, "runtime failure report"},

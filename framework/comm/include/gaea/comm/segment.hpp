@@ -49,19 +49,25 @@ class segment {
   segment(const segment&) = delete;
   segment& operator=(const segment&) = delete;
 
+  /// Identifier of the segment, equal on every rank that took part in its creation.
   std::uint64_t id() const noexcept { return id_; }
+  /// The name given at creation (used in error messages).
   const std::string& name() const noexcept { return name_; }
   /// This rank's memory (page-aligned; zero-filled on allocation).
   void* local_base() const noexcept { return local_base_; }
+  /// Bytes this rank contributed.
   std::size_t local_size() const noexcept { return sizes_[static_cast<std::size_t>(rank_)]; }
   /// Bytes contributed by `rank`.
   std::size_t size(int rank) const { return sizes_.at(static_cast<std::size_t>(rank)); }
+  /// Address of `rank`'s part of the segment in `rank`'s address space (for RMA); throws
+  /// std::out_of_range if `rank` is not a rank of the context.
   std::uint64_t remote_base(int rank) const { return bases_.at(static_cast<std::size_t>(rank)); }
   /// Packed remote key of `rank` (for workers to unpack against their endpoints); empty when
   /// `rank` could not register its part (reached through active messages).
   const std::vector<std::byte>& packed_rkey(int rank) const {
     return rkeys_.at(static_cast<std::size_t>(rank));
   }
+  /// The context the segment belongs to.
   context& ctx() const noexcept { return *ctx_; }
 
  private:

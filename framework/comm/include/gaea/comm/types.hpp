@@ -19,6 +19,7 @@ namespace gaea::comm {
 /// Identifies an active-message handler; the ranges and the ids in use are listed in
 /// gaea/comm/handler_ids.hpp (applications: handler_ids::user_first..user_last).
 using handler_id = std::uint8_t;
+/// Largest handler id.
 inline constexpr handler_id max_handlers = 255;
 
 namespace detail {
@@ -79,6 +80,9 @@ struct config {
   std::size_t rkey_cache = 1024;
   /// Test setting: segments of at least this many local bytes act as unregistrable (0: none).
   std::size_t fail_mem_map = 0;
+  /// Reads the settings from the environment (GAEA_MAX_TRANSFER, GAEA_RKEY_PTR, GAEA_RKEY_CACHE,
+  /// GAEA_TEST_FAIL_MEM_MAP). Throws gaea::error when a variable does not parse, when
+  /// GAEA_MAX_TRANSFER is below 8 bytes or when GAEA_RKEY_CACHE is below 1.
   static config from_env();
 };
 

@@ -32,6 +32,8 @@ class segment;
 /// checks `offset + bytes <= segment.size(target)` and throws gaea::error naming the segment.
 class worker final : public waitable {
  public:
+  /// Creates the UCX worker numbered `index` of `ctx` (the context does this in
+  /// this_thread_worker(); applications do not). Throws gaea::error when UCX fails.
   worker(context& ctx, int index);
   ~worker() override;
   worker(const worker&) = delete;
@@ -106,6 +108,7 @@ class worker final : public waitable {
   /// worker has addressed. Owner thread only, like every member.
   std::int64_t endpoint_count() const noexcept { return endpoints_; }
 
+  /// The worker's number within its context, in order of creation.
   int index() const noexcept { return index_; }
 
   /// Bytes put to `target` (not direct) since its last flush: what the next flush() to it, or
