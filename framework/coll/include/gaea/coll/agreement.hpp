@@ -17,6 +17,7 @@ namespace gaea::coll {
 ///   agree_on(world(), call_record("global_array", "A", "created").add("dims", "[100, 100]"));
 class call_record {
  public:
+  /// A record of the call `call` on the `object` kind named `name`, with no argument yet.
   call_record(std::string_view object, std::string_view name, std::string_view call);
   /// Adds one argument: `field` names it in messages ("dims"), `value` is its text.
   call_record& add(std::string_view field, std::string value);

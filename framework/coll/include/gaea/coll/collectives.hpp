@@ -34,12 +34,15 @@ namespace gaea::coll {
 /// Reduction operators. land/lor: integral and bool elements (non-zero is true, the result is
 /// 0 or 1); min/max: not on complex numbers. Other combinations throw gaea::error.
 enum class reduce_op : std::uint8_t { sum, prod, min, max, land, lor };
+/// Text names of the reduction operators, in value order.
 inline constexpr enum_name<reduce_op> reduce_op_names[] = {
     {reduce_op::sum, "sum"}, {reduce_op::prod, "prod"}, {reduce_op::min, "min"},
     {reduce_op::max, "max"}, {reduce_op::land, "land"}, {reduce_op::lor, "lor"}};
+/// Name table of reduce_op for gaea::to_string and gaea::parse.
 constexpr enum_names<reduce_op> enum_names_of(reduce_op) noexcept {
   return {"reduction operator", reduce_op_names};
 }
+/// Text name of `op` ("sum", "prod", "min", "max", "land", "lor").
 constexpr std::string_view to_string(reduce_op op) noexcept {
   return gaea::to_string<reduce_op>(op);
 }
@@ -132,6 +135,7 @@ const std::byte* bytes_of(std::span<const T> s) {
 inline void barrier(const group& g, const options& o = {}) {
   detail::start_barrier(g, o, true).wait();
 }
+/// Non-blocking form: returns a request that completes once every member has entered.
 inline request barrier(const group& g, nonblocking_t, const options& o = {}) {
   return detail::start_barrier(g, o);
 }
@@ -142,6 +146,7 @@ request broadcast(const group& g, std::span<T> buf, int root, nonblocking_t,
                   const options& o = {}) {
   return detail::start_broadcast(g, detail::bytes_of(buf), buf.size_bytes(), root, o);
 }
+/// Blocking form of the call above: returns when this rank's part is complete.
 template <transferable T>
 void broadcast(const group& g, std::span<T> buf, int root, const options& o = {}) {
   detail::start_broadcast(g, detail::bytes_of(buf), buf.size_bytes(), root, o, true).wait();
@@ -157,6 +162,7 @@ request reduce(const group& g, std::span<const T> in, std::span<T> out, reduce_o
   return detail::start_reduce(g, detail::bytes_of(in), detail::bytes_of(out), in.size(),
                               detail::elem_of<T>(), op, root, false, o);
 }
+/// Blocking form of the call above: returns when this rank's part is complete.
 template <class T>
 void reduce(const group& g, std::span<const T> in, std::span<T> out, reduce_op op, int root,
             const options& o = {}) {
@@ -172,6 +178,7 @@ request allreduce(const group& g, std::span<T> inout, reduce_op op, nonblocking_
   return detail::start_reduce(g, detail::bytes_of(inout), detail::bytes_of(inout), inout.size(),
                               detail::elem_of<T>(), op, 0, true, o);
 }
+/// Blocking form of the call above: returns when this rank's part is complete.
 template <class T>
 void allreduce(const group& g, std::span<T> inout, reduce_op op, const options& o = {}) {
   detail::start_reduce(g, detail::bytes_of(inout), detail::bytes_of(inout), inout.size(),
@@ -192,6 +199,7 @@ request allgather(const group& g, std::span<const T> mine, std::span<T> all, non
   return detail::start_allgather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all),
                                  all.size(), {}, sizeof(T), o);
 }
+/// Blocking form of the call above: returns when this rank's part is complete.
 template <transferable T>
 void allgather(const group& g, std::span<const T> mine, std::span<T> all, const options& o = {}) {
   detail::start_allgather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all), all.size(),
@@ -214,6 +222,7 @@ request allgatherv(const group& g, std::span<const T> mine, std::span<T> all,
   return detail::start_allgather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all),
                                  all.size(), counts, sizeof(T), o);
 }
+/// Blocking form of the call above: returns when this rank's part is complete.
 template <transferable T>
 void allgatherv(const group& g, std::span<const T> mine, std::span<T> all,
                 std::span<const std::int64_t> counts, const options& o = {}) {
@@ -232,6 +241,7 @@ request gather(const group& g, std::span<const T> mine, std::span<T> all, int ro
   return detail::start_gather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all),
                               all.size(), {}, sizeof(T), root, o);
 }
+/// Blocking form of the call above: returns when this rank's part is complete.
 template <transferable T>
 void gather(const group& g, std::span<const T> mine, std::span<T> all, int root,
             const options& o = {}) {
@@ -256,6 +266,7 @@ request gatherv(const group& g, std::span<const T> mine, std::span<T> all,
   return detail::start_gather(g, detail::bytes_of(mine), mine.size(), detail::bytes_of(all),
                               all.size(), counts, sizeof(T), root, o);
 }
+/// Blocking form of the call above: returns when this rank's part is complete.
 template <transferable T>
 void gatherv(const group& g, std::span<const T> mine, std::span<T> all,
              std::span<const std::int64_t> counts, int root, const options& o = {}) {
@@ -274,6 +285,7 @@ request scatter(const group& g, std::span<const T> all, std::span<T> mine, int r
   return detail::start_scatter(g, detail::bytes_of(all), all.size(), detail::bytes_of(mine),
                                mine.size(), {}, sizeof(T), root, o);
 }
+/// Blocking form of the call above: returns when this rank's part is complete.
 template <transferable T>
 void scatter(const group& g, std::span<const T> all, std::span<T> mine, int root,
              const options& o = {}) {
@@ -288,6 +300,7 @@ request scatterv(const group& g, std::span<const T> all, std::span<const std::in
   return detail::start_scatter(g, detail::bytes_of(all), all.size(), detail::bytes_of(mine),
                                mine.size(), counts, sizeof(T), root, o);
 }
+/// Blocking form of the call above: returns when this rank's part is complete.
 template <transferable T>
 void scatterv(const group& g, std::span<const T> all, std::span<const std::int64_t> counts,
               std::span<T> mine, int root, const options& o = {}) {
@@ -303,6 +316,7 @@ request alltoall(const group& g, std::span<const T> send, std::span<T> recv, non
   return detail::start_alltoall(g, detail::bytes_of(send), send.size(), detail::bytes_of(recv),
                                 recv.size(), send.size() / p, {}, {}, {}, {}, sizeof(T), o);
 }
+/// Blocking form of the call above: returns when this rank's part is complete.
 template <transferable T>
 void alltoall(const group& g, std::span<const T> send, std::span<T> recv, const options& o = {}) {
   const std::size_t p = static_cast<std::size_t>(g.size() > 0 ? g.size() : 1);
@@ -323,6 +337,7 @@ request alltoallv(const group& g, std::span<const T> send,
                                 recv.size(), 0, send_counts, send_displs, recv_counts, recv_displs,
                                 sizeof(T), o);
 }
+/// Blocking form of the call above: returns when this rank's part is complete.
 template <transferable T>
 void alltoallv(const group& g, std::span<const T> send, std::span<const std::int64_t> send_counts,
                std::span<const std::int64_t> send_displs, std::span<T> recv,

@@ -36,13 +36,16 @@ struct message_curve {
 /// bytes arrives start_s + scale * curve(b) after its round starts (start_s may be negative: the
 /// curve already holds one call's set-up); the sender is busy scale * (curve(b) - curve(0)).
 struct step_cost {
+  /// Fixed part of a step's arrival time, in seconds (may be negative).
   double start_s = 0;
+  /// Factor on the message curve.
   double scale = 1;
   std::size_t samples = 0;  ///< calibration points behind it (0: default)
 };
 
 /// One algorithm's predicted cost.
 struct prediction {
+  /// The algorithm predicted.
   algorithm algo = algorithm::automatic;
   double seconds = 0;  ///< until the last member finishes
   double joules = 0;   ///< while the call runs, all members (as the meter counts)
@@ -51,8 +54,11 @@ struct prediction {
 /// One point to measure: `op` run by `algo` on `bytes` per member, read as predict() reads them
 /// (root 0; double elements; alltoall: `bytes` per block).
 struct measure_case {
+  /// The collective operation.
   operation op = operation::barrier;
+  /// The algorithm that runs it.
   algorithm algo = algorithm::automatic;
+  /// Bytes per member (alltoall: per block).
   std::size_t bytes = 0;
 };
 /// One measured point: what predict() estimates.

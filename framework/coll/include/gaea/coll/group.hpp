@@ -32,6 +32,7 @@ class group {
  public:
   /// The index of the calling rank in the group, or -1.
   int rank() const noexcept;
+  /// Number of members.
   int size() const noexcept;
   /// Runtime rank of member `i` (gaea::error when out of range).
   int world_rank(int i) const;
@@ -39,6 +40,7 @@ class group {
   int node_of(int i) const;
   /// Number of distinct nodes among the members, and members on the calling rank's node.
   int nodes() const noexcept;
+  /// Number of members on the calling rank's node.
   int node_size() const noexcept;
   /// "world" or the name given at creation, for messages.
   const std::string& name() const noexcept;

@@ -45,11 +45,13 @@ enum class algorithm : std::uint8_t {
 /// call, throttling by step. `automatic`: on where a writable (hardware) actuator exists.
 enum class energy_mode : std::uint8_t { automatic, on, off };
 
+/// Text names of the collective operations, in value order.
 inline constexpr enum_name<operation> operation_names[] = {
     {operation::barrier, "barrier"},     {operation::broadcast, "broadcast"},
     {operation::reduce, "reduce"},       {operation::allreduce, "allreduce"},
     {operation::allgather, "allgather"}, {operation::alltoall, "alltoall"},
     {operation::gather, "gather"},       {operation::scatter, "scatter"}};
+/// Text names of the algorithms, in value order (GAEA_COLL_ALGO's spellings).
 inline constexpr enum_name<algorithm> algorithm_names[] = {
     {algorithm::automatic, "auto"},
     {algorithm::dissemination, "dissemination"},
@@ -67,12 +69,15 @@ inline constexpr enum_name<algorithm> algorithm_names[] = {
 /// GAEA_COLL_ENERGY's choices.
 inline constexpr enum_name<energy_mode> energy_mode_names[] = {
     {energy_mode::automatic, "auto"}, {energy_mode::on, "on"}, {energy_mode::off, "off"}};
+/// Name table of operation for gaea::to_string and gaea::parse.
 constexpr enum_names<operation> enum_names_of(operation) noexcept {
   return {"collective operation", operation_names};
 }
+/// Name table of algorithm for gaea::to_string and gaea::parse.
 constexpr enum_names<algorithm> enum_names_of(algorithm) noexcept {
   return {"collective algorithm", algorithm_names};
 }
+/// Name table of energy_mode for gaea::to_string and gaea::parse.
 constexpr enum_names<energy_mode> enum_names_of(energy_mode) noexcept {
   return {"collective energy mode", energy_mode_names};
 }
@@ -81,15 +86,19 @@ constexpr enum_names<energy_mode> enum_names_of(energy_mode) noexcept {
 constexpr std::string_view to_string(algorithm a) noexcept {
   return gaea::to_string<algorithm>(a);
 }
+/// Parses an algorithm name ("auto", "bruck", "shm", ...); nullopt for an unknown one.
 constexpr std::optional<algorithm> parse_algorithm(std::string_view s) noexcept {
   return gaea::try_parse<algorithm>(s);
 }
+/// Text name of `o` ("barrier", "broadcast", ...).
 constexpr std::string_view to_string(operation o) noexcept {
   return gaea::to_string<operation>(o);
 }
+/// Parses an operation name; nullopt for an unknown one.
 constexpr std::optional<operation> parse_operation(std::string_view s) noexcept {
   return gaea::try_parse<operation>(s);
 }
+/// Text name of `m` ("auto", "on", "off").
 constexpr std::string_view to_string(energy_mode m) noexcept {
   return gaea::to_string<energy_mode>(m);
 }
@@ -110,6 +119,7 @@ struct options {
 /// call passes its own). Restores the previous setting on destruction. Not copyable.
 class scoped_energy {
  public:
+  /// Makes `m` the calling thread's energy mode until the destructor.
   explicit scoped_energy(energy_mode m) noexcept;
   ~scoped_energy();
   scoped_energy(const scoped_energy&) = delete;

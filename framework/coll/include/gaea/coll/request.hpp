@@ -21,7 +21,9 @@ class execution;
 class request {
  public:
   request() noexcept;  ///< empty (complete)
+  /// Holds the started collective `e` (made by the start functions of collectives.hpp).
   explicit request(std::unique_ptr<detail::execution> e) noexcept;
+  /// Takes over the collective of the source, which is left empty.
   request(request&&) noexcept;
   /// Waits for the collective held so far, then takes over `o`'s.
   request& operator=(request&& o);
