@@ -65,10 +65,17 @@ lu_breakdown predict_lu(const machine& m, const lu_case& c, const lu_profile& p 
 
 /// A run of gaea-lbm.
 struct lbm_case {
+  /// Lattice columns.
   std::int64_t nx = 0, ny = 0;
+  /// Ranks of the run.
   std::int64_t ranks = 1;
   std::int64_t py = 0, px = 0;  ///< process grid; 0 x 0: the app's default (least perimeter)
   bool periodic = false;        ///< periodic sides (poiseuille), else walls (cavity)
+  /// \var ny
+  /// Lattice rows.
+  //
+  /// \var py
+  /// Process-grid rows (py = px = 0: the app's default grid).
 };
 
 /// What the LBM model needs measured on the machine.
@@ -91,6 +98,8 @@ struct lbm_breakdown {
   std::int64_t messages = 0;    ///< gets per step
   std::int64_t tile_cells = 0;  ///< cells of the largest tile
   std::int64_t py = 0, px = 0;  ///< grid used
+  /// \var py
+  /// Process-grid rows used.
 };
 
 /// The grid gaea-lbm uses by default (the app itself calls this): the factorisation py x px =
@@ -108,6 +117,7 @@ lbm_breakdown predict_lbm(const machine& m, const lbm_case& c, const lbm_profile
 
 /// One Fock build of gaea-scf at a rank count.
 struct scf_case {
+  /// Ranks of the run.
   std::int64_t ranks = 1;
   std::int64_t threads = 1;                       ///< worker threads per rank (`--threads`)
   counter_mode counter = counter_mode::progress;  ///< `--counter atomic|progress|owner`
@@ -136,10 +146,14 @@ struct scf_breakdown {
   double imbalance_s = 0;    ///< the end of the build: largest task and the last tasks' tail
   double diag_s = 0;         ///< replicated/serial part on rank 0
   double collectives_s = 0;  ///< G to rank 0, D back, the build's sync and the go-on broadcast
+  /// Blocks of basis functions at this rank and thread count.
   std::int64_t blocks = 0, tasks = 0;
+  /// Mean tasks per worker thread (tasks / (ranks x threads)).
   double tasks_per_worker = 0;
   double task_s = 0;       ///< mean integral seconds per task
   double fetch_add_s = 0;  ///< one counter call
+  /// \var tasks
+  /// Tasks (block quartets kept after screening) at this blocking.
 };
 
 /// gaea-scf's automatic blocking (the app itself calls this): blocks of about this many basis

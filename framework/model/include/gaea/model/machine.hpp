@@ -57,8 +57,12 @@ struct link_params {
   double rma_s(double bytes) const noexcept { return o + 2 * L + bytes * G; }
   /// A round trip through the target's handler carrying `bytes` one way.
   double am_s(double bytes) const noexcept { return o + 2 * L + o_r + bytes * am_G(); }
+  /// Per-byte cost of an active message's payload: G_am, or G when G_am is 0.
   double am_G() const noexcept { return G_am > 0 ? G_am : G; }
+  /// Cost of one remote atomic: `atomic`, or o + 2 L when it is 0.
   double atomic_s() const noexcept { return atomic > 0 ? atomic : o + 2 * L; }
+  /// \var curve_s
+  /// Measured seconds of the broadcast at each of curve_bytes (same length).
 };
 
 /// What connecting to one peer and reaching one of its memory regions costs a rank: the space and
@@ -78,7 +82,9 @@ struct setup_params {
 struct machine {
   std::string name;    ///< e.g. "bgq"
   std::string source;  ///< where the figures come from (a paper's key, "calibrated on <host> ...")
+  /// Nodes of the cluster.
   std::int64_t nodes = 1;
+  /// Cores per node.
   std::int64_t cores_per_node = 1;
   std::int64_t threads_per_core = 1;  ///< SMT: hardware threads per core
   std::int64_t ranks_per_node = 1;    ///< default for predictions (at most nodes' worth of ranks)
@@ -88,6 +94,7 @@ struct machine {
   /// Blue Gene/Q torus); 0 for a switched network. The models use the mean hop count of a
   /// torus of `torus_dims` dimensions holding the nodes in use (0: no torus).
   double hop_s = 0;
+  /// Dimensions of the torus network (0: no torus).
   int torus_dims = 0;
   double copy_s_per_byte = 0;        ///< memcpy on one core
   double add_s_per_byte = 0;         ///< accumulate kernel (y += a x, doubles) on one core
@@ -107,8 +114,10 @@ struct machine {
   /// the machine file. When set, collectives are predicted by it instead of by the links' LogGP
   /// terms. Empty for described machines.
   std::filesystem::path coll_calibration;
+  /// The estimator loaded from coll_calibration (null when none).
   std::shared_ptr<const coll::estimator> collectives;
 
+  /// The link parameters of class `c` (intra or inter).
   const link_params& params(link_class c) const noexcept {
     return c == link_class::intra ? intra : inter;
   }
@@ -130,6 +139,8 @@ machine load_machine(const std::filesystem::path& file);
 /// `m` as the JSON text a machine file holds, and back (`what` names the text in errors, as a
 /// file name would). For passing a description between ranks.
 std::string to_json_text(const machine& m);
+/// Reads a machine from JSON text (the inverse of to_json_text); gaea::error as load_machine,
+/// naming the text by `what`.
 machine machine_from_json_text(const std::string& text, const std::string& what);
 /// Writes `m` as JSON to a temporary beside `file`, renamed over it when written. gaea::error when
 /// it cannot (the file is then untouched).

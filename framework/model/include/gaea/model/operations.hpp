@@ -36,6 +36,7 @@ double put_s(const machine& m, link_class c, double bytes);
 ///   packed:    one active message carrying the packed piece, packed on one side and unpacked
 ///              on the other: o + 2 L + o_r + 2 chunks pack + m (G + 2 copy)
 double strided_zero_copy_s(const machine& m, link_class c, std::int64_t chunks, double chunk_bytes);
+/// The packed form of the strided transfer above.
 double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, double chunk_bytes);
 
 /// An accumulate of `bytes` (doubles) into one owner.
@@ -47,6 +48,7 @@ double strided_packed_s(const machine& m, link_class c, std::int64_t chunks, dou
 ///                  the first piece's get, and per piece the slowest stage (the add includes
 ///                  filling the origin's two piece buffers: 2 copy per byte).
 double acc_target_driven_s(const machine& m, link_class c, double bytes);
+/// The source-driven form of the accumulate above, in pieces of `chunk_bytes`.
 double acc_source_driven_s(const machine& m, link_class c, double bytes, double chunk_bytes);
 
 /// How a shared counter's fetch-and-add is served: the counters' own modes. In the models,
@@ -58,6 +60,7 @@ using counters::counter_mode;
 struct counter_load {
   std::int64_t clients = 1;         ///< ranks requesting (P - 1 in the figure)
   std::int64_t ranks_per_node = 1;  ///< placement: rank r on node r / ranks_per_node, owner rank 0
+  /// How the owner serves the fetch-and-adds.
   counter_mode service = counter_mode::progress;
   double owner_compute_s = 0;  ///< the owner computes in kernels of this length between polls
   /// Share of the time the owner spends in those kernels (1: back to back, as [PGAS-BGQ Fig. 10];

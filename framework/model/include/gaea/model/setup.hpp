@@ -18,11 +18,14 @@ enum class connect_policy : std::uint8_t {
 
 /// A job's shape for the set-up model.
 struct setup_case {
+  /// Ranks of the job.
   std::int64_t ranks = 1;
   std::int64_t clique = 1;   ///< peers a rank addresses in its lifetime (zeta), <= ranks - 1
   std::int64_t regions = 1;  ///< memory regions alive: global arrays + counters (sigma)
   std::int64_t workers = 1;  ///< threads per rank with their own endpoints (rho)
+  /// When endpoints are created.
   connect_policy endpoints = connect_policy::eager;
+  /// When remote keys are unpacked.
   connect_policy keys = connect_policy::eager;
   /// A bound on the remote keys kept per rank (an LFU cache as [PGAS-BGQ §III.B]); 0: none.
   /// Misses are served by asking the owner again (the model charges nothing for them).
@@ -31,10 +34,14 @@ struct setup_case {
 
 /// Per rank.
 struct setup_cost {
+  /// Memory of the endpoints (bytes).
   double endpoint_bytes = 0, key_bytes = 0;
   double endpoint_s = 0;  ///< creating endpoints (at start-up when eager, spread over the run)
   double region_s = 0;    ///< creating the regions: registration, key exchange, unpacking
+  /// Memory of endpoints and keys together.
   double bytes() const noexcept { return endpoint_bytes + key_bytes; }
+  /// \var key_bytes
+  /// Memory of the remote keys kept (bytes).
 };
 
 /// The cost of `c` on `m` (m.setup's attributes):
