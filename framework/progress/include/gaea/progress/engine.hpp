@@ -173,7 +173,7 @@ class engine {
   mode current_mode() const noexcept;
   /// Whether DVFS around blocking sleeps is on now. Thread-safe.
   bool dvfs_enabled() const noexcept;
-  /// True unless the mode is off (a progress thread serves the service worker). Thread-safe.
+  /// True unless the mode is off. Thread-safe.
   bool asynchronous() const noexcept { return current_mode() != mode::off; }
   /// Switches the wait mode of the progress thread (at once, waking it if it is blocked) and of
   /// application-thread waits that start after the call. Prefer scoped_mode.

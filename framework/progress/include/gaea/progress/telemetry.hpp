@@ -83,8 +83,8 @@ struct telemetry_totals {
 /// Accounting happens at state changes, never per progress step.
 class thread_telemetry {
  public:
-  /// Telemetry for the thread `id` (0 = progress thread); keeps at most `trace_capacity` time-series
-  /// samples, later ones are counted as dropped. The thread starts in wait_state::run now.
+  /// Telemetry for the thread `id` (0 = progress thread), starting now in wait_state::run. Keeps
+  /// at most `trace_capacity` time-series samples; later ones are counted as dropped.
   explicit thread_telemetry(std::uint8_t id, std::size_t trace_capacity);
   /// The thread enters `s` at `now_ns`; its CPU clock is read only when `cpu_ns` >= 0 is given
   /// (callers pass it at sleep/block boundaries, where a system call is cheap by comparison; spin
