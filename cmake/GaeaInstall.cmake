@@ -6,8 +6,9 @@
 #   <p>/lib/cmake/Gaea/GaeaTargets*.cmake       imported targets gaea::base, ..., gaea::gaea
 #   <p>/lib/pkgconfig/gaea.pc                   pkg-config --cflags --libs gaea
 #   <p>/bin/gaea-config                         --cflags --libs --version --config
+#   <p>/bin/gaea-info                           the machine as Gaea sees it (GAEA_BUILD_APPS=ON)
 # all in the install component "library" (`cmake --install <build> --component library`); the
-# programs of apps/ are the component "apps". Every path is relative to <p>: a copied prefix works.
+# other programs of apps/ are the component "apps". Every path is relative to <p>: a copied prefix works.
 # Consumers: find_package(Gaea REQUIRED) then target_link_libraries(app PRIVATE gaea::gaea).
 include(CMakePackageConfigHelpers)
 

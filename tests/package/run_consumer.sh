@@ -11,7 +11,8 @@
 #     gaea-ga` and runs each on 2 ranks, and (when built with Fortran) every GA Fortran program
 #     (tests/ga_compat/fortran_*) with mpif90 and gaea-ga-fortran / gaea-ga-fortran-i8;
 #  4. checks that no installed header is internal-only, that the library component installs no
-#     program, and that the CMake package names no absolute library path.
+#     program but gaea-config and gaea-info, and that the CMake package names no absolute
+#     library path.
 #   usage: run_consumer.sh <gaea-build-dir> <gaea-source-dir>
 # Set GAEA_KEEP_PACKAGE_TMP=1 to keep the temporary directory for inspection.
 set -euo pipefail
@@ -170,7 +171,7 @@ else
   echo "-- no gaea-ga-fortran.pc (built without a Fortran compiler): skipped"
 fi
 
-echo "== installed headers are the API; the library component installs no program"
+echo "== installed headers are the API; the library component installs no program but gaea-config, gaea-info"
 internal=$(grep -rlE "users do not need|--- internal ---|Internal \(not API\)" \
              "$prefix/include/gaea" --include='*.hpp' | grep -v '/detail/' || true)
 if [[ -n "$internal" ]]; then
@@ -178,7 +179,7 @@ if [[ -n "$internal" ]]; then
   echo "$internal" >&2
   exit 1
 fi
-extra=$(ls "$prefix/bin" | grep -v '^gaea-config$' || true)
+extra=$(ls "$prefix/bin" | grep -vE '^gaea-(config|info)$' || true)
 if [[ -n "$extra" ]]; then
   echo "error: the library component installed programs: $extra" >&2
   exit 1
