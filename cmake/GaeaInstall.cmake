@@ -7,6 +7,7 @@
 #   <p>/lib/pkgconfig/gaea.pc                   pkg-config --cflags --libs gaea
 #   <p>/bin/gaea-config                         --cflags --libs --version --config
 #   <p>/bin/gaea-info                           the machine as Gaea sees it (GAEA_BUILD_APPS=ON)
+#   <p>/share/modulefiles/gaea/<version>.lua    Lmod modulefile (`module use <p>/share/modulefiles`)
 # all in the install component "library" (`cmake --install <build> --component library`); the
 # other programs of apps/ are the component "apps". Every path is relative to <p>: a copied prefix works.
 # Consumers: find_package(Gaea REQUIRED) then target_link_libraries(app PRIVATE gaea::gaea).
@@ -70,9 +71,50 @@ install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CITATION.cff
         DESTINATION ${CMAKE_INSTALL_DOCDIR}
         COMPONENT library)
 
+# The Lmod modulefile. Its prefix is found from its own path (myFileName()) when the data
+# directory is relative to the prefix; an absolute CMAKE_INSTALL_DATADIR falls back to the
+# configured prefix. Each *_EXPR is a Lua expression: pathJoin(root, "<relative dir>") or an
+# absolute path.
+set(_gaea_moddir "${CMAKE_INSTALL_DATADIR}/modulefiles/gaea")
+if(IS_ABSOLUTE "${_gaea_moddir}")
+  set(GAEA_MODULE_ROOT_EXPR "[==[${CMAKE_INSTALL_PREFIX}]==]")
+  set(GAEA_MODULE_LEVELS 0)
+else()
+  set(GAEA_MODULE_ROOT_EXPR "myFileName()")
+  # One level for the file name, one per component of the folder.
+  string(REGEX REPLACE "/+" ";" _parts "${_gaea_moddir}")
+  list(REMOVE_ITEM _parts "" ".")
+  list(LENGTH _parts GAEA_MODULE_LEVELS)
+  math(EXPR GAEA_MODULE_LEVELS "${GAEA_MODULE_LEVELS} + 1")
+endif()
+if(NOT DEFINED GAEA_PYTHON_INSTALL_DIR)
+  set(GAEA_PYTHON_INSTALL_DIR lib/python3/dist-packages)  # python/CMakeLists.txt's default
+endif()
+foreach(_kind IN ITEMS BINDIR LIBDIR PYTHONDIR)
+  if(_kind STREQUAL "PYTHONDIR")
+    set(_dir "${GAEA_PYTHON_INSTALL_DIR}")
+  else()
+    set(_dir "${CMAKE_INSTALL_${_kind}}")
+  endif()
+  if(IS_ABSOLUTE "${_dir}")
+    set(GAEA_MODULE_${_kind}_EXPR "[==[${_dir}]==]")
+  else()
+    set(GAEA_MODULE_${_kind}_EXPR "pathJoin(root, [==[${_dir}]==])")
+  endif()
+endforeach()
+configure_file(${CMAKE_CURRENT_LIST_DIR}/gaea.lua.in
+               ${PROJECT_BINARY_DIR}/modulefiles/gaea/${PROJECT_VERSION}.lua @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/modulefiles/gaea/${PROJECT_VERSION}.lua
+        DESTINATION ${_gaea_moddir}
+        COMPONENT library)
+
 include(GaeaPkgConfig)
 
 unset(_gaea_install_targets)
 unset(_t)
 unset(_mod)
 unset(_pcdir)
+unset(_gaea_moddir)
+unset(_parts)
+unset(_kind)
+unset(_dir)

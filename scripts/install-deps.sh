@@ -7,8 +7,8 @@
 #              HDF5, nlohmann-json, OpenBLAS and LAPACKE, OTF2, ScaLAPACK, gfortran for GA's Fortran API)
 #   --apps     the library, and the mini-apps and tools (CLI11, libint2, basis sets)
 #   --tests    the library, apps, plots, python, slurm and the test suite (Catch2, clang-format, otf2-tools,
-#              iproute2 for the emulated cluster, doxygen for the API reference check); what scripts/build.sh
-#              installs
+#              iproute2 for the emulated cluster, doxygen for the API reference check, lmod for the
+#              modulefile's test); what scripts/build.sh installs
 #   --bench    the library, apps, plots, and the peers the benchmarks compare against (Global
 #              Arrays, ARMCI-MPI, NWChem, Psi4)
 #   --plots    the library, and python3-matplotlib and python3-h5py for tools/plot/gaea_plot.py
@@ -30,7 +30,7 @@ library=(
   libhdf5-openmpi-dev libotf2-trace-dev libscalapack-openmpi-dev gfortran
 )
 apps=(libcli11-dev libint2-dev nwchem-data)
-tests=(catch2 clang-format iproute2 git otf2-tools doxygen)
+tests=(catch2 clang-format iproute2 git otf2-tools doxygen lmod)
 plots=(python3-matplotlib python3-h5py)
 python=(pybind11-dev python3-dev python3-numpy python3-pytest python3-mpi4py)
 slurm=(slurm-wlm munge)
