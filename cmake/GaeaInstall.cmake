@@ -9,7 +9,8 @@
 #   <p>/bin/gaea-info                           the machine as Gaea sees it (GAEA_BUILD_APPS=ON)
 #   <p>/share/modulefiles/gaea/<version>.lua    Lmod modulefile (`module use <p>/share/modulefiles`)
 # all in the install component "library" (`cmake --install <build> --component library`); the
-# other programs of apps/ are the component "apps". Every path is relative to <p>: a copied prefix works.
+# other programs of apps/ are the component "apps". Every path is relative to <p>: a copied
+# prefix works.
 # Consumers: find_package(Gaea REQUIRED) then target_link_libraries(app PRIVATE gaea::gaea).
 include(CMakePackageConfigHelpers)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Package test of the Lmod modulefile (ctest: package.modulefile): with Lmod, `module use <prefix>/share/modulefiles` and `module load gaea`,
-# then checks that
+# Package test of the Lmod modulefile (ctest: package.modulefile): with Lmod,
+# `module use <prefix>/share/modulefiles` and `module load gaea`, then checks that
 #  - GAEA_ROOT is the prefix, and CMAKE_PREFIX_PATH, PKG_CONFIG_PATH and LD_LIBRARY_PATH start
 #    with the prefix's directories;
 #  - gaea-info and gaea-config on PATH are the prefix's, and `gaea-info --help` exits 0;
@@ -11,8 +11,8 @@
 #          modulefile.sh --build <gaea-build-dir>
 #   (--build: installs that tree's library component into a temporary prefix, moves it, checks
 #   that it has gaea-info, and then the above; needs a complete build with GAEA_BUILD_APPS=ON.)
-# Exits 77 (skipped) when Lmod is not installed (Debian: apt-get install lmod) or the prefix has
-# no modulefile.
+# Exits 77 (skipped) when Lmod is not installed (Debian: apt-get install lmod) or, given a
+# prefix, when it has no modulefile (with --build that is an error).
 set -euo pipefail
 
 usage() {
@@ -27,7 +27,8 @@ fi
 if [[ "${1:-}" == "--build" ]]; then
   [[ $# -eq 2 ]] || usage
   build_dir=$(cd "$2" && pwd)
-  [[ -f "$build_dir/CMakeCache.txt" ]] || { echo "error: $build_dir is not a build tree" >&2; exit 2; }
+  [[ -f "$build_dir/CMakeCache.txt" ]] ||
+    { echo "error: $build_dir is not a build tree" >&2; exit 2; }
   work=$(mktemp -d "${TMPDIR:-/tmp}/gaea-modulefile.XXXXXX")
   trap 'rm -rf "$work"' EXIT
   build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build_dir/CMakeCache.txt" | head -n 1)
@@ -36,10 +37,12 @@ if [[ "${1:-}" == "--build" ]]; then
     ${build_type:+--config "$build_type"} >"$work/install.log" 2>&1 ||
     { cat "$work/install.log"; echo "error: cmake --install failed" >&2; exit 1; }
   mv "$work/staging" "$work/prefix"
-  prefix="$work/prefix"
+  prefix=$(cd "$work/prefix" && pwd -P)
   echo "-- installed $build_dir (component library), moved to $prefix"
   [[ -x "$prefix/bin/gaea-info" ]] ||
     { echo "error: the library component did not install gaea-info" >&2; exit 1; }
+  ls "$prefix"/share/modulefiles/gaea/*.lua >/dev/null 2>&1 ||
+    { echo "error: no share/modulefiles/gaea/*.lua in the library component" >&2; exit 1; }
 else
   [[ $# -eq 1 ]] || usage
   prefix=$(cd "$1" && pwd -P)

@@ -171,7 +171,7 @@ else
   echo "-- no gaea-ga-fortran.pc (built without a Fortran compiler): skipped"
 fi
 
-echo "== installed headers are the API; the library component installs no program but gaea-config, gaea-info"
+echo "== installed headers are the API; the library component's programs: gaea-config, gaea-info"
 internal=$(grep -rlE "users do not need|--- internal ---|Internal \(not API\)" \
              "$prefix/include/gaea" --include='*.hpp' | grep -v '/detail/' || true)
 if [[ -n "$internal" ]]; then
