@@ -24,6 +24,7 @@ inline constexpr enum_name<counter_mode> counter_mode_names[] = {
     {counter_mode::atomic, "atomic"},
     {counter_mode::progress, "progress"},
     {counter_mode::owner, "owner"}};
+/// Name table of counter_mode for gaea::to_string and gaea::parse.
 constexpr enum_names<counter_mode> enum_names_of(counter_mode) noexcept {
   return {"counter mode", counter_mode_names};
 }

@@ -33,6 +33,7 @@ class mutex_set {
   mutex_set(std::string name, std::int64_t count);
   /// Collective: destroy() if still held (errors are reported on stderr).
   ~mutex_set();
+  /// Takes over the source's set (local, no communication); the source is left invalid.
   mutex_set(mutex_set&&) noexcept;
   /// Collective when `*this` holds a set (it is destroyed first).
   mutex_set& operator=(mutex_set&&);
@@ -51,9 +52,12 @@ class mutex_set {
 
   /// False after destroy() or a move.
   bool valid() const noexcept { return impl_ != nullptr; }
-  /// Number of mutexes, name, and the rank that serves mutex `i`; gaea::error after destroy().
+  /// Number of mutexes; gaea::error after destroy() or a move.
   std::int64_t size() const;
+  /// The name given at construction; gaea::error after destroy() or a move.
   const std::string& name() const;
+  /// The rank that serves mutex `i` (i % number of ranks); local. gaea::error for an index outside
+  /// [0, size()) or after destroy() or a move.
   int owner(std::int64_t i) const;
 
  private:

@@ -32,7 +32,10 @@ class fetch_request {
  public:
   /// An empty handle: wait() throws (there is no value), test() is true.
   fetch_request() noexcept;
+  /// Holds the issued operation `s` (made by shared_counter::fetch_add(n, nonblocking); not meant
+  /// to be called by users).
   explicit fetch_request(std::unique_ptr<detail::fetch_state> s) noexcept;
+  /// Takes over the operation of the source, which is left empty.
   fetch_request(fetch_request&&) noexcept;
   /// Waits for the operation held so far (its value is dropped), then takes over `o`'s.
   fetch_request& operator=(fetch_request&& o);
@@ -66,6 +69,7 @@ class shared_counter {
   /// Collective (synchronises, then frees the counter); nothing for a destroyed or moved-from
   /// counter.
   ~shared_counter();
+  /// Takes over the source's counter (local, no communication); the source is left invalid.
   shared_counter(shared_counter&&) noexcept;
   /// Collective when `*this` holds a counter (it is destroyed first).
   shared_counter& operator=(shared_counter&&);
@@ -89,9 +93,11 @@ class shared_counter {
 
   /// False after destroy() or a move.
   bool valid() const noexcept { return impl_ != nullptr; }
-  /// Owner rank, name, mode; throw gaea::error after destroy() or a move.
+  /// Rank that holds the counter; gaea::error after destroy() or a move.
   int owner() const;
+  /// The name given at construction; gaea::error after destroy() or a move.
   const std::string& name() const;
+  /// How its operations are served; gaea::error after destroy() or a move.
   counter_mode mode() const;
 
  private:

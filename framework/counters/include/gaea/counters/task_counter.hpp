@@ -16,9 +16,13 @@ namespace gaea::counters {
 
 /// Half-open range of task ids [begin, end).
 struct task_range {
+  /// First id of the range.
   std::int64_t begin = 0;
+  /// One past the last id.
   std::int64_t end = 0;
+  /// True when the range holds no id (end <= begin).
   bool empty() const noexcept { return begin >= end; }
+  /// Number of ids (0 when empty).
   std::int64_t size() const noexcept { return empty() ? 0 : end - begin; }
 };
 
@@ -29,9 +33,11 @@ enum class dispense {
   hierarchical,  ///< a node counter in node shared memory, refilled from the global counter in
                  ///< guided chunks over nodes; ranks take guided sub-chunks with CPU atomics
 };
+/// The names of the variants.
 inline constexpr enum_name<dispense> dispense_names[] = {{dispense::single, "single"},
                                                          {dispense::batched, "batched"},
                                                          {dispense::hierarchical, "hierarchical"}};
+/// Name table of dispense for gaea::to_string and gaea::parse.
 constexpr enum_names<dispense> enum_names_of(dispense) noexcept {
   return {"task_counter variant", dispense_names};
 }
@@ -44,18 +50,23 @@ constexpr std::optional<dispense> parse_dispense(std::string_view text) noexcept
   return gaea::try_parse<dispense>(text);
 }
 
+/// Options of a task_counter. All but threads_per_rank must be the same on every rank (the
+/// constructor checks it and throws gaea::error on every rank otherwise).
 struct task_counter_options {
   /// Mode of the global counter (default: GAEA_COUNTER).
   std::optional<counter_mode> mode;
+  /// How ids are taken from the global counter (default: guided batches).
   dispense variant = dispense::batched;
   /// Rank holding the global counter, or task_counter_options::spread: the counters of a program
   /// are placed round-robin over the ranks in creation order.
   int owner = 0;
+  /// The `owner` value that places the counter round-robin (see owner).
   static constexpr int spread = -1;
   /// Guided self-scheduling divisor k (>= 1): a fetch takes remaining / (k × consumers).
   std::int64_t guided_k = 2;
   /// Chunk bounds (min >= 1; max 0 = unbounded). The last chunk is clipped to the range.
   std::int64_t min_chunk = 1;
+  /// Largest chunk: 0 (unbounded) or >= min_chunk.
   std::int64_t max_chunk = 0;
   /// Threads per rank that call next() concurrently (sizes the guided chunks; task_pool sets it).
   int threads_per_rank = 1;
@@ -77,6 +88,7 @@ class task_counter {
   /// Collective: hands out [0, n_tasks); n_tasks >= 0.
   task_counter(std::string name, std::int64_t n_tasks, task_counter_options opt = {});
   ~task_counter();  ///< collective
+  /// Takes over the source's counter (local, no communication); the source is left invalid.
   task_counter(task_counter&&) noexcept;
   task_counter& operator=(task_counter&&);  ///< collective when `*this` holds a counter
 
@@ -85,15 +97,20 @@ class task_counter {
   task_range next();
   /// Collective: starts over with the ids [all.begin, all.end) (same checks as construction).
   void reset(task_range all);
+  /// Collective: starts over with the ids [0, n_tasks).
   void reset(std::int64_t n_tasks) { reset(task_range{0, n_tasks}); }
   /// Collective: frees it now; later calls throw gaea::error.
   void destroy();
 
+  /// False after destroy() or a move.
   bool valid() const noexcept { return impl_ != nullptr; }
   task_range range() const;  ///< all ids
   int owner() const;         ///< rank of the global counter
+  /// Mode of the global counter; gaea::error after destroy() or a move (as every accessor here).
   counter_mode mode() const;
+  /// How ids are taken from the global counter.
   dispense variant() const;
+  /// The name given at construction.
   const std::string& name() const;
   /// Fetches from the global counter by this rank (one round trip each unless owned here).
   std::int64_t global_fetches() const;

@@ -29,17 +29,21 @@ struct task_stats {
   int threads = 0;           ///< worker threads per rank
 };
 
+/// What runs a task_pool's worker threads.
 enum class pool_executor {
   tbb,      ///< a oneTBB arena of `threads` slots (the workers pull tasks concurrently)
   threads,  ///< persistent std::threads owned by the pool plus the calling thread
 };
 
+/// Options of a task_pool.
 struct task_pool_options {
   /// Mode, variant, owner and chunk sizes of the counter (threads_per_rank is set by the pool).
   task_counter_options counter;
   /// Worker threads per rank, the calling thread included; 0 = oneTBB's default concurrency
   /// for this process (its CPU affinity: 1 when mpirun binds each rank to a core).
   int threads = 0;
+  /// What runs the workers (default: a oneTBB arena). With one thread, the calling thread runs
+  /// every task either way.
   pool_executor executor = pool_executor::tbb;
 };
 
@@ -50,6 +54,8 @@ class task_pool {
   /// Collective. Throws gaea::error for bad options (threads < 0, bad counter options).
   explicit task_pool(std::string name = "tasks", task_pool_options opt = {});
   ~task_pool();  ///< collective
+  /// Takes over the source's pool (local, no communication); the source is left unusable (its
+  /// calls throw gaea::error).
   task_pool(task_pool&&) noexcept;
   task_pool& operator=(task_pool&&) = delete;
 
@@ -70,6 +76,8 @@ class task_pool {
   }
 
   int threads() const;  ///< workers per rank
+  /// The name given at construction (its counter is named after it). Like the other accessors,
+  /// local; gaea::error on a moved-from pool.
   const std::string& name() const;
   task_counter& counter();          ///< the counter (mode, variant, owner, fetches)
   const task_stats& last() const;   ///< this rank's figures of the last run
