@@ -14,7 +14,9 @@ namespace gaea::ga {
 
 /// A piece of a patch and the rank that owns it.
 struct owned_patch {
+  /// Runtime rank that owns the piece.
   int rank;
+  /// The part of the patch in one of that rank's tiles (global indices).
   patch piece;
 };
 
@@ -32,7 +34,9 @@ enum class boundary : std::uint8_t { periodic, fixed };
 /// (block and irregular) restricts the data to a list of ranks (GA's restricted arrays): tile k
 /// (row-major) belongs to ranks[k], the other ranks own nothing.
 struct layout_spec {
+  /// The three ways to cut (see above).
   enum class kind : std::uint8_t { block, irregular, block_cyclic };
+  /// Which of them (default block).
   kind type = kind::block;
   index chunk;                               ///< block: minimum tile extent per dimension
   std::vector<std::vector<index_t>> starts;  ///< irregular, block_cyclic: block starts, first 0
@@ -41,17 +45,22 @@ struct layout_spec {
   index ghosts;                              ///< ghost width per dimension (default none)
   std::vector<int> ranks;                    ///< block, irregular: data ranks (default all)
 
+  /// Block distribution with minimum tile extents `chunk` per dimension (empty: no minimum).
   static layout_spec block(index chunk = {}) {
     layout_spec s;
     s.chunk = chunk;
     return s;
   }
+  /// Irregular distribution: `starts` per dimension, each beginning with 0 and ascending. Checked
+  /// when the distribution is built (gaea::error there).
   static layout_spec irregular(std::vector<std::vector<index_t>> starts) {
     layout_spec s;
     s.type = kind::irregular;
     s.starts = std::move(starts);
     return s;
   }
+  /// 2-D block-cyclic with tiles of extents `tile`, dealt over the process grid `grid` (rows,
+  /// cols; empty: the squarest one). Checked when the distribution is built.
   static layout_spec block_cyclic(index tile, std::vector<int> grid = {}) {
     layout_spec s;
     s.type = kind::block_cyclic;
@@ -82,8 +91,11 @@ const char* kind_name(layout_spec::kind k) noexcept;
 /// One tile: a box of the index space, its owner, and where its storage starts in the owner's
 /// memory (elements, counting ghost cells).
 struct tile {
+  /// Its box of the index space (global indices, ghosts excluded).
   patch box;
+  /// Runtime rank that stores it (-1: none).
   int rank = -1;
+  /// Elements from the start of the owner's storage to the tile's first (ghost) cell.
   index_t offset = 0;
 };
 
@@ -104,9 +116,13 @@ class distribution {
   distribution(const std::string& name, const index& dims, int nprocs, const index& chunk = {})
       : distribution(name, dims, nprocs, layout_spec::block(chunk)) {}
 
+  /// Number of dimensions.
   int ndim() const noexcept { return static_cast<int>(dims_.size()); }
+  /// Extent of each dimension.
   const index& dims() const noexcept { return dims_; }
+  /// The spec it was built from.
   const layout_spec& spec() const noexcept { return spec_; }
+  /// Number of processes it is cut for.
   int nprocs() const noexcept { return nprocs_; }
   /// Runtime rank of process `member` (0..nprocs()-1) of the distribution.
   int rank_of(int member) const noexcept {
@@ -120,6 +136,7 @@ class distribution {
   const std::vector<int>& process_grid() const noexcept { return pgrid_; }
   /// Ghost width per dimension (zeros when the array has none).
   const index& ghosts() const noexcept { return ghosts_; }
+  /// True when some dimension has a ghost width > 0.
   bool has_ghosts() const noexcept;
   /// The one tile of `rank` (empty patch if it owns nothing). Throws gaea::error for a
   /// block-cyclic array, whose ranks own many tiles: use tiles(rank).

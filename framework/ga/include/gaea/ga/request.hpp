@@ -36,7 +36,10 @@ class request {
  public:
   /// An empty handle (already complete).
   request() noexcept;
+  /// Holds the issued operation `s` (made by global_array's non-blocking calls; not meant to be
+  /// called by users).
   explicit request(std::unique_ptr<detail::op_state> s) noexcept;
+  /// Takes over the operation of the source, which is left empty.
   request(request&&) noexcept;
   /// Waits for the operation held so far, then takes over `o`'s.
   request& operator=(request&& o);
@@ -71,6 +74,7 @@ bool test_all(std::span<request> rs);
 class request_group {
  public:
   request_group() = default;
+  /// Takes over the requests of the source, which is left empty.
   request_group(request_group&&) noexcept = default;
   /// Waits for the requests held so far, then takes over `o`'s.
   request_group& operator=(request_group&& o);
@@ -84,6 +88,7 @@ class request_group {
   bool test();
   /// Requests held that are not yet known to be complete.
   std::size_t size() const noexcept { return rs_.size(); }
+  /// True when size() is 0.
   bool empty() const noexcept { return rs_.empty(); }
 
  private:
@@ -107,6 +112,7 @@ class ghost_request {
  public:
   /// An empty handle (already complete).
   ghost_request() noexcept = default;
+  /// Takes over the update of `o` (not collective), which is left empty.
   ghost_request(ghost_request&& o) noexcept;
   /// Waits for the update held so far (collective), then takes over `o`'s.
   ghost_request& operator=(ghost_request&& o);

@@ -20,6 +20,8 @@ class tile_span {
   static_assert(N >= 1 && N <= static_cast<std::size_t>(max_dims));
 
  public:
+  /// A view whose element lo (interior, global indices) is at `origin`, with the ghost widths and
+  /// storage strides (elements) of the tile; normally made by tile_view::span<N>().
   tile_span(T* origin, const std::array<index_t, N>& lo, const std::array<index_t, N>& hi,
             const std::array<index_t, N>& ghosts, const std::array<index_t, N>& strides) noexcept
       : origin_(origin), lo_(lo), hi_(hi), ghosts_(ghosts), strides_(strides) {}
@@ -34,10 +36,12 @@ class tile_span {
       o += (e[d] - lo_[d]) * strides_[d];
     return origin_[o];
   }
-  /// First and last interior index of dimension d (global); the ghost cells extend them by
+  /// First interior index of dimension d (global); the ghost cells extend the interior by
   /// ghost(d) on either side.
   index_t lo(std::size_t d) const noexcept { return lo_[d]; }
+  /// Last interior index of dimension d (global).
   index_t hi(std::size_t d) const noexcept { return hi_[d]; }
+  /// Ghost width of dimension d (0 when the array has no ghosts).
   index_t ghost(std::size_t d) const noexcept { return ghosts_[d]; }
   /// Storage stride of dimension d in elements (the last one is always 1).
   index_t stride(std::size_t d) const noexcept { return strides_[d]; }
