@@ -93,7 +93,7 @@ const char* kind_name(layout_spec::kind k) noexcept;
 struct tile {
   /// Its box of the index space (global indices, ghosts excluded).
   patch box;
-  /// Runtime rank that stores it (-1: none).
+  /// Runtime rank that stores it (-1 in a default-constructed tile).
   int rank = -1;
   /// Elements from the start of the owner's storage to the tile's first (ghost) cell.
   index_t offset = 0;

@@ -23,6 +23,7 @@ namespace gaea::ga {
 /// a[p] = |a[p]| element-wise.
 template <element T>
 void abs_value(global_array<T>& a, const patch& p);
+/// a = |a| over the whole array (collective, as the patch form).
 template <element T>
 void abs_value(global_array<T>& a) {
   abs_value(a, whole_patch(a));
@@ -31,6 +32,7 @@ void abs_value(global_array<T>& a) {
 /// a[p] += alpha element-wise.
 template <element T>
 void add_constant(global_array<T>& a, const patch& p, T alpha);
+/// a += alpha over the whole array (collective, as the patch form).
 template <element T>
 void add_constant(global_array<T>& a, T alpha) {
   add_constant(a, whole_patch(a), alpha);
@@ -39,6 +41,7 @@ void add_constant(global_array<T>& a, T alpha) {
 /// a[p] = 1 / a[p] element-wise.
 template <element T>
 void recip(global_array<T>& a, const patch& p);
+/// a = 1 / a over the whole array (collective, as the patch form).
 template <element T>
 void recip(global_array<T>& a) {
   recip(a, whole_patch(a));
@@ -78,7 +81,9 @@ enum class select_kind : std::uint8_t { max, min };
 /// An element and its global index.
 template <element T>
 struct selected_element {
+  /// The element's value.
   T value;
+  /// Its global index (one entry per dimension of the array).
   index where;
 };
 
@@ -87,6 +92,7 @@ struct selected_element {
 /// The same result on every rank.
 template <element T>
 selected_element<T> select_elem(const global_array<T>& a, select_kind kind, const patch& p);
+/// select_elem over the whole array (collective, as the patch form).
 template <element T>
 selected_element<T> select_elem(const global_array<T>& a, select_kind kind) {
   return select_elem(a, kind, whole_patch(a));

@@ -125,7 +125,10 @@ class global_array {
   /// Collective. Block distribution with a minimum block extent per dimension (GA's chunk).
   global_array(std::string name, const index& dims, const index& chunk)
       : global_array(std::move(name), dims, layout_spec::block(chunk)) {}
+  /// Takes over the source's array (local, no communication); the source is left invalid.
   global_array(global_array&&) noexcept = default;
+  /// Collective when `*this` holds an array (it is synced and freed first, as by destroy(); errors
+  /// there are reported on stderr); then takes over the source's array, which is left invalid.
   global_array& operator=(global_array&&) noexcept = default;
 
   /// Collective: a new zero-filled array with this one's shape, distribution, ghosts and group.
@@ -140,9 +143,14 @@ class global_array {
   /// False after destroy() or a move.
   bool valid() const noexcept { return core_ != nullptr; }
 
+  /// The name given at creation (used in error messages); still readable after destroy().
   const std::string& name() const noexcept { return name_; }
+  /// Number of dimensions. Like the queries below: local, any thread; gaea::error after
+  /// destroy() or a move.
   int ndim() const { return core().dist().ndim(); }
+  /// Extent of each dimension.
   const index& dims() const { return core().dist().dims(); }
+  /// The distribution: tiles, owners and storage layout.
   const ga::distribution& layout() const { return core().dist(); }
   /// The process group the array lives on (coll::world() unless created on another).
   const coll::group& group() const { return core().group(); }
@@ -168,25 +176,39 @@ class global_array {
   /// Owner of one element. Throws gaea::error if it is outside the array.
   int owner(const index& element) const { return core().dist().owner(element); }
 
+  /// Copies array[p] into `buf` (row-major, leading extents `ld`; see the class comment) and
+  /// returns when the data is there. One-sided, any thread. Throws gaea::error for an invalid
+  /// patch, a wrong `ld` or a too small `buf` (before any communication), or a transfer failure.
   void get(const patch& p, std::span<T> buf, std::span<const index_t> ld = {}) {
     core().get_blocking(p, {buf.data(), buf.size(), ld});
   }
+  /// Non-blocking get: issues the transfer and returns; the data is in `buf` (which must stay
+  /// alive and untouched) when the request completes. Same checks as the blocking form.
   [[nodiscard]] request get(const patch& p, std::span<T> buf, nonblocking_t,
                             std::span<const index_t> ld = {}) {
     return core().get(p, {buf.data(), buf.size(), ld});
   }
+  /// Copies `buf` (row-major, leading extents `ld`) into array[p]; returns when `buf` may be
+  /// reused (complete at the owners after fence() or sync()). One-sided, any thread. Same errors
+  /// as get().
   void put(const patch& p, std::span<const T> buf, std::span<const index_t> ld = {}) {
     core().put_blocking(p, {const_cast<T*>(buf.data()), buf.size(), ld});
   }
+  /// Non-blocking put: `buf` must stay alive and unchanged until the request completes. Same
+  /// checks as the blocking form.
   [[nodiscard]] request put(const patch& p, std::span<const T> buf, nonblocking_t,
                             std::span<const index_t> ld = {}) {
     return core().put(p, {const_cast<T*>(buf.data()), buf.size(), ld});
   }
-  /// array[p] += alpha * buf.
+  /// array[p] += alpha * buf; returns when `buf` may be reused (complete at the owners after
+  /// fence() or sync()). One-sided, any thread; atomic per element with respect to the other
+  /// accumulates (see acc_protocol). Same errors as get().
   void acc(const patch& p, std::span<const T> buf, T alpha = T(1),
            std::span<const index_t> ld = {}) {
     core().acc_blocking(p, {const_cast<T*>(buf.data()), buf.size(), ld}, &alpha);
   }
+  /// Non-blocking acc: `buf` must stay alive and unchanged until the request completes. Same
+  /// atomicity and checks as the blocking form.
   [[nodiscard]] request acc(const patch& p, std::span<const T> buf, nonblocking_t, T alpha = T(1),
                             std::span<const index_t> ld = {}) {
     return core().acc(p, {const_cast<T*>(buf.data()), buf.size(), ld}, &alpha);
@@ -271,6 +293,7 @@ class global_array {
       x = value;
     core_->sync();
   }
+  /// Collective: fill(T(0)).
   void zero() { fill(T(0)); }
 
   /// The type-erased implementation (for the algorithms and I/O of this module).

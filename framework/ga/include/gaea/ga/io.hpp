@@ -88,6 +88,7 @@ struct dataset_info {
   /// irregular with the writer's boundaries). Valid for a run with at least as many ranks as
   /// the writer's tiles (block-cyclic: its process grid).
   layout_spec layout;
+  /// Number of ranks of the run that wrote it.
   std::int64_t writer_ranks = 0;
 };
 
@@ -131,6 +132,7 @@ class h5_writer {
                  const std::string& object = "/");
   /// Collective: closes the file and, once every rank has succeeded, renames it to `file`.
   void commit();
+  /// The final file name given at construction.
   const std::string& file() const noexcept { return file_; }
   /// The temporary file's name (the same on every rank).
   const std::string& temporary() const noexcept { return tmp_; }

@@ -37,33 +37,47 @@ enum class strided_protocol : std::uint8_t { automatic, zero_copy, packed };
 ///                  atomic with respect to each other, not to the other two.
 enum class acc_protocol : std::uint8_t { automatic, target_driven, source_driven };
 
-/// The names of the protocols (GAEA_STRIDED's and GAEA_ACC's choices).
+/// The names of the strided protocols (GAEA_STRIDED's choices).
 inline constexpr enum_name<strided_protocol> strided_protocol_names[] = {
     {strided_protocol::automatic, "auto"},
     {strided_protocol::zero_copy, "zero_copy"},
     {strided_protocol::packed, "packed"}};
+/// The names of the accumulate protocols (GAEA_ACC's choices).
 inline constexpr enum_name<acc_protocol> acc_protocol_names[] = {
     {acc_protocol::automatic, "auto"},
     {acc_protocol::target_driven, "target"},
     {acc_protocol::source_driven, "source"}};
+/// Name table of strided_protocol for gaea::to_string and gaea::parse.
 constexpr enum_names<strided_protocol> enum_names_of(strided_protocol) noexcept {
   return {"strided protocol", strided_protocol_names};
 }
+/// Name table of acc_protocol for gaea::to_string and gaea::parse.
 constexpr enum_names<acc_protocol> enum_names_of(acc_protocol) noexcept {
   return {"accumulate protocol", acc_protocol_names};
 }
+/// "auto", "zero_copy" or "packed".
 constexpr std::string_view to_string(strided_protocol p) noexcept {
   return gaea::to_string<strided_protocol>(p);
 }
+/// "auto", "target" or "source".
 constexpr std::string_view to_string(acc_protocol p) noexcept {
   return gaea::to_string<acc_protocol>(p);
 }
 
-/// Process-wide settings, initialised from GAEA_STRIDED (auto|zero_copy|packed) and GAEA_ACC
-/// (auto|target|source). Thread-safe; an operation uses the setting current when it is issued.
+/// The strided protocol of this process. The settings below are process-wide (each rank has its
+/// own; not collective) and thread-safe; an operation uses the setting current when it is
+/// issued. They are initialised from GAEA_STRIDED (auto|zero_copy|packed) and GAEA_ACC
+/// (auto|target|source) when the first array is created, unless set before then
+/// (automatic until either happens).
 strided_protocol current_strided_protocol() noexcept;
+/// Sets the strided protocol of this process (a setting made before the first array is created
+/// takes precedence over GAEA_STRIDED).
 void set_strided_protocol(strided_protocol p) noexcept;
+/// The current accumulate protocol of this process (as current_strided_protocol, from GAEA_ACC).
 acc_protocol current_acc_protocol() noexcept;
+/// Sets the accumulate protocol of this process (as set_strided_protocol). Source-driven
+/// accumulates are not atomic with respect to the other two kinds: ranks that accumulate into
+/// one array should not mix them (see acc_protocol).
 void set_acc_protocol(acc_protocol p) noexcept;
 
 /// Accumulate chunk size in bytes (0, the default: whole owner pieces, split only at the
@@ -72,6 +86,7 @@ void set_acc_protocol(acc_protocol p) noexcept;
 /// k-1, [PGAS-BGQ Fig. 11]); direct adds (automatic on a node) ignore it. Chunks are cut along
 /// the leading dimensions, never below one row of the patch. Process-wide, thread-safe.
 std::size_t current_acc_chunk_bytes() noexcept;
+/// Sets the accumulate chunk size of this process (local, not collective; 0: no chunking).
 void set_acc_chunk_bytes(std::size_t bytes) noexcept;
 
 /// RAII: sets a protocol for the lifetime of the object, then restores the previous one.
@@ -80,6 +95,7 @@ void set_acc_chunk_bytes(std::size_t bytes) noexcept;
 template <class Protocol>
 class scoped_protocol {
  public:
+  /// Saves the current protocol of this kind, then sets `p`; the destructor restores it.
   explicit scoped_protocol(Protocol p) noexcept : saved_(get()) { set(p); }
   ~scoped_protocol() { set(saved_); }
   scoped_protocol(const scoped_protocol&) = delete;
@@ -100,7 +116,9 @@ class scoped_protocol {
   }
   Protocol saved_;
 };
+/// Sets the strided protocol for a scope.
 using scoped_strided_protocol = scoped_protocol<strided_protocol>;
+/// Sets the accumulate protocol for a scope.
 using scoped_acc_protocol = scoped_protocol<acc_protocol>;
 
 /// The cost model behind strided_protocol::automatic for one target: the LogGP model of
@@ -119,12 +137,15 @@ struct strided_model {
   double message_s = 0;           ///< one small active-message round trip (owner's progress)
   double message_s_per_byte = 0;  ///< a message's reply, per byte
   double copy_s_per_byte = 0;     ///< memcpy on this rank, per byte
+  /// True once the figures above have been measured against the target.
   bool calibrated = false;
 
+  /// Predicted seconds of a zero-copy transfer of `chunks` contiguous chunks holding `bytes`.
   double zero_copy_s(std::size_t chunks, std::size_t bytes) const noexcept {
     return rma_first_s + static_cast<double>(chunks > 0 ? chunks - 1 : 0) * rma_chunk_s +
            static_cast<double>(bytes) * rma_s_per_byte;
   }
+  /// Predicted seconds of a packed transfer of `bytes` (one message, two copies).
   double packed_s(std::size_t bytes) const noexcept {
     return message_s + static_cast<double>(bytes) * (message_s_per_byte + 2 * copy_s_per_byte);
   }
