@@ -114,14 +114,13 @@ struct view_token {
 /// gaea.Request: a non-blocking get, put or accumulate.
 class py_request {
  public:
-  py_request(ga::request r, py::object result, py::object keep, bool scalar)
-      : r_(std::move(r)), result_(std::move(result)), keep_(std::move(keep)), scalar_(scalar) {}
+  py_request(ga::request r, py::object result, py::object keep)
+      : r_(std::move(r)), result_(std::move(result)), keep_(std::move(keep)) {}
   /// A one-element get into `buffer` (no NumPy array): wait() returns `to_scalar(buffer)`.
   py_request(ga::request r, std::unique_ptr<std::byte[]> buffer,
              py::object (*to_scalar)(const std::byte*), py::object keep)
       : r_(std::move(r)),
         keep_(std::move(keep)),
-        scalar_(true),
         buffer_(std::move(buffer)),
         to_scalar_(to_scalar) {}
   /// Completes an operation never waited for before its buffers go.
@@ -144,7 +143,6 @@ class py_request {
     }
     keep_ = py::none();
     if (to_scalar_) return to_scalar_(buffer_.get());
-    if (scalar_) return result_.attr("item")();
     return result_;
   }
   bool test() { return r_.test(); }
@@ -152,9 +150,8 @@ class py_request {
 
  private:
   ga::request r_;
-  py::object result_;  // the get's NumPy array, or None
-  py::object keep_;    // the put's values and the array, alive until completion
-  bool scalar_;
+  py::object result_;                    // the get's NumPy array, or None
+  py::object keep_;                      // the put's values and the array, alive until completion
   std::unique_ptr<std::byte[]> buffer_;  // a one-element get's target (a stable address)
   py::object (*to_scalar_)(const std::byte*) = nullptr;
 };
@@ -262,10 +259,10 @@ class py_array {
         return py_request(std::move(r), std::move(buffer), +to_scalar, self);
       }
       py::array_t<T> out(s.shape);
-      if (s.empty) return py_request(ga::request(), out, py::none(), false);
+      if (s.empty) return py_request(ga::request(), out, py::none());
       const auto n = static_cast<std::size_t>(out.size());
       ga::request r = a.get(s.box, std::span<T>(out.mutable_data(), n), ga::nonblocking);
-      return py_request(std::move(r), out, self, s.scalar);
+      return py_request(std::move(r), out, self);
     });
   }
 
@@ -275,12 +272,12 @@ class py_array {
       using T = element_t<decltype(a)>;
       const selection s = select(a.name(), a.dims(), key);
       const T al = alpha ? alpha->cast<T>() : T(1);
-      if (s.empty) return py_request(ga::request(), py::none(), py::none(), false);
+      if (s.empty) return py_request(ga::request(), py::none(), py::none());
       auto v = values_for<T>(values, s);
       const std::span<const T> buf(v.data(), static_cast<std::size_t>(v.size()));
       ga::request r =
           alpha ? a.acc(s.box, buf, ga::nonblocking, al) : a.put(s.box, buf, ga::nonblocking);
-      return py_request(std::move(r), py::none(), py::make_tuple(self, v), false);
+      return py_request(std::move(r), py::none(), py::make_tuple(self, v));
     });
   }
 
