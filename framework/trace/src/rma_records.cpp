@@ -40,7 +40,7 @@ std::optional<rma_issue> rma_location::enter(std::size_t index, const rma_region
   const rma_issue op{r.kind, r.window, static_cast<std::uint32_t>(peer),
                      static_cast<std::uint64_t>(bytes < 0 ? 0 : bytes), next_id_++};
   if (r.blocking)
-    blocking_.emplace(index, op);
+    blocking_.emplace(index, rma_completion{op.window, op.id});
   else
     pending_[static_cast<std::size_t>(r.window)].push_back(op.id);
   return op;
@@ -49,7 +49,7 @@ std::optional<rma_issue> rma_location::enter(std::size_t index, const rma_region
 std::vector<rma_completion> rma_location::leave(std::size_t index, const rma_region& r) {
   std::vector<rma_completion> done;
   if (const auto it = blocking_.find(index); it != blocking_.end()) {
-    done.push_back({it->second.window, it->second.id});
+    done.push_back(it->second);
     blocking_.erase(it);
   }
   auto& pending = pending_[static_cast<std::size_t>(r.window)];

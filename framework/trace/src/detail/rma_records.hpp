@@ -60,7 +60,7 @@ class rma_location {
 
  private:
   std::uint64_t next_id_ = 0;
-  std::unordered_map<std::size_t, rma_issue> blocking_;  // by region index, until its leave
+  std::unordered_map<std::size_t, rma_completion> blocking_;  // by region index, until its leave
   std::array<std::deque<std::uint64_t>, rma_window_count> pending_;
 };
 
