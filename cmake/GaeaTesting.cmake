@@ -156,27 +156,37 @@ set(GAEA_CLUSTER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/../scripts/cluster.sh)
 # The cluster of one layout for this build tree: "gaeat<layout digits><3 hex digits of the build
 # directory's hash>", so that test runs of several trees at once (worktrees, a CI clone) never
 # take down each other's hosts (cluster.sh allows 10 characters).
-function(_gaea_cluster_name layout out)
-  string(REPLACE "x" "" digits ${layout})
+function(_gaea_cluster_name_of tag out)
   string(MD5 tree "${CMAKE_BINARY_DIR}")
   string(SUBSTRING "${tree}" 0 3 tree)
-  set(${out} gaeat${digits}${tree} PARENT_SCOPE)
+  set(${out} gaea${tag}${tree} PARENT_SCOPE)
+endfunction()
+function(_gaea_cluster_name layout out)
+  string(REPLACE "x" "" digits ${layout})
+  _gaea_cluster_name_of(t${digits} name)
+  set(${out} ${name} PARENT_SCOPE)
+endfunction()
+
+# The up/down tests of one emulated cluster: multinode.<fixture>.up (`cluster.sh up <args>`,
+# skipped with 77 where no cluster can be made) and multinode.<fixture>.down, as fixture <fixture>.
+function(_gaea_cluster_fixture fixture cluster labels up_timeout)
+  add_test(NAME multinode.${fixture}.up
+           COMMAND ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
+                   ${GAEA_CLUSTER_SCRIPT} up ${ARGN})
+  add_test(NAME multinode.${fixture}.down
+           COMMAND ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
+                   ${GAEA_CLUSTER_SCRIPT} down)
+  set_tests_properties(multinode.${fixture}.up PROPERTIES
+    FIXTURES_SETUP ${fixture} SKIP_RETURN_CODE 77 TIMEOUT ${up_timeout} LABELS "${labels}")
+  set_tests_properties(multinode.${fixture}.down PROPERTIES
+    FIXTURES_CLEANUP ${fixture} TIMEOUT 60 LABELS "${labels}")
 endfunction()
 
 # gaea_add_cluster_fixtures(): the up/down tests of every layout (call once).
 function(gaea_add_cluster_fixtures)
   foreach(layout IN LISTS GAEA_CLUSTER_LAYOUTS)
     _gaea_cluster_name(${layout} cluster)
-    add_test(NAME multinode.cluster_${layout}.up
-             COMMAND ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
-                     ${GAEA_CLUSTER_SCRIPT} up ${GAEA_CLUSTER_UP_${layout}})
-    add_test(NAME multinode.cluster_${layout}.down
-             COMMAND ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
-                     ${GAEA_CLUSTER_SCRIPT} down)
-    set_tests_properties(multinode.cluster_${layout}.up PROPERTIES
-      FIXTURES_SETUP cluster_${layout} SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS multinode)
-    set_tests_properties(multinode.cluster_${layout}.down PROPERTIES
-      FIXTURES_CLEANUP cluster_${layout} TIMEOUT 60 LABELS multinode)
+    _gaea_cluster_fixture(cluster_${layout} ${cluster} multinode 60 ${GAEA_CLUSTER_UP_${layout}})
   endforeach()
 endfunction()
 
@@ -226,9 +236,8 @@ endfunction()
 set(GAEA_SRUN_CHECK ${CMAKE_CURRENT_LIST_DIR}/../tests/multinode/srun_check.sh)
 
 function(_gaea_slurm_cluster_name out)
-  string(MD5 tree "${CMAKE_BINARY_DIR}")
-  string(SUBSTRING "${tree}" 0 3 tree)
-  set(${out} gaeas22${tree} PARENT_SCOPE)
+  _gaea_cluster_name_of(s22 name)
+  set(${out} ${name} PARENT_SCOPE)
 endfunction()
 
 # gaea_add_slurm(<name> COMMAND <exe> [args...] [EXPECT <regex>...] [TIMEOUT s] [ENV VAR=value ...])
@@ -245,16 +254,7 @@ function(gaea_add_slurm name)
   get_property(fixture_made GLOBAL PROPERTY GAEA_SLURM_FIXTURE_MADE)
   if(NOT fixture_made)  # once per project (if(TEST) sees only the current directory's tests)
     set_property(GLOBAL PROPERTY GAEA_SLURM_FIXTURE_MADE TRUE)
-    add_test(NAME multinode.cluster_slurm_2x2.up
-             COMMAND ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
-                     ${GAEA_CLUSTER_SCRIPT} up 2 --ppn 2 --slurm)
-    add_test(NAME multinode.cluster_slurm_2x2.down
-             COMMAND ${CMAKE_COMMAND} -E env GAEA_CLUSTER_NAME=${cluster}
-                     ${GAEA_CLUSTER_SCRIPT} down)
-    set_tests_properties(multinode.cluster_slurm_2x2.up PROPERTIES
-      FIXTURES_SETUP cluster_slurm_2x2 SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS "multinode;slurm")
-    set_tests_properties(multinode.cluster_slurm_2x2.down PROPERTIES
-      FIXTURES_CLEANUP cluster_slurm_2x2 TIMEOUT 60 LABELS "multinode;slurm")
+    _gaea_cluster_fixture(cluster_slurm_2x2 ${cluster} "multinode;slurm" 90 2 --ppn 2 --slurm)
   endif()
   set(expect "")
   foreach(re IN LISTS T_EXPECT)
