@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include <mpi.h>
 #include <unistd.h>
 
 #include "gaea/coll/collectives.hpp"
@@ -526,6 +527,48 @@ TEST_CASE("back-to-back shared-memory calls never overwrite a buffer a member st
       REQUIRE(bad == 0);
     }
   }
+}
+
+TEST_CASE("a root runs four small shared-memory broadcasts ahead of readers not yet in them",
+          "[coll]") {
+  // Small broadcasts go through eager slots of the root's buffer: the root returns without
+  // waiting for its readers until it would reuse a slot a reader has not read. The readers enter
+  // only after the root has finished four broadcasts (told by MPI, outside Gaea): were the root
+  // waiting for them, this would hang. Blocking (inline) and request calls alternate on the root.
+  const coll::group& w = coll::world();
+  if (w.size() < 2 || w.nodes() > 1) return;
+  coll::options o;
+  o.algo = algorithm::shared_memory;
+  constexpr int ahead = 4;
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::vector<double>> b(ahead, std::vector<double>(8));
+    if (w.rank() == 0) {
+      for (int i = 0; i < ahead; ++i) {
+        for (std::size_t j = 0; j < 8; ++j)
+          b[static_cast<std::size_t>(i)][j] = value(0, j, round * ahead + i);
+        if ((i + round) % 2 == 0)
+          coll::broadcast(w, std::span<double>(b[static_cast<std::size_t>(i)]), 0, o);
+        else
+          coll::broadcast(w, std::span<double>(b[static_cast<std::size_t>(i)]), 0,
+                          coll::nonblocking, o)
+              .wait();
+      }
+      for (int r = 1; r < w.size(); ++r)
+        MPI_Send(&round, 1, MPI_INT, r, 77, MPI_COMM_WORLD);
+    } else {
+      int told = -1;
+      MPI_Recv(&told, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      REQUIRE(told == round);
+      for (int i = 0; i < ahead; ++i)
+        coll::broadcast(w, std::span<double>(b[static_cast<std::size_t>(i)]), 0, o);
+      std::size_t bad = 0;
+      for (int i = 0; i < ahead; ++i)
+        for (std::size_t j = 0; j < 8; ++j)
+          bad += b[static_cast<std::size_t>(i)][j] != value(0, j, round * ahead + i);
+      REQUIRE(bad == 0);
+    }
+  }
+  coll::barrier(w);
 }
 
 TEST_CASE("a member calls ahead through calls that write nothing causes no false mismatch",

@@ -71,7 +71,7 @@ shm_context shm_of(const std::shared_ptr<group_state>& g, const call_signature& 
           g->shm->buffer_bytes(),
           &g->shm_turn,
           g->shm_started++,
-          g->shm_last_use,
+          &g->shm_uses,
           g->shm->single_copy_bytes()};
 }
 

@@ -30,6 +30,7 @@ struct step_spec {
   std::function<void()> result;
   int result_from = all_members;
   std::size_t bytes = 0;  // local work, for the model
+  int slot = -1;          // >= 0: the write goes to that eager slot of buffer 1 (shm_uses.hpp)
 };
 
 class builder {
@@ -60,10 +61,7 @@ class builder {
     };
   }
   ~builder() {
-    if (cs_) {
-      c_.last_use[0] = last_use_[0];
-      c_.last_use[1] = last_use_[1];
-    }
+    if (cs_) *c_.uses = uses_;
   }
   builder(const builder&) = delete;
   builder& operator=(const builder&) = delete;
@@ -90,6 +88,18 @@ class builder {
   std::byte* buffer(int m, std::uint64_t step) const {
     return c_.region ? c_.region->buffer(m, static_cast<int>(step & 1)) : nullptr;
   }
+  // This call's eager slot of buffer 1 for a broadcast of `bytes`, or -1 when it does not fit.
+  int eager_slot(std::size_t bytes) const {
+    if (bytes == 0 || bytes > shm_eager_slot_bytes(c_.buffer_bytes) || single_copy(bytes))
+      return -1;
+    return static_cast<int>(c_.call % shm_eager_slots);
+  }
+  // Member m's buffer of step k, at eager slot `slot` when it is one.
+  std::byte* buffer(int m, std::uint64_t step, int slot) const {
+    std::byte* b = buffer(m, step);
+    if (!b || slot < 0) return b;
+    return b + static_cast<std::size_t>(slot) * shm_eager_slot_bytes(c_.buffer_bytes);
+  }
   std::uint64_t next_step() { return ++steps_; }
 
   void add(std::uint64_t k, step_spec spec) {
@@ -100,15 +110,18 @@ class builder {
       return;
     }
     shm_call* cs = cs_;
-    // Buffer k & 1 is free once every member is done with its previous use (the last earlier
-    // step, of this call or an earlier one, that wrote it: the others read it only then).
-    const std::uint64_t free_at = last_use_[k & 1];
+    // Buffer k & 1 (or the slot) is free once every member is done with its previous use (the
+    // last earlier step, of this call or an earlier one, that wrote it: the others read it only
+    // then).
     if (spec.write) {
-      last_use_[k & 1] = cs->value(k, 1);
+      const std::uint64_t v = cs->value(k, 1);
+      const std::uint64_t free_at = spec.slot >= 0
+                                        ? uses_.claim_slot(static_cast<std::size_t>(spec.slot), v)
+                                        : uses_.claim(k, v);
       r.can_begin = [cs, free_at] { return cs->all_consumed(free_at) || !cs->problem.empty(); };
       r.waiting_for = [cs, free_at] { return cs->not_consumed(free_at); };
     }
-    std::byte* mine = buffer(me(), k);
+    std::byte* mine = buffer(me(), k, spec.slot);
     r.begin = [cs, k, mine, write = std::move(spec.write)] {
       if (write) write(mine);
       cs->post(cs->value(k, 0));
@@ -149,7 +162,7 @@ class builder {
   const shm_context& c_;
   shm_call* cs_ = nullptr;
   std::uint64_t steps_ = 0;
-  std::uint64_t last_use_[2] = {c_.last_use ? c_.last_use[0] : 0, c_.last_use ? c_.last_use[1] : 0};
+  shm_buffer_uses uses_ = c_.uses ? *c_.uses : shm_buffer_uses{};
 };
 
 std::size_t ceil_div(std::size_t a, std::size_t b) {
@@ -209,6 +222,24 @@ void shm_broadcast(schedule& s, const shm_context& c, int root, std::byte* buf, 
     }
     spec.result = [] {};
     b.add(b.next_step(), std::move(spec));
+    return;
+  }
+  if (const int slot = b.eager_slot(bytes); slot >= 0) {
+    // Small: through this call's eager slot, so the root does not wait for the readers of its
+    // previous broadcasts.
+    const std::uint64_t k = b.next_step();
+    step_spec spec;
+    spec.bytes = bytes;
+    spec.slot = slot;
+    if (is_root) {
+      spec.write = [buf, bytes](std::byte* mine) { std::memcpy(mine, buf, bytes); };
+      spec.from = no_member;
+    } else {
+      spec.from = root;
+      const std::byte* src = b.buffer(root, k, slot);
+      spec.read = [buf, bytes, src] { std::memcpy(buf, src, bytes); };
+    }
+    b.add(k, std::move(spec));
     return;
   }
   for (std::size_t at = 0; at < bytes; at += chunk) {

@@ -48,19 +48,25 @@ class inline_call {
   inline_call& operator=(const inline_call&) = delete;
 
   std::byte* buffer(int m) const { return c_.r->buffer(m, 1); }
+  // Member m's eager slot of this call (shm_uses.hpp).
+  std::byte* slot_buffer(int m) const {
+    return buffer(m) + slot() * shm_eager_slot_bytes(c_.r->buffer_bytes());
+  }
   // A call of no step (nothing to move): the builders make none either.
   void no_step() { done_ = true; }
 
-  // The call's one step (step 1, buffer 1): `write` fills this member's buffer once every member
-  // is done with its last use, the step is posted, `from` is awaited, `read` runs.
+  // The call's one step (step 1, buffer 1, or its eager slot): `write` fills this member's
+  // buffer once every member is done with its last use, the step is posted, `from` is awaited,
+  // `read` runs.
   template <class Write, class Read>
-  void step(bool writes, Write write, int from, Read read) {
+  void step(bool writes, Write write, int from, Read read, bool eager = false) {
     if (writes) {
       // Free once every member is done with the last call that wrote it (shm.cpp's rule).
-      const std::uint64_t free_at = g_.shm_last_use[1];
-      g_.shm_last_use[1] = c_.value(1, 1);
+      const std::uint64_t v = c_.value(1, 1);
+      const std::uint64_t free_at =
+          eager ? g_.shm_uses.claim_slot(slot(), v) : g_.shm_uses.claim(1, v);
       wait([&] { return c_.all_consumed(free_at); }, [&] { return c_.not_consumed(free_at); });
-      write(buffer(g_.me));
+      write(eager ? slot_buffer(g_.me) : buffer(g_.me));
     }
     const std::uint64_t v = c_.value(1, 0);
     c_.post(v);
@@ -99,6 +105,7 @@ class inline_call {
     }
     throw error(msg);
   }
+  std::size_t slot() const { return static_cast<std::size_t>(c_.call % shm_eager_slots); }
   progress::wait_info describe_wait(const std::vector<int>& members) const {
     std::string from;
     progress::wait_info info = call_wait_info(g_, c_.sig, c_.call, members, from);
@@ -138,12 +145,15 @@ bool shm_inline_broadcast(group_state& g, const call_signature& sig, int root, s
   inline_call c(g, sig);
   if (bytes == 0) return c.no_step(), true;
   const bool is_root = g.me == root;
-  const std::byte* src = c.buffer(root);
+  // shm_broadcast's choice: small ones go through the call's eager slot.
+  const bool eager = bytes <= shm_eager_slot_bytes(g.shm->buffer_bytes());
+  const std::byte* src = eager ? c.slot_buffer(root) : c.buffer(root);
   c.step(
       is_root, [&](std::byte* mine) { std::memcpy(mine, buf, bytes); }, is_root ? no_member : root,
       [&] {
         if (!is_root) std::memcpy(buf, src, bytes);
-      });
+      },
+      eager);
   return true;
 }
 

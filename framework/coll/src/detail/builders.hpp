@@ -111,7 +111,7 @@ struct shm_context {
   std::size_t buffer_bytes = 0;       // each of a member's two buffers
   std::uint64_t* turn = nullptr;      // group_state::shm_turn
   std::uint64_t ticket = 0;           // this call's turn
-  std::uint64_t* last_use = nullptr;  // group_state::shm_last_use: updated by the builder
+  shm_buffer_uses* uses = nullptr;    // group_state::shm_uses: updated by the builder
   std::size_t single_copy_bytes = 0;  // shm_region::single_copy_bytes (0: never)
 };
 void shm_barrier(schedule& s, const shm_context& c);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "detail/shm_uses.hpp"
 #include "gaea/coll/group.hpp"
 
 namespace gaea {
@@ -38,8 +39,8 @@ struct group_state {
   std::shared_ptr<shm_region> shm;
   std::string shm_why;
   std::uint64_t shm_started = 0, shm_turn = 0;
-  std::uint64_t shm_last_use[2] = {0, 0};  // the step value of the last write of each buffer
-  std::vector<execution*> shm_pending;     // unfinished shared-memory calls, in turn order
+  shm_buffer_uses shm_uses;             // this member's latest writes of its buffers
+  std::vector<execution*> shm_pending;  // unfinished shared-memory calls, in turn order
 
   int size() const noexcept { return static_cast<int>(ranks.size()); }
   int nodes() const noexcept { return static_cast<int>(node_members.size()); }

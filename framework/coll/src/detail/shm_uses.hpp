@@ -1,0 +1,43 @@
+#pragma once
+// When a member may write its shared-memory buffers again: only once every member is done with
+// their previous use. Buffer 1 also holds the eager slots of small broadcasts, so that a root can
+// run up to shm_eager_slots calls ahead of its readers instead of waiting for them every call.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace gaea::coll::detail {
+
+/// Slots of buffer 1 that small broadcasts use in turn, by call number (the same on every member).
+inline constexpr std::size_t shm_eager_slots = 4;
+
+/// The bytes of one eager slot of a buffer of `buffer` bytes (64-byte aligned); a broadcast of at
+/// most this many bytes goes through slot `call % shm_eager_slots` at `slot * this` in buffer 1.
+constexpr std::size_t shm_eager_slot_bytes(std::size_t buffer) noexcept {
+  return buffer / shm_eager_slots / 64 * 64;
+}
+
+/// A member's record of the step values (shm_step_value) of its latest writes. claim() and
+/// claim_slot() record a write that will post `v` and return the value every other member must
+/// have consumed before it starts.
+struct shm_buffer_uses {
+  std::uint64_t last[2] = {0, 0};                      // latest write anywhere in buffer b
+  std::uint64_t whole = 0;                             // latest whole write of buffer 1
+  std::uint64_t slot[shm_eager_slots] = {0, 0, 0, 0};  // latest write of each eager slot
+
+  std::uint64_t claim(std::uint64_t buffer, std::uint64_t v) noexcept {
+    const std::uint64_t free_at = last[buffer & 1];
+    last[buffer & 1] = v;
+    if (buffer & 1) whole = v;
+    return free_at;
+  }
+  std::uint64_t claim_slot(std::size_t s, std::uint64_t v) noexcept {
+    const std::uint64_t free_at = std::max(whole, slot[s]);
+    slot[s] = v;
+    last[1] = std::max(last[1], v);
+    return free_at;
+  }
+};
+
+}  // namespace gaea::coll::detail
