@@ -19,12 +19,8 @@ void conventions(CLI::App& app, const std::string& program) {
 
 namespace {
 int usage_error(const CLI::App& app, const std::string& what) {
-  // One write per message, so that ranks' lines do not interleave.
-  const std::string text = app.get_name() + ": error: " + what + "\nRun '" + app.get_name() +
-                           " --help' for the options.\n";
-  std::fputs(text.c_str(), stderr);
-  std::fflush(stderr);
-  gaea::launcher::grace_before_exit();  // so that every rank prints it under mpirun
+  gaea::launcher::print_error(app.get_name(), what,
+                              "Run '" + app.get_name() + " --help' for the options.\n");
   return bad_command_line;
 }
 }  // namespace

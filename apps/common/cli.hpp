@@ -8,9 +8,10 @@
 ///  - CLI11 parses; unknown options and extra arguments are errors;
 ///  - `--help` prints the usage and `--version` prints "<program> (Gaea <version>)", both on
 ///    stdout of the first rank only (rank 0 of the launcher, or the lone process), exit 0;
-///  - a bad command line prints "<program>: error: <what>" and a hint on stderr of EVERY rank
-///    (a rank's command line may differ from the others', and no rank's message may be lost)
-///    and exits 2 on every rank, with or without mpirun;
+///  - a bad command line prints "<program>: error: <what>" (with "rank R: " before "error:" under
+///    a launcher) and a hint on stderr once for the job (gaea::launcher::print_error: rank 0 at
+///    once, another rank only if the job still runs a moment later, so a rank whose command line
+///    differs from the others' still says so) and exits 2, with or without mpirun;
 ///  - the command line is parsed before the runtime exists, so --help, --version and a bad
 ///    command line never start MPI or UCX and never wait for another rank;
 ///  - one spelling per meaning: `--json FILE` writes the results as JSON ("-": one line on

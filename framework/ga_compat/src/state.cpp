@@ -226,13 +226,11 @@ void terminate() {
 
 void fail(const std::string& message, int exit_code) noexcept {
   if (gaea::runtime::initialized()) gaea::runtime::current().fail(message, exit_code);
-  std::fprintf(stderr, "GA (Gaea): error: %s\n", message.c_str());
-  std::fflush(stderr);
+  launcher::print_error("GA (Gaea)", message);
   int mpi_up = 0, mpi_down = 0;
   MPI_Initialized(&mpi_up);
   MPI_Finalized(&mpi_down);
   if (mpi_up && !mpi_down) {
-    launcher::grace_before_exit();
     MPI_Abort(MPI_COMM_WORLD, exit_code);
   }
   std::_Exit(exit_code);

@@ -56,6 +56,10 @@ struct failure_header {
 };
 // How long fail() waits for the other ranks to report that they stopped (and printed why).
 constexpr std::int64_t failure_grace_ns = 5'000'000'000;
+// How long a failing rank R listens for other ranks' failures before printing its own error:
+// min(R, steps) steps, so that of ranks failing together the lowest prints.
+constexpr std::int64_t failure_listen_step_ns = 50'000'000;
+constexpr std::int64_t failure_listen_steps = 20;
 // While fail() ends the job, peers die mid-connection; the transport may then abort this rank
 // from its own error paths (seen with UCX 1.13 over tcp: a wire-up reply purged when its peer
 // died). The job's exit code and message are already decided, so such an abort ends this rank
@@ -296,6 +300,7 @@ runtime::runtime(int* argc, char*** argv)
   po.app_poll = [this] { return run_app_polls(); };
   po.app_thread = owner_;
   hang_timeout_ns_ = hang_timeout_s * 1'000'000'000;
+  verbose_ = verbose;
   po.hang_timeout_ns = hang_timeout_ns_;
   hang_warn_ns_ = hang_warn_s * 1'000'000'000;
   po.hang_warn_ns = hang_warn_ns_;
@@ -632,39 +637,53 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
   progress::scoped_unchecked_waits unchecked;
   try {
     const std::string me = describe_rank(rank_);
+    // From here on only this thread drives the transport: the progress thread parks, so nothing
+    // progresses it once this rank calls MPI_Abort (peers dying mid-connection then cannot trip
+    // the transport's own error paths), and a transport abort while ending is not a new error.
+    guard_abort_while_failing(exit_code);
+    progress_->set_mode(progress::mode::off, false);
+    comm::worker& w = worker();
+    // Ranks often fail together (the same bad input everywhere): the job's error is printed once,
+    // by the lowest of them, so a rank above 0 first listens for another rank's failure.
+    const std::int64_t listen_until =
+        progress::monotonic_ns() +
+        std::min<std::int64_t>(rank_, failure_listen_steps) * failure_listen_step_ns;
+    while (!progress_->failure() && progress::monotonic_ns() < listen_until) {
+      try {
+        if (progress_->poll(w) == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      } catch (...) {  // a transport error while ending: the job ends anyway
+      }
+    }
     const std::optional<std::string> cause = progress_->failure();
     std::string announce;
     std::int32_t cause_rank = rank_;
     int code = exit_code;
     if (cause) {
       // Another rank's failure reached this rank first: the job ends with that rank's cause and
-      // exit code, whatever this rank's message says (it is often the interrupted call's own
-      // wrapping of the cause, e.g. "GA_Sync: <cause>").
-      std::fprintf(stderr, "gaea: %s: stopping: %s\n", me.c_str(), cause->c_str());
-      if (message.find(*cause) == std::string_view::npos &&
-          std::string_view(*cause).find(message) == std::string_view::npos)
-        std::fprintf(stderr, "gaea: %s: also: %.*s\n", me.c_str(), static_cast<int>(message.size()),
-                     message.data());
+      // exit code, whatever this rank's message says (often the interrupted call's own wrapping
+      // of the cause, e.g. "GA_Sync: <cause>"). Its error line is that rank's to print.
+      if (verbose_) {
+        std::fprintf(stderr, "gaea: %s: stopping: %s\n", me.c_str(), cause->c_str());
+        if (message.find(*cause) == std::string_view::npos &&
+            std::string_view(*cause).find(message) == std::string_view::npos)
+          std::fprintf(stderr, "gaea: %s: also: %.*s\n", me.c_str(),
+                       static_cast<int>(message.size()), message.data());
+      }
       std::lock_guard lock(failure_.mutex);
       cause_rank = failure_.cause_rank;
       code = failure_.cause_code;
       announce = *cause;
+      guard_abort_while_failing(code);
     } else {
       std::fprintf(stderr, "gaea: %s: error: %.*s\n", me.c_str(), static_cast<int>(message.size()),
                    message.data());
       announce = me + " failed: " + std::string(message);
     }
     std::fflush(stderr);
-    // From here on only this loop drives the transport: the progress thread parks, so nothing
-    // progresses it once this rank calls MPI_Abort (peers dying mid-connection then cannot trip
-    // the transport's own error paths), and a transport abort while ending is not a new error.
-    guard_abort_while_failing(code);
-    progress_->set_mode(progress::mode::off, false);
     // The rank whose error this is tells every rank and waits (up to the grace period) for each
     // to answer, then aborts the job. A rank stopping because it was told answers only those
     // that told it: O(P) new connections in all, not every rank to every rank.
     const bool cause_here = cause_rank == rank_;
-    comm::worker& w = worker();
     const failure_header h{cause_rank, code};
     comm::completion sent;  // one completion counts every send, as in barrier()
     std::vector<bool> told(static_cast<std::size_t>(size_), false);

@@ -1,8 +1,8 @@
 # Hostile cases of the command lines and the GAEA_* environment. The convention
 # (apps/common/cli.hpp): --help and --version exit 0; a bad command line prints
-# "<program>: error: ..." on every rank and exits 2, under mpirun or not; GAEA_* variables are
-# checked at start-up (invalid value: an error on every rank; unknown name: a
-# warning naming the closest known one). None of these is about the transport: sm only.
+# "<program>: error: ..." ("<program>: rank R: error: ..." under mpirun) once for the job and exits
+# 2, under mpirun or not; GAEA_* variables are checked at start-up (invalid value: an error,
+# printed once; unknown name: a warning naming the closest known one). None of these is about the transport: sm only.
 
 # One program's command-line cases. PROGRAM is the executable's name; BASE the required
 # arguments given before the unknown flag; MISSING and NOT_A_NUMBER are argument lists that miss
@@ -27,15 +27,15 @@ function(gaea_cli_cases name program)
                    MESSAGE "${program} \\(Gaea [0-9]+\\.[0-9]+\\.[0-9]+\\)" ${VERSION_class})
   gaea_add_hostile(cli_${name}_unknown_flag COMMAND ${exe} ${C_BASE} --no-such-flag NRANKS 0 2
                    TRANSPORTS sm EXIT 2
-                   MESSAGE "${program}: error: .*--no-such-flag" ${UNKNOWN_class})
+                   MESSAGE "${program}: (rank [0-9]+: )?error: .*--no-such-flag" ${UNKNOWN_class})
   # Every rank parses the same way: the per-rank output is shown by the unknown flag and the
   # non-number under mpirun; a missing argument runs as one process to keep the suite short.
   gaea_add_hostile(cli_${name}_missing_argument COMMAND ${exe} ${C_MISSING} NRANKS 0
-                   TRANSPORTS sm EXIT 2 MESSAGE "${program}: error: ${C_MISSING_MESSAGE}"
+                   TRANSPORTS sm EXIT 2 MESSAGE "${program}: (rank [0-9]+: )?error: ${C_MISSING_MESSAGE}"
                    ${MISSING_class})
   if(C_NOT_A_NUMBER)
     gaea_add_hostile(cli_${name}_not_a_number COMMAND ${exe} ${C_NOT_A_NUMBER} NRANKS 2
-                     TRANSPORTS sm EXIT 2 MESSAGE "${program}: error: ${C_NUMBER_MESSAGE}"
+                     TRANSPORTS sm EXIT 2 MESSAGE "${program}: (rank [0-9]+: )?error: ${C_NUMBER_MESSAGE}"
                      ${NUMBER_class})
   endif()
 endfunction()
@@ -77,7 +77,7 @@ if(TARGET gaea-lu)
   gaea_add_hostile(cli_lu_bad_on_one_rank
     COMMAND bash -c "exec \"$0\" --n 64 $([[ $OMPI_COMM_WORLD_RANK == 1 ]] && echo --bogus)"
             $<TARGET_FILE:gaea-lu>
-    TRANSPORTS sm MESSAGE_ONCE "gaea-lu: error: .*--bogus" CLASS hang)
+    TRANSPORTS sm MESSAGE_ONCE "gaea-lu: rank 1: error: .*--bogus" CLASS hang)
 endif()
 
 # Environment. Every set GAEA_* variable is checked before anything collective.

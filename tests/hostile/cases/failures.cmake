@@ -1,16 +1,21 @@
-# An error on one rank ends the whole job, with that rank's message printed by every rank, never a
-# hang (runtime::fail, GAEA_HANG_TIMEOUT). gaea-fault injects the faults.
+# An error on one rank ends the whole job, never a hang (runtime::fail, GAEA_HANG_TIMEOUT): the
+# failing rank prints its message once, the others stay quiet (a "stopping" line each under
+# GAEA_VERBOSE=1). gaea-fault injects the faults.
 set(_fault $<TARGET_FILE:gaea-fault>)
-set(_from1 "rank 1 \\(host [^)]*\\)(: error| failed): injected fault on rank 1")
+set(_from1 "rank 1 \\(host [^)]*\\): error: injected fault on rank 1")
 
 gaea_add_hostile(fail_throw COMMAND ${_fault} throw 1 NRANKS 2 4 EXIT 3 MESSAGE "${_from1}"
                  CLASS hang)
+gaea_add_hostile(fail_throw_verbose_says_stopping COMMAND ${_fault} throw 1 NRANKS 3 EXIT 3
+                 MESSAGE "rank 2 \\(host [^)]*\\): stopping: rank 1 \\(host [^)]*\\) failed: injected fault on rank 1"
+                 MESSAGE_ONCE "rank 0 \\(host [^)]*\\): stopping: rank 1 .*injected fault on rank 1"
+                 ENV GAEA_VERBOSE=1)
 gaea_add_hostile(fail_throw_progress_off COMMAND ${_fault} throw 1 NRANKS 2 EXIT 3
                  MESSAGE "${_from1}" ENV GAEA_PROGRESS=off CLASS hang)
 gaea_add_hostile(fail_throw_interrupt COMMAND ${_fault} throw 1 NRANKS 4 TRANSPORTS tcp EXIT 3
                  MESSAGE "${_from1}" ENV GAEA_PROGRESS=interrupt CLASS hang)
 gaea_add_hostile(fail_throw_in_collective COMMAND ${_fault} throw-in-coll 0 NRANKS 2 4 EXIT 3
-                 MESSAGE "rank 0 \\(host [^)]*\\)(: error| failed): injected fault on rank 0"
+                 MESSAGE "rank 0 \\(host [^)]*\\): error: injected fault on rank 0"
                  CLASS hang)
 # The exception unwinds through the runtime: its destructor cannot know the message, says so,
 # and still ends the job on every rank.

@@ -175,14 +175,16 @@ class runtime {
   MPI_Comm node_comm() const noexcept { return node_comm_; }
 
   /// Ends the whole job because of an error on this rank. Not collective; any thread; never
-  /// returns. Prints "gaea: rank R (host H): error: <message>" on stderr and tells every other
-  /// rank: their current or next Gaea wait throws gaea::error("rank R (host H) failed: <message>"),
-  /// and when their handlers call fail() (with it, or with any message once it has arrived) they
-  /// print "gaea: rank Q (host H'): stopping: rank R (host H) failed: <message>" and take R's
-  /// exit code. Waits up to five seconds for every
-  /// rank to report that it stopped (a rank busy outside Gaea, stopped or dead is not waited for
-  /// longer), then ends the job with MPI_Abort(exit_code), which the launcher turns into the job's
-  /// exit status. Use it in every program's top-level handler:
+  /// returns. Prints "gaea: rank R (host H): error: <message>" on stderr once for the job and tells
+  /// every other rank: their current or next Gaea wait throws gaea::error("rank R (host H) failed:
+  /// <message>"), and when their handlers call fail() (with it, or with any message once it has
+  /// arrived) they take R's exit code and print nothing, or under GAEA_VERBOSE=1 one line
+  /// "gaea: rank Q (host H'): stopping: rank R (host H) failed: <message>". When several ranks
+  /// fail at once (the same bad input seen everywhere), the lowest one prints: a rank above 0
+  /// first listens for a short while, growing with its rank, for another rank's failure. Waits up
+  /// to five seconds for every rank to report that it stopped (a rank busy outside Gaea, stopped
+  /// or dead is not waited for longer), then ends the job with MPI_Abort(exit_code), which the
+  /// launcher turns into the job's exit status. Use it in every program's top-level handler:
   ///   gaea::runtime rt(&argc, &argv);
   ///   try { ... } catch (const std::exception& e) { rt.fail(e.what(), 1); }
   /// The destructor ends the job the same way when it runs during unwinding or after a failure.
@@ -264,6 +266,7 @@ class runtime {
   std::atomic<bool> failing_{false};             // fail() entered on this rank
   int uncaught_at_start_ = 0;                    // std::uncaught_exceptions() when constructed
   std::int64_t hang_timeout_ns_ = 0;             // GAEA_HANG_TIMEOUT
+  bool verbose_ = false;                         // GAEA_VERBOSE
   std::int64_t hang_warn_ns_ = 0;                // GAEA_HANG_WARN
   std::unique_ptr<detail::status_asker> asker_;  // the hang warning's questions to other ranks
   // World ranks for a wait's description: `first` (the one waited for), then every other one.
@@ -277,8 +280,8 @@ class runtime {
 /// The top level of a Gaea program: constructs the runtime (collective), returns body(rt)'s exit
 /// code. An exception escaping `body` ends the whole job through runtime::fail(e.what(),
 /// error_exit_code), so its message is printed and no rank waits for this one. An error of the
-/// runtime's construction (the same on every rank: a bad GAEA_* value) is printed as
-/// "<program>: error: <message>" and returns error_exit_code.
+/// runtime's construction (the same on every rank: a bad GAEA_* value) is printed once for the
+/// job by launcher::print_error and returns error_exit_code.
 ///   int main(int argc, char** argv) {
 ///     return gaea::run_main("gaea-lu", &argc, &argv, [&](gaea::runtime& rt) { ...; return 0; });
 ///   }
@@ -289,9 +292,7 @@ int run_main(std::string_view program, int* argc, char*** argv, Body&& body,
   try {
     rt = std::make_unique<runtime>(argc, argv);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%.*s: error: %s\n", static_cast<int>(program.size()), program.data(),
-                 e.what());
-    launcher::grace_before_exit();  // so that every rank prints before mpirun ends the job
+    launcher::print_error(program, e.what());
     return error_exit_code;
   }
   try {
