@@ -530,7 +530,6 @@ int main(int argc, char** argv) {
 
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("gaea-coll-bench", &argc, &argv, [&](gaea::runtime& rt) {
-    coll::world();  // collective on first use: every rank, before anything can fail
     const int me = rt.rank(), np = rt.size();
 
     const operation op = *coll::parse_operation(op_text);

@@ -123,7 +123,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   return gaea::run_main("ga_acc_sweep", &argc, &argv, [&](gaea::runtime& rt) {
-    gaea::coll::world();  // collective on first use: every rank, before any collective
     if (rt.size() < 2) {
       if (rt.rank() == 0) std::fprintf(stderr, "ga_acc_sweep: needs at least 2 ranks\n");
       return 2;

@@ -61,7 +61,6 @@ int main(int argc, char** argv) {
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("ga_algorithms_bench", &argc, &argv, [&](gaea::runtime& rt) {
-    gaea::coll::world();  // collective on first use: every rank, before any collective
     const bool root = rt.rank() == 0;
     const double flops =
         2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);

@@ -248,7 +248,6 @@ int main(int argc, char** argv) {
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("ga_strided", &argc, &argv, [&](gaea::runtime& rt) {
-    gaea::coll::world();  // collective on first use: every rank, before any collective
     if (rt.size() < 2) {
       if (rt.rank() == 0) std::fprintf(stderr, "ga_strided: needs at least 2 ranks\n");
       return 2;

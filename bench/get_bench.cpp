@@ -412,7 +412,6 @@ int main(int argc, char** argv) {
   const options* const o = &opts;
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("get_bench", &argc, &argv, [&](gaea::runtime& rt) {
-    gaea::coll::world();  // collective on first use: every rank, before any collective
     if (rt.size() < 2) {
       if (rt.rank() == 0) std::fprintf(stderr, "get_bench: needs at least 2 ranks\n");
       return 2;

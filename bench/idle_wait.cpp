@@ -149,7 +149,6 @@ int main(int argc, char** argv) {
 
   // An error on any rank ends the job with its message on every rank.
   return gaea::run_main("idle_wait", &argc, &argv, [&](gaea::runtime& rt) {
-    gaea::coll::world();  // collective on first use: every rank, before any collective
     if (rt.size() < 2) {
       if (rt.rank() == 0)
         std::fprintf(stderr, "idle_wait: needs at least 2 ranks (4 recommended)\n");

@@ -16,7 +16,7 @@ using gaea::coll::reduce_op;
 
 int main(int argc, char** argv) {
   return gaea::run_main("gaea-example-coll", &argc, &argv, [](gaea::runtime& rt) {
-    const gaea::coll::group& world = gaea::coll::world();  // collective on first use
+    const gaea::coll::group& world = gaea::coll::world();  // made when the runtime started
     const std::int64_t me = world.rank(), p = world.size();
     int bad = 0;
 

@@ -312,7 +312,6 @@ int main(int argc, char** argv) {
   return gaea::run_main(
       "gaea-lbm", &argc, &argv,
       [&](gaea::runtime& rt) {
-        gaea::coll::world();  // collective on first use: every rank, before any collective
         return run(rt, o);
       },
       2);

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "detail/binding.hpp"
-#include "gaea/coll/group.hpp"
 
 namespace gaea::python {
 
@@ -31,7 +30,6 @@ void init_runtime() {
     g_owns_mpi = true;
   }
   g_runtime = std::make_unique<gaea::runtime>();
-  coll::world();  // its first call is collective: now, while every rank is here
 }
 
 void finalize_runtime() {

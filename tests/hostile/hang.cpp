@@ -11,6 +11,8 @@
 
 #include "ga.h"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/comm/context.hpp"
+#include "gaea/comm/handler_ids.hpp"
 #include "gaea/ga/global_array.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -24,8 +26,8 @@ constexpr const char* usage =
     "  sync          leaves out a global_array's sync()\n"
     "  create        leaves out a global_array's creation\n"
     "  ga-sync       leaves out GA_Sync (GA C API)\n"
-    "  unregistered  calls a barrier where the others call the first coll::world(): their\n"
-    "                messages reach a handler it never registered\n"
+    "  unregistered  the others register an application's message handler and send to it; it\n"
+    "                never registered that handler\n"
     "  late          enters a barrier 3 s after the others, then every rank exits 0\n";
 
 int g_seconds = 30;
@@ -43,7 +45,8 @@ void compute_until_failed() {
             3);
 }
 
-int run(gaea::runtime& rt, const std::string& scenario, bool odd) {
+int run(gaea::runtime& rt, const std::string& scenario, int on) {
+  const bool odd = rt.rank() == on;
   if (scenario == "barrier") {
     if (odd)
       compute_until_failed();
@@ -63,10 +66,15 @@ int run(gaea::runtime& rt, const std::string& scenario, bool odd) {
       gaea::ga::global_array<double> b("left_out", {64});
     }
   } else if (scenario == "unregistered") {
-    if (odd)
-      rt.barrier();  // the one inside the others' first coll::world()
-    else
-      (void)gaea::coll::world();
+    // The ranks disagree about which objects exist: the others' message finds no handler here.
+    if (odd) {
+      compute_until_failed();
+    } else {
+      rt.comm().register_handler(gaea::comm::user_first, [](const gaea::comm::am_message&) {});
+      gaea::comm::completion sent;
+      rt.worker().am_send(on, gaea::comm::user_first, {}, {}, sent, nullptr);
+      rt.progress().wait(rt.worker(), sent);
+    }
   } else if (scenario == "late") {
     if (odd) std::this_thread::sleep_for(std::chrono::seconds(3));
     rt.barrier();
@@ -106,7 +114,7 @@ int main(int argc, char** argv) {
   if (scenario == "ga-sync") return run_ga(argc, argv, on);
   gaea::runtime rt(&argc, &argv);
   try {
-    return run(rt, scenario, rt.rank() == on);
+    return run(rt, scenario, on);
   } catch (const std::exception& e) {
     rt.fail(e.what(), 3);
   }

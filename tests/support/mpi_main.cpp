@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "gaea/coll/group.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 int main(int argc, char** argv) {
@@ -22,7 +21,6 @@ int main(int argc, char** argv) {
                      rt.nodes());
       return 1;
     }
-    gaea::coll::world();  // collective on first use: installs the collectives everywhere
     Catch::Session session;
     if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
     // Ranks > 0 report only failures, so that the log stays readable.

@@ -401,7 +401,6 @@ int main(int argc, char** argv) {
   report_figures rep;
   // An error on any rank ends the job with its message on every rank (exit 1).
   return gaea::run_main("gaea-scf", &argc, &argv, [&](gaea::runtime& rt) {
-    gaea::coll::world();  // collective on first use: every rank, before any collective
     rt.add_report_section("scf",
                           {gaea::report_count("fock tasks"), "integrals s", "counter wait s",
                            "get s", "accumulate s", "diagonalise s"},

@@ -11,6 +11,7 @@
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/comm/context.hpp"
+#include "gaea/runtime/detail/start_hooks.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::coll {
@@ -78,9 +79,18 @@ service& service_of(runtime& rt) {
   world_holder& h = holder();
   std::lock_guard lock(h.mutex);
   if (!h.svc || h.instance != rt.instance())
-    throw error("gaea::coll: call coll::world() on every rank before the first collective");
+    throw error("gaea::coll: no world group in this runtime (it is made when the runtime starts)");
   return *h.svc;
 }
+
+namespace {
+// Every runtime makes the world group as it starts, on every rank: no program calls world()
+// by hand before its first collective.
+void make_world(runtime&) {
+  (void)world();
+}
+const gaea::detail::start_hook_registration world_at_start{&make_world};
+}  // namespace
 
 }  // namespace detail
 

@@ -23,6 +23,7 @@
 
 #include "detail/peer_status.hpp"
 #include "detail/report.hpp"
+#include "detail/run_start_hooks.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/base/temporaries.hpp"
@@ -405,6 +406,7 @@ runtime::runtime(int* argc, char*** argv)
     std::fprintf(stderr, "gaea: DVFS: %s\n", dvfs_reason_.c_str());
   if (rank_ == 0 && (verbose || (chosen(throttle_kind) && !throttle_->active())))
     std::fprintf(stderr, "gaea: throttle: %s\n", throttle_reason_.c_str());
+  detail::run_start_hooks(*this);  // the modules' collective set-up (e.g. coll's world group)
 }
 
 runtime::~runtime() {

@@ -42,11 +42,11 @@ gaea_add_hostile(hang_barrier_timeout COMMAND ${_hang} barrier NRANKS 2 4 TRANSP
 # The message for the unregistered handler ends the job with its rank's error on every rank.
 gaea_add_hostile(hang_unregistered_handler COMMAND ${_hang} unregistered NRANKS 2 4
                  ENV GAEA_HANG_TIMEOUT=0 EXIT 1
-                 MESSAGE "no handler registered for id 48 \\(coll message\\) on rank 1, which received a message for it from rank [0-9]"
+                 MESSAGE "no handler registered for id 128 \\(an application\\) on rank 1, which received a message for it from rank [0-9]"
                  CLASS hang)
 gaea_add_hostile(hang_unregistered_handler_off COMMAND ${_hang} unregistered NRANKS 2
                  TRANSPORTS sm ENV GAEA_HANG_TIMEOUT=0 GAEA_PROGRESS=off EXIT 1
-                 MESSAGE "no handler registered for id 48 \\(coll message\\) on rank 1"
+                 MESSAGE "no handler registered for id 128 \\(an application\\) on rank 1"
                  CLASS hang)
 
 # A long legitimate wait still completes (exit 0), with one warning; in every wait mode.

@@ -61,9 +61,8 @@ class group {
   std::shared_ptr<detail::group_state> st_;
 };
 
-/// All ranks of the live runtime, in rank order. The first call in a runtime is collective over
-/// all ranks (it installs the collectives' message handler everywhere before any peer can send
-/// to it): call it on every rank, e.g. right after constructing the runtime. Later calls return
+/// All ranks of the live runtime, in rank order. Every runtime makes it as it starts (on every
+/// rank, with the collectives' message handler), so any thread may call this at any time and gets
 /// the same group at once. gaea::error when no runtime exists.
 const group& world();
 
