@@ -25,6 +25,7 @@
 
 namespace gaea::energy {
 class governor;
+class region_markup;
 }
 
 namespace gaea::progress {
@@ -123,6 +124,10 @@ struct engine_options {
   /// core from another rank, so auto's bulk waits keep serving the service worker themselves.
   bool ranks_share_cores = false;
   energy::governor* governor = nullptr;  ///< DVFS (null: none); must outlive the engine
+  /// A site energy manager's region markup (null: none; gaea/energy/markup.hpp): the outermost
+  /// wait of the app_thread enters its region and leaves it when the wait ends. Must outlive the
+  /// engine. Null costs a wait one predictable branch.
+  energy::region_markup* markup = nullptr;
   calibration cal;                       ///< costs the auto policy trades against each other
   fixed_step_params fixed_step;          ///< mode adaptive_fixed's schedule (must be valid)
   double max_slowdown = 0.02;            ///< GAEA_MAX_SLOWDOWN
