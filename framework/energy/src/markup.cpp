@@ -12,9 +12,13 @@
 
 namespace gaea::energy {
 
-region_markup::region_markup(void* handle, prof_enter_fn enter, prof_exit_fn exit,
+region_markup::region_markup(void* handle, prof_enter_fn on_enter, prof_exit_fn on_exit,
                              std::uint64_t region, std::string manager)
-    : handle_(handle), enter_(enter), exit_(exit), region_(region), manager_(std::move(manager)) {}
+    : handle_(handle),
+      enter_(on_enter),
+      exit_(on_exit),
+      region_(region),
+      manager_(std::move(manager)) {}
 
 region_markup::~region_markup() {
   if (handle_) dlclose(handle_);

@@ -38,9 +38,9 @@ class region_markup {
 
   /// "none": active() is false, enter()/exit() do nothing.
   region_markup() = default;
-  /// Marks through `enter`/`exit` with region `region` of library `handle` (dlopen's; closed by
+  /// Marks through `on_enter`/`on_exit` with region `region` of library `handle` (dlopen's; closed by
   /// the destructor, null: none to close). `manager` names the manager ("GEOPM").
-  region_markup(void* handle, prof_enter_fn enter, prof_exit_fn exit, std::uint64_t region,
+  region_markup(void* handle, prof_enter_fn on_enter, prof_exit_fn on_exit, std::uint64_t region,
                 std::string manager);
   ~region_markup();
   region_markup(const region_markup&) = delete;
