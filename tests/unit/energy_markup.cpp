@@ -141,9 +141,9 @@ TEST_CASE("markup: a missing library is refused with the loader's reason", "[ene
 }
 
 TEST_CASE("markup: an unknown kind names GAEA_ENERGY_MANAGER", "[energy][markup]") {
-  CHECK_THROWS_WITH(make_markup(config("slurm", "", true)),
-                    Catch::Contains("GAEA_ENERGY_MANAGER='slurm'") &&
-                        Catch::Contains("auto|geopm|own"));
+  CHECK_THROWS_WITH(
+      make_markup(config("slurm", "", true)),
+      Catch::Contains("GAEA_ENERGY_MANAGER='slurm'") && Catch::Contains("auto|geopm|own"));
 }
 
 TEST_CASE("markup: GEOPM's launcher environment counts as a manager present", "[energy][markup]") {

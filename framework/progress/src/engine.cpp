@@ -163,7 +163,7 @@ struct engine::thread_state {
   // For current_status(): the start of the thread's outermost wait (0: none), the end of its last
   // one (coarse clock), and the description of a wait that has lasted publish_after_ns.
   std::atomic<std::int64_t> wait_since{0}, last_end{0};
-  int depth = 0;  // nested waits (this thread only)
+  int depth = 0;                            // nested waits (this thread only)
   energy::region_markup* markup = nullptr;  // marks this thread's outermost waits (null: none)
   std::mutex published_mutex;
   std::optional<wait_info> published;  // guarded by published_mutex

@@ -38,8 +38,8 @@ class region_markup {
 
   /// "none": active() is false, enter()/exit() do nothing.
   region_markup() = default;
-  /// Marks through `on_enter`/`on_exit` with region `region` of library `handle` (dlopen's; closed by
-  /// the destructor, null: none to close). `manager` names the manager ("GEOPM").
+  /// Marks through `on_enter`/`on_exit` with region `region` of library `handle` (dlopen's; closed
+  /// by the destructor, null: none to close). `manager` names the manager ("GEOPM").
   region_markup(void* handle, prof_enter_fn on_enter, prof_exit_fn on_exit, std::uint64_t region,
                 std::string manager);
   ~region_markup();
