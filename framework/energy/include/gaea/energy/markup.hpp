@@ -32,8 +32,11 @@ inline constexpr std::string_view wait_region_name = "gaea_wait";
 /// may be read from any thread.
 class region_markup {
  public:
+  /// geopm_prof_region's type: (name, hint, out id) -> 0 on success.
   using prof_region_fn = int (*)(const char*, std::uint64_t, std::uint64_t*);
+  /// geopm_prof_enter's type: (region id) -> 0 on success.
   using prof_enter_fn = int (*)(std::uint64_t);
+  /// geopm_prof_exit's type: (region id) -> 0 on success.
   using prof_exit_fn = int (*)(std::uint64_t);
 
   /// "none": active() is false, enter()/exit() do nothing.
