@@ -158,6 +158,7 @@ int main(int argc, char** argv) {
                 "auto on shared cores (rank 0): waiting threads serve their peers; the progress "
                 "thread takes over after %.1f ms without a wait, or when a wait blocks\n",
                 static_cast<double>(rt.progress().auto_parameters().takeover_ns) / 1e6);
+          std::printf("energy control (rank 0): %s\n", rt.energy_mode().c_str());
           std::printf("DVFS (rank 0): %s\n", rt.dvfs_reason().c_str());
           std::printf("throttle (rank 0): %s\n", rt.throttle_reason().c_str());
           std::printf("energy meter (rank 0): %s\n", meter.c_str());
@@ -167,6 +168,7 @@ int main(int argc, char** argv) {
           const auto row = [](bool used, const char* what, const std::string& text) {
             std::printf("  %-8s %-9s %s\n", used ? "used" : "refused", what, text.c_str());
           };
+          row(rt.markup().active(), "markup", rt.markup_reason());
           row(rt.dvfs().active(), "DVFS",
               rt.dvfs().active() ? std::string(rt.dvfs().name()) : rt.dvfs_reason());
           row(rt.throttle().active(), "throttle",

@@ -206,6 +206,9 @@ TEST_CASE("report: finalize writes the JSON report and the HDF5 trace", "[report
     // The ranks' "global arrays" section counts the accumulates: 10 per rank.
     CHECK(j["sections"]["global arrays"]["acc_calls"] == 10 * size);
     CHECK(j["dvfs"]["actuator"] == "simulated");
+    // No energy manager in the test environment: Gaea's own (simulated) DVFS, nothing marked.
+    CHECK(j["energy_manager"]["mode"].get<std::string>().starts_with("own DVFS (simulated)"));
+    CHECK(j["energy_manager"]["regions_entered"] == 0);
     CHECK(j["slowdown"].contains("held"));
     // The trace: one group per rank, with columns of equal length.
     const hid_t f = H5Fopen(h5.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);

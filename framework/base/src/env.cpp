@@ -114,6 +114,16 @@ const std::vector<variable>& table() {
        "directory holding GEOPM's geopmread and geopmwrite (the GEOPM meter and DVFS backend); "
        "empty = found on PATH",
        value_kind::text},
+      {"GAEA_ENERGY_MANAGER", "auto",
+       "who controls the frequency during waits: auto (when GEOPM's controller runs for the job, "
+       "Gaea marks its waits as a GEOPM region and writes no frequency or duty itself; else "
+       "Gaea's own DVFS and throttle) | geopm (markup whenever libgeopm loads) | own (Gaea's "
+       "own DVFS and throttle)",
+       value_kind::choice, "auto|geopm|own"},
+      {"GAEA_GEOPM_LIBRARY", "",
+       "GEOPM's runtime library for region markup (a path or a name for dlopen); empty = "
+       "libgeopm.so.2, then libgeopm.so",
+       value_kind::text},
       {"GAEA_ENERGY_MODEL", "",
        "JSON file with the power-model parameters (see framework/energy/README.md); empty = "
        "documented defaults",

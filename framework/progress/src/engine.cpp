@@ -12,6 +12,7 @@
 
 #include "gaea/base/error.hpp"
 #include "gaea/energy/governor.hpp"
+#include "gaea/energy/markup.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/trace/recorder.hpp"
 
@@ -150,6 +151,8 @@ struct engine::thread_state {
     if (e.opt_.trace) tel.set_trace_thread(trace::thread_index());
     if (e.opt_.share_core) wt.set_yield_interval(e.opt_.yield_interval_ns);
     wt.set_away_hook(&hook);
+    // GEOPM's profiling is per process: only the application's main thread marks its waits.
+    if (std::this_thread::get_id() == e.opt_.app_thread) markup = e.opt_.markup;
   }
   comm::worker* worker;
   std::uint8_t index;  // 1, 2, ... in the order threads first waited
@@ -160,7 +163,8 @@ struct engine::thread_state {
   // For current_status(): the start of the thread's outermost wait (0: none), the end of its last
   // one (coarse clock), and the description of a wait that has lasted publish_after_ns.
   std::atomic<std::int64_t> wait_since{0}, last_end{0};
-  int depth = 0;  // nested waits (this thread only)
+  int depth = 0;                            // nested waits (this thread only)
+  energy::region_markup* markup = nullptr;  // marks this thread's outermost waits (null: none)
   std::mutex published_mutex;
   std::optional<wait_info> published;  // guarded by published_mutex
 };
@@ -385,6 +389,9 @@ engine::wait_scope::wait_scope(engine& e, comm::worker& w, std::size_t bytes, tr
   if (ts_.depth++ == 0) ts_.wait_since.store(start_ns_, std::memory_order_release);
   ts_.tel.count_wait();
   select();
+  // Last, so that a constructor that throws leaves no region open.
+  if (ts_.markup && ts_.depth == 1) [[unlikely]]
+    ts_.markup->enter();
 }
 
 void engine::wait_scope::check() {
@@ -660,6 +667,8 @@ engine::wait_scope::~wait_scope() {
     ts_.published.reset();
   }
   if (--ts_.depth == 0) {
+    if (ts_.markup) [[unlikely]]
+      ts_.markup->exit();
     ts_.last_end.store(coarse_monotonic_ns(), std::memory_order_relaxed);
     ts_.wait_since.store(0, std::memory_order_release);
   }

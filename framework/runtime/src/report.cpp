@@ -210,6 +210,9 @@ void runtime::write_report_and_trace() {
         ctx.start_unix_ms = report_start_unix_ms_;
         ctx.actuator = std::string(actuator_->name());
         ctx.dvfs_reason = dvfs_reason_;
+        ctx.energy_mode = energy_mode();
+        ctx.markup_reason = markup_reason_;
+        ctx.markup_regions = markup_->entered();
         ctx.throttle = std::string(throttle_->name());
         ctx.throttle_reason = throttle_reason_;
         ctx.throttle_refusal = throttle_->refusal();

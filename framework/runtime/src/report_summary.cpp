@@ -153,6 +153,9 @@ report_summary summarize_report(const report_context& ctx, const std::vector<dou
                {"raised", int_sum[i_dvfs_raised]},
                {"transitions", int_sum[i_transitions]},
                {"cpu_s_at_low_frequency", real_sum[r_low_cpu]}};
+  j["energy_manager"] = {{"mode", ctx.energy_mode},
+                         {"reason", ctx.markup_reason},
+                         {"regions_entered", ctx.markup_regions}};
   j["throttle_choice"] = {{"backend", ctx.throttle},
                           {"reason", ctx.throttle_reason},
                           {"refusal", ctx.throttle_refusal}};
@@ -259,6 +262,7 @@ report_summary summarize_report(const report_context& ctx, const std::vector<dou
   t += format("  DVFS %s: %lld lowered, %lld raised, %.3f CPU-s at low frequency\n",
               ctx.actuator.c_str(), static_cast<long long>(int_sum[i_dvfs_lowered]),
               static_cast<long long>(int_sum[i_dvfs_raised]), real_sum[r_low_cpu]);
+  t += "  energy control: " + ctx.energy_mode + "\n";
   if (!ctx.throttle_refusal.empty()) t += "  throttle " + ctx.throttle_refusal + "\n";
   if (all_measured) {
     t +=

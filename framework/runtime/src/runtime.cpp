@@ -137,6 +137,8 @@ runtime::runtime(int* argc, char*** argv)
   const std::string dvfs_kind =
       env::get_choice("GAEA_DVFS", {energy::actuator_kinds.begin(), energy::actuator_kinds.end()});
   const std::string throttle_kind = energy::throttle_kind_from_env();
+  const std::string manager_kind = env::get_choice(
+      "GAEA_ENERGY_MANAGER", {energy::manager_kinds.begin(), energy::manager_kinds.end()});
   env::get_choice("GAEA_ENERGY_METER", {energy::meter_kinds.begin(), energy::meter_kinds.end()});
   report_ = env::get_string("GAEA_REPORT");
   if (report_ != "0" && report_ != "1" && !report_.ends_with(".json"))
@@ -211,6 +213,18 @@ runtime::runtime(int* argc, char*** argv)
   // Enough hardware threads for every main thread and every progress thread on the node?
   own_hw_ = placement_.dedicated || topology_->pus() >= 2 * node_size_;
 
+  // A site energy manager (GEOPM) present: Gaea marks its waits for it and writes no frequency
+  // or duty itself (two controllers of one clock would undo each other).
+  {
+    energy::markup_config mc;
+    mc.kind = manager_kind;
+    mc.library = env::get_string("GAEA_GEOPM_LIBRARY");
+    mc.manager_present = energy::geopm_manager_present();
+    energy::markup_choice mk = energy::make_markup(mc);
+    markup_ = std::move(mk.markup);
+    markup_reason_ = std::move(mk.reason);
+  }
+  const bool managed = markup_->active();
   // DVFS: the CPUs this rank's threads run on. The actuator never throws for missing hardware or
   // permission; it says what it does instead.
   {
@@ -223,16 +237,23 @@ runtime::runtime(int* argc, char*** argv)
     ac.simulated_cost_ns = model_.transition_ns;
     // Slurm's frequency request for the job (srun --cpu-freq): DVFS keeps to it.
     if (const char* req = std::getenv("SLURM_CPU_FREQ_REQ")) ac.cpu_freq_request = req;
+    if (managed) ac.kind = "off";
     energy::actuator_choice choice = energy::make_actuator(ac);
-    dvfs_reason_ = std::move(choice.reason);
+    dvfs_reason_ = managed ? "markup: " + std::string(markup_->name()) +
+                                 " controls the frequency (GAEA_ENERGY_MANAGER); no DVFS by Gaea"
+                           : std::move(choice.reason);
     // Throttling (clock modulation) on the same CPUs; never throws for missing hardware either.
     energy::throttle_config tc;
     tc.kind = throttle_kind;
     tc.root = sysfs;
     tc.cpus = ac.cpus;
     tc.simulated_cost_ns = model_.throttle_transition_ns;
+    if (managed) tc.kind = "off";
     energy::throttle_choice thr = energy::make_throttle(tc);
-    throttle_reason_ = std::move(thr.reason);
+    throttle_reason_ = managed ? "markup: " + std::string(markup_->name()) +
+                                     " controls the frequency (GAEA_ENERGY_MANAGER); no "
+                                     "throttling by Gaea"
+                               : std::move(thr.reason);
     // Ranks of this job on one node agree on each CPU through the node's arbiter; a rank alone
     // on its node has none. If any rank of the node cannot attach, none of them uses it.
     const std::string key = job_key(rank_);
@@ -292,6 +313,7 @@ runtime::runtime(int* argc, char*** argv)
   po.share_core = !own_hw_;
   po.ranks_share_cores = topology_->pus() < node_size_;
   po.governor = governor_.get();
+  po.markup = managed ? markup_.get() : nullptr;
   po.cal = progress::calibrate();
   po.cal.dvfs_ns = actuator_->transition_cost_ns();
   po.fixed_step = fixed_step;
@@ -406,7 +428,17 @@ runtime::runtime(int* argc, char*** argv)
     std::fprintf(stderr, "gaea: DVFS: %s\n", dvfs_reason_.c_str());
   if (rank_ == 0 && (verbose || (chosen(throttle_kind) && !throttle_->active())))
     std::fprintf(stderr, "gaea: throttle: %s\n", throttle_reason_.c_str());
+  if (rank_ == 0 && (verbose || (manager_kind == "geopm" && !managed)))
+    std::fprintf(stderr, "gaea: energy manager: %s\n", markup_reason_.c_str());
   detail::run_start_hooks(*this);  // the modules' collective set-up (e.g. coll's world group)
+}
+
+std::string runtime::energy_mode() const {
+  if (markup_->active()) return "markup: " + std::string(markup_->name());
+  if (!actuator_->active() && !throttle_->active()) return "own: sleep-only";
+  std::string m = "own DVFS (" + std::string(actuator_->name()) + ")";
+  if (throttle_->active()) m += ", throttle (" + std::string(throttle_->name()) + ")";
+  return m;
 }
 
 runtime::~runtime() {

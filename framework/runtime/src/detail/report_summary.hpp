@@ -55,6 +55,10 @@ struct report_context {
   std::vector<std::string> command_line;
   std::int64_t start_unix_ms = 0;
   std::string actuator, dvfs_reason;
+  /// Who controls the frequency (runtime::energy_mode), why (the markup's reason), and the wait
+  /// regions rank 0 marked for the manager.
+  std::string energy_mode, markup_reason;
+  std::uint64_t markup_regions = 0;
   /// Rank 0's throttle backend, why, and the write its device refused while running ("" if none).
   std::string throttle, throttle_reason, throttle_refusal;
   std::string energy_source, energy_scope, meter_reason;

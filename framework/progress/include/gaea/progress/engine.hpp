@@ -25,7 +25,8 @@
 
 namespace gaea::energy {
 class governor;
-}
+class region_markup;
+}  // namespace gaea::energy
 
 namespace gaea::progress {
 
@@ -123,10 +124,14 @@ struct engine_options {
   /// core from another rank, so auto's bulk waits keep serving the service worker themselves.
   bool ranks_share_cores = false;
   energy::governor* governor = nullptr;  ///< DVFS (null: none); must outlive the engine
-  calibration cal;                       ///< costs the auto policy trades against each other
-  fixed_step_params fixed_step;          ///< mode adaptive_fixed's schedule (must be valid)
-  double max_slowdown = 0.02;            ///< GAEA_MAX_SLOWDOWN
-  bool trace = false;                    ///< record the time series (GAEA_TRACE)
+  /// A site energy manager's region markup (null: none; gaea/energy/markup.hpp): the outermost
+  /// wait of the app_thread enters its region and leaves it when the wait ends. Must outlive the
+  /// engine. Null costs a wait one predictable branch.
+  energy::region_markup* markup = nullptr;
+  calibration cal;               ///< costs the auto policy trades against each other
+  fixed_step_params fixed_step;  ///< mode adaptive_fixed's schedule (must be valid)
+  double max_slowdown = 0.02;    ///< GAEA_MAX_SLOWDOWN
+  bool trace = false;            ///< record the time series (GAEA_TRACE)
   std::size_t trace_capacity = std::size_t{1} << 20;  ///< samples per thread
   /// Called by poll() on thread `app_thread` only, after the workers (null: none). The runtime
   /// uses it to run work that must happen on the application's main thread whenever that thread

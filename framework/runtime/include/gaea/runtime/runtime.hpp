@@ -24,6 +24,7 @@
 #include "gaea/comm/context.hpp"
 #include "gaea/energy/actuator.hpp"
 #include "gaea/energy/governor.hpp"
+#include "gaea/energy/markup.hpp"
 #include "gaea/energy/meter.hpp"
 #include "gaea/energy/model.hpp"
 #include "gaea/energy/throttle.hpp"
@@ -112,6 +113,15 @@ class runtime {
   /// Must be called from the thread that created the runtime (gaea::error otherwise).
   void barrier();
 
+  /// The site energy manager's region markup (possibly "none"; GAEA_ENERGY_MANAGER,
+  /// gaea/energy/markup.hpp) and the line saying why. When it is active the application thread's
+  /// waits are marked for the manager, and dvfs() and throttle() are "none": the manager alone
+  /// writes frequencies.
+  const energy::region_markup& markup() const noexcept { return *markup_; }
+  const std::string& markup_reason() const noexcept { return markup_reason_; }  ///< why
+  /// Who controls the frequency, in a few words: "markup: GEOPM", "own DVFS (cpufreq-userspace)",
+  /// "own DVFS (none), throttle (msr)", "own: sleep-only". For gaea-info and the report.
+  std::string energy_mode() const;
   /// The DVFS actuator (possibly "none") and the line saying why it was chosen. When other ranks
   /// of the job share this node, it and throttle() sit behind the node's arbiter
   /// (gaea/energy/arbiter.hpp): requests are recorded, and current_khz()/level() answer what the
@@ -214,6 +224,9 @@ class runtime {
   // Behind the node's arbiter when other ranks of the job share the node (gaea/energy/arbiter.hpp):
   // actuator_ carries the collectives' requests, governor_actuator_ the governor's, over one
   // backend.
+  // Before progress_: the engine calls it until it is destroyed.
+  std::unique_ptr<energy::region_markup> markup_;
+  std::string markup_reason_;
   std::shared_ptr<energy::actuator> actuator_;
   std::shared_ptr<energy::actuator> governor_actuator_;
   std::string dvfs_reason_;
