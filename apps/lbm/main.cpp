@@ -310,9 +310,5 @@ int main(int argc, char** argv) {
   if (const auto rc = apps::parse(app, argc, argv)) return *rc;
   // An error on any rank ends the job with its message on every rank (exit 2).
   return gaea::run_main(
-      "gaea-lbm", &argc, &argv,
-      [&](gaea::runtime& rt) {
-        return run(rt, o);
-      },
-      2);
+      "gaea-lbm", &argc, &argv, [&](gaea::runtime& rt) { return run(rt, o); }, 2);
 }

@@ -273,9 +273,5 @@ int main(int argc, char** argv) {
   if (const auto exit_code = parse_options(argc, argv, o)) return *exit_code;
   // An error on any rank ends the job with its message on every rank (exit 2).
   return gaea::run_main(
-      "gaea-lu", &argc, &argv,
-      [&](gaea::runtime& rt) {
-        return run(rt, o);
-      },
-      2);
+      "gaea-lu", &argc, &argv, [&](gaea::runtime& rt) { return run(rt, o); }, 2);
 }

@@ -70,7 +70,8 @@ int run(gaea::runtime& rt, const std::string& scenario, int on) {
     if (odd) {
       rt.barrier();  // inside Gaea (progressing, also with GAEA_PROGRESS=off) when it arrives
     } else {
-      rt.comm().register_handler(gaea::comm::handler_ids::user_first, [](const gaea::comm::am_message&) {});
+      rt.comm().register_handler(gaea::comm::handler_ids::user_first,
+                                 [](const gaea::comm::am_message&) {});
       gaea::comm::completion sent;
       rt.worker().am_send(on, gaea::comm::handler_ids::user_first, {}, {}, sent, nullptr);
       rt.progress().wait(rt.worker(), sent);
