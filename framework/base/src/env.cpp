@@ -320,7 +320,7 @@ std::optional<double> parse_number(const std::string& text) {
     std::size_t pos = 0;
     const double v = std::stod(text, &pos);
     if (pos == text.size() && std::isfinite(v)) return v;
-  } catch (const std::exception&) {
+  } catch (const std::exception&) {  // not a number (or out of range): nullopt
   }
   return std::nullopt;
 }

@@ -1,5 +1,7 @@
 #include "gaea/base/error.hpp"
 
+#include "gaea/base/assert.hpp"
+
 namespace gaea {
 
 std::string format_index(std::span<const std::int64_t> v) {
@@ -10,5 +12,14 @@ std::string format_index(std::span<const std::int64_t> v) {
   }
   return s + "]";
 }
+
+namespace detail {
+
+void assert_failed(const char* condition, const char* what, const char* file, int line) {
+  throw error("internal error: " + std::string(what) + " (" + condition + ") at " + file + ":" +
+              std::to_string(line));
+}
+
+}  // namespace detail
 
 }  // namespace gaea

@@ -83,7 +83,7 @@ class dvfs_throttle_session final : public energy_session {
       trace::counter("throttle_level", 0);
       for (int c : cpus_)
         rt_.dvfs().set_low(c, false);
-    } catch (...) {
+    } catch (...) {  // a destructor: the actuators' restore puts the levels back at the latest
     }
   }
 

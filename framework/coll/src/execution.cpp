@@ -118,7 +118,7 @@ void execution::fail(const std::string& what) {
   std::string msg = what;
   try {
     msg = g_->svc->fail(*g_, call_, what);
-  } catch (...) {
+  } catch (...) {  // telling the members failed: this rank still throws its own message
   }
   cleanup();
   done_ = true;

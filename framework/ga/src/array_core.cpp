@@ -209,7 +209,7 @@ trace::region_args array_core::trace_args(const patch& p) const noexcept {
   a.bytes = p.elements() * static_cast<std::int64_t>(ops_.size);
   try {
     if (p.ndim() == dist_.ndim()) a.peer = dist_.owner(p.lo);
-  } catch (...) {
+  } catch (...) {  // the operation reports the bad patch itself; the trace records no peer
   }
   return a;
 }

@@ -105,7 +105,7 @@ calibration calibrate(int samples) noexcept {
       c.sleep_ns = sleep;
       c.measured = true;
     }
-  } catch (...) {
+  } catch (...) {  // a failed measurement keeps the documented defaults (measured stays false)
   }
   return c;
 }

@@ -104,7 +104,7 @@ void waiter::raise(std::int64_t now) noexcept {
   if (!gov_ || low_cpu_ < 0) return;
   try {
     if (gov_->after_wake(low_cpu_, now)) tel_.count_dvfs(false);
-  } catch (...) {
+  } catch (...) {  // noexcept: a refused raise leaves the CPU to the actuator's restore
   }
   low_cpu_ = -1;
   low_after_timeout_ = false;

@@ -90,7 +90,7 @@ double parse_slowdown() {
     std::size_t pos = 0;
     v = std::stod(text, &pos);
     if (pos != text.size()) v = -1;
-  } catch (const std::exception&) {
+  } catch (const std::exception&) {  // not a number: the range check below reports it
   }
   if (!(v > 0 && v < 1))
     throw error("environment variable GAEA_MAX_SLOWDOWN='" + text +
@@ -629,7 +629,7 @@ std::string runtime::describe_rank(int rank) const {
   std::string host = "?";
   try {
     host = comm_->host(rank);
-  } catch (...) {
+  } catch (...) {  // a message names the rank with "?" rather than fail while describing it
   }
   return "rank " + std::to_string(rank) + " (host " + host + ")";
 }
@@ -749,13 +749,13 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
       if (progress::monotonic_ns() > deadline) break;
       try {
         if (progress_->poll(w) == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
-      } catch (...) {
+      } catch (...) {  // peers die mid-connection while the job ends: keep waiting for the rest
       }
     }
     std::fflush(stderr);
     remove_temporaries();  // MPI_Abort does not unwind: this rank's half-written files go now
     MPI_Abort(MPI_COMM_WORLD, code);
-  } catch (...) {
+  } catch (...) {  // fail() never returns: whatever went wrong, the exit below ends this rank
   }
   remove_temporaries();
   std::_Exit(exit_code);

@@ -10,6 +10,7 @@
 #include "detail/settings.hpp"
 #include "detail/shm_call.hpp"
 #include "detail/start.hpp"
+#include "gaea/base/assert.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
@@ -50,7 +51,9 @@ class inline_call {
   std::byte* buffer(int m) const { return c_.r->buffer(m, 1); }
   // Member m's eager slot of this call (shm_uses.hpp).
   std::byte* slot_buffer(int m) const {
-    return buffer(m) + slot() * shm_eager_slot_bytes(c_.r->buffer_bytes());
+    const std::size_t bytes = shm_eager_slot_bytes(c_.r->buffer_bytes());
+    GAEA_ASSERT((slot() + 1) * bytes <= c_.r->buffer_bytes(), "an eager slot lies in buffer 1");
+    return buffer(m) + slot() * bytes;
   }
   // A call of no step (nothing to move): the builders make none either.
   void no_step() { done_ = true; }
@@ -101,7 +104,7 @@ class inline_call {
     std::string msg = what;
     try {
       msg = g_.svc->fail(g_, c_.call, what);  // tells the members that may wait for this one
-    } catch (...) {
+    } catch (...) {  // telling them failed: this member still throws its own message
     }
     throw error(msg);
   }

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gaea/base/assert.hpp"
+
 namespace gaea::coll::detail {
 
 /// Slots of buffer 1 that small broadcasts use in turn, by call number (the same on every member).
@@ -32,7 +34,8 @@ struct shm_buffer_uses {
     if (buffer & 1) whole = v;
     return free_at;
   }
-  std::uint64_t claim_slot(std::size_t s, std::uint64_t v) noexcept {
+  std::uint64_t claim_slot(std::size_t s, std::uint64_t v) {
+    GAEA_ASSERT(s < shm_eager_slots, "an eager slot index is below the slot count");
     const std::uint64_t free_at = std::max(whole, slot[s]);
     slot[s] = v;
     last[1] = std::max(last[1], v);

@@ -26,7 +26,7 @@ using Error [[deprecated("gaea::Error is now gaea::error")]] = error;
 std::string format_index(std::span<const std::int64_t> v);
 
 /// Throws gaea::error(message) when `condition` is false. For user input only; internal
-/// invariants use GAEA_ASSERT-free explicit checks that also throw, never abort.
+/// invariants use GAEA_ASSERT (gaea/base/assert.hpp).
 inline void require(bool condition, std::string_view message) {
   if (!condition) throw error(std::string(message));
 }
