@@ -1,3 +1,5 @@
+// gaea::detail::copy_unaligned: the SSE2 byte copy of the data paths (detail/copy.hpp).
+
 #include "gaea/base/detail/copy.hpp"
 
 #if defined(__x86_64__)
