@@ -1,4 +1,4 @@
-// gaea::detail::copy_unaligned: the SSE2 byte copy of the data paths (detail/copy.hpp).
+// gaea::detail::copy_unaligned: the data paths' byte copy, SSE2 on x86-64, memcpy elsewhere.
 
 #include "gaea/base/detail/copy.hpp"
 
