@@ -1,3 +1,5 @@
+// The programs' shared command line (cli.hpp): --version, parse with usage errors, --json output.
+
 #include "cli.hpp"
 
 #include <cstdio>

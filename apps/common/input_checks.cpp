@@ -1,3 +1,6 @@
+// The apps' shared input checks (input_checks.hpp): finite range validators, the thread cap,
+// cross-rank agreement on errors and on inputs that every rank must read the same.
+
 #include "input_checks.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The built-in flows of gaea-lbm (cases.hpp) and their checks against known solutions.
+
 #include "cases.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// lbm::config: checks of the flow problem's description and the flag of each cell.
+
 #include "geometry.hpp"
 
 #include "gaea/base/error.hpp"

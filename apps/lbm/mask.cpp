@@ -1,3 +1,5 @@
+// Obstacle masks for gaea-lbm, read from Netpbm images (PBM/PGM) or HDF5 datasets.
+
 #include "mask.hpp"
 
 #include <hdf5.h>

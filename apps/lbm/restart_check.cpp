@@ -1,3 +1,5 @@
+// Checks of a gaea-lbm restart snapshot: its attributes before loading, its state after.
+
 #include "restart_check.hpp"
 
 #include <cmath>

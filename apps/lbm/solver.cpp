@@ -1,3 +1,6 @@
+// lbm::solver: decomposition, step plan, ghost exchange and sweeps, profiles and checksums;
+// the stream-collide kernel itself is in kernel.cpp.
+
 #include "solver.hpp"
 #include "gaea/model/apps.hpp"
 

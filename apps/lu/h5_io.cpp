@@ -1,3 +1,5 @@
+// HDF5 input and output of gaea-lu's matrix and factors through gaea/ga/io.hpp.
+
 #include "h5_io.hpp"
 
 #include <cstdint>

@@ -1,3 +1,5 @@
+// The check that a matrix read with --input holds only finite values.
+
 #include "input_check.hpp"
 
 #include <cmath>

@@ -1,3 +1,5 @@
+// gaea-lu's dense tile kernels on Eigen: panel factorisation, triangular solves, Schur update.
+
 #include "kernels.hpp"
 
 #include <algorithm>

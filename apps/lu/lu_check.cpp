@@ -1,3 +1,5 @@
+// Solving A x = b with gaea-lu's distributed factors, and the residual checks of the result.
+
 #include "lu_check.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Distributed right-looking blocked LU of a tiled_matrix, in place: panels, look-ahead, pivoting.
+
 #include "lu_factor.hpp"
 
 #include "gaea/runtime/runtime.hpp"

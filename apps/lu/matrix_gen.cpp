@@ -1,3 +1,5 @@
+// gaea-lu's deterministic test matrices and right-hand sides, element by element from the seed.
+
 #include "matrix_gen.hpp"
 
 namespace lu {

@@ -1,3 +1,5 @@
+// gaea-lu's command line, its checks, and the automatic block size, process grid and threads.
+
 #include "options.hpp"
 #include "gaea/model/apps.hpp"
 

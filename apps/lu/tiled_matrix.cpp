@@ -1,3 +1,5 @@
+// lu::tiled_matrix: the block-cyclic global array behind gaea-lu and its tile arithmetic.
+
 #include "tiled_matrix.hpp"
 
 #include "gaea/runtime/runtime.hpp"

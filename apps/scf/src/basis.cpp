@@ -1,3 +1,5 @@
+// Gaussian basis sets for gaea-scf: NWChem and Gaussian-94 readers, shells placed on the atoms.
+
 #include "basis.hpp"
 
 #include <algorithm>

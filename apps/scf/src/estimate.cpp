@@ -1,3 +1,5 @@
+// gaea-scf's up-front cost estimates of the set-up and of one Fock build, and their text.
+
 #include "estimate.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// scf::fock_builder: the distributed direct two-electron Fock build over Schwarz-screened tasks
+// handed out by a task pool, with its timings.
+
 #include "fock_build.hpp"
 #include "gaea/model/apps.hpp"
 

@@ -1,3 +1,5 @@
+// gaea-scf's initial densities: the core-Hamiltonian guess and the superposition of atomic ones.
+
 #include "guess.hpp"
 
 #include <array>

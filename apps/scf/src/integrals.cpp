@@ -1,3 +1,5 @@
+// gaea-scf's one-electron integrals and Schwarz bounds with libint2, whole on every rank.
+
 #include "integrals.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Molecules for gaea-scf: element table, .xyz reader, electron count and nuclear repulsion.
+
 #include "molecule.hpp"
 
 #include <cctype>

@@ -1,3 +1,5 @@
+// gaea-scf's HDF5 results file (energies, matrices, attributes), written through output_file.
+
 #include "output.hpp"
 
 #include <hdf5.h>

@@ -1,3 +1,6 @@
+// The restricted closed-shell Hartree-Fock loop (run_scf): guess, Fock builds, DIIS,
+// orthogonalisation, diagonalisation and the convergence tests.
+
 #include "scf.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// gaea::detail::copy_unaligned: the data paths' byte copy, SSE2 on x86-64, memcpy elsewhere.
+
 #include "gaea/base/detail/copy.hpp"
 
 #if defined(__x86_64__)

@@ -1,3 +1,5 @@
+// The table of every GAEA_* environment variable, with the parsing, checks and typed getters.
+
 #include "gaea/base/env.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,5 @@
+// The out-of-line helpers of gaea::error's messages (format_index).
+
 #include "gaea/base/error.hpp"
 
 #include "gaea/base/assert.hpp"

@@ -1,3 +1,5 @@
+// gaea::launcher: this process's rank and size as the launcher announces them, and print_error.
+
 #include "gaea/base/launcher.hpp"
 
 #include <chrono>

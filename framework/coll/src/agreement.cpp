@@ -1,3 +1,6 @@
+// gaea::coll::agree_on: checks that a collective call got the same arguments on every member
+// (call_record, its encoding, and the message naming the first difference).
+
 #include "gaea/coll/agreement.hpp"
 
 #include <array>

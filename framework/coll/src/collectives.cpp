@@ -1,3 +1,6 @@
+// gaea::coll's collective calls: argument checks, the choice of algorithm, and the start of
+// a call (inline on shared memory, or a schedule run by an execution, blocking or a request).
+
 #include "gaea/coll/collectives.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// The per-call energy strategy's session: the frequency and per-step throttle levels of a call,
+// applied only when the predicted saving is worth the transitions.
+
 #include <sched.h>
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// gaea::coll::estimator: predicted time and energy of every algorithm by walking its shape,
+// the cheapest choice, and the calibration file's save and load.
+
 #include "gaea/coll/estimator.hpp"
 
 #include <unistd.h>

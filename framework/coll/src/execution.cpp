@@ -1,3 +1,5 @@
+// coll::detail::execution: runs a call's schedule round by round, for blocking calls and requests.
+
 #include "detail/execution.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// gaea::coll::group: world(), split and subset, and the collectives' service per runtime.
+
 #include "gaea/coll/group.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The collective call options: which algorithms implement an operation, and scoped_energy.
+
 #include "gaea/coll/options.hpp"
 
 #include <array>

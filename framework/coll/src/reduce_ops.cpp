@@ -1,3 +1,5 @@
+// The element-wise reduction kernels for every (element type, operator) pair, and their names.
+
 #include "detail/reduce_ops.hpp"
 
 #include <algorithm>

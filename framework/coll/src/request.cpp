@@ -1,3 +1,5 @@
+// gaea::coll::request: the handle of a non-blocking collective, its wait, test and wait_all.
+
 #include "gaea/coll/request.hpp"
 
 #include <cstdio>

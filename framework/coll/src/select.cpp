@@ -1,3 +1,6 @@
+// Which algorithm a collective call runs: option, GAEA_COLL_ALGO, estimator, or the size rules,
+// and why an algorithm cannot run on a group.
+
 #include "detail/select.hpp"
 
 #include <string>

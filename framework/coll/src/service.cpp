@@ -1,3 +1,6 @@
+// The message layer of gaea::coll: tagged messages over one active-message handler, matched in
+// a mailbox by (group, call, tag, source), with signature checks and failure reports.
+
 #include "detail/service.hpp"
 
 #include <algorithm>

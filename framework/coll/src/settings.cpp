@@ -1,3 +1,5 @@
+// Reading the GAEA_COLL_* settings from the environment, once per runtime.
+
 #include "detail/settings.hpp"
 
 #include "gaea/base/env.hpp"

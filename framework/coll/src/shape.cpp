@@ -1,3 +1,6 @@
+// Shape-only schedules of every algorithm (no buffers) for the estimator and the energy strategy,
+// and synthetic groups of any size and node count to walk them on.
+
 #include "detail/shape.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// A group's shared memory on its node (memfd or shm_open), the call signatures in its control
+// blocks, and single-copy reads from other members (process_vm_readv).
+
 #include "detail/shm_region.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,5 @@
+// gaea::comm::completion::check: resets the counter and throws the first failure it recorded.
+
 #include "gaea/comm/completion.hpp"
 
 #include <ucs/type/status.h>

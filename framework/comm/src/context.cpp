@@ -1,3 +1,6 @@
+// gaea::comm::context: UCX set-up from the environment, address exchange over MPI, the service
+// worker, per-thread origin workers, active-message dispatch and the segment registry.
+
 #include "gaea/comm/context.hpp"
 
 #include <net/if.h>

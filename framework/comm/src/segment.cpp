@@ -1,3 +1,6 @@
+// gaea::comm::segment: collective allocation and mapping of remotely accessible memory,
+// the exchange of remote keys, and release.
+
 #include "gaea/comm/segment.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// gaea::comm::worker: endpoints, put/get (contiguous and strided), atomics, active messages,
+// flushes, and the active-message fall-back for memory without a registration.
+
 #include "gaea/comm/worker.hpp"
 
 #include <algorithm>

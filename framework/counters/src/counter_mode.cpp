@@ -1,3 +1,5 @@
+// The default counter_mode, from GAEA_COUNTER.
+
 #include "gaea/counters/counter_mode.hpp"
 
 #include <string>

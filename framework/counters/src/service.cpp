@@ -1,3 +1,6 @@
+// The owner side of the progress- and owner-served counters: the counter registry, the handlers,
+// the owner's request queue, and the module's GAEA_REPORT figures.
+
 #include "detail/service.hpp"
 
 #include <atomic>

@@ -1,3 +1,6 @@
+// gaea::counters::shared_counter and fetch_request: a counter on one rank, fetched and added
+// through UCX atomics, the progress thread or the owner's main thread.
+
 #include "gaea/counters/shared_counter.hpp"
 
 #include <cstring>

@@ -1,3 +1,6 @@
+// gaea::counters::task_counter: hands out task ids, each once: one per fetch, guided batches,
+// or from a per-node counter in node shared memory refilled in chunks from the global one.
+
 #include "gaea/counters/task_counter.hpp"
 
 #include <mpi.h>

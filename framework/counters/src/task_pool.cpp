@@ -1,3 +1,6 @@
+// gaea::counters::task_pool: numbered tasks handed out across ranks by a task_counter and run
+// on oneTBB threads within each rank, with each run's statistics.
+
 #include "gaea/counters/task_pool.hpp"
 
 #include <tbb/global_control.h>

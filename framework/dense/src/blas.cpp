@@ -1,3 +1,5 @@
+// The BLAS thread count (GAEA_BLAS_THREADS) and the description of the OpenBLAS in use.
+
 #include "gaea/dense/blas.hpp"
 
 #include <string>

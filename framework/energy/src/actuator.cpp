@@ -1,3 +1,6 @@
+// make_actuator: the DVFS backend GAEA_DVFS and the job allow (cpufreq, GEOPM, simulated),
+// else the actuator that changes nothing, with the reason why.
+
 #include "gaea/energy/actuator.hpp"
 
 #include <algorithm>

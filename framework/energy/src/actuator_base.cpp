@@ -1,3 +1,5 @@
+// actuator_base: the state, checks, restore and transition log every DVFS backend shares.
+
 #include "detail/actuator_base.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// Lookups shared by the energy module: cpufreq paths, hardware frequency ranges, packages' first
+// CPUs, and message formatting.
+
 #include "detail/cpu_info.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// cpu_slots: the CPUs an actuator or throttle manages, and each one's slot.
+
 #include "detail/cpu_slots.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// gaea::energy::governor: a CPU's frequency down before a thread blocks and up after it wakes,
+// skipping idles too short to pay off and transitions too frequent.
+
 #include "gaea/energy/governor.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// gaea::energy::region_markup: marks Gaea's waits as regions for GEOPM's runtime, when it
+// manages the job's frequency, instead of writing frequencies.
+
 #include "gaea/energy/markup.hpp"
 
 #include <dlfcn.h>

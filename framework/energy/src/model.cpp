@@ -1,3 +1,5 @@
+// The power model: its parameters (JSON file, environment, hardware defaults), energy and power.
+
 #include "gaea/energy/model.hpp"
 
 #include <unistd.h>

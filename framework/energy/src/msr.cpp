@@ -1,3 +1,5 @@
+// Model-specific registers through the msr or msr-safe driver, and IA32_CLOCK_MODULATION values.
+
 #include "detail/msr.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,6 @@
+// The values the actuators must put back, restored at exit and from fatal-signal handlers
+// with pwrite() alone.
+
 #include "detail/restore_registry.hpp"
 
 #include <sched.h>

@@ -1,3 +1,5 @@
+// saved_files: the files an actuator writes, opened once, with their original values saved.
+
 #include "detail/saved_files.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,5 @@
+// The root of the kernel interfaces (GAEA_SYSFS_ROOT) and one-line reads and writes under it.
+
 #include "gaea/energy/sysfs.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,6 @@
+// throttle_base: the levels, checks, restore, transition log and CPU time by level that every
+// throttle backend shares.
+
 #include "detail/throttle_base.hpp"
 
 #include "detail/fd_io.hpp"

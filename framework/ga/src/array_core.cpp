@@ -1,3 +1,6 @@
+// ga::detail::array_core: creation and release of a global array, its get/put/acc entry points,
+// fence, sync and barrier, and local pack/unpack; the protocols are in rma.cpp and acc.cpp.
+
 #include "gaea/ga/detail/array_core.hpp"
 
 #include <cstdint>

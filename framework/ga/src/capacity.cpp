@@ -1,3 +1,5 @@
+// Memory checks before a global array's collective allocation: shared memory, RAM, address space.
+
 #include "detail/capacity.hpp"
 
 #include <sys/resource.h>

@@ -1,3 +1,6 @@
+// gaea::ga::distribution: block, irregular and block-cyclic layouts of an index space, with
+// ghosts, owners, tiles, storage offsets, and the pieces of a patch by owner.
+
 #include "gaea/ga/distribution.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Small HDF5 helpers for global arrays' I/O: element types, path checks and attributes.
+
 #include "detail/h5_util.hpp"
 
 #include "gaea/base/error.hpp"

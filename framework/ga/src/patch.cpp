@@ -1,3 +1,5 @@
+// gaea::ga::index and patch: size checks, extents, intersection and text.
+
 #include "gaea/ga/patch.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// gaea::ga::request, wait_all, test_all, request_group and ghost_request, on op_state.
+
 #include "gaea/ga/request.hpp"
 
 #include <exception>

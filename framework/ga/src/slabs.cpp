@@ -1,3 +1,6 @@
+// Slabs for the owner-computes algorithms: this rank's tiles, or their part in a region, cut
+// into pieces of bounded size.
+
 #include "detail/slabs.hpp"
 
 #include "detail/patch_apply.hpp"

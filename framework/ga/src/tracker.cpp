@@ -1,3 +1,6 @@
+// ga::detail::tracker: per-thread (target, array) write tracking so a get waits only for
+// earlier writes to the same array on the same target.
+
 #include "detail/tracker.hpp"
 
 namespace gaea::ga::detail {

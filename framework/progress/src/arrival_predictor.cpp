@@ -1,3 +1,6 @@
+// gaea::progress::arrival_predictor: learns the period and lateness of periodic traffic and
+// says how long a waiting thread may be away before the next arrival.
+
 #include "gaea/progress/arrival_predictor.hpp"
 
 #include <algorithm>

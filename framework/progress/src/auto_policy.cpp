@@ -1,3 +1,6 @@
+// gaea::progress::auto_policy: the auto wait mode's decisions (spin, sleep or block) as a state
+// machine on a passed-in clock, within the allowed slowdown.
+
 #include "gaea/progress/auto_policy.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// progress::detail::blocker: interrupt-driven waits in epoll on the worker's event fd and an
+// eventfd that wakes it, and timed sleeps.
+
 #include "gaea/progress/detail/blocker.hpp"
 
 #include <poll.h>

@@ -1,3 +1,5 @@
+// The start-up calibration of the auto policy's costs: epoll wake-up latency, micro-sleep cost.
+
 #include "gaea/progress/calibration.hpp"
 
 #include <sys/epoll.h>

@@ -1,3 +1,6 @@
+// gaea::progress::engine: the progress thread, application threads' waits under the switchable
+// wait mode, bulk and serving scopes, failures of waits, and the engine's statistics.
+
 #include "gaea/progress/engine.hpp"
 
 #include <pthread.h>

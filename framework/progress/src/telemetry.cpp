@@ -1,3 +1,5 @@
+// Per-thread wait telemetry: time per wait state, frequency, totals, and the bounded time series.
+
 #include "gaea/progress/telemetry.hpp"
 
 #include "gaea/progress/clock.hpp"

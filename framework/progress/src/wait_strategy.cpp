@@ -1,3 +1,6 @@
+// How a thread waits: the waiter (spin, sleep, block, DVFS down and up) and the spin, backoff,
+// fixed-step, interrupt and auto strategies that drive it.
+
 #include "gaea/progress/detail/wait_strategy.hpp"
 
 #include <sched.h>

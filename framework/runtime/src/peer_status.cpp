@@ -1,3 +1,5 @@
+// The hang warning's question to other ranks ("what are you waiting for?") and its answer.
+
 #include "detail/peer_status.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// gaea::runtime: start-up and shut-down (MPI, topology, transport, progress thread), barriers,
+// failure handling across ranks, report sections, app polls, energy, and init/poll/finalize.
+
 #include "gaea/runtime/runtime.hpp"
 
 #include "gaea/runtime/communicator.hpp"

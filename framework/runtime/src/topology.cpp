@@ -1,3 +1,5 @@
+// gaea::topology: this node's hwloc view, the thread's binding, and the progress thread's place.
+
 #include "gaea/runtime/topology.hpp"
 
 #include <hwloc.h>

@@ -1,3 +1,6 @@
+// The job trace's per-rank name table, encode/decode for the gather, and the writing rank's
+// alignment of clocks and nesting of regions.
+
 #include "gaea/trace/job_trace.hpp"
 
 #include <algorithm>

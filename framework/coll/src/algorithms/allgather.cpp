@@ -1,3 +1,5 @@
+// The allgather schedule builder: the ring.
+
 #include <cstring>
 
 #include "detail/builders.hpp"

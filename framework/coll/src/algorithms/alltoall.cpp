@@ -1,3 +1,5 @@
+// The alltoall schedule builders: pairwise exchange, all sends and receives at once, and Bruck.
+
 #include <cstring>
 
 #include "detail/builders.hpp"

@@ -1,3 +1,5 @@
+// The barrier schedule builders: dissemination, and its hierarchical form over node teams.
+
 #include "detail/builders.hpp"
 
 namespace gaea::coll::detail {

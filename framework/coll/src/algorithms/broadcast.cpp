@@ -1,3 +1,6 @@
+// The broadcast schedule builders: binomial tree, scatter-allgather, pipelined chain,
+// and the hierarchical form over node teams and leaders.
+
 #include <algorithm>
 
 #include "detail/builders.hpp"

@@ -1,3 +1,6 @@
+// The reduce and allreduce schedule builders: binomial reduce, recursive doubling, ring,
+// and their hierarchical forms over node teams and leaders.
+
 #include <algorithm>
 #include <cstring>
 

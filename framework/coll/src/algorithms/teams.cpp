@@ -1,3 +1,5 @@
+// The teams the schedule builders work on: a whole group, a node's members, the nodes' leaders.
+
 #include "detail/builders.hpp"
 
 namespace gaea::coll::detail {
