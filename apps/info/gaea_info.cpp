@@ -12,6 +12,7 @@
 #include "gaea/base/env.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/energy/markup.hpp"
 #include "gaea/energy/slurm.hpp"
 #include "gaea/runtime/runtime.hpp"
 

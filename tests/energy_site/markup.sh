@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 42 item 4, end to end over 2 ranks: with GEOPM's launcher environment (GEOPM_CTL) and a
+# Region markup for a site energy manager, end to end over 2 ranks: with GEOPM's launcher environment (GEOPM_CTL) and a
 # fake libgeopm (GAEA_GEOPM_LIBRARY), gaea-info reports markup as the energy control, its waits
 # enter and leave the region "gaea_wait" in pairs with the network hint, and Gaea's own DVFS is
 # not used even when asked for (GAEA_DVFS=simulated). Then a library without geopm_prof_exit, a
@@ -53,31 +53,33 @@ assert m["mode"] == "markup: GEOPM" and m["regions_entered"] >= 1
 assert d["actuator"] == "none" and d["transitions"] == 0
 PY
 
+# refused <case> <the markup row's reason (ERE)> <run's arguments...>: gaea-info succeeds, its
+# decision table refuses markup for that reason and Gaea's own DVFS is used; `out` keeps the output.
+refused() {
+  local what=$1 reason=$2
+  shift 2
+  out=$(run "$@")
+  local status=$?
+  [[ $status -eq 0 ]] || fail "gaea-info ($what) exited $status: $out"
+  grep -Eq "^  refused +markup +$reason" <<<"$out" ||
+    fail "the decision table does not give the reason ($what): $out"
+  grep -Eq '^  used +DVFS +simulated' <<<"$out" || fail "Gaea's own DVFS is not used ($what)"
+}
+
 # 2. A library without geopm_prof_exit: refused, named, and Gaea's own DVFS as without GEOPM.
 rm -f "$dir/calls.log"
-out=$(run -x GEOPM_CTL=process -x GAEA_GEOPM_LIBRARY="$lib_no_exit")
-status=$?
-[[ $status -eq 0 ]] || fail "gaea-info (no geopm_prof_exit) exited $status: $out"
-grep -Eq '^  refused +markup +.*has no geopm_prof_exit' <<<"$out" ||
-  fail "the decision table does not name the missing symbol: $out"
-grep -Eq '^  used +DVFS +simulated' <<<"$out" || fail "Gaea's own DVFS is not used after the refusal"
+refused "no geopm_prof_exit" ".*has no geopm_prof_exit" -x GEOPM_CTL=process \
+  -x GAEA_GEOPM_LIBRARY="$lib_no_exit"
 grep -Eq '^energy control \(rank 0\): own DVFS \(simulated\)' <<<"$out" ||
   fail "gaea-info does not report own DVFS"
 [[ ! -s $dir/calls.log ]] || fail "a refused library was called: $(<"$dir/calls.log")"
 
 # 3. No library at the named path: refused with the loader's reason, own DVFS.
-out=$(run -x GEOPM_CTL=process -x GAEA_GEOPM_LIBRARY="$dir/missing/libgeopm.so.2")
-status=$?
-[[ $status -eq 0 ]] || fail "gaea-info (missing library) exited $status: $out"
-grep -Eq "^  refused +markup +cannot load GEOPM's library: .*missing/libgeopm.so.2" <<<"$out" ||
-  fail "the decision table does not report the missing library: $out"
-grep -Eq '^  used +DVFS +simulated' <<<"$out" || fail "Gaea's own DVFS is not used without the library"
+refused "missing library" "cannot load GEOPM's library: .*missing/libgeopm.so.2" \
+  -x GEOPM_CTL=process -x GAEA_GEOPM_LIBRARY="$dir/missing/libgeopm.so.2"
 
 # 4. GAEA_ENERGY_MANAGER=own: Gaea's control although the manager and the library are there.
-out=$(run -x GEOPM_CTL=process -x GAEA_GEOPM_LIBRARY="$lib" -x GAEA_ENERGY_MANAGER=own)
-status=$?
-[[ $status -eq 0 ]] || fail "gaea-info (own) exited $status: $out"
-grep -Eq '^  refused +markup +GAEA_ENERGY_MANAGER=own' <<<"$out" || fail "own is not reported: $out"
-grep -Eq '^  used +DVFS +simulated' <<<"$out" || fail "Gaea's own DVFS is not used under own"
+refused "own" "GAEA_ENERGY_MANAGER=own" -x GEOPM_CTL=process -x GAEA_GEOPM_LIBRARY="$lib" \
+  -x GAEA_ENERGY_MANAGER=own
 [[ ! -s $dir/calls.log ]] || fail "GAEA_ENERGY_MANAGER=own called the library"
 echo "energy-markup: markup chosen and balanced, refusals reported, own control kept otherwise"

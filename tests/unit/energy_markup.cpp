@@ -147,9 +147,8 @@ TEST_CASE("markup: an unknown kind names GAEA_ENERGY_MANAGER", "[energy][markup]
 }
 
 TEST_CASE("markup: GEOPM's launcher environment counts as a manager present", "[energy][markup]") {
-  for (const char* var :
-       {"GEOPM_PROFILE", "GEOPM_CTL", "GEOPM_REPORT", "GEOPM_AGENT", "GEOPM_ENDPOINT"})
-    ::unsetenv(var);
+  for (std::string_view var : geopm_manager_variables)
+    ::unsetenv(std::string(var).c_str());
   CHECK_FALSE(geopm_manager_present());
   ::setenv("GEOPM_CTL", "", 1);  // set but empty: not present
   CHECK_FALSE(geopm_manager_present());

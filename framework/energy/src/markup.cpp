@@ -38,9 +38,8 @@ void region_markup::exit() noexcept {
 }
 
 bool geopm_manager_present() {
-  for (const char* var :
-       {"GEOPM_PROFILE", "GEOPM_CTL", "GEOPM_REPORT", "GEOPM_AGENT", "GEOPM_ENDPOINT"})
-    if (const char* v = std::getenv(var); v && *v) return true;
+  for (std::string_view var : geopm_manager_variables)
+    if (const char* v = std::getenv(std::string(var).c_str()); v && *v) return true;
   return false;
 }
 
@@ -50,6 +49,9 @@ namespace {
 constexpr std::string_view site_hint =
     " (a site enables markup by launching the job with geopmlaunch, libgeopm on the loader's "
     "path or named by GAEA_GEOPM_LIBRARY)";
+
+// What happens instead, appended to a refusal of a markup that was asked for or possible.
+constexpr std::string_view own_control = "; Gaea controls DVFS and throttling itself";
 
 markup_choice none(std::string why) {
   return {std::make_unique<region_markup>(), std::move(why)};
@@ -64,10 +66,8 @@ markup_choice make_markup(const markup_config& cfg) {
   if (cfg.kind == "own")
     return none("GAEA_ENERGY_MANAGER=own: Gaea controls DVFS and throttling itself");
   if (cfg.kind == "auto" && !cfg.manager_present)
-    return none(
-        "no energy manager: GEOPM's controller is not running for this job (none of "
-        "GEOPM_PROFILE, GEOPM_CTL, GEOPM_REPORT, GEOPM_AGENT, GEOPM_ENDPOINT set)" +
-        std::string(site_hint));
+    return none("no energy manager: GEOPM's controller is not running for this job (none of " +
+                join_names(geopm_manager_variables, ", ") + " set)" + std::string(site_hint));
   const std::string prefix = cfg.kind == "geopm" ? "GAEA_ENERGY_MANAGER=geopm: " : "";
   std::vector<std::string> names;
   if (!cfg.library.empty())
@@ -88,40 +88,32 @@ markup_choice make_markup(const markup_config& cfg) {
   }
   if (!handle)
     return none(prefix + "cannot load GEOPM's library: " + tried + std::string(site_hint) +
-                "; Gaea controls DVFS and throttling itself");
+                std::string(own_control));
   // Resolved once here: the wait path calls through the pointers only.
-  const auto resolve = [&](const char* sym) -> void* {
+  constexpr std::array<const char*, 3> symbols{"geopm_prof_region", "geopm_prof_enter",
+                                               "geopm_prof_exit"};
+  std::array<void*, 3> resolved{};
+  for (std::size_t i = 0; i < symbols.size(); ++i) {
     dlerror();
-    void* p = dlsym(handle, sym);
-    return dlerror() == nullptr ? p : nullptr;
-  };
-  const char* missing = nullptr;
-  void* region_sym = resolve("geopm_prof_region");
-  void* enter_sym = resolve("geopm_prof_enter");
-  void* exit_sym = resolve("geopm_prof_exit");
-  if (!region_sym)
-    missing = "geopm_prof_region";
-  else if (!enter_sym)
-    missing = "geopm_prof_enter";
-  else if (!exit_sym)
-    missing = "geopm_prof_exit";
-  if (missing) {
-    dlclose(handle);
-    return none(prefix + tried + " has no " + missing +
-                " (not GEOPM's runtime library?); Gaea controls DVFS and throttling itself");
+    resolved[i] = dlsym(handle, symbols[i]);
+    if (dlerror() != nullptr || !resolved[i]) {
+      dlclose(handle);
+      return none(prefix + tried + " has no " + symbols[i] + " (not GEOPM's runtime library?)" +
+                  std::string(own_control));
+    }
   }
-  const auto prof_region = reinterpret_cast<region_markup::prof_region_fn>(region_sym);
+  const auto prof_region = reinterpret_cast<region_markup::prof_region_fn>(resolved[0]);
   std::uint64_t id = 0;
   const std::string region(wait_region_name);
   if (const int rc = prof_region(region.c_str(), geopm_hint_network, &id); rc != 0) {
     dlclose(handle);
     return none(prefix + tried + ": geopm_prof_region('" + region + "') returned " +
-                std::to_string(rc) + "; Gaea controls DVFS and throttling itself");
+                std::to_string(rc) + std::string(own_control));
   }
   markup_choice c;
   c.markup = std::make_unique<region_markup>(
-      handle, reinterpret_cast<region_markup::prof_enter_fn>(enter_sym),
-      reinterpret_cast<region_markup::prof_exit_fn>(exit_sym), id, "GEOPM");
+      handle, reinterpret_cast<region_markup::prof_enter_fn>(resolved[1]),
+      reinterpret_cast<region_markup::prof_exit_fn>(resolved[2]), id, "GEOPM");
   c.reason = prefix + "GEOPM manages the frequency: waits are marked as region '" + region +
              "' (network hint) through " + tried + "; Gaea writes no frequency or duty itself";
   return c;

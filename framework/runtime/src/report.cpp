@@ -22,6 +22,7 @@
 #include "detail/report_summary.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
+#include "gaea/energy/markup.hpp"
 #include "gaea/energy/slurm.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/communicator.hpp"

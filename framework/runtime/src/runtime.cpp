@@ -35,6 +35,7 @@
 #include "gaea/dense/blas.hpp"
 #include "gaea/energy/actuator.hpp"
 #include "gaea/energy/arbiter.hpp"
+#include "gaea/energy/markup.hpp"
 #include "gaea/energy/meter.hpp"
 #include "gaea/energy/sysfs.hpp"
 #include "gaea/progress/clock.hpp"
@@ -228,6 +229,10 @@ runtime::runtime(int* argc, char*** argv)
     markup_reason_ = std::move(mk.reason);
   }
   const bool managed = markup_->active();
+  // Why DVFS and throttling are off while a manager is marked for.
+  const std::string managed_by = managed ? "markup: " + std::string(markup_->name()) +
+                                               " controls the frequency (GAEA_ENERGY_MANAGER); no "
+                                         : std::string();
   // DVFS: the CPUs this rank's threads run on. The actuator never throws for missing hardware or
   // permission; it says what it does instead.
   {
@@ -242,9 +247,7 @@ runtime::runtime(int* argc, char*** argv)
     if (const char* req = std::getenv("SLURM_CPU_FREQ_REQ")) ac.cpu_freq_request = req;
     if (managed) ac.kind = "off";
     energy::actuator_choice choice = energy::make_actuator(ac);
-    dvfs_reason_ = managed ? "markup: " + std::string(markup_->name()) +
-                                 " controls the frequency (GAEA_ENERGY_MANAGER); no DVFS by Gaea"
-                           : std::move(choice.reason);
+    dvfs_reason_ = managed ? managed_by + "DVFS by Gaea" : std::move(choice.reason);
     // Throttling (clock modulation) on the same CPUs; never throws for missing hardware either.
     energy::throttle_config tc;
     tc.kind = throttle_kind;
@@ -253,10 +256,7 @@ runtime::runtime(int* argc, char*** argv)
     tc.simulated_cost_ns = model_.throttle_transition_ns;
     if (managed) tc.kind = "off";
     energy::throttle_choice thr = energy::make_throttle(tc);
-    throttle_reason_ = managed ? "markup: " + std::string(markup_->name()) +
-                                     " controls the frequency (GAEA_ENERGY_MANAGER); no "
-                                     "throttling by Gaea"
-                               : std::move(thr.reason);
+    throttle_reason_ = managed ? managed_by + "throttling by Gaea" : std::move(thr.reason);
     // Ranks of this job on one node agree on each CPU through the node's arbiter; a rank alone
     // on its node has none. If any rank of the node cannot attach, none of them uses it.
     const std::string key = job_key(rank_);
@@ -680,17 +680,20 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
     guard_abort_while_failing(exit_code);
     progress_->set_mode(progress::mode::off, false);
     comm::worker& w = worker();
+    // One step of the transport while ending (peers die mid-connection meanwhile).
+    const auto poll_while_ending = [&] {
+      try {
+        if (progress_->poll(w) == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      } catch (...) {  // not a new error: the job ends anyway
+      }
+    };
     // Ranks often fail together (the same bad input everywhere): the job's error is printed once,
     // by the lowest of them, so a rank above 0 first listens for another rank's failure.
     const std::int64_t listen_until =
         progress::monotonic_ns() +
         std::min<std::int64_t>(rank_, failure_listen_steps) * failure_listen_step_ns;
-    while (!progress_->failure() && progress::monotonic_ns() < listen_until) {
-      try {
-        if (progress_->poll(w) == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
-      } catch (...) {  // a transport error while ending: the job ends anyway
-      }
-    }
+    while (!progress_->failure() && progress::monotonic_ns() < listen_until)
+      poll_while_ending();
     const std::optional<std::string> cause = progress_->failure();
     std::string announce;
     std::int32_t cause_rank = rank_;
@@ -750,10 +753,7 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
       for (int r : answer)
         tell(r);
       if (progress::monotonic_ns() > deadline) break;
-      try {
-        if (progress_->poll(w) == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
-      } catch (...) {  // peers die mid-connection while the job ends: keep waiting for the rest
-      }
+      poll_while_ending();
     }
     std::fflush(stderr);
     remove_temporaries();  // MPI_Abort does not unwind: this rank's half-written files go now

@@ -90,15 +90,13 @@ class builder {
   }
   // This call's eager slot of buffer 1 for a broadcast of `bytes`, or -1 when it does not fit.
   int eager_slot(std::size_t bytes) const {
-    if (bytes == 0 || bytes > shm_eager_slot_bytes(c_.buffer_bytes) || single_copy(bytes))
-      return -1;
-    return static_cast<int>(c_.call % shm_eager_slots);
+    return shm_eager_slot(c_.call, bytes, c_.buffer_bytes, c_.region ? c_.single_copy_bytes : 0);
   }
   // Member m's buffer of step k, at eager slot `slot` when it is one.
   std::byte* buffer(int m, std::uint64_t step, int slot) const {
     std::byte* b = buffer(m, step);
     if (!b || slot < 0) return b;
-    return b + static_cast<std::size_t>(slot) * shm_eager_slot_bytes(c_.buffer_bytes);
+    return b + shm_eager_slot_offset(slot, c_.buffer_bytes);
   }
   std::uint64_t next_step() { return ++steps_; }
 

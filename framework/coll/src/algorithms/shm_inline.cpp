@@ -10,7 +10,6 @@
 #include "detail/settings.hpp"
 #include "detail/shm_call.hpp"
 #include "detail/start.hpp"
-#include "gaea/base/assert.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
@@ -48,12 +47,11 @@ class inline_call {
   inline_call(const inline_call&) = delete;
   inline_call& operator=(const inline_call&) = delete;
 
+  std::uint64_t call() const { return c_.call; }
   std::byte* buffer(int m) const { return c_.r->buffer(m, 1); }
-  // Member m's eager slot of this call (shm_uses.hpp).
-  std::byte* slot_buffer(int m) const {
-    const std::size_t bytes = shm_eager_slot_bytes(c_.r->buffer_bytes());
-    GAEA_ASSERT((slot() + 1) * bytes <= c_.r->buffer_bytes(), "an eager slot lies in buffer 1");
-    return buffer(m) + slot() * bytes;
+  // Member m's eager slot `slot` of buffer 1 (shm_uses.hpp).
+  std::byte* slot_buffer(int m, int slot) const {
+    return buffer(m) + shm_eager_slot_offset(slot, c_.r->buffer_bytes());
   }
   // A call of no step (nothing to move): the builders make none either.
   void no_step() { done_ = true; }
@@ -62,14 +60,15 @@ class inline_call {
   // buffer once every member is done with its last use, the step is posted, `from` is awaited,
   // `read` runs.
   template <class Write, class Read>
-  void step(bool writes, Write write, int from, Read read, bool eager = false) {
+  void step(bool writes, Write write, int from, Read read, int slot = -1) {
     if (writes) {
       // Free once every member is done with the last call that wrote it (shm.cpp's rule).
       const std::uint64_t v = c_.value(1, 1);
-      const std::uint64_t free_at =
-          eager ? g_.shm_uses.claim_slot(slot(), v) : g_.shm_uses.claim(1, v);
+      const std::uint64_t free_at = slot >= 0
+                                        ? g_.shm_uses.claim_slot(static_cast<std::size_t>(slot), v)
+                                        : g_.shm_uses.claim(1, v);
       wait([&] { return c_.all_consumed(free_at); }, [&] { return c_.not_consumed(free_at); });
-      write(eager ? slot_buffer(g_.me) : buffer(g_.me));
+      write(slot >= 0 ? slot_buffer(g_.me, slot) : buffer(g_.me));
     }
     const std::uint64_t v = c_.value(1, 0);
     c_.post(v);
@@ -108,7 +107,6 @@ class inline_call {
     }
     throw error(msg);
   }
-  std::size_t slot() const { return static_cast<std::size_t>(c_.call % shm_eager_slots); }
   progress::wait_info describe_wait(const std::vector<int>& members) const {
     std::string from;
     progress::wait_info info = call_wait_info(g_, c_.sig, c_.call, members, from);
@@ -149,14 +147,15 @@ bool shm_inline_broadcast(group_state& g, const call_signature& sig, int root, s
   if (bytes == 0) return c.no_step(), true;
   const bool is_root = g.me == root;
   // shm_broadcast's choice: small ones go through the call's eager slot.
-  const bool eager = bytes <= shm_eager_slot_bytes(g.shm->buffer_bytes());
-  const std::byte* src = eager ? c.slot_buffer(root) : c.buffer(root);
+  const int slot =
+      shm_eager_slot(c.call(), bytes, g.shm->buffer_bytes(), g.shm->single_copy_bytes());
+  const std::byte* src = slot >= 0 ? c.slot_buffer(root, slot) : c.buffer(root);
   c.step(
       is_root, [&](std::byte* mine) { std::memcpy(mine, buf, bytes); }, is_root ? no_member : root,
       [&] {
         if (!is_root) std::memcpy(buf, src, bytes);
       },
-      eager);
+      slot);
   return true;
 }
 

@@ -14,10 +14,25 @@ namespace gaea::coll::detail {
 /// Slots of buffer 1 that small broadcasts use in turn, by call number (the same on every member).
 inline constexpr std::size_t shm_eager_slots = 4;
 
-/// The bytes of one eager slot of a buffer of `buffer` bytes (64-byte aligned); a broadcast of at
-/// most this many bytes goes through slot `call % shm_eager_slots` at `slot * this` in buffer 1.
+/// The bytes of one eager slot of a buffer of `buffer` bytes (64-byte aligned).
 constexpr std::size_t shm_eager_slot_bytes(std::size_t buffer) noexcept {
   return buffer / shm_eager_slots / 64 * 64;
+}
+
+/// The eager slot a broadcast of `bytes` in call `call` goes through, or -1 when it takes the
+/// whole buffer (too large, empty, or a single-copy part: `single_copy` = the region's
+/// single_copy_bytes, 0 = never). Every path of a call asks this, so members agree.
+constexpr int shm_eager_slot(std::uint64_t call, std::size_t bytes, std::size_t buffer,
+                             std::size_t single_copy) noexcept {
+  if (bytes == 0 || bytes > shm_eager_slot_bytes(buffer) ||
+      (single_copy > 0 && bytes >= single_copy))
+    return -1;
+  return static_cast<int>(call % shm_eager_slots);
+}
+
+/// Where eager slot `slot` starts in buffer 1 of `buffer` bytes.
+constexpr std::size_t shm_eager_slot_offset(int slot, std::size_t buffer) noexcept {
+  return static_cast<std::size_t>(slot) * shm_eager_slot_bytes(buffer);
 }
 
 /// A member's record of the step values (shm_step_value) of its latest writes. claim() and

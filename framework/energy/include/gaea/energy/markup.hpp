@@ -91,9 +91,12 @@ struct markup_choice {
   std::string reason;                     ///< the one line (the decision table's row)
 };
 
-/// True when the environment says GEOPM's controller runs for this job: one of GEOPM_PROFILE,
-/// GEOPM_CTL, GEOPM_REPORT, GEOPM_AGENT, GEOPM_ENDPOINT is set and not empty (geopmlaunch sets
-/// them for the application it starts).
+/// The environment variables geopmlaunch sets for the application it starts: any of them set and
+/// not empty means GEOPM's controller runs for this job.
+inline constexpr std::array<std::string_view, 5> geopm_manager_variables{
+    "GEOPM_PROFILE", "GEOPM_CTL", "GEOPM_REPORT", "GEOPM_AGENT", "GEOPM_ENDPOINT"};
+
+/// True when one of geopm_manager_variables is set and not empty.
 bool geopm_manager_present();
 
 /// Chooses. `own`: none. `auto` without a manager present: none (the library is not loaded).

@@ -24,7 +24,6 @@
 #include "gaea/comm/context.hpp"
 #include "gaea/energy/actuator.hpp"
 #include "gaea/energy/governor.hpp"
-#include "gaea/energy/markup.hpp"
 #include "gaea/energy/meter.hpp"
 #include "gaea/energy/model.hpp"
 #include "gaea/energy/throttle.hpp"
