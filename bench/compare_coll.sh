@@ -17,9 +17,10 @@
 #   hosts-2x2-bgq  2 hosts x 2 ranks on links shaped by --preset bgq
 # Across hosts every system takes its defaults: Gaea shared memory inside a host and tcp between
 # hosts; Open MPI vader inside and btl/tcp between. When the ranks outnumber this machine's cores,
-# Open MPI gets mpi_yield_when_idle=1: on one node mpirun --oversubscribe sets it by itself, but
-# the emulated hosts claim 2 slots each, and without it Open MPI's ranks busy-poll against each
-# other on the shared cores (4 ranks on 2 hosts: ~10 ms per small MPI_Alltoall instead of ~40 us).
+# Open MPI gets mpi_yield_when_idle=1 and Gaea GAEA_SHARED_CORES=yes: on one node mpirun
+# --oversubscribe and Gaea's own count see the sharing, but the emulated hosts claim 2 slots each,
+# and without it both busy-poll against each other's ranks on the shared cores (4 ranks on 2
+# hosts: ~10 ms per small MPI_Alltoall instead of ~40 us).
 # One cluster of 4 hosts x 2 slots serves every
 # layout (mpirun's mapping picks the hosts); the JSON of every launch names the host of every
 # rank, and a launch whose layout differs from the configuration's is marked failed.
@@ -132,7 +133,7 @@ run_one() {
   local log=$out/logs/$tag.txt json=$out/json/$tag.json
   read -r -a env_words <<<"$(env_of "$config")"
   if [[ $config == hosts-* ]] && (($(ranks_of "$config") > $(nproc))); then
-    env_words+=(OMPI_MCA_mpi_yield_when_idle=1)
+    env_words+=(OMPI_MCA_mpi_yield_when_idle=1 GAEA_SHARED_CORES=yes)
   fi
   read -r -a map <<<"$(map_of "$config")"
   if [[ $config == node-* ]]; then args=$node_args; else args=$host_args; fi

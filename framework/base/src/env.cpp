@@ -53,6 +53,12 @@ const std::vector<variable>& table() {
        "placement of the progress thread: auto (SMT sibling, else a spare core, else unpinned) | "
        "none",
        value_kind::choice, "auto|none"},
+      {"GAEA_SHARED_CORES", "auto",
+       "whether other ranks share this rank's cores: auto (when a node's ranks outnumber its "
+       "hardware threads) | yes (also when they look dedicated, e.g. other jobs or emulated "
+       "hosts on the same CPUs: waits yield as on an oversubscribed node, as Open MPI's "
+       "mpi_yield_when_idle) | no",
+       value_kind::choice, "auto|yes|no"},
       {"GAEA_RKEY_PTR", "1",
        "1 = use ucp_rkey_ptr direct load/store for get/put to peers on the node when UCX allows "
        "it; 0 = "
@@ -174,11 +180,12 @@ const std::vector<variable>& table() {
        {},
        0},
       {"GAEA_COLL_SHM_SINGLE_COPY",
-       "0",
-       "shared-memory broadcasts and allgathers/gathers of at least this many bytes per part "
-       "copy straight from the writer's buffer into the reader's (process_vm_readv, where the "
-       "kernel allows it between the members) instead of through the region (K/M/G); 0 = never "
-       "(the default: slower than the region on the machine it was measured on)",
+       "32K",
+       "shared-memory broadcasts (up to 1 MiB), allgathers/gathers and alltoalls of at least "
+       "this many bytes per part copy straight from the writer's buffer into the reader's "
+       "(process_vm_readv, where the kernel allows it between the members) instead of through "
+       "the region (K/M/G); 0 = never. Unless set, off where a node's ranks outnumber its "
+       "hardware threads",
        value_kind::size,
        {},
        0},

@@ -16,6 +16,7 @@
 #include "detail/shm_region.hpp"
 #include "detail/start.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::coll {
@@ -53,7 +54,12 @@ algorithm choose_for(const std::shared_ptr<group_state>& g, const call_shape& c,
   const algorithm a = choose(*g, c, o.algo, cfg);
   if (a != algorithm::shared_memory || g->shm) return a;
   std::string why;
-  g->shm = shm_region::make(g, shm_buffer_bytes(cfg, g->size()), cfg.shm_single_copy, why);
+  // By default no single copy where ranks outnumber the hardware threads: a reader would wait
+  // for a writer that is off its core, while the region lets the writer return at once.
+  const bool shared_cores = g->rt->progress().ranks_share_cores();
+  const std::size_t single_copy =
+      shared_cores && !cfg.shm_single_copy_set ? 0 : cfg.shm_single_copy;
+  g->shm = shm_region::make(g, shm_buffer_bytes(cfg, g->size()), single_copy, why);
   if (g->shm) return a;
   g->shm_why = why.empty() ? std::string("not made") : why;
   if (g->me == 0)

@@ -47,6 +47,7 @@ settings settings::from_env() {
                 ": 0 (no shared memory) or at least 4096 bytes");
   s.shm_bytes = static_cast<std::size_t>(shm) / 64 * 64;
   s.shm_single_copy = static_cast<std::size_t>(env::get_int("GAEA_COLL_SHM_SINGLE_COPY"));
+  s.shm_single_copy_set = env::raw("GAEA_COLL_SHM_SINGLE_COPY").has_value();
   s.energy = env::get_enum<energy_mode>("GAEA_COLL_ENERGY");
   s.check = env::get_choice("GAEA_COLL_CHECK", {"0", "1"}) == "1";
   s.calibration = env::get_string("GAEA_COLL_CALIBRATION");

@@ -160,6 +160,7 @@ runtime::runtime(int* argc, char*** argv)
   const std::filesystem::path sysfs = energy::sysfs_root();
   model_ = energy::model_params::from_env(sysfs);
   const std::string bind_text = env::get_choice("GAEA_PROGRESS_BIND", {"auto", "none"});
+  const std::string shared_text = env::get_choice("GAEA_SHARED_CORES", {"auto", "yes", "no"});
   const bool verbose = env::get_int("GAEA_VERBOSE") != 0;
   // One BLAS thread per rank unless asked (gaea/dense/blas.hpp): ranks fill the cores already.
   dense::apply_blas_threads_setting();
@@ -216,6 +217,10 @@ runtime::runtime(int* argc, char*** argv)
   }
   // Enough hardware threads for every main thread and every progress thread on the node?
   own_hw_ = placement_.dedicated || topology_->pus() >= 2 * node_size_;
+  // GAEA_SHARED_CORES=yes: other processes (other jobs, emulated hosts) use these cores too.
+  bool ranks_share_cores = topology_->pus() < node_size_;
+  if (shared_text != "auto") ranks_share_cores = shared_text == "yes";
+  if (shared_text == "yes") own_hw_ = false;
 
   // A site energy manager (GEOPM) present: Gaea marks its waits for it and writes no frequency
   // or duty itself (two controllers of one clock would undo each other).
@@ -314,7 +319,7 @@ runtime::runtime(int* argc, char*** argv)
   po.initial = m;
   po.cpus = placement_.cpus;
   po.share_core = !own_hw_;
-  po.ranks_share_cores = topology_->pus() < node_size_;
+  po.ranks_share_cores = ranks_share_cores;
   po.governor = governor_.get();
   po.markup = managed ? markup_.get() : nullptr;
   po.cal = progress::calibrate();

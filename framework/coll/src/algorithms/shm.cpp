@@ -68,8 +68,8 @@ class builder {
 
   std::size_t buffer_bytes() const { return c_.buffer_bytes; }
   // Whether a part of `bytes` goes by single copy (never in shape_only schedules).
-  bool single_copy(std::size_t bytes) const {
-    return c_.region && c_.single_copy_bytes > 0 && bytes >= c_.single_copy_bytes;
+  bool single_copy(std::size_t bytes, std::size_t up_to = SIZE_MAX) const {
+    return c_.region && shm_goes_single_copy(bytes, c_.single_copy_bytes, up_to);
   }
   // Publishes `at` as this member's buffer of the call, for the others' single-copy reads.
   std::function<void(std::byte*)> publish(const void* at) const {
@@ -204,7 +204,7 @@ void shm_broadcast(schedule& s, const shm_context& c, int root, std::byte* buf, 
   builder b(s, c);
   const std::size_t chunk = b.buffer_bytes();
   const bool is_root = b.me() == root;
-  if (b.single_copy(bytes)) {
+  if (b.single_copy(bytes, shm_single_copy_broadcast_max)) {
     // The root publishes its buffer; each member copies it at once; the root returns once all
     // have (its buffer must live until then).
     step_spec spec;
@@ -414,6 +414,28 @@ void shm_alltoall(schedule& s, const shm_context& c, const std::byte* send, std:
   const std::size_t area = shm_area_bytes(b.buffer_bytes(), n);
   const auto un = static_cast<std::size_t>(n);
   const auto my = static_cast<std::size_t>(me);
+  if (b.single_copy(block)) {
+    // Every member publishes its send buffer and reads its block of every other's straight into
+    // recv; it returns once all have read theirs from its buffer (it must live until then).
+    step_spec spec;
+    spec.bytes = 2 * block * un;
+    spec.write = b.publish(send);
+    spec.from = all_members;
+    std::vector<std::function<void()>> copies;
+    for (int m = 0; m < n; ++m)
+      if (m != me)
+        copies.push_back(b.read_published(m, my * block,
+                                          recv + static_cast<std::size_t>(m) * block, block));
+    spec.read = [copies = std::move(copies), send, recv, block, my] {
+      for (const auto& copy : copies)
+        copy();
+      std::memmove(recv + my * block, send + my * block, block);
+    };
+    spec.result_from = all_members;
+    spec.result = [] {};
+    b.add(b.next_step(), std::move(spec));
+    return;
+  }
   const std::size_t steps = ceil_div(block, area);
   for (std::size_t i = 0; i < steps; ++i) {
     const std::size_t at = i * area, len = std::min(area, block - at);

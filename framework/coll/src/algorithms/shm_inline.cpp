@@ -23,9 +23,8 @@ constexpr int no_member = -2, all_members = -1;
 constexpr int quick_polls = 64;
 
 // The builders' choice (shm.cpp): such a part is copied straight between the members' buffers.
-bool goes_single_copy(const group_state& g, std::size_t bytes) {
-  const std::size_t from = g.shm->single_copy_bytes();
-  return from > 0 && bytes >= from;
+bool goes_single_copy(const group_state& g, std::size_t bytes, std::size_t up_to = SIZE_MAX) {
+  return shm_goes_single_copy(bytes, g.shm->single_copy_bytes(), up_to);
 }
 
 // One call: its number and turn are taken and it is signed at construction; a call that does not
@@ -72,16 +71,46 @@ class inline_call {
     }
     const std::uint64_t v = c_.value(1, 0);
     c_.post(v);
-    if (from == all_members)
-      wait([&] { return c_.all_posted(v); }, [&] { return c_.not_posted(v); });
-    else if (from != no_member && from != g_.me)
-      wait([&] { return c_.seen(from, v); }, [&] { return c_.not_seen(from, v); });
+    await(from, v);
     read();
     c_.consume(c_.value(1, 1));
     done_ = true;
   }
 
+  // The call's one single-copy step, as the builders make it: this member publishes `mine` (its
+  // buffer for the others' reads), `from` is awaited, `read` copies straight from the members'
+  // buffers, and this member returns once `done_from` have posted that they are done reading.
+  template <class Read>
+  void direct_step(const void* mine, int from, Read read, int done_from) {
+    if (mine) {
+      // Publishing is the builders' write: it claims buffer 1 as every writing step does.
+      const std::uint64_t free_at = g_.shm_uses.claim(1, c_.value(1, 1));
+      wait([&] { return c_.all_consumed(free_at); }, [&] { return c_.not_consumed(free_at); });
+      c_.ctl(g_.me).addr[c_.call & 1] = reinterpret_cast<std::uint64_t>(mine);
+    }
+    const std::uint64_t v = c_.value(1, 0);
+    c_.post(v);
+    await(from, v);
+    read();
+    const std::uint64_t d = c_.value(1, 1);
+    c_.post(d);
+    await(done_from, d);
+    c_.consume(d);
+    done_ = true;
+  }
+  // Copies `bytes` at `offset` of member m's published buffer into `to`.
+  void read_published(int m, std::size_t offset, std::byte* to, std::size_t bytes) const {
+    c_.r->read_from(m, to, c_.ctl(m).addr[c_.call & 1] + offset, bytes);
+  }
+
  private:
+  // Waits until `from` (a member, all_members or no_member) has posted `v`.
+  void await(int from, std::uint64_t v) {
+    if (from == all_members)
+      wait([&] { return c_.all_posted(v); }, [&] { return c_.not_posted(v); });
+    else if (from != no_member && from != g_.me)
+      wait([&] { return c_.seen(from, v); }, [&] { return c_.not_seen(from, v); });
+  }
   template <class Ready, class Who>
   void wait(Ready ready, Who waiting_for) {
     auto over = [&] { return ready() || !c_.problem.empty(); };
@@ -142,10 +171,20 @@ bool shm_inline_barrier(group_state& g, const call_signature& sig) {
 
 bool shm_inline_broadcast(group_state& g, const call_signature& sig, int root, std::byte* buf,
                           std::size_t bytes) {
-  if (bytes > g.shm->buffer_bytes() || goes_single_copy(g, bytes)) return false;
+  const bool direct = goes_single_copy(g, bytes, shm_single_copy_broadcast_max);
+  if (bytes > g.shm->buffer_bytes() && !direct) return false;
   inline_call c(g, sig);
   if (bytes == 0) return c.no_step(), true;
   const bool is_root = g.me == root;
+  if (direct) {
+    c.direct_step(
+        is_root ? buf : nullptr, is_root ? no_member : root,
+        [&] {
+          if (!is_root) c.read_published(root, 0, buf, bytes);
+        },
+        is_root ? all_members : no_member);
+    return true;
+  }
   // shm_broadcast's choice: small ones go through the call's eager slot.
   const int slot =
       shm_eager_slot(c.call(), bytes, g.shm->buffer_bytes(), g.shm->single_copy_bytes());
@@ -186,11 +225,29 @@ bool shm_inline_allgather(group_state& g, const call_signature& sig, int root,
                           std::span<const std::size_t> offsets,
                           std::span<const std::size_t> sizes) {
   const std::size_t longest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
-  if (longest > g.shm->buffer_bytes() || goes_single_copy(g, longest)) return false;
+  const bool direct = goes_single_copy(g, longest);
+  if (longest > g.shm->buffer_bytes() && !direct) return false;
   inline_call c(g, sig);
   if (longest == 0) return c.no_step(), true;
   const auto me = static_cast<std::size_t>(g.me);
   const bool reads = root < 0 || g.me == root;
+  auto own = [&] {
+    if (sizes[me] && all + offsets[me] != mine) std::memmove(all + offsets[me], mine, sizes[me]);
+  };
+  if (direct) {
+    // allgather: everyone reads everyone; gather: the root reads, the others wait for it.
+    c.direct_step(
+        sizes[me] ? mine : nullptr, reads ? all_members : no_member,
+        [&] {
+          if (!reads) return;
+          for (std::size_t m = 0; m < sizes.size(); ++m)
+            if (m != me && sizes[m])
+              c.read_published(static_cast<int>(m), 0, all + offsets[m], sizes[m]);
+          own();
+        },
+        root < 0 ? all_members : (g.me == root ? no_member : root));
+    return true;
+  }
   c.step(
       sizes[me] > 0, [&](std::byte* buf) { std::memcpy(buf, mine, sizes[me]); },
       reads ? all_members : no_member,
@@ -199,8 +256,7 @@ bool shm_inline_allgather(group_state& g, const call_signature& sig, int root,
         for (std::size_t m = 0; m < sizes.size(); ++m)
           if (m != me && sizes[m])
             std::memcpy(all + offsets[m], c.buffer(static_cast<int>(m)), sizes[m]);
-        if (sizes[me] && all + offsets[me] != mine)
-          std::memmove(all + offsets[me], mine, sizes[me]);
+        own();
       });
   return true;
 }
@@ -210,10 +266,22 @@ bool shm_inline_alltoall(group_state& g, const call_signature& sig, const std::b
   // One area of the buffer per member, as shm_alltoall lays them out.
   const auto n = static_cast<std::size_t>(g.size());
   const std::size_t area = shm_area_bytes(g.shm->buffer_bytes(), g.size());
-  if (block > area) return false;
+  const bool direct = goes_single_copy(g, block);
+  if (block > area && !direct) return false;
   inline_call c(g, sig);
   if (block == 0) return c.no_step(), true;
   const auto me = static_cast<std::size_t>(g.me);
+  if (direct) {
+    c.direct_step(
+        send, all_members,
+        [&] {
+          for (std::size_t m = 0; m < n; ++m)
+            if (m != me) c.read_published(static_cast<int>(m), me * block, recv + m * block, block);
+          std::memmove(recv + me * block, send + me * block, block);
+        },
+        all_members);
+    return true;
+  }
   c.step(
       true,
       [&](std::byte* buf) {

@@ -19,7 +19,8 @@ struct settings {
   std::array<algorithm, operation_count> algo{};  // GAEA_COLL_ALGO per operation
   std::size_t chunk = 64 * 1024;                  // GAEA_COLL_CHUNK
   std::size_t shm_bytes = 128 * 1024;             // GAEA_COLL_SHM_BYTES (0: no shared memory)
-  std::size_t shm_single_copy = 0;                // GAEA_COLL_SHM_SINGLE_COPY (0: never)
+  std::size_t shm_single_copy = 32 * 1024;        // GAEA_COLL_SHM_SINGLE_COPY (0: never)
+  bool shm_single_copy_set = false;               // ... was set (then also on shared cores)
   energy_mode energy = energy_mode::automatic;    // GAEA_COLL_ENERGY
   bool check = false;                             // GAEA_COLL_CHECK
   std::string calibration;                        // GAEA_COLL_CALIBRATION
