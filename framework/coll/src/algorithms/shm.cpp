@@ -424,8 +424,8 @@ void shm_alltoall(schedule& s, const shm_context& c, const std::byte* send, std:
     std::vector<std::function<void()>> copies;
     for (int m = 0; m < n; ++m)
       if (m != me)
-        copies.push_back(b.read_published(m, my * block,
-                                          recv + static_cast<std::size_t>(m) * block, block));
+        copies.push_back(
+            b.read_published(m, my * block, recv + static_cast<std::size_t>(m) * block, block));
     spec.read = [copies = std::move(copies), send, recv, block, my] {
       for (const auto& copy : copies)
         copy();
