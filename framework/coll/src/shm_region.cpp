@@ -137,12 +137,15 @@ void* attach(const std::string& name, std::size_t bytes, std::string& why) {
   return map_fd(fd, bytes, why);
 }
 
-// process_vm_readv of all `bytes` (it may copy less per call); the errno of a failure, else 0.
-int read_process(pid_t pid, std::byte* local, std::uint64_t remote, std::size_t bytes) {
+// process_vm_readv (or, writing, process_vm_writev) of all `bytes` (it may copy less per call);
+// the errno of a failure, else 0.
+int copy_process(pid_t pid, std::byte* local, std::uint64_t remote, std::size_t bytes,
+                 bool write = false) {
   while (bytes > 0) {
     iovec l{local, bytes};
     iovec r{reinterpret_cast<void*>(remote), bytes};
-    const ssize_t got = process_vm_readv(pid, &l, 1, &r, 1, 0);
+    const ssize_t got = write ? process_vm_writev(pid, &l, 1, &r, 1, 0)
+                              : process_vm_readv(pid, &l, 1, &r, 1, 0);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return got < 0 ? errno : EFAULT;
     const auto n = static_cast<std::size_t>(got);
@@ -160,7 +163,7 @@ bool can_read_members(const shm_region& r, int me) {
     if (m == me) continue;
     const shm_control& c = r.control(m);
     std::int64_t seen = 0;
-    if (read_process(static_cast<pid_t>(c.pid), reinterpret_cast<std::byte*>(&seen), c.pid_addr,
+    if (copy_process(static_cast<pid_t>(c.pid), reinterpret_cast<std::byte*>(&seen), c.pid_addr,
                      sizeof seen) != 0 ||
         seen != c.pid)
       return false;
@@ -251,10 +254,22 @@ std::unique_ptr<shm_region> shm_region::make(const std::shared_ptr<group_state>&
 void shm_region::read_from(int member, std::byte* local, std::uint64_t remote,
                            std::size_t bytes) const {
   const shm_control& c = control(member);
-  if (const int e = read_process(static_cast<pid_t>(c.pid), local, remote, bytes); e != 0)
+  if (const int e = copy_process(static_cast<pid_t>(c.pid), local, remote, bytes); e != 0)
     throw error("gaea::coll: a shared-memory collective could not read " + std::to_string(bytes) +
                 " bytes of member " + std::to_string(member) + " (pid " + std::to_string(c.pid) +
                 "): process_vm_readv: " + std::strerror(e));
+}
+
+void shm_region::write_to(int member, std::uint64_t remote, const std::byte* local,
+                          std::size_t bytes) const {
+  const shm_control& c = control(member);
+  // process_vm_writev only reads the local iovec.
+  if (const int e = copy_process(static_cast<pid_t>(c.pid), const_cast<std::byte*>(local), remote,
+                                 bytes, true);
+      e != 0)
+    throw error("gaea::coll: a shared-memory collective could not write " +
+                std::to_string(bytes) + " bytes to member " + std::to_string(member) + " (pid " +
+                std::to_string(c.pid) + "): process_vm_writev: " + std::strerror(e));
 }
 
 shm_region::~shm_region() {

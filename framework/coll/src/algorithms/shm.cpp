@@ -68,8 +68,8 @@ class builder {
 
   std::size_t buffer_bytes() const { return c_.buffer_bytes; }
   // Whether a part of `bytes` goes by single copy (never in shape_only schedules).
-  bool single_copy(std::size_t bytes, std::size_t up_to = SIZE_MAX) const {
-    return c_.region && shm_goes_single_copy(bytes, c_.single_copy_bytes, up_to);
+  bool single_copy(std::size_t bytes) const {
+    return c_.region && shm_goes_single_copy(bytes, c_.single_copy_bytes);
   }
   // Publishes `at` as this member's buffer of the call, for the others' single-copy reads.
   std::function<void(std::byte*)> publish(const void* at) const {
@@ -81,6 +81,13 @@ class builder {
                                        std::size_t bytes) const {
     return [r = c_.region, m, slot = c_.call & 1, offset, to, bytes] {
       r->read_from(m, to, r->control(m).addr[slot] + offset, bytes);
+    };
+  }
+  // Writes `bytes` of `from` to member m's published buffer at `offset`.
+  std::function<void()> write_published(int m, std::size_t offset, const std::byte* from,
+                                        std::size_t bytes) const {
+    return [r = c_.region, m, slot = c_.call & 1, offset, from, bytes] {
+      r->write_to(m, r->control(m).addr[slot] + offset, from, bytes);
     };
   }
   int me() const { return c_.g->me; }
@@ -204,19 +211,27 @@ void shm_broadcast(schedule& s, const shm_context& c, int root, std::byte* buf, 
   builder b(s, c);
   const std::size_t chunk = b.buffer_bytes();
   const bool is_root = b.me() == root;
-  if (b.single_copy(bytes, shm_single_copy_broadcast_max)) {
-    // The root publishes its buffer; each member copies it at once; the root returns once all
-    // have (its buffer must live until then).
+  if (b.single_copy(bytes)) {
+    // Every member publishes its buffer; the root writes its share into each reader's while the
+    // readers read the rest of its own; each returns once the others are done with its buffer.
+    const std::size_t share = shm_broadcast_root_share(bytes, b.size());
     step_spec spec;
     spec.bytes = bytes;
+    spec.write = b.publish(buf);
     if (is_root) {
-      spec.write = b.publish(buf);
-      spec.from = no_member;
+      spec.from = all_members;
+      std::vector<std::function<void()>> writes;
+      for (int m = 0; m < b.size(); ++m)
+        if (m != root && share) writes.push_back(b.write_published(m, 0, buf, share));
+      spec.read = [writes = std::move(writes)] {
+        for (const auto& w : writes)
+          w();
+      };
       spec.result_from = all_members;
     } else {
       spec.from = root;
-      spec.read = b.read_published(root, 0, buf, bytes);
-      spec.result_from = no_member;
+      spec.read = b.read_published(root, share, buf + share, bytes - share);
+      spec.result_from = root;
     }
     spec.result = [] {};
     b.add(b.next_step(), std::move(spec));

@@ -23,8 +23,8 @@ constexpr int no_member = -2, all_members = -1;
 constexpr int quick_polls = 64;
 
 // The builders' choice (shm.cpp): such a part is copied straight between the members' buffers.
-bool goes_single_copy(const group_state& g, std::size_t bytes, std::size_t up_to = SIZE_MAX) {
-  return shm_goes_single_copy(bytes, g.shm->single_copy_bytes(), up_to);
+bool goes_single_copy(const group_state& g, std::size_t bytes) {
+  return shm_goes_single_copy(bytes, g.shm->single_copy_bytes());
 }
 
 // One call: its number and turn are taken and it is signed at construction; a call that does not
@@ -97,6 +97,10 @@ class inline_call {
     await(done_from, d);
     c_.consume(d);
     done_ = true;
+  }
+  // Copies `bytes` of `from` to member m's published buffer at `offset`.
+  void write_published(int m, std::size_t offset, const std::byte* from, std::size_t bytes) const {
+    c_.r->write_to(m, c_.ctl(m).addr[c_.call & 1] + offset, from, bytes);
   }
   // Copies `bytes` at `offset` of member m's published buffer into `to`.
   void read_published(int m, std::size_t offset, std::byte* to, std::size_t bytes) const {
@@ -171,18 +175,22 @@ bool shm_inline_barrier(group_state& g, const call_signature& sig) {
 
 bool shm_inline_broadcast(group_state& g, const call_signature& sig, int root, std::byte* buf,
                           std::size_t bytes) {
-  const bool direct = goes_single_copy(g, bytes, shm_single_copy_broadcast_max);
+  const bool direct = goes_single_copy(g, bytes);
   if (bytes > g.shm->buffer_bytes() && !direct) return false;
   inline_call c(g, sig);
   if (bytes == 0) return c.no_step(), true;
   const bool is_root = g.me == root;
   if (direct) {
+    // shm_broadcast's single copy: the root writes its share into the readers' buffers.
+    const std::size_t share = shm_broadcast_root_share(bytes, g.size());
     c.direct_step(
-        is_root ? buf : nullptr, is_root ? no_member : root,
+        buf, is_root ? all_members : root,
         [&] {
-          if (!is_root) c.read_published(root, 0, buf, bytes);
+          if (!is_root) return c.read_published(root, share, buf + share, bytes - share);
+          for (int m = 0; m < g.size(); ++m)
+            if (m != root && share) c.write_published(m, 0, buf, share);
         },
-        is_root ? all_members : no_member);
+        is_root ? all_members : root);
     return true;
   }
   // shm_broadcast's choice: small ones go through the call's eager slot.

@@ -94,6 +94,9 @@ class shm_region {
   /// Copies `bytes` at `remote` in member `member`'s address space into `local` (a single-copy
   /// read). Throws gaea::error naming the member and the system's reason.
   void read_from(int member, std::byte* local, std::uint64_t remote, std::size_t bytes) const;
+  /// Copies `bytes` of `local` to `remote` in member `member`'s address space (a single-copy
+  /// write). Throws gaea::error naming the member and the system's reason.
+  void write_to(int member, std::uint64_t remote, const std::byte* local, std::size_t bytes) const;
   /// Member `me` abandons call `call` (see shm_abandoned_step); the others' waits for it end.
   void abandon(int me, std::uint64_t call) const noexcept;
   int members() const noexcept { return members_; }

@@ -19,17 +19,17 @@ constexpr std::size_t shm_eager_slot_bytes(std::size_t buffer) noexcept {
   return buffer / shm_eager_slots / 64 * 64;
 }
 
-/// Broadcasts above this go through the region's pipelined chunks even where single copy is on:
-/// there the root's and the reader's copies overlap, and a kernel copy of that size is slower
-/// than a memcpy (docs/measurements.md).
-inline constexpr std::size_t shm_single_copy_broadcast_max = std::size_t{1} << 20;
+/// Whether a part of `bytes` skips the region and is copied straight between the members'
+/// buffers (`single_copy` = the region's single_copy_bytes, 0 = never). Every path of a call
+/// asks this, so members agree.
+constexpr bool shm_goes_single_copy(std::size_t bytes, std::size_t single_copy) noexcept {
+  return single_copy > 0 && bytes >= single_copy;
+}
 
-/// Whether a part of `bytes` skips the region and is read straight from its writer's buffer
-/// (`single_copy` = the region's single_copy_bytes, 0 = never; `up_to`: the operation's
-/// largest such part). Every path of a call asks this, so members agree.
-constexpr bool shm_goes_single_copy(std::size_t bytes, std::size_t single_copy,
-                                    std::size_t up_to = SIZE_MAX) noexcept {
-  return single_copy > 0 && bytes >= single_copy && bytes <= up_to;
+/// A single-copy broadcast among `members`: the root writes the first this-many bytes of each
+/// reader's buffer while every reader reads the rest from the root's, so both sides copy at once.
+constexpr std::size_t shm_broadcast_root_share(std::size_t bytes, int members) noexcept {
+  return members > 1 ? bytes / static_cast<std::size_t>(members) / 64 * 64 : 0;
 }
 
 /// The eager slot a broadcast of `bytes` in call `call` goes through, or -1 when it takes the
@@ -38,7 +38,7 @@ constexpr bool shm_goes_single_copy(std::size_t bytes, std::size_t single_copy,
 constexpr int shm_eager_slot(std::uint64_t call, std::size_t bytes, std::size_t buffer,
                              std::size_t single_copy) noexcept {
   if (bytes == 0 || bytes > shm_eager_slot_bytes(buffer) ||
-      shm_goes_single_copy(bytes, single_copy, shm_single_copy_broadcast_max))
+      shm_goes_single_copy(bytes, single_copy))
     return -1;
   return static_cast<int>(call % shm_eager_slots);
 }
