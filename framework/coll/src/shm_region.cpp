@@ -144,8 +144,8 @@ int copy_process(pid_t pid, std::byte* local, std::uint64_t remote, std::size_t 
   while (bytes > 0) {
     iovec l{local, bytes};
     iovec r{reinterpret_cast<void*>(remote), bytes};
-    const ssize_t got = write ? process_vm_writev(pid, &l, 1, &r, 1, 0)
-                              : process_vm_readv(pid, &l, 1, &r, 1, 0);
+    const ssize_t got =
+        write ? process_vm_writev(pid, &l, 1, &r, 1, 0) : process_vm_readv(pid, &l, 1, &r, 1, 0);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return got < 0 ? errno : EFAULT;
     const auto n = static_cast<std::size_t>(got);
@@ -267,9 +267,9 @@ void shm_region::write_to(int member, std::uint64_t remote, const std::byte* loc
   if (const int e = copy_process(static_cast<pid_t>(c.pid), const_cast<std::byte*>(local), remote,
                                  bytes, true);
       e != 0)
-    throw error("gaea::coll: a shared-memory collective could not write " +
-                std::to_string(bytes) + " bytes to member " + std::to_string(member) + " (pid " +
-                std::to_string(c.pid) + "): process_vm_writev: " + std::strerror(e));
+    throw error("gaea::coll: a shared-memory collective could not write " + std::to_string(bytes) +
+                " bytes to member " + std::to_string(member) + " (pid " + std::to_string(c.pid) +
+                "): process_vm_writev: " + std::strerror(e));
 }
 
 shm_region::~shm_region() {

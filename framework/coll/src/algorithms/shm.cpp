@@ -71,23 +71,27 @@ class builder {
   bool single_copy(std::size_t bytes) const {
     return c_.region && shm_goes_single_copy(bytes, c_.single_copy_bytes);
   }
-  // Publishes `at` as this member's buffer of the call, for the others' single-copy reads.
-  std::function<void(std::byte*)> publish(const void* at) const {
-    return [r = c_.region, me = me(), slot = c_.call & 1,
-            a = reinterpret_cast<std::uint64_t>(at)](std::byte*) { r->control(me).addr[slot] = a; };
+  // Publishes `at` (and a reduction's output `out`) as this member's buffers of the call, for
+  // the others' single-copy reads and writes.
+  std::function<void(std::byte*)> publish(const void* at, const void* out = nullptr) const {
+    return [r = c_.region, me = me(), slot = c_.call & 1, a = reinterpret_cast<std::uint64_t>(at),
+            o = reinterpret_cast<std::uint64_t>(out)](std::byte*) {
+      r->control(me).addr[slot][0] = a;
+      r->control(me).addr[slot][1] = o;
+    };
   }
   // Reads `bytes` of member m's published buffer at `offset` into `to`.
   std::function<void()> read_published(int m, std::size_t offset, std::byte* to,
                                        std::size_t bytes) const {
     return [r = c_.region, m, slot = c_.call & 1, offset, to, bytes] {
-      r->read_from(m, to, r->control(m).addr[slot] + offset, bytes);
+      r->read_from(m, to, r->control(m).addr[slot][0] + offset, bytes);
     };
   }
-  // Writes `bytes` of `from` to member m's published buffer at `offset`.
+  // Writes `bytes` of `from` to member m's published buffer (`which` 1: its output) at `offset`.
   std::function<void()> write_published(int m, std::size_t offset, const std::byte* from,
-                                        std::size_t bytes) const {
-    return [r = c_.region, m, slot = c_.call & 1, offset, from, bytes] {
-      r->write_to(m, r->control(m).addr[slot] + offset, from, bytes);
+                                        std::size_t bytes, int which = 0) const {
+    return [r = c_.region, m, slot = c_.call & 1, which, offset, from, bytes] {
+      r->write_to(m, r->control(m).addr[slot][which] + offset, from, bytes);
     };
   }
   int me() const { return c_.g->me; }
@@ -281,6 +285,55 @@ void shm_reduce(schedule& s, const shm_context& c, int root, const std::byte* in
   const std::size_t per_step = std::max<std::size_t>(1, b.buffer_bytes() / es);
   // Small calls and pairs: every reader combines whole chunks itself (one step less); larger
   // ones: each member combines its slice of every chunk, then the readers collect the slices.
+  if (b.single_copy(count * es) && count * es <= shm_single_copy_reduce_max) {
+    // Member m combines slice m of every member's input, read straight from their buffers, in
+    // member order; once every member has read its inputs, it writes the result slice into the
+    // outputs of those that read (an output may be its owner's input).
+    auto lo = [count, n](int m) {
+      return count * static_cast<std::size_t>(m) / static_cast<std::size_t>(n);
+    };
+    const std::size_t a = lo(me), e = lo(me + 1) - a, total = count * es;
+    std::byte* theirs = s.temp(2 * e * es + es);
+    // The slice is combined in this member's output where that is not its input (one copy
+    // less), else in a temporary: the others read the input until all are done.
+    const bool in_out = (all || me == root) && out && (out + total <= in || in + total <= out);
+    std::byte* acc = in_out ? out + a * es : theirs + e * es;
+    step_spec spec;
+    spec.bytes = count * es;
+    spec.write = b.publish(in, out);
+    spec.from = all_members;
+    std::vector<std::function<void()>> reads;
+    for (int m = 0; m < n; ++m)
+      reads.push_back(m == me || e == 0 ? std::function<void()>{}
+                                        : b.read_published(m, a * es, theirs, e * es));
+    spec.read = [reads = std::move(reads), acc, theirs, mine = in + a * es, me, e, es, red] {
+      for (std::size_t m = 0; m < reads.size(); ++m) {
+        const std::byte* src = static_cast<int>(m) == me ? mine : theirs;
+        if (e && static_cast<int>(m) != me) reads[m]();
+        if (m == 0)
+          std::memcpy(acc, src, e * es);
+        else
+          red.fn(acc, src, e);
+      }
+    };
+    std::vector<std::function<void()>> writes;
+    for (int m = 0; m < n; ++m)
+      if (m != me && e && (all || m == root))
+        writes.push_back(b.write_published(m, a * es, acc, e * es, 1));
+    spec.result_from = all_members;
+    spec.result = [writes = std::move(writes), acc, o = out ? out + a * es : nullptr, e, es,
+                   reads_here = all || me == root] {
+      if (reads_here && e && o != acc) std::memcpy(o, acc, e * es);
+      for (const auto& w : writes)
+        w();
+    };
+    b.add(b.next_step(), std::move(spec));
+    // The results are in place once every member has written its slice.
+    step_spec done;
+    done.from = all || me == root ? all_members : no_member;
+    b.add(b.next_step(), std::move(done));
+    return;
+  }
   const bool whole = n <= 2 || count * es <= (std::size_t{16} << 10);
   std::byte* tmp = whole ? nullptr : s.temp(b.buffer_bytes() / static_cast<std::size_t>(n) + es);
   for (std::size_t at = 0; at < count; at += per_step) {

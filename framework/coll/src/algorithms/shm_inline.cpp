@@ -86,7 +86,7 @@ class inline_call {
       // Publishing is the builders' write: it claims buffer 1 as every writing step does.
       const std::uint64_t free_at = g_.shm_uses.claim(1, c_.value(1, 1));
       wait([&] { return c_.all_consumed(free_at); }, [&] { return c_.not_consumed(free_at); });
-      c_.ctl(g_.me).addr[c_.call & 1] = reinterpret_cast<std::uint64_t>(mine);
+      c_.ctl(g_.me).addr[c_.call & 1][0] = reinterpret_cast<std::uint64_t>(mine);
     }
     const std::uint64_t v = c_.value(1, 0);
     c_.post(v);
@@ -100,11 +100,11 @@ class inline_call {
   }
   // Copies `bytes` of `from` to member m's published buffer at `offset`.
   void write_published(int m, std::size_t offset, const std::byte* from, std::size_t bytes) const {
-    c_.r->write_to(m, c_.ctl(m).addr[c_.call & 1] + offset, from, bytes);
+    c_.r->write_to(m, c_.ctl(m).addr[c_.call & 1][0] + offset, from, bytes);
   }
   // Copies `bytes` at `offset` of member m's published buffer into `to`.
   void read_published(int m, std::size_t offset, std::byte* to, std::size_t bytes) const {
-    c_.r->read_from(m, to, c_.ctl(m).addr[c_.call & 1] + offset, bytes);
+    c_.r->read_from(m, to, c_.ctl(m).addr[c_.call & 1][0] + offset, bytes);
   }
 
  private:
@@ -212,7 +212,9 @@ bool shm_inline_reduce(group_state& g, const call_signature& sig, int root, cons
   const int n = g.size();
   const std::size_t es = red.elem_size;
   const std::size_t per_step = std::max<std::size_t>(1, g.shm->buffer_bytes() / es);
-  if (count > per_step || (n > 2 && count * es > (std::size_t{16} << 10))) return false;
+  if (count > per_step || (n > 2 && count * es > (std::size_t{16} << 10)) ||
+      (goes_single_copy(g, count * es) && count * es <= shm_single_copy_reduce_max))
+    return false;  // single copy: shm_reduce's schedule
   inline_call c(g, sig);
   if (count == 0) return c.no_step(), true;
   const bool reads = root < 0 || g.me == root;

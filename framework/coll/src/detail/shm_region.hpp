@@ -36,9 +36,10 @@ struct shm_control {
   alignas(128) std::atomic<std::uint64_t> consumed{0};
   /// The signatures of the member's latest calls (shm_sign, shm_signature_of).
   alignas(128) shm_signature_slot sig[shm_signature_slots];
-  /// Single copy (shm_region::single_copy_bytes): by call parity, the address of the member's
-  /// buffer the others read for that call, written before its step is posted.
-  std::uint64_t addr[2] = {0, 0};
+  /// Single copy (shm_region::single_copy_bytes): by call parity, the addresses of the member's
+  /// buffers the others copy from or into for that call (a reduction's input, then its output),
+  /// written before its step is posted.
+  std::uint64_t addr[2][2] = {};
   /// The member's process id, and where this field lies in its address space (a probe reads it
   /// with process_vm_readv when the region is made).
   std::int64_t pid = 0;

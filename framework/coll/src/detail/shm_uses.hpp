@@ -26,6 +26,11 @@ constexpr bool shm_goes_single_copy(std::size_t bytes, std::size_t single_copy) 
   return single_copy > 0 && bytes >= single_copy;
 }
 
+/// Reductions of more bytes combine through the region even where single copy is on: there the
+/// kernel copies into and out of the slices cost more than the region's pipelined chunks
+/// (docs/measurements.md).
+inline constexpr std::size_t shm_single_copy_reduce_max = std::size_t{2} << 20;
+
 /// A single-copy broadcast among `members`: the root writes the first this-many bytes of each
 /// reader's buffer while every reader reads the rest from the root's, so both sides copy at once.
 constexpr std::size_t shm_broadcast_root_share(std::size_t bytes, int members) noexcept {
