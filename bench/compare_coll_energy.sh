@@ -122,7 +122,12 @@ run_one() {
     UCX_TLS=sm timeout -k 10 "$limit" mpirun "${local_flags[@]}" -np "$(ranks_of "$layout")" \
       "$exe" $ce_args --json "$json" >>"$log" 2>&1 || rc=$?
   else
-    timeout -k 10 "$limit" "$nodes_cluster" mpirun -np "$(ranks_of "$layout")" \
+    # Emulated hosts on fewer cores than ranks: both systems told the cores are shared (as in
+    # compare_coll.sh), else each polls against the other's ranks and MPI's baseline starves.
+    local shared=()
+    (($(ranks_of "$layout") > $(nproc))) &&
+      shared=(OMPI_MCA_mpi_yield_when_idle=1 GAEA_SHARED_CORES=yes)
+    env "${shared[@]}" timeout -k 10 "$limit" "$nodes_cluster" mpirun -np "$(ranks_of "$layout")" \
       "$exe" $ce_args --json "$json" >>"$log" 2>&1 || rc=$?
   fi
   echo "launch $launch $layout: rc $rc, $((SECONDS - t0)) s, load before $load, cores busy before $busy" \

@@ -181,11 +181,11 @@ const std::vector<variable>& table() {
        0},
       {"GAEA_COLL_SHM_SINGLE_COPY",
        "32K",
-       "shared-memory broadcasts (up to 1 MiB), allgathers/gathers and alltoalls of at least "
-       "this many bytes per part copy straight from the writer's buffer into the reader's "
-       "(process_vm_readv, where the kernel allows it between the members) instead of through "
-       "the region (K/M/G); 0 = never. Unless set, off where a node's ranks outnumber its "
-       "hardware threads",
+       "shared-memory broadcasts, allgathers/gathers, alltoalls and allreduces (up to 2 MiB) "
+       "of at least this many bytes per part copy straight between the members' buffers "
+       "(process_vm_readv/writev, where the kernel allows it between the members) instead of "
+       "through the region (K/M/G); 0 = never. Unless set, off where a node's ranks outnumber "
+       "its hardware threads",
        value_kind::size,
        {},
        0},

@@ -285,10 +285,10 @@ void shm_reduce(schedule& s, const shm_context& c, int root, const std::byte* in
   const std::size_t per_step = std::max<std::size_t>(1, b.buffer_bytes() / es);
   // Small calls and pairs: every reader combines whole chunks itself (one step less); larger
   // ones: each member combines its slice of every chunk, then the readers collect the slices.
-  if (b.single_copy(count * es) && count * es <= shm_single_copy_reduce_max) {
+  if (shm_reduce_goes_single_copy(all, count * es, b.single_copy(count * es))) {
     // Member m combines slice m of every member's input, read straight from their buffers, in
-    // member order; once every member has read its inputs, it writes the result slice into the
-    // outputs of those that read (an output may be its owner's input).
+    // member order; once every member has read its inputs, it writes the result slice into every
+    // member's output (an output may be its owner's input).
     auto lo = [count, n](int m) {
       return count * static_cast<std::size_t>(m) / static_cast<std::size_t>(n);
     };
@@ -296,7 +296,7 @@ void shm_reduce(schedule& s, const shm_context& c, int root, const std::byte* in
     std::byte* theirs = s.temp(2 * e * es + es);
     // The slice is combined in this member's output where that is not its input (one copy
     // less), else in a temporary: the others read the input until all are done.
-    const bool in_out = (all || me == root) && out && (out + total <= in || in + total <= out);
+    const bool in_out = out + total <= in || in + total <= out;
     std::byte* acc = in_out ? out + a * es : theirs + e * es;
     step_spec spec;
     spec.bytes = count * es;
@@ -318,19 +318,17 @@ void shm_reduce(schedule& s, const shm_context& c, int root, const std::byte* in
     };
     std::vector<std::function<void()>> writes;
     for (int m = 0; m < n; ++m)
-      if (m != me && e && (all || m == root))
-        writes.push_back(b.write_published(m, a * es, acc, e * es, 1));
+      if (m != me && e) writes.push_back(b.write_published(m, a * es, acc, e * es, 1));
     spec.result_from = all_members;
-    spec.result = [writes = std::move(writes), acc, o = out ? out + a * es : nullptr, e, es,
-                   reads_here = all || me == root] {
-      if (reads_here && e && o != acc) std::memcpy(o, acc, e * es);
+    spec.result = [writes = std::move(writes), acc, o = out + a * es, e, es] {
+      if (e && o != acc) std::memcpy(o, acc, e * es);
       for (const auto& w : writes)
         w();
     };
     b.add(b.next_step(), std::move(spec));
     // The results are in place once every member has written its slice.
     step_spec done;
-    done.from = all || me == root ? all_members : no_member;
+    done.from = all_members;
     b.add(b.next_step(), std::move(done));
     return;
   }

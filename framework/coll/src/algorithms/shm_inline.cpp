@@ -213,7 +213,7 @@ bool shm_inline_reduce(group_state& g, const call_signature& sig, int root, cons
   const std::size_t es = red.elem_size;
   const std::size_t per_step = std::max<std::size_t>(1, g.shm->buffer_bytes() / es);
   if (count > per_step || (n > 2 && count * es > (std::size_t{16} << 10)) ||
-      (goes_single_copy(g, count * es) && count * es <= shm_single_copy_reduce_max))
+      shm_reduce_goes_single_copy(root < 0, count * es, goes_single_copy(g, count * es)))
     return false;  // single copy: shm_reduce's schedule
   inline_call c(g, sig);
   if (count == 0) return c.no_step(), true;

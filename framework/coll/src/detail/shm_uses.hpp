@@ -26,10 +26,17 @@ constexpr bool shm_goes_single_copy(std::size_t bytes, std::size_t single_copy) 
   return single_copy > 0 && bytes >= single_copy;
 }
 
-/// Reductions of more bytes combine through the region even where single copy is on: there the
-/// kernel copies into and out of the slices cost more than the region's pipelined chunks
+/// Allreductions of more bytes combine through the region even where single copy is on: there
+/// the kernel copies into and out of the slices cost more than the region's pipelined chunks
 /// (docs/measurements.md).
 inline constexpr std::size_t shm_single_copy_reduce_max = std::size_t{2} << 20;
+
+/// Whether a reduction of `bytes` (`all`: an allreduce) goes by single copy, given whether its
+/// size does (shm_goes_single_copy). A rooted reduce keeps the region: there a member that is
+/// not the root returns once its input is in its buffer, instead of waiting for the root.
+constexpr bool shm_reduce_goes_single_copy(bool all, std::size_t bytes, bool by_size) noexcept {
+  return all && by_size && bytes <= shm_single_copy_reduce_max;
+}
 
 /// A single-copy broadcast among `members`: the root writes the first this-many bytes of each
 /// reader's buffer while every reader reads the rest from the root's, so both sides copy at once.
