@@ -244,8 +244,8 @@ void engine::run() {
   }
   detail::waiter pw(&service_, *progress_tel_, opt_.governor);
   if (opt_.share_core) pw.set_yield_interval(opt_.yield_interval_ns);
-  // Idle, adaptive backs off to 1 ms sleeps: on virtual machines every wake-up costs ~25 us of
-  // CPU (bench/idle_cost), so shorter steps burn a visible share of a core.
+  // Idle, adaptive backs off to 1 ms sleeps: on virtual machines every wake-up costs tens of
+  // microseconds of CPU, so shorter steps burn a visible share of a core (docs/measurements.md).
   detail::backoff_params adaptive;
   adaptive.max_sleep_ns = 1000000;
   strategy_set strategies{detail::spin_strategy(pw),
@@ -582,8 +582,8 @@ void engine::wait_scope::select() {
       return static_cast<wait_scope*>(w)->e_.watch_service();
     };
     // The progress thread is parked while this wait serves: unless other ranks share the cores,
-    // no thread of this job needs this core, and a yield hands it to unrelated processes for a
-    // scheduler slice (a shm allreduce under a niced build: 0.9 ms per call instead of 2 us).
+    // no thread of this job needs this core, and a yield would hand it to unrelated processes
+    // for a whole scheduler slice (framework/progress/README.md, "Shared cores").
     if (!e_.opt_.ranks_share_cores) {
       saved_yield_ns_ = ts_.wt.yield_interval();
       ts_.wt.set_yield_interval(0);

@@ -41,8 +41,8 @@ class arrival_predictor {
   std::int64_t gap_ns() const noexcept { return gap_ns_; }
   /// A timed sleep or block of `asked_ns` that away_ns() advised ended `late_ns` after its time.
   /// How late a timed wake-up is grows with its length where idle cores sleep deeply (a VM's
-  /// halted vCPU: ~1 % of the sleep here, 50 us after 5 ms), which a start-up calibration of
-  /// short sleeps cannot see: the advice is shortened by the observed fraction.
+  /// halted vCPU), which a start-up calibration of short sleeps cannot see: the advice is
+  /// shortened by the observed fraction.
   void overslept(std::int64_t asked_ns, std::int64_t late_ns) noexcept;
   /// How much later than an arrival a thread that was away sees it (0 until learned). Learned
   /// from a steady run of arrivals whose first and last were seen spinning: those between, seen

@@ -117,8 +117,7 @@ struct engine_options {
   bool share_core = false;
   /// With share_core, spinning threads (progress and application) call sched_yield() this often,
   /// so that a thread woken on their CPU runs within microseconds instead of at the end of the
-  /// scheduler's slice (bench/counter_latency, P=2 on 2 cores: the owner-served counter went from
-  /// 550 us to 7-13 us per fetch, the progress-served one under compute from 77 to 5-6 us).
+  /// scheduler's slice (framework/progress/README.md, "Shared cores").
   std::int64_t yield_interval_ns = 2000;
   /// More ranks on the node than hardware threads: a rank's second polling thread would take a
   /// core from another rank, so auto's bulk waits keep serving the service worker themselves.
