@@ -276,14 +276,10 @@ request start_reduce(const group& grp, const std::byte* in, std::byte* out, std:
                      count};
   if (!all && g->me == root && out == nullptr && count > 0)
     throw error("gaea::coll: reduce on group '" + g->name + "': the root needs an output");
-  return run(g, sig, kind, a,
-             {.root = all ? -1 : root,
-              .from = in,
-              .to = out,
-              .bytes = bytes,
-              .count = count,
-              .red = r},
-             o, blocking);
+  return run(
+      g, sig, kind, a,
+      {.root = all ? -1 : root, .from = in, .to = out, .bytes = bytes, .count = count, .red = r}, o,
+      blocking);
 }
 
 request start_allgather(const group& grp, const std::byte* mine, std::size_t mine_count,
@@ -395,8 +391,8 @@ std::string cannot_run(const group& g, algorithm a, operation op, bool uniform) 
     return std::string(to_string(a)) + " is not an algorithm of " + std::string(to_string(op));
   const detail::entry* e = detail::find_entry(op, a);
   if (!e) return {};  // automatic
-  return detail::why_not(
-      *e, {op, st->size(), uniform, st.get(), st->svc ? &st->svc->cfg() : nullptr});
+  return detail::why_not(*e,
+                         {op, st->size(), uniform, st.get(), st->svc ? &st->svc->cfg() : nullptr});
 }
 
 std::string broadcast(const group& g, std::string s, int root) {

@@ -93,174 +93,152 @@ team flat(const build_args& a) {
   return whole(*a.g, a.me);
 }
 
+// Each algorithm's builder, on the call's arguments.
 using args = const build_args&;
-using sig_t = const call_signature&;
+void barrier_by_dissemination(schedule& s, args a) {
+  barrier_dissemination(s, flat(a), phase_a);
+}
+void barrier_by_hierarchical(schedule& s, args a) {
+  barrier_hierarchical(s, *a.g, a.me);
+}
+void barrier_by_shm(schedule& s, args a) {
+  shm_barrier(s, *a.shm);
+}
+void broadcast_by_binomial(schedule& s, args a) {
+  bcast_binomial(s, flat(a), a.root, a.to, a.bytes, phase_a);
+}
+void broadcast_by_scatter_allgather(schedule& s, args a) {
+  bcast_scatter_allgather(s, flat(a), a.root, a.to, a.bytes, phase_a);
+}
+void broadcast_by_chain(schedule& s, args a) {
+  bcast_chain(s, flat(a), a.root, a.to, a.bytes, a.chunk, phase_a);
+}
+void broadcast_by_hierarchical(schedule& s, args a) {
+  bcast_hierarchical(s, *a.g, a.me, a.root, a.to, a.bytes, large_broadcast_bytes);
+}
+void broadcast_by_shm(schedule& s, args a) {
+  shm_broadcast(s, *a.shm, a.root, a.to, a.bytes);
+}
+void reduce_by_binomial(schedule& s, args a) {
+  reduce_binomial(s, flat(a), a.root, a.from, a.to, a.count, a.red, phase_a);
+}
+void reduce_by_hierarchical(schedule& s, args a) {
+  reduce_hierarchical(s, *a.g, a.me, a.root, a.from, a.to, a.count, a.red);
+}
+// reduce and allreduce (root -1).
+void reduce_by_shm(schedule& s, args a) {
+  shm_reduce(s, *a.shm, a.root, a.from, a.to, a.count, a.red);
+}
+// The allreduce builders reduce in place in `to`, which holds this member's input.
+void allreduce_by_recursive_doubling(schedule& s, args a) {
+  allreduce_recursive_doubling(s, flat(a), a.to, a.count, a.red, phase_a);
+}
+void allreduce_by_ring(schedule& s, args a) {
+  allreduce_ring(s, flat(a), a.to, a.count, a.red, phase_a);
+}
+void allreduce_by_hierarchical(schedule& s, args a) {
+  allreduce_hierarchical(s, *a.g, a.me, a.to, a.count, a.red);
+}
+void allgather_by_ring(schedule& s, args a) {
+  allgather_ring(s, flat(a), a.from, a.to, a.offsets, a.sizes, phase_a);
+}
+// allgather (root -1) and gather.
+void allgather_by_shm(schedule& s, args a) {
+  shm_allgather(s, *a.shm, a.root, a.from, a.to, a.offsets, a.sizes);
+}
+void alltoall_by_bruck(schedule& s, args a) {
+  alltoall_bruck(s, flat(a), a.from, a.to, a.bytes);
+}
+void alltoall_by_pairwise(schedule& s, args a) {
+  alltoall_pairwise(s, flat(a), a.from, a.to, *a.layout);
+}
+void alltoall_by_send_recv(schedule& s, args a) {
+  alltoall_send_recv(s, flat(a), a.from, a.to, *a.layout);
+}
+void alltoall_by_shm(schedule& s, args a) {
+  shm_alltoall(s, *a.shm, a.from, a.to, a.bytes);
+}
+void gather_by_binomial(schedule& s, args a) {
+  gather_binomial(s, flat(a), a.root, a.from, a.to, a.offsets, a.sizes, phase_a);
+}
+void gather_by_linear(schedule& s, args a) {
+  gather_linear(s, flat(a), a.root, a.from, a.to, a.offsets, a.sizes, phase_a);
+}
+void scatter_by_binomial(schedule& s, args a) {
+  scatter_binomial(s, flat(a), a.root, a.from, a.to, a.offsets, a.sizes, phase_a);
+}
+void scatter_by_linear(schedule& s, args a) {
+  scatter_linear(s, flat(a), a.root, a.from, a.to, a.offsets, a.sizes, phase_a);
+}
+void scatter_by_shm(schedule& s, args a) {
+  shm_scatter(s, *a.shm, a.root, a.from, a.to, a.offsets, a.sizes);
+}
 
+// The shared-memory forms of blocking calls on the calling thread.
+using signature_ref = const call_signature&;
+bool barrier_inline(group_state& g, signature_ref sig, args) {
+  return shm_inline_barrier(g, sig);
+}
+bool broadcast_inline(group_state& g, signature_ref sig, args a) {
+  return shm_inline_broadcast(g, sig, a.root, a.to, a.bytes);
+}
+bool reduce_inline(group_state& g, signature_ref sig, args a) {
+  return shm_inline_reduce(g, sig, a.root, a.from, a.to, a.count, a.red);
+}
+bool allgather_inline(group_state& g, signature_ref sig, args a) {
+  return shm_inline_allgather(g, sig, a.root, a.from, a.to, a.offsets, a.sizes);
+}
+bool alltoall_inline(group_state& g, signature_ref sig, args a) {
+  return shm_inline_alltoall(g, sig, a.from, a.to, a.bytes);
+}
+
+// A message algorithm; algorithm::shared_memory (through the region, on a group within one
+// node).
+constexpr entry message_entry(operation op, algorithm a, builder build, run_check check = nullptr) {
+  return {op, a, build, check, false, nullptr};
+}
+constexpr entry region_entry(operation op, builder build, inline_runner run_inline = nullptr) {
+  return {op, algorithm::shared_memory, build, region_check, true, run_inline};
+}
+
+// The registry. Order: by operation, then by algorithm (checked below).
 constexpr entry entries[] = {
-    // barrier
-    {.op = operation::barrier,
-     .algo = algorithm::dissemination,
-     .build = [](schedule& s, args a) { barrier_dissemination(s, flat(a), phase_a); }},
-    {.op = operation::barrier,
-     .algo = algorithm::hierarchical,
-     .build = [](schedule& s, args a) { barrier_hierarchical(s, *a.g, a.me); }},
-    {.op = operation::barrier,
-     .algo = algorithm::shared_memory,
-     .build = [](schedule& s, args a) { shm_barrier(s, *a.shm); },
-     .cannot_run = region_check,
-     .region = true,
-     .run_inline = [](group_state& g, sig_t sig, args) { return shm_inline_barrier(g, sig); }},
-    // broadcast
-    {.op = operation::broadcast,
-     .algo = algorithm::binomial,
-     .build = [](schedule& s,
-                 args a) { bcast_binomial(s, flat(a), a.root, a.to, a.bytes, phase_a); }},
-    {.op = operation::broadcast,
-     .algo = algorithm::scatter_allgather,
-     .build = [](schedule& s,
-                 args a) { bcast_scatter_allgather(s, flat(a), a.root, a.to, a.bytes, phase_a); }},
-    {.op = operation::broadcast,
-     .algo = algorithm::chain,
-     .build = [](schedule& s,
-                 args a) { bcast_chain(s, flat(a), a.root, a.to, a.bytes, a.chunk, phase_a); }},
-    {.op = operation::broadcast,
-     .algo = algorithm::hierarchical,
-     .build =
-         [](schedule& s, args a) {
-           bcast_hierarchical(s, *a.g, a.me, a.root, a.to, a.bytes, large_broadcast_bytes);
-         }},
-    {.op = operation::broadcast,
-     .algo = algorithm::shared_memory,
-     .build = [](schedule& s, args a) { shm_broadcast(s, *a.shm, a.root, a.to, a.bytes); },
-     .cannot_run = region_check,
-     .region = true,
-     .run_inline = [](group_state& g, sig_t sig,
-                      args a) { return shm_inline_broadcast(g, sig, a.root, a.to, a.bytes); }},
-    // reduce
-    {.op = operation::reduce,
-     .algo = algorithm::binomial,
-     .build =
-         [](schedule& s, args a) {
-           reduce_binomial(s, flat(a), a.root, a.from, a.to, a.count, a.red, phase_a);
-         }},
-    {.op = operation::reduce,
-     .algo = algorithm::hierarchical,
-     .build =
-         [](schedule& s, args a) {
-           reduce_hierarchical(s, *a.g, a.me, a.root, a.from, a.to, a.count, a.red);
-         }},
-    {.op = operation::reduce,
-     .algo = algorithm::shared_memory,
-     .build = [](schedule& s,
-                 args a) { shm_reduce(s, *a.shm, a.root, a.from, a.to, a.count, a.red); },
-     .cannot_run = region_check,
-     .region = true,
-     .run_inline = [](group_state& g, sig_t sig,
-                      args a) {
-       return shm_inline_reduce(g, sig, a.root, a.from, a.to, a.count, a.red);
-     }},
-    // allreduce (into `to`, which holds this member's input)
-    {.op = operation::allreduce,
-     .algo = algorithm::recursive_doubling,
-     .build =
-         [](schedule& s, args a) {
-           allreduce_recursive_doubling(s, flat(a), a.to, a.count, a.red, phase_a);
-         }},
-    {.op = operation::allreduce,
-     .algo = algorithm::ring,
-     .build = [](schedule& s,
-                 args a) { allreduce_ring(s, flat(a), a.to, a.count, a.red, phase_a); }},
-    {.op = operation::allreduce,
-     .algo = algorithm::hierarchical,
-     .build = [](schedule& s,
-                 args a) { allreduce_hierarchical(s, *a.g, a.me, a.to, a.count, a.red); }},
-    {.op = operation::allreduce,
-     .algo = algorithm::shared_memory,
-     .build = [](schedule& s,
-                 args a) { shm_reduce(s, *a.shm, -1, a.from, a.to, a.count, a.red); },
-     .cannot_run = region_check,
-     .region = true,
-     .run_inline = [](group_state& g, sig_t sig,
-                      args a) { return shm_inline_reduce(g, sig, -1, a.from, a.to, a.count, a.red); }},
-    // allgather
-    {.op = operation::allgather,
-     .algo = algorithm::ring,
-     .build =
-         [](schedule& s, args a) {
-           allgather_ring(s, flat(a), a.from, a.to, a.offsets, a.sizes, phase_a);
-         }},
-    {.op = operation::allgather,
-     .algo = algorithm::shared_memory,
-     .build = [](schedule& s,
-                 args a) { shm_allgather(s, *a.shm, -1, a.from, a.to, a.offsets, a.sizes); },
-     .cannot_run = region_check,
-     .region = true,
-     .run_inline = [](group_state& g, sig_t sig,
-                      args a) {
-       return shm_inline_allgather(g, sig, -1, a.from, a.to, a.offsets, a.sizes);
-     }},
-    // alltoall
-    {.op = operation::alltoall,
-     .algo = algorithm::bruck,
-     .build = [](schedule& s, args a) { alltoall_bruck(s, flat(a), a.from, a.to, a.bytes); },
-     .cannot_run = bruck_check},
-    {.op = operation::alltoall,
-     .algo = algorithm::pairwise,
-     .build = [](schedule& s, args a) { alltoall_pairwise(s, flat(a), a.from, a.to, *a.layout); },
-     .cannot_run = pairwise_check},
-    {.op = operation::alltoall,
-     .algo = algorithm::send_recv,
-     .build = [](schedule& s,
-                 args a) { alltoall_send_recv(s, flat(a), a.from, a.to, *a.layout); }},
-    {.op = operation::alltoall,
-     .algo = algorithm::shared_memory,
-     .build = [](schedule& s, args a) { shm_alltoall(s, *a.shm, a.from, a.to, a.bytes); },
-     .cannot_run = region_check,
-     .region = true,
-     .run_inline = [](group_state& g, sig_t sig,
-                      args a) { return shm_inline_alltoall(g, sig, a.from, a.to, a.bytes); }},
-    // gather
-    {.op = operation::gather,
-     .algo = algorithm::binomial,
-     .build =
-         [](schedule& s, args a) {
-           gather_binomial(s, flat(a), a.root, a.from, a.to, a.offsets, a.sizes, phase_a);
-         }},
-    {.op = operation::gather,
-     .algo = algorithm::linear,
-     .build =
-         [](schedule& s, args a) {
-           gather_linear(s, flat(a), a.root, a.from, a.to, a.offsets, a.sizes, phase_a);
-         }},
-    {.op = operation::gather,
-     .algo = algorithm::shared_memory,
-     .build = [](schedule& s,
-                 args a) { shm_allgather(s, *a.shm, a.root, a.from, a.to, a.offsets, a.sizes); },
-     .cannot_run = region_check,
-     .region = true,
-     .run_inline = [](group_state& g, sig_t sig,
-                      args a) {
-       return shm_inline_allgather(g, sig, a.root, a.from, a.to, a.offsets, a.sizes);
-     }},
-    // scatter
-    {.op = operation::scatter,
-     .algo = algorithm::binomial,
-     .build =
-         [](schedule& s, args a) {
-           scatter_binomial(s, flat(a), a.root, a.from, a.to, a.offsets, a.sizes, phase_a);
-         }},
-    {.op = operation::scatter,
-     .algo = algorithm::linear,
-     .build =
-         [](schedule& s, args a) {
-           scatter_linear(s, flat(a), a.root, a.from, a.to, a.offsets, a.sizes, phase_a);
-         }},
-    {.op = operation::scatter,
-     .algo = algorithm::shared_memory,
-     .build = [](schedule& s,
-                 args a) { shm_scatter(s, *a.shm, a.root, a.from, a.to, a.offsets, a.sizes); },
-     .cannot_run = region_check,
-     .region = true},
+    message_entry(operation::barrier, algorithm::dissemination, barrier_by_dissemination),
+    message_entry(operation::barrier, algorithm::hierarchical, barrier_by_hierarchical),
+    region_entry(operation::barrier, barrier_by_shm, barrier_inline),
+
+    message_entry(operation::broadcast, algorithm::binomial, broadcast_by_binomial),
+    message_entry(operation::broadcast, algorithm::scatter_allgather,
+                  broadcast_by_scatter_allgather),
+    message_entry(operation::broadcast, algorithm::chain, broadcast_by_chain),
+    message_entry(operation::broadcast, algorithm::hierarchical, broadcast_by_hierarchical),
+    region_entry(operation::broadcast, broadcast_by_shm, broadcast_inline),
+
+    message_entry(operation::reduce, algorithm::binomial, reduce_by_binomial),
+    message_entry(operation::reduce, algorithm::hierarchical, reduce_by_hierarchical),
+    region_entry(operation::reduce, reduce_by_shm, reduce_inline),
+
+    message_entry(operation::allreduce, algorithm::recursive_doubling,
+                  allreduce_by_recursive_doubling),
+    message_entry(operation::allreduce, algorithm::ring, allreduce_by_ring),
+    message_entry(operation::allreduce, algorithm::hierarchical, allreduce_by_hierarchical),
+    region_entry(operation::allreduce, reduce_by_shm, reduce_inline),
+
+    message_entry(operation::allgather, algorithm::ring, allgather_by_ring),
+    region_entry(operation::allgather, allgather_by_shm, allgather_inline),
+
+    message_entry(operation::alltoall, algorithm::bruck, alltoall_by_bruck, bruck_check),
+    message_entry(operation::alltoall, algorithm::pairwise, alltoall_by_pairwise, pairwise_check),
+    message_entry(operation::alltoall, algorithm::send_recv, alltoall_by_send_recv),
+    region_entry(operation::alltoall, alltoall_by_shm, alltoall_inline),
+
+    message_entry(operation::gather, algorithm::binomial, gather_by_binomial),
+    message_entry(operation::gather, algorithm::linear, gather_by_linear),
+    region_entry(operation::gather, allgather_by_shm, allgather_inline),
+
+    message_entry(operation::scatter, algorithm::binomial, scatter_by_binomial),
+    message_entry(operation::scatter, algorithm::linear, scatter_by_linear),
+    region_entry(operation::scatter, scatter_by_shm),
 };
 
 constexpr operation_entry operations[] = {

@@ -56,21 +56,25 @@ struct run_query {
   const settings* s = nullptr;
 };
 
+/// Appends a call's rounds to the schedule.
+using builder = void (*)(schedule& s, const build_args& a);
+/// Why an algorithm cannot run the call, or empty.
+using run_check = std::string (*)(const run_query& q);
+/// A blocking call's form on the calling thread (shm_inline.hpp): true when it ran the call,
+/// false having touched nothing.
+using inline_runner = bool (*)(group_state& g, const call_signature& sig, const build_args& a);
+
 /// One algorithm of one operation. The estimator's shape of it is its builder run shape-only
 /// (shape_schedule) on the operation's shape arguments.
 struct entry {
   operation op;
   algorithm algo;
-  /// Appends the call's rounds to the schedule.
-  void (*build)(schedule& s, const build_args& a) = nullptr;
-  /// Why it cannot run the call, or empty; null: it runs on any group.
-  std::string (*cannot_run)(const run_query& q) = nullptr;
+  builder build = nullptr;
+  run_check cannot_run = nullptr;  // null: runs on any group
   /// Runs through the group's shared-memory region: the builder needs build_args::shm, and the
   /// estimator, which models messages only, leaves it out.
   bool region = false;
-  /// A blocking call's form on the calling thread (shm_inline.hpp): true when it ran the call,
-  /// false having touched nothing. Null: none.
-  bool (*run_inline)(group_state& g, const call_signature& sig, const build_args& a) = nullptr;
+  inline_runner run_inline = nullptr;  // null: none
   /// The algorithm's name (GAEA_COLL_ALGO's spelling, from options.hpp's table).
   constexpr std::string_view name() const noexcept { return to_string(algo); }
 };
