@@ -9,6 +9,7 @@
 
 #include "detail/registry.hpp"
 #include "detail/shape.hpp"
+#include "gaea/base/env.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/estimator.hpp"
 
@@ -240,4 +241,21 @@ TEST_CASE("choose() refuses an algorithm that cannot run, naming the reason", "[
   CHECK_THROWS_WITH(d::choose(*four, {operation::reduce, 8, true}, algorithm::automatic, off),
                     "gaea::coll: GAEA_COLL_ALGO = shm for reduce on group 'model' (4 members): "
                     "GAEA_COLL_SHM_BYTES=0");
+}
+
+TEST_CASE("GAEA_COLL_ALGO's help names every operation and algorithm", "[coll][registry]") {
+  std::string ops = "operations ", algos = "algorithms ";
+  for (const auto& n : coll::operation_names)
+    ops += std::string(n.name) + "|";
+  for (const auto& n : coll::algorithm_names)
+    if (n.value != algorithm::automatic) algos += std::string(n.name) + "|";
+  ops.pop_back();
+  algos.pop_back();
+  const gaea::env::variable* v = nullptr;
+  for (const auto& x : gaea::env::table())
+    if (x.name == "GAEA_COLL_ALGO") v = &x;
+  REQUIRE(v);
+  // Both lists whole and in value order (env.cpp's text, which base writes without coll).
+  CHECK(v->help.find(ops) != std::string_view::npos);
+  CHECK(v->help.find(algos) != std::string_view::npos);
 }
