@@ -39,11 +39,11 @@ struct build_args {
   std::byte* to = nullptr;
   std::size_t bytes = 0;  // per member, as shape_schedule takes it (alltoall: the block)
   std::size_t count = 0;  // reduce, allreduce: elements
-  reducer red;            // reduce, allreduce
+  reducer red{};          // reduce, allreduce
   std::size_t chunk = 0;  // chain's pipeline chunk
-  std::span<const std::size_t> offsets, sizes;  // allgather, gather, scatter (builders.hpp)
-  const exchange_layout* layout = nullptr;      // alltoall
-  const shm_context* shm = nullptr;             // entries that run through the region
+  std::span<const std::size_t> offsets{}, sizes{};  // allgather, gather, scatter (builders.hpp)
+  const exchange_layout* layout = nullptr;          // alltoall
+  const shm_context* shm = nullptr;                 // entries that run through the region
 };
 
 /// What a can-run check sees. `g` and `s` are null when the estimator asks about a group size
