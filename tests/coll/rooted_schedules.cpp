@@ -1,16 +1,16 @@
-// The gather and scatter builders for group sizes the MPI tests do not reach (up to 17), every
-// root, unequal and empty parts: every member's schedule is run in one process by a small
-// serial executor (a round's sends are posted when it starts, it ends once its receives have
-// arrived), and the result is compared with the serial reference.
+// The gather and scatter builders (the registry's entries) for group sizes the MPI tests do not
+// reach (up to 17), every root, unequal and empty parts: every member's schedule is run in one
+// process by a small serial executor (a round's sends are posted when it starts, it ends once its
+// receives have arrived), and the result is compared with the serial reference.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <numeric>
 #include <tuple>
 #include <vector>
 
-#include "detail/builders.hpp"
+#include "detail/registry.hpp"
+#include "detail/shape.hpp"
 #include "gaea/coll/estimator.hpp"
 
 namespace d = gaea::coll::detail;
@@ -65,20 +65,13 @@ bool run_all(std::vector<d::schedule>& s) {
   return box.empty();
 }
 
-d::team team_of(int n, int me) {
-  d::team t;
-  t.members.resize(static_cast<std::size_t>(n));
-  std::iota(t.members.begin(), t.members.end(), 0);
-  t.pos = me;
-  return t;
-}
-
 }  // namespace
 
 TEST_CASE("gather and scatter schedules deliver every part for group sizes up to 17",
           "[coll][gather]") {
   for (int n = 1; n <= 17; ++n) {
     const auto un = static_cast<std::size_t>(n);
+    const auto g = d::synthetic_group(n, 1, true);
     for (int pattern = 0; pattern < 3; ++pattern) {
       // Bytes per member: equal, unequal with empty parts, all empty.
       std::vector<std::size_t> sizes(un), offsets(un);
@@ -108,13 +101,19 @@ TEST_CASE("gather and scatter schedules deliver every part for group sizes up to
               }
             }
             const bool gather = op == operation::gather;
+            const d::entry* e = d::find_entry(op, a);
+            REQUIRE(e);
             std::vector<d::schedule> s(un);
             for (int m = 0; m < n; ++m) {
               const auto um = static_cast<std::size_t>(m);
               std::byte* root_buf = m == root ? all.data() : nullptr;
-              d::gather_scatter_builder(op, a)(
-                  s[um], team_of(n, m), root, gather ? mine[um].data() : root_buf,
-                  gather ? root_buf : mine[um].data(), offsets, sizes, d::phase_a);
+              e->build(s[um], {.g = g.get(),
+                               .me = m,
+                               .root = root,
+                               .from = gather ? mine[um].data() : root_buf,
+                               .to = gather ? root_buf : mine[um].data(),
+                               .offsets = offsets,
+                               .sizes = sizes});
             }
             REQUIRE(run_all(s));
             std::size_t bad = 0;

@@ -11,10 +11,11 @@
 
 #include "detail/builders.hpp"
 #include "detail/reduce_ops.hpp"
-#include "detail/select.hpp"
+#include "detail/registry.hpp"
 #include "detail/shm_inline.hpp"
 #include "detail/shm_region.hpp"
 #include "detail/start.hpp"
+#include "gaea/base/assert.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
@@ -84,9 +85,27 @@ shm_context shm_of(const std::shared_ptr<group_state>& g, const call_signature& 
           g->shm->single_copy_bytes()};
 }
 
-request finish(const std::shared_ptr<group_state>& g, call_signature sig, schedule s,
-               std::size_t bytes, const options& o) {
-  return request(make_execution(g, sig, std::move(s), bytes, o));
+// The call by the registry's entry of `a`: inline on the calling thread when the entry has that
+// form and the call allows it, else as the entry's schedule run by an execution. `args` holds the
+// call's buffers and sizes; the group, the member and the chunk are filled in here.
+request run(const std::shared_ptr<group_state>& g, const call_signature& sig, operation op,
+            algorithm a, build_args args, const options& o, bool blocking) {
+  const entry* e = find_entry(op, a);
+  GAEA_ASSERT(e, "the chosen algorithm implements the call's operation");
+  args.g = g.get();
+  args.me = g->me;
+  args.chunk = o.chunk_bytes ? o.chunk_bytes : g->svc->cfg().chunk;
+  if (blocking && e->run_inline && shm_inline_allowed(g, sig, args.bytes, o) &&
+      e->run_inline(*g, sig, args))
+    return {};
+  shm_context shm_ctx;  // taken only when the call runs through the region (it takes a turn)
+  if (e->region) {
+    shm_ctx = shm_of(g, sig);
+    args.shm = &shm_ctx;
+  }
+  schedule s;
+  e->build(s, args);
+  return request(make_execution(g, sig, std::move(s), args.bytes, o));
 }
 
 std::size_t checked_product(std::size_t a, std::size_t b, const char* what) {
@@ -178,19 +197,14 @@ request start_rooted(const group& grp, operation op, const std::byte* from, std:
                      " on group '" + g->name + "': the root's buffer holds " +
                      std::to_string(all_count) + " elements, the members' parts " +
                      std::to_string(p.total / (elem_size ? elem_size : 1)));
-  const call_signature sig = p.signature(op, a, root);
-  if (blocking && gather && a == algorithm::shared_memory &&
-      shm_inline_allowed(g, sig, p.total / n, o) &&
-      shm_inline_allgather(*g, sig, root, from, to, p.offsets, p.sizes))
-    return {};
-  schedule s;
-  if (a == algorithm::shared_memory && gather)
-    shm_allgather(s, shm_of(g, sig), root, from, to, p.offsets, p.sizes);
-  else if (a == algorithm::shared_memory)
-    shm_scatter(s, shm_of(g, sig), root, from, to, p.offsets, p.sizes);
-  else
-    gather_scatter_builder(op, a)(s, whole(*g, g->me), root, from, to, p.offsets, p.sizes, phase_a);
-  return finish(g, sig, std::move(s), p.total / n, o);
+  return run(g, p.signature(op, a, root), op, a,
+             {.root = root,
+              .from = from,
+              .to = to,
+              .bytes = p.total / n,
+              .offsets = p.offsets,
+              .sizes = p.sizes},
+             o, blocking);
 }
 
 }  // namespace
@@ -224,25 +238,15 @@ request start_barrier(const group& grp, const options& o, bool blocking) {
   auto g = member_state(grp, operation::barrier);
   const call_shape shape{operation::barrier, 0, true};
   const algorithm a = choose_for(g, shape, o);
-  call_signature sig{static_cast<std::uint8_t>(operation::barrier), static_cast<std::uint8_t>(a)};
-  if (blocking && a == algorithm::shared_memory && shm_inline_allowed(g, sig, 0, o) &&
-      shm_inline_barrier(*g, sig))
-    return {};
-  schedule s;
-  if (a == algorithm::shared_memory)
-    shm_barrier(s, shm_of(g, sig));
-  else if (a == algorithm::hierarchical)
-    barrier_hierarchical(s, *g, g->me);
-  else
-    barrier_dissemination(s, whole(*g, g->me), phase_a);
-  return finish(g, sig, std::move(s), 0, o);
+  const call_signature sig{static_cast<std::uint8_t>(operation::barrier),
+                           static_cast<std::uint8_t>(a)};
+  return run(g, sig, operation::barrier, a, {}, o, blocking);
 }
 
 request start_broadcast(const group& grp, std::byte* buf, std::size_t bytes, int root,
                         const options& o, bool blocking) {
   auto g = member_state(grp, operation::broadcast);
   check_root(*g, operation::broadcast, root);
-  const settings& cfg = g->svc->cfg();
   const call_shape shape{operation::broadcast, bytes, true};
   const algorithm a = choose_for(g, shape, o);
   call_signature sig{static_cast<std::uint8_t>(operation::broadcast),
@@ -251,28 +255,8 @@ request start_broadcast(const group& grp, std::byte* buf, std::size_t bytes, int
                      0,
                      root,
                      bytes};
-  if (blocking && a == algorithm::shared_memory && shm_inline_allowed(g, sig, bytes, o) &&
-      shm_inline_broadcast(*g, sig, root, buf, bytes))
-    return {};
-  schedule s;
-  const team t = whole(*g, g->me);
-  switch (a) {
-    case algorithm::shared_memory:
-      shm_broadcast(s, shm_of(g, sig), root, buf, bytes);
-      break;
-    case algorithm::scatter_allgather:
-      bcast_scatter_allgather(s, t, root, buf, bytes, phase_a);
-      break;
-    case algorithm::chain:
-      bcast_chain(s, t, root, buf, bytes, o.chunk_bytes ? o.chunk_bytes : cfg.chunk, phase_a);
-      break;
-    case algorithm::hierarchical:
-      bcast_hierarchical(s, *g, g->me, root, buf, bytes, std::size_t{512} << 10);
-      break;
-    default:
-      bcast_binomial(s, t, root, buf, bytes, phase_a);
-  }
-  return finish(g, sig, std::move(s), bytes, o);
+  return run(g, sig, operation::broadcast, a, {.root = root, .to = buf, .bytes = bytes}, o,
+             blocking);
 }
 
 request start_reduce(const group& grp, const std::byte* in, std::byte* out, std::size_t count,
@@ -290,30 +274,12 @@ request start_reduce(const group& grp, const std::byte* in, std::byte* out, std:
                      static_cast<std::uint8_t>(op),
                      all ? -1 : root,
                      count};
-  schedule s;
-  const team t = whole(*g, g->me);
   if (!all && g->me == root && out == nullptr && count > 0)
     throw error("gaea::coll: reduce on group '" + g->name + "': the root needs an output");
-  if (blocking && a == algorithm::shared_memory && shm_inline_allowed(g, sig, bytes, o) &&
-      shm_inline_reduce(*g, sig, all ? -1 : root, in, out, count, r))
-    return {};
-  if (a == algorithm::shared_memory) {
-    shm_reduce(s, shm_of(g, sig), all ? -1 : root, in, out, count, r);
-  } else if (all) {
-    std::byte* acc = out;
-    if (a == algorithm::ring)
-      allreduce_ring(s, t, acc, count, r, phase_a);
-    else if (a == algorithm::hierarchical)
-      allreduce_hierarchical(s, *g, g->me, acc, count, r);
-    else
-      allreduce_recursive_doubling(s, t, acc, count, r, phase_a);
-  } else {
-    if (a == algorithm::hierarchical)
-      reduce_hierarchical(s, *g, g->me, root, in, out, count, r);
-    else
-      reduce_binomial(s, t, root, in, out, count, r, phase_a);
-  }
-  return finish(g, sig, std::move(s), bytes, o);
+  return run(
+      g, sig, kind, a,
+      {.root = all ? -1 : root, .from = in, .to = out, .bytes = bytes, .count = count, .red = r}, o,
+      blocking);
 }
 
 request start_allgather(const group& grp, const std::byte* mine, std::size_t mine_count,
@@ -329,17 +295,13 @@ request start_allgather(const group& grp, const std::byte* mine, std::size_t min
     fail_call(g, "gaea::coll: allgather on group '" + g->name + "': the output holds " +
                      std::to_string(all_count) + " elements, the members give " +
                      std::to_string(p.total / (elem_size ? elem_size : 1)));
-  const call_signature sig = p.signature(operation::allgather, a, -1);
-  if (blocking && a == algorithm::shared_memory &&
-      shm_inline_allowed(g, sig, mine_count * elem_size, o) &&
-      shm_inline_allgather(*g, sig, -1, mine, all, p.offsets, p.sizes))
-    return {};
-  schedule s;
-  if (a == algorithm::shared_memory)
-    shm_allgather(s, shm_of(g, sig), -1, mine, all, p.offsets, p.sizes);
-  else
-    allgather_ring(s, whole(*g, g->me), mine, all, p.offsets, p.sizes, phase_a);
-  return finish(g, sig, std::move(s), mine_count * elem_size, o);
+  return run(g, p.signature(operation::allgather, a, -1), operation::allgather, a,
+             {.from = mine,
+              .to = all,
+              .bytes = mine_count * elem_size,
+              .offsets = p.offsets,
+              .sizes = p.sizes},
+             o, blocking);
 }
 
 request start_gather(const group& grp, const std::byte* mine, std::size_t mine_count,
@@ -416,20 +378,8 @@ request start_alltoall(const group& grp, const std::byte* send, std::size_t send
                      0,
                      -1,
                      uniform ? block : 0};
-  if (blocking && a == algorithm::shared_memory && shm_inline_allowed(g, sig, l.send_len[0], o) &&
-      shm_inline_alltoall(*g, sig, send, recv, l.send_len[0]))
-    return {};
-  schedule s;
-  const team t = whole(*g, g->me);
-  if (a == algorithm::shared_memory)
-    shm_alltoall(s, shm_of(g, sig), send, recv, l.send_len[0]);
-  else if (a == algorithm::bruck)
-    alltoall_bruck(s, t, send, recv, l.send_len[0]);
-  else if (a == algorithm::pairwise)
-    alltoall_pairwise(s, t, send, recv, l);
-  else
-    alltoall_send_recv(s, t, send, recv, l);
-  return finish(g, sig, std::move(s), l.send_len.empty() ? 0 : l.send_len[0], o);
+  return run(g, sig, operation::alltoall, a,
+             {.from = send, .to = recv, .bytes = l.send_len[0], .layout = &l}, o, blocking);
 }
 
 }  // namespace detail
@@ -439,10 +389,10 @@ std::string cannot_run(const group& g, algorithm a, operation op, bool uniform) 
   if (!st) return "an empty group";
   if (!implements(a, op))
     return std::string(to_string(a)) + " is not an algorithm of " + std::string(to_string(op));
-  if (const char* why = detail::cannot_run(a, st->size(), uniform); *why) return why;
-  if (a == algorithm::shared_memory)
-    return detail::shm_cannot_run(*st, {op, 0, uniform}, st->svc->cfg());
-  return {};
+  const detail::entry* e = detail::find_entry(op, a);
+  if (!e) return {};  // automatic
+  return detail::why_not(*e,
+                         {op, st->size(), uniform, st.get(), st->svc ? &st->svc->cfg() : nullptr});
 }
 
 std::string broadcast(const group& g, std::string s, int root) {

@@ -14,7 +14,7 @@
 #include "detail/estimator_state.hpp"
 #include "detail/execution.hpp"
 #include "detail/group_state.hpp"
-#include "detail/select.hpp"
+#include "detail/registry.hpp"
 #include "detail/service.hpp"
 #include "detail/settings.hpp"
 #include "detail/shape.hpp"
@@ -32,21 +32,6 @@ namespace {
 constexpr int file_version = 3;
 constexpr auto kinds = static_cast<std::size_t>(detail::step_kind::count_);
 }  // namespace
-
-namespace detail {
-std::vector<algorithm> candidates(operation op, int size) {
-  // Every algorithm of the operation that can run on `size` members, in enum order.
-  std::vector<algorithm> out;
-  for (auto a = static_cast<std::uint8_t>(algorithm::automatic) + 1;
-       a <= static_cast<std::uint8_t>(algorithm::send_recv); ++a) {
-    const auto algo = static_cast<algorithm>(a);
-    if (!implements(algo, op)) continue;
-    if (*cannot_run(algo, size, true)) continue;
-    out.push_back(algo);
-  }
-  return out;
-}
-}  // namespace detail
 
 double message_curve::at(double b) const noexcept {
   const std::size_t n = std::min(bytes.size(), seconds.size());
@@ -356,8 +341,11 @@ std::optional<algorithm> estimator_choice(const group_state& g, const call_shape
       [&] {
         return static_cast<double>(e->choose(c.op, c.bytes, g.size(), g.nodes(), g.block));
       })));
-  // Bruck needs equal blocks; the others fall back to the rules.
-  if (a == algorithm::automatic || (a == algorithm::bruck && !c.uniform)) return std::nullopt;
+  // The estimator compares algorithms by group size alone: one that cannot run this call (Bruck
+  // on alltoallv) leaves it to the rules.
+  const entry* chosen = find_entry(c.op, a);
+  if (!chosen || !why_not(*chosen, {c.op, g.size(), c.uniform, &g, &g.svc->cfg()}).empty())
+    return std::nullopt;
   return a;
 }
 

@@ -1,43 +1,18 @@
-// The collective call options: which algorithms implement an operation, and scoped_energy.
+// The collective call options: which algorithms implement an operation (the registry's
+// entries), and scoped_energy.
 
 #include "gaea/coll/options.hpp"
 
 #include <array>
 #include <utility>
 
+#include "detail/registry.hpp"
 #include "detail/settings.hpp"
 
 namespace gaea::coll {
 
 bool implements(algorithm a, operation op) noexcept {
-  using enum algorithm;
-  switch (a) {
-    case automatic:
-    case shared_memory:
-      return true;
-    case dissemination:
-      return op == operation::barrier;
-    case binomial:
-      return op == operation::broadcast || op == operation::reduce || op == operation::gather ||
-             op == operation::scatter;
-    case linear:
-      return op == operation::gather || op == operation::scatter;
-    case scatter_allgather:
-    case chain:
-      return op == operation::broadcast;
-    case recursive_doubling:
-      return op == operation::allreduce;
-    case ring:
-      return op == operation::allgather || op == operation::allreduce;
-    case hierarchical:
-      return op == operation::barrier || op == operation::broadcast || op == operation::reduce ||
-             op == operation::allreduce;
-    case bruck:
-    case pairwise:
-    case send_recv:
-      return op == operation::alltoall;
-  }
-  return false;
+  return a == algorithm::automatic || detail::find_entry(op, a) != nullptr;
 }
 
 namespace {

@@ -1,5 +1,5 @@
-// Shape-only schedules of every algorithm (no buffers) for the estimator and the energy strategy,
-// and synthetic groups of any size and node count to walk them on.
+// Shape-only schedules of every algorithm (its registry entry's builder without buffers) for the
+// estimator and the energy strategy, and synthetic groups of any size and node count.
 
 #include "detail/shape.hpp"
 
@@ -7,115 +7,55 @@
 #include <vector>
 
 #include "detail/builders.hpp"
+#include "detail/registry.hpp"
 #include "detail/service.hpp"
 #include "detail/settings.hpp"
+#include "gaea/base/assert.hpp"
 
 namespace gaea::coll::detail {
 
 namespace {
 void noop(std::byte*, const std::byte*, std::size_t) {}
-
-// algorithm::shared_memory's steps: local work only (its pattern has no messages).
-void shm_shape(schedule& s, operation op, const group_state& g, std::size_t bytes) {
-  shm_context c;
-  c.g = &g;
-  c.buffer_bytes = shm_buffer_bytes(g.svc ? g.svc->cfg() : settings{}, g.size());
-  const auto n = static_cast<std::size_t>(g.size());
-  std::vector<std::size_t> sizes(n, bytes), offsets(n);
-  for (std::size_t i = 0; i < n; ++i)
-    offsets[i] = i * bytes;
-  switch (op) {
-    case operation::barrier:
-      return shm_barrier(s, c);
-    case operation::broadcast:
-      return shm_broadcast(s, c, 0, nullptr, bytes);
-    case operation::reduce:
-    case operation::allreduce:
-      return shm_reduce(s, c, op == operation::reduce ? 0 : -1, nullptr, nullptr, bytes / 8,
-                        reducer{8, noop});
-    case operation::allgather:
-    case operation::gather:
-      return shm_allgather(s, c, op == operation::gather ? 0 : -1, nullptr, nullptr, offsets,
-                           sizes);
-    case operation::scatter:
-      return shm_scatter(s, c, 0, nullptr, nullptr, offsets, sizes);
-    case operation::alltoall:
-      return shm_alltoall(s, c, nullptr, nullptr, bytes);
-  }
-}
 }  // namespace
 
 schedule shape_schedule(operation op, algorithm a, const group_state& g, int me, std::size_t bytes,
                         std::size_t chunk) {
+  const entry* e = find_entry(op, a);
+  GAEA_ASSERT(e, "a shape is asked of an algorithm the operation does not have");
+  const operation_entry& row = operation_registry()[static_cast<std::size_t>(op)];
   schedule s;
   s.shape_only = true;
-  if (a == algorithm::shared_memory) {
-    shm_shape(s, op, g, bytes);
-    return s;
+  build_args args{.g = &g,
+                  .me = me,
+                  .root = row.rooted ? 0 : -1,
+                  .bytes = bytes,
+                  .count = bytes / 8,
+                  .red = reducer{8, noop},
+                  .chunk = chunk};
+  const auto n = static_cast<std::size_t>(g.size());
+  std::vector<std::size_t> sizes, offsets;
+  exchange_layout l;
+  if (row.data == shape_data::parts) {
+    sizes.assign(n, bytes);
+    offsets.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      offsets[i] = i * bytes;
+    args.offsets = offsets;
+    args.sizes = sizes;
+  } else if (row.data == shape_data::layout) {
+    l.send_len.assign(n, bytes);
+    l.recv_len.assign(n, bytes);
+    l.send_off.resize(n);
+    l.recv_off.resize(n);
+    args.layout = &l;
   }
-  const team t = whole(g, me);
-  const reducer r{8, noop};
-  const std::size_t count = bytes / 8;
-  switch (op) {
-    case operation::barrier:
-      if (a == algorithm::hierarchical)
-        barrier_hierarchical(s, g, me);
-      else
-        barrier_dissemination(s, t, phase_a);
-      break;
-    case operation::broadcast:
-      if (a == algorithm::scatter_allgather)
-        bcast_scatter_allgather(s, t, 0, nullptr, bytes, phase_a);
-      else if (a == algorithm::chain)
-        bcast_chain(s, t, 0, nullptr, bytes, chunk, phase_a);
-      else if (a == algorithm::hierarchical)
-        bcast_hierarchical(s, g, me, 0, nullptr, bytes, std::size_t{512} << 10);
-      else
-        bcast_binomial(s, t, 0, nullptr, bytes, phase_a);
-      break;
-    case operation::reduce:
-      if (a == algorithm::hierarchical)
-        reduce_hierarchical(s, g, me, 0, nullptr, nullptr, count, r);
-      else
-        reduce_binomial(s, t, 0, nullptr, nullptr, count, r, phase_a);
-      break;
-    case operation::allreduce:
-      if (a == algorithm::ring)
-        allreduce_ring(s, t, nullptr, count, r, phase_a);
-      else if (a == algorithm::hierarchical)
-        allreduce_hierarchical(s, g, me, nullptr, count, r);
-      else
-        allreduce_recursive_doubling(s, t, nullptr, count, r, phase_a);
-      break;
-    case operation::allgather:
-    case operation::gather:
-    case operation::scatter: {
-      const auto n = static_cast<std::size_t>(g.size());
-      std::vector<std::size_t> sizes(n, bytes), offsets(n);
-      for (std::size_t i = 0; i < n; ++i)
-        offsets[i] = i * bytes;
-      if (op == operation::allgather)
-        allgather_ring(s, t, nullptr, nullptr, offsets, sizes, phase_a);
-      else
-        gather_scatter_builder(op, a)(s, t, 0, nullptr, nullptr, offsets, sizes, phase_a);
-      break;
-    }
-    case operation::alltoall: {
-      const auto n = static_cast<std::size_t>(g.size());
-      exchange_layout l;
-      l.send_len.assign(n, bytes);
-      l.recv_len.assign(n, bytes);
-      l.send_off.resize(n);
-      l.recv_off.resize(n);
-      if (a == algorithm::bruck)
-        alltoall_bruck(s, t, nullptr, nullptr, bytes);
-      else if (a == algorithm::pairwise)
-        alltoall_pairwise(s, t, nullptr, nullptr, l);
-      else
-        alltoall_send_recv(s, t, nullptr, nullptr, l);
-      break;
-    }
+  shm_context c;  // a region entry's steps: local work only (no messages)
+  if (e->region) {
+    c.g = &g;
+    c.buffer_bytes = shm_buffer_bytes(g.svc ? g.svc->cfg() : settings{}, g.size());
+    args.shm = &c;
   }
+  e->build(s, args);
   return s;
 }
 

@@ -200,9 +200,4 @@ void scatter_linear(schedule& s, const team& t, int root_pos, const std::byte* a
   copy_after(s, r, mine, at(src, offsets[static_cast<std::size_t>(root_pos)]), own);
 }
 
-rooted_builder gather_scatter_builder(operation op, algorithm a) noexcept {
-  if (op == operation::gather) return a == algorithm::linear ? gather_linear : gather_binomial;
-  return a == algorithm::linear ? scatter_linear : scatter_binomial;
-}
-
 }  // namespace gaea::coll::detail

@@ -83,12 +83,6 @@ void scatter_binomial(schedule& s, const team& t, int root_pos, const std::byte*
 void scatter_linear(schedule& s, const team& t, int root_pos, const std::byte* all, std::byte* mine,
                     std::span<const std::size_t> offsets, std::span<const std::size_t> sizes,
                     std::uint32_t phase);
-/// The builder of `a` (binomial or linear) for operation::gather or ::scatter; `from` is the
-/// side read (gather: mine, scatter: all), `to` the side written.
-using rooted_builder = void (*)(schedule& s, const team& t, int root_pos, const std::byte* from,
-                                std::byte* to, std::span<const std::size_t> offsets,
-                                std::span<const std::size_t> sizes, std::uint32_t phase);
-rooted_builder gather_scatter_builder(operation op, algorithm a) noexcept;
 
 /// Per-peer byte ranges of an all-to-all (uniform or v).
 struct exchange_layout {

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "detail/group_state.hpp"
-#include "detail/select.hpp"
+#include "detail/registry.hpp"
 
 namespace gaea::coll::detail {
 

@@ -12,7 +12,7 @@ namespace gaea::coll::detail {
 
 /// Shape-only schedule of `a` for member `me` of `g`, moving `bytes` per member (broadcast,
 /// reduce: the buffer; allgather, gather, scatter: each member's part; alltoall: one block),
-/// root 0.
+/// root 0: the registry entry's builder without buffers. `a` must implement `op`.
 schedule shape_schedule(operation op, algorithm a, const group_state& g, int me, std::size_t bytes,
                         std::size_t chunk);
 

@@ -32,7 +32,4 @@ struct sim_result {
 sim_result simulate(const estimator& e, operation op, algorithm a, const group_state& g,
                     std::size_t bytes, std::size_t chunk, bool features);
 
-/// The algorithms the estimator compares for `op` on `size` members.
-std::vector<algorithm> candidates(operation op, int size);
-
 }  // namespace gaea::coll::detail
