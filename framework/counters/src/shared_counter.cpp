@@ -10,11 +10,11 @@
 #include <thread>
 
 #include "detail/service.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 
@@ -28,7 +28,7 @@ namespace detail {
 // One counter operation in flight: its completions, the reply's landing place and who waits.
 struct fetch_state {
   explicit fetch_state(runtime& r)
-      : rt(r), w(r.worker()), thread(std::this_thread::get_id()), t0(progress::monotonic_ns()) {}
+      : rt(r), w(r.worker()), thread(std::this_thread::get_id()), t0(gaea::monotonic_ns()) {}
   fetch_state(const fetch_state&) = delete;
   fetch_state& operator=(const fetch_state&) = delete;
 
@@ -51,7 +51,7 @@ struct fetch_state {
     completed = true;
     auto& f = stats();
     bump(f.ops);
-    bump(f.op_ns, static_cast<std::uint64_t>(progress::monotonic_ns() - t0));
+    bump(f.op_ns, static_cast<std::uint64_t>(gaea::monotonic_ns() - t0));
     done.check();
   }
   std::int64_t wait() {

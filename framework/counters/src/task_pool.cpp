@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "detail/service.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 
@@ -168,9 +168,9 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
     per_thread& f = figs[static_cast<std::size_t>(w)];
     try {
       while (!failed.load(std::memory_order_relaxed)) {
-        const std::int64_t t0 = progress::monotonic_ns();
+        const std::int64_t t0 = gaea::monotonic_ns();
         const task_range r = p.counter.next();
-        const std::int64_t t1 = progress::monotonic_ns();
+        const std::int64_t t1 = gaea::monotonic_ns();
         f.wait_ns += t1 - t0;
         if (r.empty()) break;
         ++f.fetches;
@@ -179,7 +179,7 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
           fn(id, w);
           ++f.tasks;
         }
-        f.compute_ns += progress::monotonic_ns() - t1;
+        f.compute_ns += gaea::monotonic_ns() - t1;
       }
     } catch (...) {
       std::lock_guard lock(error_mutex);
@@ -188,7 +188,7 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
     }
   };
 
-  const std::int64_t start = progress::monotonic_ns();
+  const std::int64_t start = gaea::monotonic_ns();
   if (p.threads == 1) {
     work(0);
   } else if (p.opt.executor == pool_executor::threads) {
@@ -214,7 +214,7 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
           tbb::simple_partitioner());
     });
   }
-  const std::int64_t wall = progress::monotonic_ns() - start;
+  const std::int64_t wall = gaea::monotonic_ns() - start;
   rt.barrier();  // every rank is done; the owner has answered every request
 
   task_stats s;

@@ -9,7 +9,6 @@
 #include "detail/op_state.hpp"
 #include "detail/stats_counters.hpp"
 #include "gaea/base/detail/wait_each.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"

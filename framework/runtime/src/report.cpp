@@ -20,11 +20,11 @@
 #include <vector>
 
 #include "detail/report_summary.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/energy/markup.hpp"
 #include "gaea/energy/slurm.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/communicator.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/writers.hpp"
@@ -143,8 +143,8 @@ void runtime::write_report_and_trace() {
   if (want_report) {
     // The interval's end, read first: CPU and wall time over the same span (report_start_*).
     std::vector<std::int64_t> counts(detail::i_fixed, 0);
-    counts[detail::i_end_ns] = progress::monotonic_ns();
-    const std::int64_t cpu_ns = progress::process_cpu_ns() - report_start_cpu_ns_;
+    counts[detail::i_end_ns] = gaea::monotonic_ns();
+    const std::int64_t cpu_ns = gaea::process_cpu_ns() - report_start_cpu_ns_;
     counts[detail::i_start_ns] = report_start_ns_;
     std::vector<double> mine(detail::r_fixed, 0.0);
     const progress::telemetry_totals t = progress_->totals();
