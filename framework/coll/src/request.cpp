@@ -12,10 +12,8 @@ void request::wait() {
 }
 
 bool request::test() {
-  detail::execution* const ex = state();
-  if (!ex) return true;
-  if (!ex->test()) return false;
-  (void)release();
+  if (!request_handle::test()) return false;
+  (void)release();  // complete: the collective's state is not needed any more
   return true;
 }
 

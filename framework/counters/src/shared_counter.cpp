@@ -66,11 +66,11 @@ struct fetch_state final : gaea::detail::request_state {
   // What a fetch_request asks of the operation it holds.
   bool request_finished() const noexcept override { return completed; }
   void request_wait() override { (void)wait(); }
+  bool request_test() override { return test(); }
   bool test() {
     if (completed) return true;
     check_thread("test()");
-    if (!done.done()) rt.progress().poll(w);
-    if (!done.done()) return false;
+    if (!rt.progress().test(w, done)) return false;
     finish();
     return true;
   }
@@ -82,10 +82,6 @@ std::int64_t fetch_request::wait() {
   detail::fetch_state* const st = state();
   if (!st) throw error("fetch_request::wait() on an empty handle (no operation, no value)");
   return st->wait();
-}
-
-bool fetch_request::test() {
-  return !state() || state()->test();
 }
 
 struct shared_counter::impl {

@@ -37,8 +37,7 @@ void op_state::wait() {
 bool op_state::test() {
   if (completed) return true;
   check_thread("test()");
-  if (!done.done()) rt.progress().poll(w);
-  if (!done.done()) return false;
+  if (!rt.progress().test(w, done)) return false;
   finish();
   return true;
 }
@@ -60,10 +59,6 @@ void request::wait() {
     const trace::scoped_region region("ga.wait");
     state()->wait();
   }
-}
-
-bool request::test() {
-  return !state() || state()->test();
 }
 
 void wait_all(std::span<request> rs) {

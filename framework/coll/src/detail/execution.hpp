@@ -52,6 +52,7 @@ class execution final : public gaea::detail::request_state {
   // What a coll::request asks of the collective it holds.
   bool request_finished() const noexcept override { return done(); }
   void request_wait() override { wait(); }
+  bool request_test() override { return test(); }
 
  private:
   bool advance(bool block);

@@ -47,6 +47,7 @@ struct op_state final : gaea::detail::request_state {
   // What a ga::request asks of the operation it holds.
   bool request_finished() const noexcept override { return completed; }
   void request_wait() override { wait(); }
+  bool request_test() override { return test(); }
 
  private:
   void check_thread(const char* what) const;

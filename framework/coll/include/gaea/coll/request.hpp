@@ -17,11 +17,10 @@ class execution;
 /// its starting thread is inside test(), wait() or another Gaea collective wait (as MPI's
 /// non-blocking collectives without an asynchronous engine); buffers passed to the call must
 /// stay untouched until it completes. Several may be outstanding, on one group or several.
-/// Move-only (gaea/base/detail/request_handle.hpp): the default handle is empty (complete); a
-/// constructor taking a started collective is used by the start functions of collectives.hpp;
+/// Move-only, as every Gaea request (gaea/base/detail/request_handle.hpp): a default or moved-from
+/// handle is empty (complete); the constructor from a started collective is collectives.hpp's;
 /// move assignment waits for the collective held so far, then takes over the source's; the
-/// destructor waits for an unfinished collective (errors go to stderr: it cannot throw);
-/// pending() is true while a collective is held and not yet waited for.
+/// destructor waits for an unfinished collective (errors go to stderr: it cannot throw).
 /// Thread safety: test()/wait() from the thread that started it (gaea::error otherwise).
 class request : public gaea::detail::request_handle<request, detail::execution> {
  public:
@@ -33,6 +32,8 @@ class request : public gaea::detail::request_handle<request, detail::execution> 
   void wait();
   /// Advances without blocking; true when complete (then wait() returns at once).
   bool test();
+  /// True while a collective is held and not yet waited for.
+  using request_handle::pending;
 
  private:
   friend request_handle;

@@ -27,12 +27,11 @@ struct fetch_state;
 
 /// Handle of a non-blocking counter operation (shared_counter::fetch_add(n, nonblocking)):
 /// wait() returns the counter's previous value. Any number may be outstanding.
-/// Move-only (gaea/base/detail/request_handle.hpp): the default handle is empty (wait() throws,
-/// test() is true); a constructor taking an issued operation is used by
-/// shared_counter::fetch_add(n, nonblocking) (not by users); move assignment waits for the
-/// operation held so far (its value is dropped), then takes over the source's; the destructor
-/// waits for an unfinished operation (errors go to stderr: a destructor cannot throw); pending()
-/// is true while an operation is held and its value has not come back yet (or not been seen).
+/// Move-only, as every Gaea request (gaea/base/detail/request_handle.hpp): a default or moved-from
+/// handle is empty (wait() throws, test() is true); the constructor from an operation is
+/// shared_counter's, not the users'; move assignment waits for the operation held so far (its
+/// value is dropped), then takes over the source's; the destructor waits for an unfinished
+/// operation (errors go to stderr: a destructor cannot throw).
 /// Thread safety: wait() and test() from the thread that issued the operation (its transport
 /// worker carries it); gaea::error otherwise.
 class fetch_request : public gaea::detail::request_handle<fetch_request, detail::fetch_state> {
@@ -45,7 +44,9 @@ class fetch_request : public gaea::detail::request_handle<fetch_request, detail:
   std::int64_t wait();
   /// One progress step; true when the value is back (then wait() returns at once). Throws like
   /// wait() (but an empty handle is complete).
-  bool test();
+  using request_handle::test;
+  /// True while an operation is held and its value has not come back yet (or not been seen).
+  using request_handle::pending;
 
  private:
   friend request_handle;

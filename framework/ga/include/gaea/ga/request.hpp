@@ -33,11 +33,11 @@ class array_core;
 ///     fence() or sync() on the array (or a later get of the same array from the same owner).
 /// Thread safety: wait() and test() must be called by the thread that issued the operation
 /// (its transport worker carries it); gaea::error otherwise.
-/// Move-only (gaea/base/detail/request_handle.hpp): the default handle is empty (complete); a
-/// constructor taking an issued operation is used by global_array's non-blocking calls (not by
-/// users); move assignment waits for the operation held so far, then takes over the source's; the
+/// Move-only, as every Gaea request (gaea/base/detail/request_handle.hpp): a default or moved-from
+/// handle is empty (complete); the constructor from an operation is global_array's, not the
+/// users'; move assignment waits for the operation held so far, then takes over the source's; the
 /// destructor waits for an unfinished operation (errors are reported on stderr: a destructor
-/// cannot throw); pending() is true while an operation is held and not yet waited for.
+/// cannot throw).
 class request : public gaea::detail::request_handle<request, detail::op_state> {
  public:
   using request_handle::request_handle;
@@ -47,7 +47,9 @@ class request : public gaea::detail::request_handle<request, detail::op_state> {
   void wait();
   /// One progress step; true when the operation has completed (then wait() returns at once).
   /// Throws like wait().
-  bool test();
+  using request_handle::test;
+  /// True while an operation is held and not yet waited for.
+  using request_handle::pending;
 
  private:
   friend request_handle;

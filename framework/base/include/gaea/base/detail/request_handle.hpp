@@ -2,7 +2,7 @@
 /// \file
 /// Internal (not API): the ownership, move and destruction rules shared by Gaea's request handles
 /// (ga::request, coll::request, counters::fetch_request). Each module keeps its own wait() and
-/// test(); the state it starts derives from request_state.
+/// test() or not; the state it starts derives from request_state.
 
 #include <memory>
 #include <utility>
@@ -21,6 +21,8 @@ class request_state {
   virtual bool request_finished() const noexcept = 0;
   /// Blocks (by the progress mode) until finished; throws the operation's failure.
   virtual void request_wait() = 0;
+  /// One progress step, never blocking; true when finished. Throws like request_wait().
+  virtual bool request_test() = 0;
 };
 
 /// The base of a request handle `Derived` whose operations are `State`s (a request_state):
@@ -53,6 +55,9 @@ class request_handle {
 
   /// True while an operation is held and not yet finished.
   bool pending() const noexcept { return st_ && !st_->request_finished(); }
+  /// One progress step, never blocking; true when the operation has finished or none is held
+  /// (then wait() returns at once). Throws like wait().
+  bool test() { return !st_ || st_->request_test(); }
 
  protected:
   /// The operation held, or nullptr when empty (in the module's sources, where State is complete).
