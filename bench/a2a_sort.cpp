@@ -56,14 +56,14 @@
 
 #include "bench_common.hpp"
 #include "cli.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/coll/collectives.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace {
 
 namespace coll = gaea::coll;
-using gaea::progress::monotonic_ns;
+using gaea::monotonic_ns;
 using nlohmann::json;
 
 constexpr const char* program = "gaea-a2a-sort-bench";

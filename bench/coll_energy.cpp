@@ -54,17 +54,17 @@
 
 #include "bench_common.hpp"
 #include "cli.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/energy/model.hpp"
 #include "gaea/energy/throttle.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace {
 
 namespace coll = gaea::coll;
-using gaea::progress::monotonic_ns;
-using gaea::progress::process_cpu_ns;
+using gaea::monotonic_ns;
+using gaea::process_cpu_ns;
 using nlohmann::json;
 
 constexpr const char* model_caveat =

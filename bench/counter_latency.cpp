@@ -25,14 +25,14 @@
 
 #include "bench_common.hpp"
 #include "cli.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/counters/task_counter.hpp"
 #include "gaea/counters/task_pool.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace {
-using gaea::progress::monotonic_ns;
+using gaea::monotonic_ns;
 
 // A kernel that computes for `us` microseconds without calling any library.
 double kernel(double us, double x = 1.0) {

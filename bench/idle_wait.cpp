@@ -20,8 +20,8 @@
 
 #include "bench_common.hpp"
 #include "cli.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/coll/collectives.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -33,13 +33,13 @@ using gaea_bench::wait_config;
 /// A dependent floating-point chain the compiler cannot drop; returns iterations done.
 std::uint64_t compute_for(double seconds) {
   constexpr std::uint64_t chunk = 20000;  // ~tens of us between clock reads
-  const std::int64_t end = progress::monotonic_ns() + static_cast<std::int64_t>(seconds * 1e9);
+  const std::int64_t end = gaea::monotonic_ns() + static_cast<std::int64_t>(seconds * 1e9);
   // Operands from volatiles: with constants the compiler folds the chain (1.0 is its fixed point).
   volatile double seed = 1.0, mul = 0.9999999, add = 1e-7;
   double x = seed;
   const double a = mul, c = add;
   std::uint64_t n = 0;
-  while (progress::monotonic_ns() < end) {
+  while (gaea::monotonic_ns() < end) {
     for (std::uint64_t k = 0; k < chunk; ++k)
       x = x * a + c;
     n += chunk;
@@ -70,9 +70,9 @@ double solo_rate(gaea::runtime& rt, double seconds) {
   rt.barrier();
   double rate = 0;
   if (rt.rank() == 0) {
-    const std::int64_t t0 = progress::monotonic_ns();
+    const std::int64_t t0 = gaea::monotonic_ns();
     const std::uint64_t n = compute_for(seconds);
-    rate = static_cast<double>(n) / gaea_bench::seconds(progress::monotonic_ns() - t0);
+    rate = static_cast<double>(n) / gaea_bench::seconds(gaea::monotonic_ns() - t0);
   } else {
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
   }
@@ -89,15 +89,15 @@ std::vector<double> waiting_period(gaea::runtime& rt, const wait_config& c, doub
     rt.barrier();
     const progress::telemetry_totals t0 = rt.progress().totals();
     const double e0 = rt.energy().joules;
-    const std::int64_t cpu0 = progress::process_cpu_ns();
-    const std::int64_t w0 = progress::monotonic_ns();
+    const std::int64_t cpu0 = gaea::process_cpu_ns();
+    const std::int64_t w0 = gaea::monotonic_ns();
     if (rt.rank() == 0) {
       const std::uint64_t n = compute_for(seconds);
-      mine[f_rate] = static_cast<double>(n) / gaea_bench::seconds(progress::monotonic_ns() - w0);
+      mine[f_rate] = static_cast<double>(n) / gaea_bench::seconds(gaea::monotonic_ns() - w0);
     }
     rt.barrier();  // ranks 1..P-1 wait here for rank 0
-    const std::int64_t w1 = progress::monotonic_ns();
-    const std::int64_t cpu1 = progress::process_cpu_ns();
+    const std::int64_t w1 = gaea::monotonic_ns();
+    const std::int64_t cpu1 = gaea::process_cpu_ns();
     const double e1 = rt.energy().joules;
     const progress::telemetry_totals t1 = rt.progress().totals();
     mine[f_wall_s] = gaea_bench::seconds(w1 - w0);

@@ -37,9 +37,9 @@
 
 #include "bench_common.hpp"
 #include "cli.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
     rx.arrival_ns.assign(n_msgs, 0);
     rx.expected = n_msgs;
     rt.comm().register_handler(reaction_handler, [&rx, &rt](const gaea::comm::am_message& m) {
-      const std::int64_t now = progress::monotonic_ns();  // first: the stamp is the point
+      const std::int64_t now = gaea::monotonic_ns();  // first: the stamp is the point
       msg_header h;
       if (m.header.size() != sizeof h) return;
       std::memcpy(&h, m.header.data(), sizeof h);
@@ -210,13 +210,13 @@ int main(int argc, char** argv) {
         rt.barrier();
         if (rt.rank() == 0) {
           gaea::comm::worker& w = rt.worker();
-          std::int64_t prev = progress::monotonic_ns();
+          std::int64_t prev = gaea::monotonic_ns();
           for (std::size_t i = 0; i < n_msgs; ++i) {
             // Sleep (never spin) until the gap since the previous send has passed.
             if (gap_of[i] > 0) sleep_until(prev + gap_of[i]);
             const msg_header h{i};
             gaea::comm::completion sent;
-            prev = progress::monotonic_ns();
+            prev = gaea::monotonic_ns();
             send_ns[i] = prev;
             w.am_send(1, reaction_handler, std::as_bytes(std::span<const msg_header>(&h, 1)),
                       payload, sent, nullptr);
@@ -225,14 +225,14 @@ int main(int argc, char** argv) {
         } else if (rt.rank() == 1) {
           const progress::telemetry_totals t0 = rt.progress().totals();
           const double e0 = rt.energy().joules;
-          const std::int64_t cpu0 = progress::process_cpu_ns();
-          const std::int64_t w0 = progress::monotonic_ns();
+          const std::int64_t cpu0 = gaea::process_cpu_ns();
+          const std::int64_t w0 = gaea::monotonic_ns();
           gaea::comm::worker& w = rt.worker();
           rt.progress().wait_until(
               w, [&] { return rx.received.load(std::memory_order_acquire) >= rx.expected; },
               /*notified=*/true);
-          const std::int64_t w1 = progress::monotonic_ns();
-          const std::int64_t cpu1 = progress::process_cpu_ns();
+          const std::int64_t w1 = gaea::monotonic_ns();
+          const std::int64_t cpu1 = gaea::process_cpu_ns();
           const double e1 = rt.energy().joules;
           const progress::telemetry_totals t1 = rt.progress().totals();
           mine[f_wall_s] = gaea_bench::seconds(w1 - w0);

@@ -38,9 +38,9 @@
 
 #include "bench_common.hpp"
 #include "cli.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/global_array.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
@@ -173,12 +173,12 @@ class shift_arrays {
     // Time-bounded: the clock is read every `stride` iterations, the stride doubling while
     // checks come less than 20 us apart, so sub-microsecond operations pay almost nothing for it
     // and the block overshoots by at most ~40 us plus one iteration.
-    const std::int64_t start = gaea::progress::monotonic_ns();
+    const std::int64_t start = gaea::monotonic_ns();
     std::int64_t iters = 0, stride = 1, next_check = 1, last_check = start;
     for (;;) {
       iteration();
       if (++iters < next_check) continue;
-      const std::int64_t now = gaea::progress::monotonic_ns();
+      const std::int64_t now = gaea::monotonic_ns();
       if (now - start >= block_ns && iters >= min_iters) return iters;
       if (now - last_check < 20000) stride *= 2;
       last_check = now;
@@ -214,13 +214,13 @@ sample timed_block(gaea::runtime& rt, shift_arrays& arrays, prim x, std::size_t 
     rt.barrier();  // every rank has switched before the clock starts
     t0 = rt.progress().totals();
     e0 = rt.energy().joules;
-    cpu0 = progress::process_cpu_ns();
-    w0 = progress::monotonic_ns();
+    cpu0 = gaea::process_cpu_ns();
+    w0 = gaea::monotonic_ns();
     iters = arrays.run(x, bytes, bp.fixed_iters, bp.min_iters, bp.block_ns, dest_patch);
-    w1 = progress::monotonic_ns();
+    w1 = gaea::monotonic_ns();
     rt.barrier();
-    w2 = progress::monotonic_ns();
-    cpu1 = progress::process_cpu_ns();
+    w2 = gaea::monotonic_ns();
+    cpu1 = gaea::process_cpu_ns();
     const gaea::energy_reading e = rt.energy();
     e1 = e.joules;
     measured = e.measured;

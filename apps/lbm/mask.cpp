@@ -12,6 +12,7 @@
 
 #include "gaea/base/error.hpp"
 #include "gaea/base/input_file.hpp"
+#include "gaea/runtime/detail/hdf5.hpp"
 
 namespace lbm {
 
@@ -144,15 +145,16 @@ mask read_mask(const std::string& path) {
     // "solid" of any integer type (uint8 from h5py or older snapshots, int32 from ours), which
     // HDF5's conversion handles and ga::read (exact element types only) does not.
     gaea::check_input_file(path, "mask");  // a FIFO would block H5Fopen
-    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0) throw gaea::error("mask '" + path + "': cannot open as HDF5");
-    const hid_t d = H5Dopen2(f, "solid", H5P_DEFAULT);
-    if (d < 0) {
-      H5Fclose(f);
-      throw gaea::error("mask '" + path + "': no dataset 'solid'");
-    }
-    const hid_t s = H5Dget_space(d);
-    const hid_t type = H5Dget_type(d);
+    using gaea::detail::h5_handle;
+    h5_handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    if (!file.ok()) throw gaea::error("mask '" + path + "': cannot open as HDF5");
+    h5_handle set(H5Dopen2(file.get(), "solid", H5P_DEFAULT), H5Dclose);
+    if (!set.ok()) throw gaea::error("mask '" + path + "': no dataset 'solid'");
+    const hid_t d = set.get();
+    h5_handle space(H5Dget_space(d), H5Sclose);
+    h5_handle data_type(H5Dget_type(d), H5Tclose);
+    const hid_t s = space.get();
+    const hid_t type = data_type.get();
     // Only integers: HDF5 would silently truncate 0.7 to 0 when converting a float dataset.
     const bool integer = type >= 0 && H5Tget_class(type) == H5T_INTEGER;
     hsize_t dims[2] = {0, 0};
@@ -176,10 +178,6 @@ mask read_mask(const std::string& path) {
     // HDF5 clamps and the check below refuses), so that -7 is seen as -7, not clipped to 0.
     const bool read = ok && too_big.empty() &&
                       H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) >= 0;
-    if (type >= 0) H5Tclose(type);
-    H5Sclose(s);
-    H5Dclose(d);
-    H5Fclose(f);
     if (!too_big.empty()) throw gaea::error(too_big);
     if (!read)
       throw gaea::error(

@@ -7,17 +7,17 @@
 #include <numeric>
 #include <random>
 
+#include "gaea/base/clock.hpp"
 #include "gaea/base/detail/median.hpp"
 #include "gaea/base/nonblocking.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/protocol.hpp"
-#include "gaea/progress/clock.hpp"
 
 namespace gaea_model {
 
 namespace {
 
-using gaea::progress::monotonic_s;
+using gaea::monotonic_s;
 namespace ga = gaea::ga;
 namespace coll = gaea::coll;
 

@@ -13,10 +13,12 @@
 #include "ga_reference.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/io.hpp"
+#include "gaea/runtime/detail/hdf5.hpp"
 
 using namespace gaea;
 using namespace gaea::test;
 using Catch::Matchers::Contains;
+using gaea::detail::h5_handle;
 
 namespace {
 
@@ -44,12 +46,9 @@ struct temp_dir {
 };
 
 bool has_attribute(const std::string& file, const std::string& set, const char* name) {
-  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  const hid_t d = H5Dopen2(f, set.c_str(), H5P_DEFAULT);
-  const bool yes = H5Aexists(d, name) > 0;
-  H5Dclose(d);
-  H5Fclose(f);
-  return yes;
+  const h5_handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  const h5_handle d(H5Dopen2(f.get(), set.c_str(), H5P_DEFAULT), H5Dclose);
+  return H5Aexists(d.get(), name) > 0;
 }
 
 const index d2{13, 11};
@@ -227,14 +226,12 @@ TEST_CASE("ga io: application attributes and the shape of any dataset", "[ga][io
   CHECK(s.dims == d2);
   const std::string plain = dir.file("plain.h5");
   if (rt().rank() == 0) {
-    const hid_t h = H5Fcreate(plain.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    const h5_handle h(H5Fcreate(plain.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     const hsize_t dims[3] = {2, 3, 5};
-    const hid_t sp = H5Screate_simple(3, dims, nullptr);
-    const hid_t d =
-        H5Dcreate2(h, "u8", H5T_NATIVE_UINT8, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    H5Dclose(d);
-    H5Sclose(sp);
-    H5Fclose(h);
+    const h5_handle sp(H5Screate_simple(3, dims, nullptr), H5Sclose);
+    const h5_handle d(H5Dcreate2(h.get(), "u8", H5T_NATIVE_UINT8, sp.get(), H5P_DEFAULT,
+                                 H5P_DEFAULT, H5P_DEFAULT),
+                      H5Dclose);
   }
   rt().barrier();
   const ga::dataset_shape u = ga::inspect(plain, "u8");

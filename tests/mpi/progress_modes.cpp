@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "gaea/ga/global_array.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "test_support.hpp"
 

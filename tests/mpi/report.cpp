@@ -14,9 +14,11 @@
 #include "checked_json.hpp"
 
 #include "gaea/ga/global_array.hpp"
+#include "gaea/runtime/detail/hdf5.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace {
+using gaea::detail::h5_handle;
 using json = nlohmann::json;
 
 // `v` is an array of one value per rank, of integers when `integers`.
@@ -211,26 +213,21 @@ TEST_CASE("report: finalize writes the JSON report and the HDF5 trace", "[report
     CHECK(j["energy_manager"]["regions_entered"] == 0);
     CHECK(j["slowdown"].contains("held"));
     // The trace: one group per rank, with columns of equal length.
-    const hid_t f = H5Fopen(h5.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    REQUIRE(f >= 0);
+    const h5_handle file(H5Fopen(h5.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    REQUIRE(file.ok());
     for (int r = 0; r < size; ++r) {
       const std::string g = "/rank_" + std::to_string(r);
-      const hid_t t = H5Dopen2(f, (g + "/t_s").c_str(), H5P_DEFAULT);
-      const hid_t s = H5Dopen2(f, (g + "/state").c_str(), H5P_DEFAULT);
-      REQUIRE(t >= 0);
-      REQUIRE(s >= 0);
-      const hid_t ts = H5Dget_space(t), ss = H5Dget_space(s);
+      const h5_handle t(H5Dopen2(file.get(), (g + "/t_s").c_str(), H5P_DEFAULT), H5Dclose);
+      const h5_handle s(H5Dopen2(file.get(), (g + "/state").c_str(), H5P_DEFAULT), H5Dclose);
+      REQUIRE(t.ok());
+      REQUIRE(s.ok());
+      const h5_handle ts(H5Dget_space(t.get()), H5Sclose), ss(H5Dget_space(s.get()), H5Sclose);
       hsize_t nt = 0, ns = 0;
-      H5Sget_simple_extent_dims(ts, &nt, nullptr);
-      H5Sget_simple_extent_dims(ss, &ns, nullptr);
+      H5Sget_simple_extent_dims(ts.get(), &nt, nullptr);
+      H5Sget_simple_extent_dims(ss.get(), &ns, nullptr);
       CHECK(nt == ns);
       CHECK(nt > 0);
-      H5Sclose(ts);
-      H5Sclose(ss);
-      H5Dclose(t);
-      H5Dclose(s);
     }
-    H5Fclose(f);
     // Exactly the two files: no temporary left beside them.
     std::vector<std::string> names;
     for (const auto& e : std::filesystem::directory_iterator(dir))

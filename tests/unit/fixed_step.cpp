@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <vector>
 
+#include "gaea/base/clock.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/error.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/progress/detail/wait_strategy.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/progress/fixed_step.hpp"
@@ -131,17 +131,17 @@ TEST_CASE("adaptive_fixed: the strategy sleeps the schedule's d after idle steps
   CHECK(s.schedule().next_ns() == 0);
   s.after_step(0);  // d = 0: a spin step, no sleep
   telemetry_totals t0;
-  tel.add_to(t0, monotonic_ns());
+  tel.add_to(t0, gaea::monotonic_ns());
   CHECK(t0.wakeups == 0);
   CHECK(s.schedule().next_ns() == 100000);
-  const std::int64_t before = monotonic_ns();
+  const std::int64_t before = gaea::monotonic_ns();
   s.after_step(0);  // sleeps 100 us
   s.after_step(0);  // sleeps 200 us (d_max)
   s.after_step(0);  // 200 us again
-  const std::int64_t slept = monotonic_ns() - before;
+  const std::int64_t slept = gaea::monotonic_ns() - before;
   CHECK(slept >= 500000);
   telemetry_totals t1;
-  tel.add_to(t1, monotonic_ns());
+  tel.add_to(t1, gaea::monotonic_ns());
   CHECK(t1.wakeups == 3);
   CHECK(s.schedule().next_ns() == 200000);
   s.after_step(1);  // traffic

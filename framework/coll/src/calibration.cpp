@@ -13,7 +13,6 @@
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::coll {

@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "gaea/base/clock.hpp"
 #include "gaea/coll/collectives.hpp"
-#include "gaea/progress/clock.hpp"
 
 namespace gaea::coll::detail {
 
@@ -51,11 +51,11 @@ clock_offset offset_from_member0(const group& g, bool always) {
     double best_rtt = 1e300, best = 0;
     for (int k = 0; k < 16; ++k) {
       double t[1] = {0};
-      const double ta = progress::monotonic_s();
+      const double ta = gaea::monotonic_s();
       broadcast(pair, std::span<double>(t), 0, plain());
-      if (pair.rank() == 1) t[0] = progress::monotonic_s();
+      if (pair.rank() == 1) t[0] = gaea::monotonic_s();
       broadcast(pair, std::span<double>(t), 1, plain());
-      const double tc = progress::monotonic_s();
+      const double tc = gaea::monotonic_s();
       if (tc - ta < best_rtt) {
         best_rtt = tc - ta;
         best = t[0] - 0.5 * (ta + tc);

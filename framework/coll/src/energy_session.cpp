@@ -10,8 +10,8 @@
 #include "detail/shape.hpp"
 #include "detail/simulate.hpp"
 #include "detail/start.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/coll/estimator.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 
@@ -66,7 +66,7 @@ class dvfs_throttle_session final : public energy_session {
     energy::actuator& dvfs = rt_.dvfs();
     for (int c : cpus_)
       low_ = (dvfs.set_low(c, true) && dvfs.current_khz(c) == dvfs.low_khz(c)) || low_;
-    cpu0_ns_ = progress::process_cpu_ns();
+    cpu0_ns_ = gaea::process_cpu_ns();
   }
   ~dvfs_throttle_session() override { finish(); }
   void on_round(std::size_t i) override {
@@ -80,8 +80,7 @@ class dvfs_throttle_session final : public energy_session {
     finished_ = true;
     try {
       // The model charges the call's CPU time at f_min (the throttle keeps its own books).
-      if (low_ && rt_.dvfs().active())
-        rt_.credit_low_frequency(progress::process_cpu_ns() - cpu0_ns_);
+      if (low_ && rt_.dvfs().active()) rt_.credit_low_frequency(gaea::process_cpu_ns() - cpu0_ns_);
       rt_.throttle().set_all(0);
       trace::counter("throttle_level", 0);
       for (int c : cpus_)

@@ -23,7 +23,6 @@
 #include "gaea/base/input_file.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::coll {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "gaea/base/clock.hpp"
 #include "gaea/base/error.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 
@@ -52,9 +52,9 @@ void execution::cleanup() noexcept {
     // Bounded, since a stopped peer may never take a large message; the job is ending then.
     try {
       const progress::scoped_unchecked_waits unchecked;
-      const std::int64_t deadline = progress::monotonic_ns() + abandon_timeout_ns;
+      const std::int64_t deadline = gaea::monotonic_ns() + abandon_timeout_ns;
       g_->rt->progress().wait_until(
-          g_->rt->worker(), [&] { return sent_.done() || progress::monotonic_ns() > deadline; });
+          g_->rt->worker(), [&] { return sent_.done() || gaea::monotonic_ns() > deadline; });
       if (sent_.done()) sent_.check();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "gaea::coll: a send failed while abandoning a collective: %s\n",

@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "detail/clock_offset.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/base/detail/median.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::coll {
@@ -104,10 +104,10 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
     std::vector<double> t(16);
     for (double& x : t) {
       barrier(g, plain());
-      const double t0 = progress::monotonic_s();
+      const double t0 = gaea::monotonic_s();
       double s[1] = {0};
       broadcast(g, std::span<double>(s), 0, plain());
-      x = progress::monotonic_s() - t0;
+      x = gaea::monotonic_s() - t0;
     }
     allreduce(g, std::span<double>(t), reduce_op::max, plain());
     lead = 20e-6 + 3 * median(t);
@@ -135,22 +135,22 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
     std::shuffle(order.begin(), order.end(), shuffle_rng);
     for (const std::size_t c : order) {
       barrier(g, plain());
-      double start[1] = {g.rank() == 0 ? progress::monotonic_s() + lead : 0};
+      double start[1] = {g.rank() == 0 ? gaea::monotonic_s() + lead : 0};
       broadcast(g, std::span<double>(start), 0, plain());
       const double local_start = start[0] + offset;
       // The meter is read before the wait for the start (a read after it would delay the call);
       // the wait's share is taken out at the power measured over windows without a call.
-      const double j0 = rt.energy().joules, t_j0 = progress::monotonic_s();
+      const double j0 = rt.energy().joules, t_j0 = gaea::monotonic_s();
       const bool late = t_j0 > local_start + 1e-6;
-      while (progress::monotonic_s() < local_start) {
+      while (gaea::monotonic_s() < local_start) {
       }
       if (c == nc) {
         wait_j += rt.energy().joules - j0;
-        wait_s += progress::monotonic_s() - t_j0;
+        wait_s += gaea::monotonic_s() - t_j0;
         continue;
       }
       run(cases[c]);
-      const double mine = progress::monotonic_s() - local_start;
+      const double mine = gaea::monotonic_s() - local_start;
       double v[2] = {late ? 1.0 : 0.0, mine};
       call_j[c] += rt.energy().joules - j0;
       call_wait_s[c] += std::max(0.0, local_start - t_j0);

@@ -9,7 +9,6 @@
 #include <cstring>
 #include <deque>
 #include <functional>
-#include <iostream>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -18,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gaea/base/detail/destructor_call.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
@@ -267,11 +267,7 @@ mutex_set::~mutex_set() {
     g_sets.erase(impl_->id);
     return;
   }
-  try {
-    destroy();
-  } catch (const std::exception& e) {
-    std::cerr << "gaea: destroying mutex_set: " << e.what() << std::endl;
-  }
+  gaea::detail::destructor_call("gaea: destroying mutex_set: ", [this] { destroy(); });
 }
 
 mutex_set::mutex_set(mutex_set&& o) noexcept : impl_(std::move(o.impl_)) {}

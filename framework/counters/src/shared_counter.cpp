@@ -4,17 +4,17 @@
 #include "gaea/counters/shared_counter.hpp"
 
 #include <cstring>
-#include <iostream>
 #include <span>
 #include <string>
 #include <thread>
 
 #include "detail/service.hpp"
+#include "gaea/base/clock.hpp"
+#include "gaea/base/detail/destructor_call.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 
@@ -26,9 +26,9 @@ using counters::detail::request;
 namespace detail {
 
 // One counter operation in flight: its completions, the reply's landing place and who waits.
-struct fetch_state {
+struct fetch_state final : gaea::detail::request_state {
   explicit fetch_state(runtime& r)
-      : rt(r), w(r.worker()), thread(std::this_thread::get_id()), t0(progress::monotonic_ns()) {}
+      : rt(r), w(r.worker()), thread(std::this_thread::get_id()), t0(gaea::monotonic_ns()) {}
   fetch_state(const fetch_state&) = delete;
   fetch_state& operator=(const fetch_state&) = delete;
 
@@ -51,7 +51,7 @@ struct fetch_state {
     completed = true;
     auto& f = stats();
     bump(f.ops);
-    bump(f.op_ns, static_cast<std::uint64_t>(progress::monotonic_ns() - t0));
+    bump(f.op_ns, static_cast<std::uint64_t>(gaea::monotonic_ns() - t0));
     done.check();
   }
   std::int64_t wait() {
@@ -63,11 +63,14 @@ struct fetch_state {
     }
     return old;
   }
+  // What a fetch_request asks of the operation it holds.
+  bool request_finished() const noexcept override { return completed; }
+  void request_wait() override { (void)wait(); }
+  bool request_test() override { return test(); }
   bool test() {
     if (completed) return true;
     check_thread("test()");
-    if (!done.done()) rt.progress().poll(w);
-    if (!done.done()) return false;
+    if (!rt.progress().test(w, done)) return false;
     finish();
     return true;
   }
@@ -75,39 +78,10 @@ struct fetch_state {
 
 }  // namespace detail
 
-fetch_request::fetch_request() noexcept = default;
-fetch_request::fetch_request(std::unique_ptr<detail::fetch_state> s) noexcept : st_(std::move(s)) {}
-fetch_request::fetch_request(fetch_request&&) noexcept = default;
-
-fetch_request& fetch_request::operator=(fetch_request&& o) {
-  if (this != &o) {
-    if (st_) st_->wait();
-    st_ = std::move(o.st_);
-  }
-  return *this;
-}
-
-fetch_request::~fetch_request() {
-  if (!st_ || st_->completed) return;
-  try {
-    st_->wait();
-  } catch (const std::exception& e) {
-    std::cerr << "gaea: an unfinished fetch_request was destroyed and failed: " << e.what()
-              << std::endl;
-  }
-}
-
 std::int64_t fetch_request::wait() {
-  if (!st_) throw error("fetch_request::wait() on an empty handle (no operation, no value)");
-  return st_->wait();
-}
-
-bool fetch_request::test() {
-  return !st_ || st_->test();
-}
-
-bool fetch_request::pending() const noexcept {
-  return st_ && !st_->completed;
+  detail::fetch_state* const st = state();
+  if (!st) throw error("fetch_request::wait() on an empty handle (no operation, no value)");
+  return st->wait();
 }
 
 struct shared_counter::impl {
@@ -198,12 +172,8 @@ shared_counter::~shared_counter() {
     (void)impl_.release();
     return;
   }
-  try {
-    destroy();
-  } catch (const std::exception& e) {
-    std::cerr << "gaea: destroying shared_counter '" << impl_->name << "': " << e.what()
-              << std::endl;
-  }
+  gaea::detail::destructor_call("gaea: destroying shared_counter '" + impl_->name + "': ",
+                                [this] { destroy(); });
 }
 
 void shared_counter::destroy() {

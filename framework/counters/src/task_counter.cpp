@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <iostream>
 #include <limits>
 
+#include "gaea/base/detail/destructor_call.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
 #include "gaea/counters/shared_counter.hpp"
@@ -250,11 +250,8 @@ task_counter::~task_counter() {
     (void)impl_.release();
     return;
   }
-  try {
-    destroy();
-  } catch (const std::exception& e) {
-    std::cerr << "gaea: destroying task_counter '" << impl_->name << "': " << e.what() << std::endl;
-  }
+  gaea::detail::destructor_call("gaea: destroying task_counter '" + impl_->name + "': ",
+                                [this] { destroy(); });
 }
 
 task_counter::task_counter(task_counter&& o) noexcept : impl_(std::move(o.impl_)) {}

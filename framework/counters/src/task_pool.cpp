@@ -1,5 +1,6 @@
 // gaea::counters::task_pool: numbered tasks handed out across ranks by a task_counter and run
-// on oneTBB threads within each rank, with each run's statistics.
+// on oneTBB threads within each rank (Gaea has no thread pool of its own), with each run's
+// statistics.
 
 #include "gaea/counters/task_pool.hpp"
 
@@ -9,78 +10,21 @@
 #include <tbb/task_arena.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <exception>
-#include <iostream>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "detail/service.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 
 namespace gaea::counters {
 
 namespace {
-// Persistent std::threads (so that each keeps its transport worker across runs). Worker w in
-// 1..n-1 runs job(w) once per generation; the caller runs job(0).
-class thread_team {
- public:
-  explicit thread_team(int n) {
-    for (int w = 1; w < n; ++w)
-      threads_.emplace_back([this, w] { loop(w); });
-  }
-  ~thread_team() {
-    {
-      std::lock_guard lock(m_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    for (auto& t : threads_)
-      t.join();
-  }
-  void start(std::function<void(int)> job) {
-    {
-      std::lock_guard lock(m_);
-      job_ = std::move(job);
-      finished_.store(0);
-      ++generation_;
-    }
-    cv_.notify_all();
-  }
-  bool done() const { return finished_.load(std::memory_order_acquire) == threads_.size(); }
-
- private:
-  void loop(int w) {
-    std::uint64_t seen = 0;
-    for (;;) {
-      std::function<void(int)> job;
-      {
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
-        job = job_;
-      }
-      job(w);
-      finished_.fetch_add(1, std::memory_order_acq_rel);
-      runtime::current().progress().notify_waiters();  // the caller may be blocked waiting
-    }
-  }
-  std::vector<std::thread> threads_;
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::function<void(int)> job_;
-  std::uint64_t generation_ = 0;
-  bool stop_ = false;
-  std::atomic<std::size_t> finished_{0};
-};
-
 double seconds(std::int64_t ns) {
   return static_cast<double>(ns) * 1e-9;
 }
@@ -92,7 +36,6 @@ struct task_pool::impl {
   runtime* rt;
   int threads;
   task_counter counter;
-  std::unique_ptr<thread_team> team;
   task_stats last, total;
 
   impl(std::string nm, task_pool_options o, runtime& r, int nthreads)
@@ -115,8 +58,6 @@ task_pool::task_pool(std::string name, task_pool_options opt) {
                 " must be >= 0 (0 = oneTBB's default)");
   const int n = opt.threads > 0 ? opt.threads : std::max(1, tbb::info::default_concurrency());
   impl_ = std::make_unique<impl>(std::move(name), opt, rt, n);
-  if (opt.executor == pool_executor::threads && n > 1)
-    impl_->team = std::make_unique<thread_team>(n);
 }
 
 task_pool::~task_pool() = default;  // the counter's destructor is the collective part
@@ -168,9 +109,9 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
     per_thread& f = figs[static_cast<std::size_t>(w)];
     try {
       while (!failed.load(std::memory_order_relaxed)) {
-        const std::int64_t t0 = progress::monotonic_ns();
+        const std::int64_t t0 = gaea::monotonic_ns();
         const task_range r = p.counter.next();
-        const std::int64_t t1 = progress::monotonic_ns();
+        const std::int64_t t1 = gaea::monotonic_ns();
         f.wait_ns += t1 - t0;
         if (r.empty()) break;
         ++f.fetches;
@@ -179,7 +120,7 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
           fn(id, w);
           ++f.tasks;
         }
-        f.compute_ns += progress::monotonic_ns() - t1;
+        f.compute_ns += gaea::monotonic_ns() - t1;
       }
     } catch (...) {
       std::lock_guard lock(error_mutex);
@@ -188,15 +129,9 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
     }
   };
 
-  const std::int64_t start = progress::monotonic_ns();
+  const std::int64_t start = gaea::monotonic_ns();
   if (p.threads == 1) {
     work(0);
-  } else if (p.opt.executor == pool_executor::threads) {
-    p.team->start(work);
-    work(0);
-    // Wait inside Gaea: this thread keeps answering owner-served requests meanwhile.
-    rt.progress().wait_until(
-        rt.worker(), [&p] { return p.team->done(); }, /*notified=*/true);
   } else {
     // oneTBB sizes its worker pool by the process affinity; allow more when asked for.
     std::optional<tbb::global_control> allow;
@@ -204,17 +139,34 @@ task_stats task_pool::run_impl(std::int64_t n_tasks,
       allow.emplace(tbb::global_control::max_allowed_parallelism,
                     static_cast<std::size_t>(p.threads));
     tbb::task_arena arena(p.threads);
-    arena.execute([&] {
-      tbb::parallel_for(
-          0, p.threads, 1,
-          [&](int) {
-            // A thread that gets two items runs them one after the other: slots stay unique.
-            work(tbb::this_task_arena::current_thread_index());
-          },
-          tbb::simple_partitioner());
-    });
+    if (p.opt.executor == pool_executor::threads) {
+      // Workers 1..n-1 are tasks for the arena's oneTBB threads; this thread runs worker 0, then
+      // waits inside Gaea, answering owner-served requests meanwhile. After its increment a
+      // task touches only the runtime, which outlives the run.
+      std::atomic<int> finished{0};
+      for (int w = 1; w < p.threads; ++w)
+        arena.enqueue([&work, &finished, w, engine = &rt.progress()] {
+          work(w);
+          finished.fetch_add(1, std::memory_order_acq_rel);
+          engine->notify_waiters();  // the caller may be blocked waiting
+        });
+      work(0);
+      rt.progress().wait_until(
+          rt.worker(), [&] { return finished.load(std::memory_order_acquire) == p.threads - 1; },
+          /*notified=*/true);
+    } else {
+      arena.execute([&] {
+        tbb::parallel_for(
+            0, p.threads, 1,
+            [&](int) {
+              // A thread that gets two items runs them one after the other: slots stay unique.
+              work(tbb::this_task_arena::current_thread_index());
+            },
+            tbb::simple_partitioner());
+      });
+    }
   }
-  const std::int64_t wall = progress::monotonic_ns() - start;
+  const std::int64_t wall = gaea::monotonic_ns() - start;
   rt.barrier();  // every rank is done; the owner has answered every request
 
   task_stats s;

@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <iostream>
 
 #include "detail/acc_locks.hpp"
 #include "detail/capacity.hpp"
@@ -14,6 +13,7 @@
 #include "detail/stats_counters.hpp"
 #include "detail/tracker.hpp"
 #include "gaea/base/detail/copy.hpp"
+#include "gaea/base/detail/destructor_call.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/comm/segment.hpp"
@@ -176,12 +176,10 @@ array_core::~array_core() {
     unregister_array(seg_->id());
     return;
   }
-  try {
-    // During unwinding or after a failure the other ranks may never come: skip the barrier.
-    if (rt_.may_synchronize()) sync();
-  } catch (const std::exception& e) {
-    std::cerr << "gaea: destroying global_array '" << name_ << "': " << e.what() << std::endl;
-  }
+  // During unwinding or after a failure the other ranks may never come: skip the barrier.
+  if (rt_.may_synchronize())
+    gaea::detail::destructor_call("gaea: destroying global_array '" + name_ + "': ",
+                                  [this] { sync(); });
   unregister_array(seg_->id());
   tracker::mine(rt_.instance(), rt_.size()).forget(seg_->id());
 }

@@ -9,13 +9,13 @@
 
 #include "detail/registry.hpp"
 #include "detail/wire.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/base/detail/copy.hpp"
 #include "gaea/base/detail/median.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/ga/detail/array_core.hpp"
 #include "gaea/ga/protocol.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga::detail {
@@ -40,9 +40,9 @@ double copy_cost_per_byte() {
     std::vector<std::byte> a(n, std::byte{1}), b(n);
     std::vector<double> t;
     for (int i = 0; i < 7; ++i) {
-      const std::int64_t t0 = progress::monotonic_ns();
+      const std::int64_t t0 = gaea::monotonic_ns();
       gaea::detail::copy_bytes(b.data(), a.data(), n);
-      t.push_back(static_cast<double>(progress::monotonic_ns() - t0) * 1e-9 / n);
+      t.push_back(static_cast<double>(gaea::monotonic_ns() - t0) * 1e-9 / n);
       a[static_cast<std::size_t>(i)] = b[n - 1];  // keep the copies observable
     }
     return median(t);
@@ -100,24 +100,24 @@ void array_core::calibrate(int target, strided_model& m) {
   const std::uint64_t lock = lock_offset(target);
   const std::size_t big = std::min<std::size_t>(probe, lock);
   auto seconds_since = [](std::int64_t t0) {
-    return static_cast<double>(progress::monotonic_ns() - t0) * 1e-9;
+    return static_cast<double>(gaea::monotonic_ns() - t0) * 1e-9;
   };
   auto time_gets = [&](std::size_t rows) {
-    const std::int64_t t0 = progress::monotonic_ns();
+    const std::int64_t t0 = gaea::monotonic_ns();
     comm::completion c;
     w.get_strided(target, *seg_, lock, 0, sink.data(), 8, 8, rows, c);
     rt_.wait(c);
     return seconds_since(t0);
   };
   auto time_big_get = [&] {
-    const std::int64_t t0 = progress::monotonic_ns();
+    const std::int64_t t0 = gaea::monotonic_ns();
     comm::completion c;
     w.get(target, *seg_, 0, sink.data(), big, c);
     rt_.wait(c);
     return seconds_since(t0);
   };
   auto time_ping = [&](std::uint64_t reply_bytes) {
-    const std::int64_t t0 = progress::monotonic_ns();
+    const std::int64_t t0 = gaea::monotonic_ns();
     comm::completion local, remote;
     w.am_send(target, ping_handler, std::as_bytes(std::span(&reply_bytes, 1)), {}, local, &remote,
               std::span(sink.data(), reply_bytes));

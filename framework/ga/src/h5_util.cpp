@@ -46,9 +46,8 @@ std::string element_name(hid_t type) {
   if (cls == H5T_COMPOUND && (size == 16 || size == 8) && H5Tget_nmembers(type) == 2) {
     bool parts = true;  // two floating-point members of half the size each
     for (unsigned m = 0; m < 2; ++m) {
-      const hid_t mt = H5Tget_member_type(type, m);
-      parts = parts && H5Tget_class(mt) == H5T_FLOAT && H5Tget_size(mt) == size / 2;
-      H5Tclose(mt);
+      const h5_handle mt(H5Tget_member_type(type, m), H5Tclose);
+      parts = parts && H5Tget_class(mt.get()) == H5T_FLOAT && H5Tget_size(mt.get()) == size / 2;
     }
     if (parts) return size == 16 ? "complex<double>" : "complex<float>";
   }

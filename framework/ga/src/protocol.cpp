@@ -15,7 +15,6 @@
 #include "gaea/base/env.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/ga/detail/array_core.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga {

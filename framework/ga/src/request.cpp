@@ -3,13 +3,12 @@
 #include "gaea/ga/request.hpp"
 
 #include <exception>
-#include <iostream>
 #include <utility>
 
 #include "detail/op_state.hpp"
 #include "detail/stats_counters.hpp"
+#include "gaea/base/detail/destructor_call.hpp"
 #include "gaea/base/detail/wait_each.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
@@ -38,8 +37,7 @@ void op_state::wait() {
 bool op_state::test() {
   if (completed) return true;
   check_thread("test()");
-  if (!done.done()) rt.progress().poll(w);
-  if (!done.done()) return false;
+  if (!rt.progress().test(w, done)) return false;
   finish();
   return true;
 }
@@ -56,40 +54,11 @@ void op_state::finish() {
 
 }  // namespace detail
 
-request::request() noexcept = default;
-request::request(std::unique_ptr<detail::op_state> s) noexcept : st_(std::move(s)) {}
-request::request(request&&) noexcept = default;
-
-request& request::operator=(request&& o) {
-  if (this != &o) {
-    wait();
-    st_ = std::move(o.st_);
-  }
-  return *this;
-}
-
-request::~request() {
-  if (!st_ || st_->completed) return;
-  try {
-    st_->wait();
-  } catch (const std::exception& e) {
-    std::cerr << "gaea: an unfinished request was destroyed and failed: " << e.what() << std::endl;
-  }
-}
-
 void request::wait() {
-  if (st_ && !st_->completed) {
+  if (pending()) {
     const trace::scoped_region region("ga.wait");
-    st_->wait();
+    state()->wait();
   }
-}
-
-bool request::test() {
-  return !st_ || st_->test();
-}
-
-bool request::pending() const noexcept {
-  return st_ && !st_->completed;
 }
 
 void wait_all(std::span<request> rs) {
@@ -161,13 +130,9 @@ ghost_request& ghost_request::operator=(ghost_request&& o) {
 }
 
 ghost_request::~ghost_request() {
-  if (!barrier_) return;
-  try {
-    wait();
-  } catch (const std::exception& e) {
-    std::cerr << "gaea: an unfinished ghost update was destroyed and failed: " << e.what()
-              << std::endl;
-  }
+  if (barrier_)
+    gaea::detail::destructor_call("gaea: an unfinished ghost update was destroyed and failed: ",
+                                  [this] { wait(); });
 }
 
 void ghost_request::wait() {

@@ -10,7 +10,7 @@
 namespace gaea::ga {
 
 namespace detail {
-stat_counters::stat_counters() : clock0(op_clock()), ns0(progress::monotonic_ns()) {}
+stat_counters::stat_counters() : clock0(op_clock()), ns0(gaea::monotonic_ns()) {}
 
 stat_counters& counters() {
   static stat_counters c;
@@ -25,7 +25,7 @@ stats current_stats() {
   // Seconds per op_clock() tick: its mean rate since the counters were made (1e-9 when the clock
   // is in nanoseconds, or before the first tick).
   const double ticks = static_cast<double>(detail::op_clock() - c.clock0);
-  const double seconds = static_cast<double>(progress::monotonic_ns() - c.ns0) * 1e-9;
+  const double seconds = static_cast<double>(gaea::monotonic_ns() - c.ns0) * 1e-9;
   const double per_tick = ticks > 0 && seconds > 0 ? seconds / ticks : 1e-9;
   stats s;
   for (std::size_t i = 0; i < op_count; ++i)

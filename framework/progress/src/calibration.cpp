@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "gaea/progress/clock.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/progress/detail/blocker.hpp"
 #include "gaea/progress/detail/wait_strategy.hpp"
 

@@ -13,10 +13,10 @@
 #include <optional>
 #include <utility>
 
+#include "gaea/base/clock.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/energy/governor.hpp"
 #include "gaea/energy/markup.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/trace/recorder.hpp"
 
 namespace gaea::progress {

@@ -2,7 +2,7 @@
 
 #include "gaea/progress/telemetry.hpp"
 
-#include "gaea/progress/clock.hpp"
+#include "gaea/base/clock.hpp"
 
 namespace gaea::progress {
 

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "gaea/base/clock.hpp"
 #include "gaea/energy/governor.hpp"
-#include "gaea/progress/clock.hpp"
 
 namespace gaea::progress::detail {
 

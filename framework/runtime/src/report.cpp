@@ -20,12 +20,13 @@
 #include <vector>
 
 #include "detail/report_summary.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/energy/markup.hpp"
 #include "gaea/energy/slurm.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/communicator.hpp"
+#include "gaea/runtime/detail/hdf5.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/writers.hpp"
 
@@ -38,53 +39,31 @@ void write_json(const std::string& file, const nlohmann::json& j) {
   out.commit();
 }
 
-// The trace file, closed on every path; close() reports whether HDF5 could flush it.
-struct h5_file {
-  hid_t id;
-  explicit h5_file(hid_t f) : id(f) {}
-  bool close() {
-    const bool ok = H5Fclose(id) >= 0;
-    id = -1;
-    return ok;
-  }
-  ~h5_file() {
-    if (id >= 0) H5Fclose(id);
-  }
-  h5_file(const h5_file&) = delete;
-  h5_file& operator=(const h5_file&) = delete;
-};
-
 template <class T>
 void write_column(hid_t group, const char* name, hid_t type, const std::vector<T>& v) {
   const hsize_t n = v.size();
-  const hid_t space = H5Screate_simple(1, &n, nullptr);
-  const hid_t set = H5Dcreate2(group, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  if (set < 0 || (n > 0 && H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)) {
-    if (set >= 0) H5Dclose(set);
-    H5Sclose(space);
+  const detail::h5_handle space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  const detail::h5_handle set(
+      H5Dcreate2(group, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  if (!set.ok() ||
+      (n > 0 && H5Dwrite(set.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0))
     throw error(std::string("GAEA_TRACE: cannot write dataset ") + name);
-  }
-  H5Dclose(set);
-  H5Sclose(space);
 }
 
 void write_uint_attr(hid_t obj, const char* name, std::uint64_t value) {
-  const hid_t space = H5Screate(H5S_SCALAR);
-  const hid_t a = H5Acreate2(obj, name, H5T_NATIVE_UINT64, space, H5P_DEFAULT, H5P_DEFAULT);
-  H5Awrite(a, H5T_NATIVE_UINT64, &value);
-  H5Aclose(a);
-  H5Sclose(space);
+  const detail::h5_handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  const detail::h5_handle a(
+      H5Acreate2(obj, name, H5T_NATIVE_UINT64, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  H5Awrite(a.get(), H5T_NATIVE_UINT64, &value);
 }
 
 void write_string_attr(hid_t obj, const char* name, const std::string& value) {
-  const hid_t type = H5Tcopy(H5T_C_S1);
-  H5Tset_size(type, value.size() + 1);
-  const hid_t space = H5Screate(H5S_SCALAR);
-  const hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  H5Awrite(a, type, value.c_str());
-  H5Aclose(a);
-  H5Sclose(space);
-  H5Tclose(type);
+  const detail::h5_handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), value.size() + 1);
+  const detail::h5_handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  const detail::h5_handle a(
+      H5Acreate2(obj, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  H5Awrite(a.get(), type.get(), value.c_str());
 }
 }  // namespace
 
@@ -143,8 +122,8 @@ void runtime::write_report_and_trace() {
   if (want_report) {
     // The interval's end, read first: CPU and wall time over the same span (report_start_*).
     std::vector<std::int64_t> counts(detail::i_fixed, 0);
-    counts[detail::i_end_ns] = progress::monotonic_ns();
-    const std::int64_t cpu_ns = progress::process_cpu_ns() - report_start_cpu_ns_;
+    counts[detail::i_end_ns] = gaea::monotonic_ns();
+    const std::int64_t cpu_ns = gaea::process_cpu_ns() - report_start_cpu_ns_;
     counts[detail::i_start_ns] = report_start_ns_;
     std::vector<double> mine(detail::r_fixed, 0.0);
     const progress::telemetry_totals t = progress_->totals();
@@ -255,15 +234,7 @@ void runtime::write_report_and_trace() {
     }
     if (rank_ == 0) try {
         // HDF5's own error dump would only repeat, less clearly, the error thrown here.
-        H5E_auto2_t print = nullptr;
-        void* print_data = nullptr;
-        H5Eget_auto2(H5E_DEFAULT, &print, &print_data);
-        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-        struct restore_printing {
-          H5E_auto2_t f;
-          void* d;
-          ~restore_printing() { H5Eset_auto2(H5E_DEFAULT, f, d); }
-        } restore{print, print_data};
+        const detail::h5_quiet quiet;
         output_file out(trace_, "GAEA_TRACE");
         // A full disk shows here, before HDF5 starts (a failed create leaves it in a state that
         // breaks its clean-up at exit): 26 bytes per sample, room for the metadata of each rank.
@@ -272,9 +243,11 @@ void runtime::write_report_and_trace() {
           samples += part.size() / sizeof(progress::trace_sample);
         out.reserve(26 * samples + 16384 + 4096 * static_cast<std::uint64_t>(size_));
         out.close_for_name();  // HDF5 writes it by name
-        h5_file h5{H5Fcreate(out.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)};
-        if (h5.id < 0) throw error("GAEA_TRACE: cannot create '" + out.temporary().string() + "'");
-        const hid_t file = h5.id;
+        // Closed on every path; reset() says whether HDF5 could flush it.
+        detail::h5_handle h5(
+            H5Fcreate(out.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+        if (!h5.ok()) throw error("GAEA_TRACE: cannot create '" + out.temporary().string() + "'");
+        const hid_t file = h5.get();
         write_string_attr(file, "power_source",
                           "estimated (model: P_dyn * u * (f/f_max)^3 per thread)");
         write_string_attr(file, "states", "0 run, 1 spin, 2 sleep, 3 block");
@@ -294,12 +267,10 @@ void runtime::write_report_and_trace() {
             thread[i] = s[i].thread;
           }
           const std::string name = "rank_" + std::to_string(r);
-          const hid_t g = H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-          if (g < 0) throw error("GAEA_TRACE '" + trace_ + "': cannot create group " + name);
-          struct group_closer {
-            hid_t g;
-            ~group_closer() { H5Gclose(g); }
-          } closer{g};
+          const detail::h5_handle group(
+              H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+          if (!group.ok()) throw error("GAEA_TRACE '" + trace_ + "': cannot create group " + name);
+          const hid_t g = group.get();
           write_column(g, "t_s", H5T_NATIVE_DOUBLE, t);
           write_column(g, "state", H5T_NATIVE_UINT8, state);
           write_column(g, "thread", H5T_NATIVE_UINT8, thread);
@@ -307,7 +278,7 @@ void runtime::write_report_and_trace() {
           write_column(g, "power_w", H5T_NATIVE_DOUBLE, power);
           write_uint_attr(g, "dropped_samples", all_dropped[static_cast<std::size_t>(r)]);
         }
-        if (!h5.close()) throw error("GAEA_TRACE '" + trace_ + "': HDF5 failed to write the file");
+        if (!h5.reset()) throw error("GAEA_TRACE '" + trace_ + "': HDF5 failed to write the file");
         out.commit();
         std::uint64_t lost = 0;
         for (const std::uint64_t d : all_dropped)

@@ -27,6 +27,7 @@
 #include "detail/peer_status.hpp"
 #include "detail/report.hpp"
 #include "detail/run_start_hooks.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/base/temporaries.hpp"
@@ -38,7 +39,6 @@
 #include "gaea/energy/markup.hpp"
 #include "gaea/energy/meter.hpp"
 #include "gaea/energy/sysfs.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/trace/recorder.hpp"
 #include "gaea/trace/writers.hpp"
 
@@ -108,7 +108,7 @@ std::string job_key(int rank) {
   if (rank == 0) {
     std::random_device rd;
     v[0] = (static_cast<std::uint64_t>(getpid()) << 40) ^
-           static_cast<std::uint64_t>(progress::monotonic_ns());
+           static_cast<std::uint64_t>(gaea::monotonic_ns());
     v[1] = (static_cast<std::uint64_t>(rd()) << 32) | rd();
   }
   MPI_Bcast(v, 2, MPI_UINT64_T, 0, g_comm);
@@ -371,7 +371,7 @@ runtime::runtime(int* argc, char*** argv)
   failure_.reported.assign(static_cast<std::size_t>(size_), false);
   comm_->register_handler(failure_handler,
                           [this](const comm::am_message& msg) { on_failure_message(msg); });
-  start_ns_ = progress::monotonic_ns();
+  start_ns_ = gaea::monotonic_ns();
   add_report_section(
       "throttle", {report_count("transitions"), "throttled_cpu_s", "idle_cycle_cpu_s"}, [this] {
         const energy::level_times t = throttle_->cpu_ns_by_level();
@@ -401,8 +401,8 @@ runtime::runtime(int* argc, char*** argv)
   mpi_barrier();
   // The report's interval starts here, after the start-up work of every rank (the meter's proof
   // burns CPU) and at nearly the same moment on every rank.
-  report_start_ns_ = progress::monotonic_ns();
-  report_start_cpu_ns_ = progress::process_cpu_ns();
+  report_start_ns_ = gaea::monotonic_ns();
+  report_start_cpu_ns_ = gaea::process_cpu_ns();
   report_start_unix_ms_ = std::chrono::duration_cast<std::chrono::milliseconds>(
                               std::chrono::system_clock::now().time_since_epoch())
                               .count();
@@ -473,14 +473,14 @@ runtime::~runtime() {
     // does), still watching for a failed job and the hang watchdog.
     MPI_Request req;
     MPI_Ibarrier(g_comm, &req);
-    const std::int64_t started = progress::monotonic_ns();
+    const std::int64_t started = gaea::monotonic_ns();
     bool warned = false;
     for (int done = 0;;) {
       MPI_Test(&req, &done, MPI_STATUS_IGNORE);
       if (done) break;
       progress_->poll_service();
       if (const auto cause = progress_->failure()) throw error(*cause);
-      if (!warned && hang_warn_ns_ > 0 && progress::monotonic_ns() - started > hang_warn_ns_) {
+      if (!warned && hang_warn_ns_ > 0 && gaea::monotonic_ns() - started > hang_warn_ns_) {
         warned = true;
         std::fprintf(stderr,
                      "gaea: %s: warning: no progress for %lld s (GAEA_HANG_WARN) in the shut-down "
@@ -488,7 +488,7 @@ runtime::~runtime() {
                      describe_rank(rank_).c_str(),
                      static_cast<long long>(hang_warn_ns_ / 1'000'000'000), size_);
       }
-      if (hang_timeout_ns_ > 0 && progress::monotonic_ns() - started > hang_timeout_ns_)
+      if (hang_timeout_ns_ > 0 && gaea::monotonic_ns() - started > hang_timeout_ns_)
         throw error("waited more than " + std::to_string(hang_timeout_ns_ / 1'000'000'000) +
                     " s (GAEA_HANG_TIMEOUT) for the shut-down barrier; a rank has stopped, is far "
                     "behind, or has left out a collective call");
@@ -695,9 +695,9 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
     // Ranks often fail together (the same bad input everywhere): the job's error is printed once,
     // by the lowest of them, so a rank above 0 first listens for another rank's failure.
     const std::int64_t listen_until =
-        progress::monotonic_ns() +
+        gaea::monotonic_ns() +
         std::min<std::int64_t>(rank_, failure_listen_steps) * failure_listen_step_ns;
-    while (!progress_->failure() && progress::monotonic_ns() < listen_until)
+    while (!progress_->failure() && gaea::monotonic_ns() < listen_until)
       poll_while_ending();
     const std::optional<std::string> cause = progress_->failure();
     std::string announce;
@@ -745,7 +745,7 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
     if (cause_here)
       for (int r = 0; r < size_; ++r)
         if (!told[static_cast<std::size_t>(r)]) tell(r);
-    const std::int64_t deadline = progress::monotonic_ns() + failure_grace_ns;
+    const std::int64_t deadline = gaea::monotonic_ns() + failure_grace_ns;
     for (;;) {
       std::vector<int> answer;
       {
@@ -757,7 +757,7 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
       }
       for (int r : answer)
         tell(r);
-      if (progress::monotonic_ns() > deadline) break;
+      if (gaea::monotonic_ns() > deadline) break;
       poll_while_ending();
     }
     std::fflush(stderr);
@@ -770,14 +770,14 @@ void runtime::fail(std::string_view message, int exit_code) noexcept {
 }
 
 double runtime::elapsed() const noexcept {
-  return static_cast<double>(progress::monotonic_ns() - start_ns_) * 1e-9;
+  return static_cast<double>(gaea::monotonic_ns() - start_ns_) * 1e-9;
 }
 
 energy::usage_snapshot runtime::usage() const {
   // CPU time split by DVFS frequency (the progress engine's lowered time) and by throttle duty.
   // The duty enters linearly, never as an "effective frequency" that would be cubed.
   const progress::telemetry_totals t = progress_->totals();
-  const double cpu = static_cast<double>(progress::process_cpu_ns()) * 1e-9;
+  const double cpu = static_cast<double>(gaea::process_cpu_ns()) * 1e-9;
   const double low =
       static_cast<double>(t.low_freq_cpu_ns + low_freq_credit_ns_.load(std::memory_order_relaxed)) *
       1e-9;

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "detail/report.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
-#include "gaea/progress/clock.hpp"
 #include "gaea/runtime/communicator.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
@@ -61,7 +61,7 @@ std::string runtime::write_event_trace(const std::function<void(MPI_Request&)>& 
   trace::rank_trace mine;
   mine.sync_ns = report_start_ns_;
   mine.host = comm_->host(rank_);
-  const std::int64_t end_ns = progress::monotonic_ns();
+  const std::int64_t end_ns = gaea::monotonic_ns();
   for (trace::thread_record& t : trace::collect()) {
     if (t.index >= mine.threads.size()) mine.threads.resize(t.index + 1);
     mine.threads[t.index] = {t.name, t.dropped};

@@ -1,7 +1,10 @@
 // Chrome trace-event JSON ("JSON Object Format": {"traceEvents": [...], ...}): metadata, complete
-// ("X") events and counter ("C") events; timestamps in µs with ns digits.
-#include <cinttypes>
-#include <cstdio>
+// ("X") events and counter ("C") events; timestamps in µs. Every event and otherData is a
+// nlohmann::json value; only the envelope around the event array is written here, so that the
+// events stream to the file in 1 MiB pieces instead of living in one document.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "gaea/base/output_file.hpp"
 #include "gaea/trace/writers.hpp"
@@ -9,42 +12,21 @@
 namespace gaea::trace {
 
 namespace {
-void append_escaped(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
+using json = nlohmann::ordered_json;  // keys in the order written: name and phase first
+
+// ns as µs: the double nearest to the exact decimal, which the shortest round-trip form that
+// dump() prints gives back (ns below 2^53).
+double us(std::int64_t ns) {
+  return static_cast<double>(ns) / 1000.0;
 }
 
-// ns as µs with three decimals, exactly (no floating point).
-void append_us(std::string& out, std::int64_t ns) {
-  char buf[40];
-  const char* sign = ns < 0 ? "-" : "";
-  const std::uint64_t a =
-      ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
-  std::snprintf(buf, sizeof buf, "%s%" PRIu64 ".%03" PRIu64, sign, a / 1000, a % 1000);
-  out += buf;
+json event(const std::string& name, const char* phase, int pid, std::uint32_t tid) {
+  return json{{"name", name}, {"ph", phase}, {"pid", pid}, {"tid", tid}};
 }
 
-void append_number(std::string& out, double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  out += buf;
-}
-
-void append_common(std::string& out, int pid, std::uint32_t tid) {
-  out += ",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid);
+// Names come from the application: bytes that are not UTF-8 become U+FFFD, not a failed trace.
+void append(std::string& out, const json& j) {
+  out += j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 }  // namespace
 
@@ -60,76 +42,55 @@ void write_chrome_json(const std::filesystem::path& target, const std::vector<ra
     }
   };
   std::uint64_t dropped = 0, dropped_wait = 0;
+  json per_rank = json::array();
   for (const auto& r : ranks) {
     dropped += r.dropped_events();
     dropped_wait += r.dropped_wait_samples;
+    per_rank.push_back(r.dropped_events());
   }
-  buf += "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":";
-  append_escaped(buf, info.producer);
-  buf += ",\"events_per_thread\":" + std::to_string(info.events_per_thread) +
-         ",\"dropped_events\":" + std::to_string(dropped) +
-         ",\"dropped_wait_samples\":" + std::to_string(dropped_wait) +
-         ",\"dropped_events_per_rank\":[";
-  for (std::size_t r = 0; r < ranks.size(); ++r)
-    buf += (r ? "," : "") + std::to_string(ranks[r].dropped_events());
-  buf += "]},\n\"traceEvents\":[\n";
+  const json other{{"producer", info.producer},
+                   {"events_per_thread", info.events_per_thread},
+                   {"dropped_events", dropped},
+                   {"dropped_wait_samples", dropped_wait},
+                   {"dropped_events_per_rank", std::move(per_rank)}};
+  buf += "{\"displayTimeUnit\":\"ns\",\"otherData\":";
+  append(buf, other);
+  buf += ",\n\"traceEvents\":[\n";
   bool first = true;
-  auto begin_event = [&] {
+  auto add = [&](const json& e) {
     if (!first) buf += ",\n";
     first = false;
+    append(buf, e);
+    flush(false);
   };
   for (std::size_t ri = 0; ri < ranks.size(); ++ri) {
     const rank_trace& r = ranks[ri];
     const int pid = static_cast<int>(ri);
-    begin_event();
-    buf += "{\"name\":\"process_name\",\"ph\":\"M\"";
-    append_common(buf, pid, 0);
-    buf += ",\"args\":{\"name\":\"rank " + std::to_string(ri) + "\"}}";
-    begin_event();
-    buf += "{\"name\":\"process_sort_index\",\"ph\":\"M\"";
-    append_common(buf, pid, 0);
-    buf += ",\"args\":{\"sort_index\":" + std::to_string(ri) + "}}";
+    json e = event("process_name", "M", pid, 0);
+    e["args"] = {{"name", "rank " + std::to_string(ri)}};
+    add(e);
+    e = event("process_sort_index", "M", pid, 0);
+    e["args"] = {{"sort_index", ri}};
+    add(e);
     for (std::size_t t = 0; t < r.threads.size(); ++t) {
-      begin_event();
-      buf += "{\"name\":\"thread_name\",\"ph\":\"M\"";
-      append_common(buf, pid, static_cast<std::uint32_t>(t));
-      buf += ",\"args\":{\"name\":";
-      append_escaped(buf, r.threads[t].name);
-      buf += "}}";
+      e = event("thread_name", "M", pid, static_cast<std::uint32_t>(t));
+      e["args"] = {{"name", r.threads[t].name}};
+      add(e);
     }
     // Regions come sorted per thread by begin (nest()), so every thread's ts never decreases.
     for (const region_record& g : r.regions) {
-      begin_event();
-      buf += "{\"name\":";
-      append_escaped(buf, r.names[g.name]);
-      buf += ",\"cat\":\"gaea\",\"ph\":\"X\",\"ts\":";
-      append_us(buf, g.t0_ns);
-      buf += ",\"dur\":";
-      append_us(buf, g.t1_ns - g.t0_ns);
-      append_common(buf, pid, g.thread);
-      if (g.bytes >= 0 || g.peer >= 0) {
-        buf += ",\"args\":{";
-        if (g.bytes >= 0) buf += "\"bytes\":" + std::to_string(g.bytes);
-        if (g.peer >= 0)
-          buf += std::string(g.bytes >= 0 ? "," : "") + "\"peer\":" + std::to_string(g.peer);
-        buf += "}";
-      }
-      buf += "}";
-      flush(false);
+      e = json{
+          {"name", r.names[g.name]},      {"cat", "gaea"}, {"ph", "X"},      {"ts", us(g.t0_ns)},
+          {"dur", us(g.t1_ns - g.t0_ns)}, {"pid", pid},    {"tid", g.thread}};
+      if (g.bytes >= 0) e["args"]["bytes"] = g.bytes;
+      if (g.peer >= 0) e["args"]["peer"] = g.peer;
+      add(e);
     }
     for (const counter_record& c : r.counters) {
-      begin_event();
-      buf += "{\"name\":";
-      append_escaped(buf, r.names[c.name]);
-      buf += ",\"ph\":\"C\",\"ts\":";
-      append_us(buf, c.t_ns);
-      append_common(buf, pid, c.thread);
-      buf += ",\"args\":{";
-      append_escaped(buf, r.threads[c.thread].name);
-      buf += ":";
-      append_number(buf, c.value);
-      buf += "}}";
-      flush(false);
+      e = event(r.names[c.name], "C", pid, c.thread);
+      e["ts"] = us(c.t_ns);
+      e["args"] = {{r.threads[c.thread].name, c.value}};
+      add(e);
     }
   }
   buf += "\n]}\n";

@@ -7,6 +7,9 @@
 set(in_data ${CMAKE_CURRENT_LIST_DIR}/../data/inputs)
 add_executable(gaea_hostile_h5_poke ${in_data}/h5_poke.cpp)
 target_link_libraries(gaea_hostile_h5_poke PRIVATE hdf5::hdf5 MPI::MPI_C)
+# Header-only: the HDF5 handles of gaea/runtime/detail/hdf5.hpp, without linking Gaea.
+target_include_directories(gaea_hostile_h5_poke
+                           PRIVATE ${PROJECT_SOURCE_DIR}/framework/runtime/include)
 gaea_set_warnings(gaea_hostile_h5_poke)
 set_target_properties(gaea_hostile_h5_poke PROPERTIES OUTPUT_NAME h5_poke
                       RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/hostile/bin)

@@ -13,6 +13,7 @@
 #include "detail/group_state.hpp"
 #include "detail/schedule.hpp"
 #include "detail/service.hpp"
+#include "gaea/base/detail/request_handle.hpp"
 #include "gaea/comm/completion.hpp"
 #include "gaea/progress/engine.hpp"
 
@@ -35,11 +36,11 @@ progress::wait_info call_wait_info(const group_state& g, const call_signature& s
                                    std::uint64_t call, const std::vector<int>& waited,
                                    std::string& from);
 
-class execution {
+class execution final : public gaea::detail::request_state {
  public:
   execution(std::shared_ptr<group_state> g, std::uint64_t call, call_signature sig, schedule s,
             std::unique_ptr<energy_session> energy);
-  ~execution();
+  ~execution() override;
   execution(const execution&) = delete;
   execution& operator=(const execution&) = delete;
 
@@ -48,6 +49,10 @@ class execution {
   /// Blocks until complete. Throws gaea::error on failure.
   void wait();
   bool done() const noexcept { return done_ && !failed_; }
+  // What a coll::request asks of the collective it holds.
+  bool request_finished() const noexcept override { return done(); }
+  void request_wait() override { wait(); }
+  bool request_test() override { return test(); }
 
  private:
   bool advance(bool block);

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "gaea/base/detail/request_handle.hpp"
 #include "gaea/comm/completion.hpp"
 #include "gaea/ga/stats.hpp"
 
@@ -20,7 +21,7 @@ class worker;
 
 namespace gaea::ga::detail {
 
-struct op_state {
+struct op_state final : gaea::detail::request_state {
   op_state(runtime& rt, op kind);
   op_state(const op_state&) = delete;
   op_state& operator=(const op_state&) = delete;
@@ -43,6 +44,10 @@ struct op_state {
   }
   void wait();
   bool test();
+  // What a ga::request asks of the operation it holds.
+  bool request_finished() const noexcept override { return completed; }
+  void request_wait() override { wait(); }
+  bool request_test() override { return test(); }
 
  private:
   void check_thread(const char* what) const;

@@ -9,8 +9,8 @@
 #include <x86intrin.h>
 #endif
 
+#include "gaea/base/clock.hpp"
 #include "gaea/ga/stats.hpp"
-#include "gaea/progress/clock.hpp"
 
 namespace gaea::ga::detail {
 
@@ -26,7 +26,7 @@ inline std::uint64_t op_clock() noexcept {
 #if defined(__x86_64__)
   return __rdtsc();
 #else
-  return static_cast<std::uint64_t>(progress::monotonic_ns());
+  return static_cast<std::uint64_t>(gaea::monotonic_ns());
 #endif
 }
 

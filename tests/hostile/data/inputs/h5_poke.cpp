@@ -13,7 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "gaea/runtime/detail/hdf5.hpp"
+
 namespace {
+
+using gaea::detail::h5_handle;
 
 int usage() {
   std::fprintf(stderr,
@@ -23,76 +27,67 @@ int usage() {
 }
 
 bool set_element(hid_t f, const char* dataset, hsize_t index, double value) {
-  const hid_t d = H5Dopen2(f, dataset, H5P_DEFAULT);
-  if (d < 0) return false;
-  const hid_t space = H5Dget_space(d);
-  const int rank = H5Sget_simple_extent_ndims(space);
+  const h5_handle set(H5Dopen2(f, dataset, H5P_DEFAULT), H5Dclose);
+  if (!set.ok()) return false;
+  const h5_handle space(H5Dget_space(set.get()), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
   std::vector<hsize_t> dims(static_cast<std::size_t>(rank)), at(dims.size());
-  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
   for (std::size_t k = dims.size(); k-- > 0;) {  // row-major index -> coordinates
     at[k] = index % dims[k];
     index /= dims[k];
   }
   const hsize_t one = 1;
-  const hid_t mem = H5Screate_simple(1, &one, nullptr);
-  bool ok = index == 0 && H5Sselect_elements(space, H5S_SELECT_SET, 1, at.data()) >= 0;
+  const h5_handle mem(H5Screate_simple(1, &one, nullptr), H5Sclose);
+  const bool ok = index == 0 && H5Sselect_elements(space.get(), H5S_SELECT_SET, 1, at.data()) >= 0;
   // A double converts to the dataset's type (an int32 "solid" gets -7); HDF5 would refuse to
   // convert NaN to an integer, which no case needs.
-  ok = ok && H5Dwrite(d, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, &value) >= 0;
-  H5Sclose(mem);
-  H5Sclose(space);
-  H5Dclose(d);
-  return ok;
+  return ok &&
+         H5Dwrite(set.get(), H5T_NATIVE_DOUBLE, mem.get(), space.get(), H5P_DEFAULT, &value) >= 0;
 }
 
 bool randomise(hid_t f, const char* dataset, unsigned seed) {
-  const hid_t d = H5Dopen2(f, dataset, H5P_DEFAULT);
-  if (d < 0) return false;
-  const hid_t space = H5Dget_space(d);
-  const auto n = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space));
+  const h5_handle set(H5Dopen2(f, dataset, H5P_DEFAULT), H5Dclose);
+  if (!set.ok()) return false;
+  const h5_handle space(H5Dget_space(set.get()), H5Sclose);
+  const auto n = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get()));
   std::vector<double> v(n);
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (double& x : v)
     x = u(gen);
-  const bool ok = H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) >= 0;
-  H5Sclose(space);
-  H5Dclose(d);
-  return ok;
+  return H5Dwrite(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) >= 0;
 }
 
 bool set_attribute(hid_t f, const char* name, double value) {
-  const hid_t a = H5Aopen(f, name, H5P_DEFAULT);
-  if (a < 0) return false;
-  const hid_t type = H5Aget_type(a);
-  bool ok = false;
-  if (H5Tget_class(type) == H5T_INTEGER) {
+  const h5_handle a(H5Aopen(f, name, H5P_DEFAULT), H5Aclose);
+  if (!a.ok()) return false;
+  const h5_handle type(H5Aget_type(a.get()), H5Tclose);
+  if (H5Tget_class(type.get()) == H5T_INTEGER) {
     const auto i = static_cast<long long>(value);
-    ok = H5Awrite(a, H5T_NATIVE_LLONG, &i) >= 0;
-  } else {
-    ok = H5Awrite(a, H5T_NATIVE_DOUBLE, &value) >= 0;
+    return H5Awrite(a.get(), H5T_NATIVE_LLONG, &i) >= 0;
   }
-  H5Tclose(type);
-  H5Aclose(a);
-  return ok;
+  return H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value) >= 0;
 }
 
 bool write_matrix(const char* file, const char* dataset, hsize_t n) {
-  const hid_t f = H5Fcreate(file, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (f < 0) return false;
+  h5_handle f(H5Fcreate(file, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  if (!f.ok()) return false;
   std::vector<double> a(n * n);
   for (hsize_t i = 0; i < n; ++i)
     for (hsize_t j = 0; j < n; ++j)
       a[i * n + j] = i == j ? static_cast<double>(2 * n) : 1.0 / static_cast<double>(1 + i + j);
   const hsize_t dims[2] = {n, n};
-  const hid_t space = H5Screate_simple(2, dims, nullptr);
-  const hid_t d =
-      H5Dcreate2(f, dataset, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  const bool ok =
-      d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, a.data()) >= 0;
-  if (d >= 0) H5Dclose(d);
-  H5Sclose(space);
-  return H5Fclose(f) >= 0 && ok;
+  bool ok = false;
+  {
+    const h5_handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
+    const h5_handle set(H5Dcreate2(f.get(), dataset, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                   H5P_DEFAULT, H5P_DEFAULT),
+                        H5Dclose);
+    ok = set.ok() &&
+         H5Dwrite(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, a.data()) >= 0;
+  }
+  return f.reset() && ok;
 }
 
 }  // namespace
@@ -102,8 +97,9 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1];
   if (cmd == "matrix")
     return write_matrix(argv[2], argv[3], std::strtoull(argv[4], nullptr, 10)) ? 0 : 1;
-  const hid_t f = H5Fopen(argv[2], H5F_ACC_RDWR, H5P_DEFAULT);
-  if (f < 0) return 1;
+  h5_handle file(H5Fopen(argv[2], H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+  if (!file.ok()) return 1;
+  const hid_t f = file.get();
   bool ok = false;
   if (cmd == "set" && argc == 6)
     ok =
@@ -112,9 +108,7 @@ int main(int argc, char** argv) {
     ok = randomise(f, argv[3], static_cast<unsigned>(std::strtoul(argv[4], nullptr, 10)));
   else if (cmd == "attr")
     ok = set_attribute(f, argv[3], std::strtod(argv[4], nullptr));
-  else {
-    H5Fclose(f);
+  else
     return usage();
-  }
-  return H5Fclose(f) >= 0 && ok ? 0 : 1;
+  return file.reset() && ok ? 0 : 1;
 }

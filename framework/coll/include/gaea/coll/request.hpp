@@ -2,9 +2,9 @@
 /// \file
 /// gaea::coll::request — the handle of a non-blocking collective.
 
-#include <memory>
 #include <span>
 
+#include "gaea/base/detail/request_handle.hpp"
 #include "gaea/base/nonblocking.hpp"
 
 namespace gaea::coll {
@@ -17,18 +17,14 @@ class execution;
 /// its starting thread is inside test(), wait() or another Gaea collective wait (as MPI's
 /// non-blocking collectives without an asynchronous engine); buffers passed to the call must
 /// stay untouched until it completes. Several may be outstanding, on one group or several.
-/// Thread safety: test()/wait() from the thread that started it (gaea::error otherwise). Move-only.
-class request {
+/// Move-only, as every Gaea request (gaea/base/detail/request_handle.hpp): a default or moved-from
+/// handle is empty (complete); the constructor from a started collective is collectives.hpp's;
+/// move assignment waits for the collective held so far, then takes over the source's; the
+/// destructor waits for an unfinished collective (errors go to stderr: it cannot throw).
+/// Thread safety: test()/wait() from the thread that started it (gaea::error otherwise).
+class request : public gaea::detail::request_handle<request, detail::execution> {
  public:
-  request() noexcept;  ///< empty (complete)
-  /// Holds the started collective `e` (made by the start functions of collectives.hpp).
-  explicit request(std::unique_ptr<detail::execution> e) noexcept;
-  /// Takes over the collective of the source, which is left empty.
-  request(request&&) noexcept;
-  /// Waits for the collective held so far, then takes over `o`'s.
-  request& operator=(request&& o);
-  /// Waits for an unfinished collective; errors go to stderr (a destructor cannot throw).
-  ~request();
+  using request_handle::request_handle;
 
   /// Blocks (by the progress mode) until the collective completes on this rank. Throws
   /// gaea::error when it failed here or on a member that reported it (mismatched arguments,
@@ -37,10 +33,12 @@ class request {
   /// Advances without blocking; true when complete (then wait() returns at once).
   bool test();
   /// True while a collective is held and not yet waited for.
-  bool pending() const noexcept;
+  using request_handle::pending;
 
  private:
-  std::unique_ptr<detail::execution> ex_;
+  friend request_handle;
+  static constexpr const char* unwaited =
+      "gaea::coll: a collective request destroyed unwaited failed: ";
 };
 
 /// Waits for every request in `rs` (each is then empty). Throws the first error after all

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "gaea/base/detail/request_handle.hpp"
 #include "gaea/base/nonblocking.hpp"
 #include "gaea/counters/counter_mode.hpp"
 
@@ -25,22 +26,17 @@ struct fetch_state;
 }
 
 /// Handle of a non-blocking counter operation (shared_counter::fetch_add(n, nonblocking)):
-/// wait() returns the counter's previous value. Any number may be outstanding. Move-only.
+/// wait() returns the counter's previous value. Any number may be outstanding.
+/// Move-only, as every Gaea request (gaea/base/detail/request_handle.hpp): a default or moved-from
+/// handle is empty (wait() throws, test() is true); the constructor from an operation is
+/// shared_counter's, not the users'; move assignment waits for the operation held so far (its
+/// value is dropped), then takes over the source's; the destructor waits for an unfinished
+/// operation (errors go to stderr: a destructor cannot throw).
 /// Thread safety: wait() and test() from the thread that issued the operation (its transport
 /// worker carries it); gaea::error otherwise.
-class fetch_request {
+class fetch_request : public gaea::detail::request_handle<fetch_request, detail::fetch_state> {
  public:
-  /// An empty handle: wait() throws (there is no value), test() is true.
-  fetch_request() noexcept;
-  /// Holds the issued operation `s` (made by shared_counter::fetch_add(n, nonblocking); not meant
-  /// to be called by users).
-  explicit fetch_request(std::unique_ptr<detail::fetch_state> s) noexcept;
-  /// Takes over the operation of the source, which is left empty.
-  fetch_request(fetch_request&&) noexcept;
-  /// Waits for the operation held so far (its value is dropped), then takes over `o`'s.
-  fetch_request& operator=(fetch_request&& o);
-  /// Waits for an unfinished operation (errors go to stderr: a destructor cannot throw).
-  ~fetch_request();
+  using request_handle::request_handle;
 
   /// Blocks (by the progress mode) until the value is back and returns it; later calls return
   /// it again. Throws gaea::error if the operation failed, on an empty handle, or from another
@@ -48,12 +44,14 @@ class fetch_request {
   std::int64_t wait();
   /// One progress step; true when the value is back (then wait() returns at once). Throws like
   /// wait() (but an empty handle is complete).
-  bool test();
+  using request_handle::test;
   /// True while an operation is held and its value has not come back yet (or not been seen).
-  bool pending() const noexcept;
+  using request_handle::pending;
 
  private:
-  std::unique_ptr<detail::fetch_state> st_;
+  friend request_handle;
+  static constexpr const char* unwaited =
+      "gaea: an unfinished fetch_request was destroyed and failed: ";
 };
 
 /// Collective object (construct, reset and destroy on every rank, in the same order).

@@ -2,7 +2,7 @@
 /// \file
 /// gaea::counters::task_pool — dynamic load balancing of numbered tasks: ids 0..n−1 are handed out
 /// across ranks by a gaea::counters::task_counter (any mode and variant) and run inside each rank
-/// by several threads that pull ranges concurrently (a oneTBB arena, or a pool of std::threads).
+/// by several threads that pull ranges concurrently (oneTBB's).
 ///
 ///   gaea::counters::task_pool pool("fock");
 ///   std::vector<matrix> partial(pool.threads());           // one per worker
@@ -32,7 +32,8 @@ struct task_stats {
 /// What runs a task_pool's worker threads.
 enum class pool_executor {
   tbb,      ///< a oneTBB arena of `threads` slots (the workers pull tasks concurrently)
-  threads,  ///< persistent std::threads owned by the pool plus the calling thread
+  threads,  ///< the calling thread plus `threads - 1` tasks on the arena's oneTBB threads; the
+            ///< caller, its own share done, waits inside Gaea (serving owner-mode counters)
 };
 
 /// Options of a task_pool.

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "gaea/base/detail/request_handle.hpp"
 #include "gaea/base/nonblocking.hpp"
 
 namespace gaea {
@@ -31,32 +32,28 @@ class array_core;
 ///   - put, acc: the caller's buffer may be reused. The data is *remotely* complete only after
 ///     fence() or sync() on the array (or a later get of the same array from the same owner).
 /// Thread safety: wait() and test() must be called by the thread that issued the operation
-/// (its transport worker carries it); gaea::error otherwise. Move-only.
-class request {
+/// (its transport worker carries it); gaea::error otherwise.
+/// Move-only, as every Gaea request (gaea/base/detail/request_handle.hpp): a default or moved-from
+/// handle is empty (complete); the constructor from an operation is global_array's, not the
+/// users'; move assignment waits for the operation held so far, then takes over the source's; the
+/// destructor waits for an unfinished operation (errors are reported on stderr: a destructor
+/// cannot throw).
+class request : public gaea::detail::request_handle<request, detail::op_state> {
  public:
-  /// An empty handle (already complete).
-  request() noexcept;
-  /// Holds the issued operation `s` (made by global_array's non-blocking calls; not meant to be
-  /// called by users).
-  explicit request(std::unique_ptr<detail::op_state> s) noexcept;
-  /// Takes over the operation of the source, which is left empty.
-  request(request&&) noexcept;
-  /// Waits for the operation held so far, then takes over `o`'s.
-  request& operator=(request&& o);
-  /// Waits for an unfinished operation (errors are reported on stderr: a destructor cannot throw).
-  ~request();
+  using request_handle::request_handle;
 
   /// Blocks (by the progress mode) until the operation completes. Throws gaea::error if it
   /// failed, or if called from another thread than the one that issued it.
   void wait();
   /// One progress step; true when the operation has completed (then wait() returns at once).
   /// Throws like wait().
-  bool test();
+  using request_handle::test;
   /// True while an operation is held and not yet waited for.
-  bool pending() const noexcept;
+  using request_handle::pending;
 
  private:
-  std::unique_ptr<detail::op_state> st_;
+  friend request_handle;
+  static constexpr const char* unwaited = "gaea: an unfinished request was destroyed and failed: ";
 };
 
 /// Waits for every request in `rs`, in order (each is then complete; empty ones count as

@@ -200,6 +200,12 @@ class engine {
   /// One progress step of the calling thread (its worker, the service worker when mode is off,
   /// and engine_options::app_poll on the app thread); returns events handled.
   unsigned poll(comm::worker& w);
+  /// The test of a non-blocking operation completed by `c`: one poll() step unless `c` is already
+  /// done; true when it is done. Never blocks; same threads as poll().
+  bool test(comm::worker& w, const comm::completion& c) {
+    if (!c.done()) poll(w);
+    return c.done();
+  }
   /// Progresses the service worker if mode is off, or auto on shared cores (mode::automatic),
   /// and no other thread is progressing it; else nothing.
   unsigned poll_service();
