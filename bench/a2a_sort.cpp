@@ -57,6 +57,9 @@
 #include "bench_common.hpp"
 #include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/energy/actuator.hpp"
+#include "gaea/energy/model.hpp"
+#include "gaea/energy/throttle.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 

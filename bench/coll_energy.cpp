@@ -55,6 +55,7 @@
 #include "bench_common.hpp"
 #include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/energy/actuator.hpp"
 #include "gaea/energy/model.hpp"
 #include "gaea/energy/throttle.hpp"
 #include "gaea/progress/clock.hpp"

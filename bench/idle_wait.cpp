@@ -21,6 +21,7 @@
 #include "bench_common.hpp"
 #include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/energy/actuator.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"

@@ -1,4 +1,5 @@
 // Runtime facts: node numbering and where the progress thread runs.
+#include "gaea/progress/engine.hpp"
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 int main(int argc, char** argv) {

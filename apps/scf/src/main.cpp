@@ -18,6 +18,7 @@
 #include "gaea/base/error.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "input_checks.hpp"
 #include "molecule.hpp"

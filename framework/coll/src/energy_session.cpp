@@ -11,6 +11,8 @@
 #include "detail/simulate.hpp"
 #include "detail/start.hpp"
 #include "gaea/coll/estimator.hpp"
+#include "gaea/energy/actuator.hpp"
+#include "gaea/energy/throttle.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"

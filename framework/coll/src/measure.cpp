@@ -20,6 +20,7 @@
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
 #include "gaea/progress/clock.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::coll {

@@ -12,6 +12,7 @@
 
 #include "gaea/base/error.hpp"
 #include "gaea/comm/context.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::counters::detail {

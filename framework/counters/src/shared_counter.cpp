@@ -1,6 +1,7 @@
 // gaea::counters::shared_counter and fetch_request: a counter on one rank, fetched and added
 // through UCX atomics, the progress thread or the owner's main thread.
 
+#include "gaea/comm/context.hpp"
 #include "gaea/counters/shared_counter.hpp"
 
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/progress/clock.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 
