@@ -1,11 +1,11 @@
 // Runtime facts: node numbering and where the progress thread runs.
-#include "gaea/progress/engine.hpp"
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <thread>
 
+#include "gaea/progress/engine.hpp"
 #include "test_support.hpp"
 
 using gaea::test::rt;

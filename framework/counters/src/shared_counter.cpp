@@ -1,7 +1,6 @@
 // gaea::counters::shared_counter and fetch_request: a counter on one rank, fetched and added
 // through UCX atomics, the progress thread or the owner's main thread.
 
-#include "gaea/comm/context.hpp"
 #include "gaea/counters/shared_counter.hpp"
 
 #include <cstring>
@@ -13,6 +12,7 @@
 #include "detail/service.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/progress/clock.hpp"

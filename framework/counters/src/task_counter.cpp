@@ -1,7 +1,6 @@
 // gaea::counters::task_counter: hands out task ids, each once: one per fetch, guided batches,
 // or from a per-node counter in node shared memory refilled in chunks from the global one.
 
-#include "gaea/comm/worker.hpp"
 #include "gaea/counters/task_counter.hpp"
 
 #include <mpi.h>
@@ -14,6 +13,7 @@
 
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
+#include "gaea/comm/worker.hpp"
 #include "gaea/counters/shared_counter.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/communicator.hpp"

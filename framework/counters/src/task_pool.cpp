@@ -1,7 +1,6 @@
 // gaea::counters::task_pool: numbered tasks handed out across ranks by a task_counter and run
 // on oneTBB threads within each rank, with each run's statistics.
 
-#include "gaea/comm/worker.hpp"
 #include "gaea/counters/task_pool.hpp"
 
 #include <tbb/global_control.h>
@@ -21,6 +20,7 @@
 #include "detail/service.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
+#include "gaea/comm/worker.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"

@@ -1,8 +1,6 @@
 // ga::detail::array_core: creation and release of a global array, its get/put/acc entry points,
 // fence, sync and barrier, and local pack/unpack; the protocols are in rma.cpp and acc.cpp.
 
-#include "gaea/comm/context.hpp"
-#include "gaea/comm/worker.hpp"
 #include "gaea/ga/detail/array_core.hpp"
 
 #include <cstdint>
@@ -18,7 +16,9 @@
 #include "gaea/base/detail/copy.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
+#include "gaea/comm/worker.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 

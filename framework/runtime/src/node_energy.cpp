@@ -138,9 +138,8 @@ std::unique_ptr<node_energy> make_node_energy(const runtime_settings& cfg, const
   tc.simulated_cost_ns = e->model.throttle_transition_ns;
   energy::throttle_choice thr = energy::make_throttle(tc);
   e->throttle_reason = managed ? managed_by + "throttling by Gaea" : std::move(thr.reason);
-  const std::shared_ptr<energy::arbiter> arbiter =
-      attach_node_arbiter(*e, rt, world, node_comm,
-                          choice.act->active() || thr.thr->active(), ac.cpus);
+  const std::shared_ptr<energy::arbiter> arbiter = attach_node_arbiter(
+      *e, rt, world, node_comm, choice.act->active() || thr.thr->active(), ac.cpus);
   const std::shared_ptr<energy::actuator> dvfs = std::move(choice.act);
   e->actuator = energy::arbitrated(dvfs, arbiter, energy::dvfs_source::calls);
   e->governor_actuator = energy::arbitrated(dvfs, arbiter, energy::dvfs_source::governor);
@@ -186,9 +185,9 @@ energy::usage_snapshot node_energy::usage(double elapsed_s,
 energy_reading node_energy::read(const std::function<energy::usage_snapshot()>& usage_now) {
   std::lock_guard lock(meter_mutex_);
   if (!meter_) {
-    energy::meter_choice c = energy::select_meter(
-        env::get_string("GAEA_ENERGY_METER"), energy::sysfs_root(), model, usage_now,
-        [] { energy::burn_cpu(std::chrono::milliseconds(30)); });
+    energy::meter_choice c =
+        energy::select_meter(env::get_string("GAEA_ENERGY_METER"), energy::sysfs_root(), model,
+                             usage_now, [] { energy::burn_cpu(std::chrono::milliseconds(30)); });
     meter_ = std::move(c.m);
     meter_reason_ = c.reason;
     for (const auto& r : c.rejected)

@@ -289,7 +289,8 @@ void runtime::write_report_and_trace() {
           }
           const std::string name = "rank_" + std::to_string(r);
           const hid_t g = H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-          if (g < 0) throw error("GAEA_TRACE '" + st_->cfg.trace + "': cannot create group " + name);
+          if (g < 0)
+            throw error("GAEA_TRACE '" + st_->cfg.trace + "': cannot create group " + name);
           struct group_closer {
             hid_t g;
             ~group_closer() { H5Gclose(g); }
@@ -301,7 +302,8 @@ void runtime::write_report_and_trace() {
           write_column(g, "power_w", H5T_NATIVE_DOUBLE, power);
           write_uint_attr(g, "dropped_samples", all_dropped[static_cast<std::size_t>(r)]);
         }
-        if (!h5.close()) throw error("GAEA_TRACE '" + st_->cfg.trace + "': HDF5 failed to write the file");
+        if (!h5.close())
+          throw error("GAEA_TRACE '" + st_->cfg.trace + "': HDF5 failed to write the file");
         out.commit();
         std::uint64_t lost = 0;
         for (const std::uint64_t d : all_dropped)

@@ -45,6 +45,8 @@ MPI_Comm node_comm(const runtime& rt) noexcept {
   return detail::runtime_state::of(rt).node_comm;
 }
 
+runtime::runtime() : runtime(nullptr, nullptr) {}
+
 runtime::runtime(int* argc, char*** argv)
     : instance_(++g_instances), st_(std::make_unique<detail::runtime_state>()) {
   st_->owner = std::this_thread::get_id();

@@ -67,9 +67,9 @@ struct runtime_state {
   std::array<std::array<std::atomic<int>, 64>, 2> arrivals{};
   std::uint64_t barrier_epoch = 0;
   failure_state failure;
-  std::atomic<bool> failing{false};        // fail() entered on this rank
-  int uncaught_at_start = 0;               // std::uncaught_exceptions() when constructed
-  std::unique_ptr<status_asker> asker;     // the hang warning's questions to other ranks
+  std::atomic<bool> failing{false};     // fail() entered on this rank
+  int uncaught_at_start = 0;            // std::uncaught_exceptions() when constructed
+  std::unique_ptr<status_asker> asker;  // the hang warning's questions to other ranks
   std::terminate_handler previous_terminate = nullptr;
 
   // Waits for `req` through the engine on the calling thread's worker (barrier.cpp).

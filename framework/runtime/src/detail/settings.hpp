@@ -14,7 +14,7 @@
 namespace gaea::detail {
 
 struct runtime_settings {
-  progress::mode mode{};                  // GAEA_PROGRESS
+  progress::mode mode{};                   // GAEA_PROGRESS
   progress::fixed_step_params fixed_step;  // GAEA_ADAPTIVE_FIXED_*
   double max_slowdown = 0;                 // GAEA_MAX_SLOWDOWN
   std::string dvfs_kind;                   // GAEA_DVFS

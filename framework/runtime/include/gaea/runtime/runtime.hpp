@@ -70,7 +70,7 @@ inline report_key report_count(std::string name) {
 /// calls of the thread that owns MPI.
 class runtime {
  public:
-  runtime() : runtime(nullptr, nullptr) {}
+  runtime();
   /// As runtime(), passing the program's arguments to MPI_Init when it initializes MPI.
   runtime(int* argc, char*** argv);
   ~runtime();
@@ -128,13 +128,13 @@ class runtime {
   /// (gaea/energy/arbiter.hpp): requests are recorded, and current_khz()/level() answer what the
   /// node's ranks together decided.
   const energy::actuator& dvfs() const noexcept;
-  energy::actuator& dvfs() noexcept;                  ///< the DVFS actuator
+  energy::actuator& dvfs() noexcept;                ///< the DVFS actuator
   const std::string& dvfs_reason() const noexcept;  ///< why it was chosen
   /// The clock-modulation throttle (T0..T7; possibly "none"; GAEA_THROTTLE) for the same CPUs as
   /// dvfs(), and the line saying why it was chosen. The runtime restores it at finalize; its
   /// transitions and throttled CPU time enter the energy model and the report.
   energy::throttle& throttle() noexcept;
-  const energy::throttle& throttle() const noexcept;  ///< the throttle
+  const energy::throttle& throttle() const noexcept;    ///< the throttle
   const std::string& throttle_reason() const noexcept;  ///< why it was chosen
   /// Records `cpu_ns` of this process's CPU time spent with its CPUs at the DVFS low level
   /// outside the progress engine's waits (the collectives' energy strategy), so that the energy
