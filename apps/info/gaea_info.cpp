@@ -20,6 +20,7 @@
 #include "gaea/energy/throttle.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/runtime/topology.hpp"
 
 namespace {
 

@@ -16,6 +16,7 @@
 #include "gaea/energy/sysfs.hpp"
 #include "gaea/energy/throttle.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/runtime/topology.hpp"
 
 namespace {
 

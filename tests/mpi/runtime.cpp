@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "gaea/progress/engine.hpp"
+#include "gaea/runtime/topology.hpp"
 #include "test_support.hpp"
 
 using gaea::test::rt;

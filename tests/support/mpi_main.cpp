@@ -9,6 +9,7 @@
 
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/runtime/topology.hpp"
 
 int main(int argc, char** argv) {
   int failed = 0;

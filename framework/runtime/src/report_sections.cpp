@@ -5,12 +5,13 @@
 
 #include "detail/runtime_state.hpp"
 #include "gaea/comm/op_stats.hpp"
+#include "gaea/runtime/extension.hpp"
 
 namespace gaea::detail {
 
 void add_runtime_report_sections(runtime& rt, runtime_state& st) {
-  rt.add_report_section(
-      "throttle", {report_count("transitions"), "throttled_cpu_s", "idle_cycle_cpu_s"}, [&st] {
+  add_report_section(
+      rt, "throttle", {report_count("transitions"), "throttled_cpu_s", "idle_cycle_cpu_s"}, [&st] {
         energy::throttle& thr = *st.energy->throttle;
         const energy::level_times t = thr.cpu_ns_by_level();
         double throttled = 0, idle = 0;
@@ -23,14 +24,14 @@ void add_runtime_report_sections(runtime& rt, runtime_state& st) {
       });
   // The workers' remote-key caches (GAEA_RKEY_CACHE): misses past the first use of each key
   // and evictions say the working set of (segment, peer) keys exceeds the cache.
-  rt.add_report_section("remote keys",
-                        {report_count("hits"), report_count("misses"), report_count("evictions")},
-                        [&st] {
-                          const comm::op_totals t = st.comm->operation_totals();
-                          return std::vector<double>{static_cast<double>(t.key_hits),
-                                                     static_cast<double>(t.key_misses),
-                                                     static_cast<double>(t.key_evictions)};
-                        });
+  add_report_section(rt, "remote keys",
+                     {report_count("hits"), report_count("misses"), report_count("evictions")},
+                     [&st] {
+                       const comm::op_totals t = st.comm->operation_totals();
+                       return std::vector<double>{static_cast<double>(t.key_hits),
+                                                  static_cast<double>(t.key_misses),
+                                                  static_cast<double>(t.key_evictions)};
+                     });
 }
 
 }  // namespace gaea::detail

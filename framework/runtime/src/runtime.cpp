@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -17,10 +19,13 @@
 #include "detail/report.hpp"
 #include "detail/run_start_hooks.hpp"
 #include "detail/runtime_state.hpp"
+#include "gaea/base/launcher.hpp"
 #include "gaea/base/temporaries.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/progress/clock.hpp"
 #include "gaea/runtime/communicator.hpp"
+#include "gaea/runtime/extension.hpp"
+#include "gaea/runtime/topology.hpp"
 
 namespace gaea {
 
@@ -48,7 +53,16 @@ MPI_Comm node_comm(const runtime& rt) noexcept {
 runtime::runtime() : runtime(nullptr, nullptr) {}
 
 runtime::runtime(int* argc, char*** argv)
-    : instance_(++g_instances), st_(std::make_unique<detail::runtime_state>()) {
+    : instance_(++g_instances), st_(new detail::runtime_state()) {
+  try {
+    start(argc, argv);
+  } catch (...) {
+    delete st_;  // what start() built goes, in the state's order
+    throw;
+  }
+}
+
+void runtime::start(int* argc, char*** argv) {
   st_->owner = std::this_thread::get_id();
   if (g_current.load() != nullptr)
     throw error("gaea::runtime: a runtime already exists in this process (construct it once)");
@@ -246,6 +260,7 @@ runtime::~runtime() {
   st_->where.topo.reset();
   if (st_->node_comm != MPI_COMM_NULL) MPI_Comm_free(&st_->node_comm);
   if (st_->owns_mpi) MPI_Finalize();
+  delete st_;
 }
 
 const topology& runtime::topo() const noexcept {
@@ -291,20 +306,23 @@ bool runtime::is_live(std::uint64_t instance) noexcept {
   return r != nullptr && r->instance_ == instance;
 }
 
-void runtime::add_report_section(std::string name, std::vector<report_key> keys,
-                                 std::function<std::vector<double>()> values) {
-  st_->sections.push_back({std::move(name), std::move(keys), std::move(values)});
+void add_report_section(runtime& rt, std::string name, std::vector<report_key> keys,
+                        std::function<std::vector<double>()> values) {
+  detail::runtime_state::of(rt).sections.push_back(
+      {std::move(name), std::move(keys), std::move(values)});
 }
 
-std::uint64_t runtime::add_app_poll(std::function<unsigned()> fn) {
-  require_owner_thread("runtime::add_app_poll");
-  st_->app_polls.emplace_back(st_->next_app_poll, std::move(fn));
-  return st_->next_app_poll++;
+std::uint64_t add_app_poll(runtime& rt, std::function<unsigned()> fn) {
+  rt.require_owner_thread("runtime::add_app_poll");
+  detail::runtime_state& st = detail::runtime_state::of(rt);
+  st.app_polls.emplace_back(st.next_app_poll, std::move(fn));
+  return st.next_app_poll++;
 }
 
-void runtime::remove_app_poll(std::uint64_t id) {
-  require_owner_thread("runtime::remove_app_poll");
-  std::erase_if(st_->app_polls, [id](const auto& p) { return p.first == id; });
+void remove_app_poll(runtime& rt, std::uint64_t id) {
+  rt.require_owner_thread("runtime::remove_app_poll");
+  std::erase_if(detail::runtime_state::of(rt).app_polls,
+                [id](const auto& p) { return p.first == id; });
 }
 
 unsigned runtime::run_app_polls() {
@@ -400,6 +418,24 @@ void runtime::credit_low_frequency(std::int64_t cpu_ns) noexcept {
 }
 const energy::model_params& runtime::model() const noexcept {
   return st_->energy->model;
+}
+
+int detail::run_main(std::string_view program, int* argc, char*** argv,
+                     int (*call)(void*, runtime&), void* body, int error_exit_code) {
+  std::unique_ptr<runtime> rt;
+  try {
+    rt = std::make_unique<runtime>(argc, argv);
+  } catch (const std::exception& e) {
+    launcher::print_error(program, e.what());
+    return error_exit_code;
+  }
+  try {
+    return call(body, *rt);
+  } catch (const std::exception& e) {
+    rt->fail(e.what(), error_exit_code);
+  } catch (...) {
+    rt->fail("an exception of a type not derived from std::exception", error_exit_code);
+  }
 }
 
 void init(int* argc, char*** argv) {

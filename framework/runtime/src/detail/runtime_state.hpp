@@ -24,6 +24,7 @@
 #include "detail/settings.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/progress/engine.hpp"
+#include "gaea/runtime/extension.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::detail {
@@ -76,6 +77,7 @@ struct runtime_state {
   void wait_mpi(MPI_Request& req);
   // The state of `rt`, for the runtime's free functions (node_comm).
   static const runtime_state& of(const runtime& rt) noexcept { return *rt.st_; }
+  static runtime_state& of(runtime& rt) noexcept { return *rt.st_; }
 };
 
 // The barrier's active-message handler (barrier.cpp): counts an arrival and wakes the waiters.

@@ -5,21 +5,20 @@
 
 #include <cstdint>
 #include <exception>
-#include <functional>
-#include <memory>
 #include <string>
 #include <string_view>
-#include <utility>
+#include <type_traits>
 #include <vector>
 
 #include "gaea/base/error.hpp"
-#include "gaea/base/launcher.hpp"
-#include "gaea/runtime/topology.hpp"
 
 namespace gaea {
 
 // What the accessors below return; the files that use them include their headers
-// (gaea/comm/context.hpp, gaea/progress/engine.hpp, gaea/energy/*.hpp).
+// (gaea/comm/context.hpp, gaea/progress/engine.hpp, gaea/energy/*.hpp,
+// gaea/runtime/topology.hpp). Report sections and app polls: gaea/runtime/extension.hpp.
+class topology;
+struct progress_placement;
 namespace comm {
 class context;
 class worker;
@@ -45,23 +44,6 @@ struct energy_reading {
   std::string source;     ///< meter name, e.g. "model" or "rapl-powercap"
   std::string scope;      ///< what it covers, e.g. "model of this rank", "packages (whole node)"
 };
-
-/// One figure of a report section (runtime::add_report_section): its name and whether it is a
-/// count (summed exactly and written as a JSON integer) or a measure (seconds, MB, ...; a JSON
-/// number). Names convert implicitly to measures; report_count() makes a count.
-struct report_key {
-  std::string name;    ///< the figure's name in the report
-  bool count = false;  ///< a count (JSON integer) rather than a measure
-  // Implicit, so that a list of names is a list of measures.
-  /// A measure named `n`.
-  report_key(const char* n) : name(n) {}
-  /// A figure named `n`, a count when `is_count`.
-  report_key(std::string n, bool is_count = false) : name(std::move(n)), count(is_count) {}
-};
-/// A count figure of a report section (an integer; its double value must be a whole number).
-inline report_key report_count(std::string name) {
-  return {std::move(name), true};
-}
 
 /// One per process, constructed on every rank (collective) and destroyed on every rank.
 /// Works whether or not the program called MPI_Init first; it finalizes MPI only if it
@@ -152,26 +134,10 @@ class runtime {
   const energy::model_params& model() const noexcept;
   /// Wall seconds since the runtime started.
   double elapsed() const noexcept;
-  /// Adds a module's figures to the GAEA_REPORT summary: `keys` name them (counts or measures,
-  /// see report_key), `values()` returns this rank's values (one per key). The report shows their
-  /// sums over ranks, and the JSON also every rank's values (docs/report.md).
-  /// Collective in effect: register on every rank in the same order (e.g. when the module's
-  /// first collective object is created), or the report's gather would mismatch.
-  void add_report_section(std::string name, std::vector<report_key> keys,
-                          std::function<std::vector<double>()> values);
   /// The program's command line: argv as given to the constructor, or /proc/self/cmdline when
   /// the constructor was given none. For the report.
   const std::vector<std::string>& command_line() const noexcept;
 
-  /// "App poll": registers `fn` to run on the thread that created the runtime whenever that
-  /// thread is inside a Gaea wait (runtime::wait, barrier, request waits, any progress-engine
-  /// wait of that thread) or calls poll(). Used for requests that only the main thread may
-  /// serve (owner-served counters). `fn` returns the events it handled (0 when idle); it must
-  /// not wait or make collective calls. Owner thread only (gaea::error otherwise); returns an id
-  /// for remove_app_poll.
-  std::uint64_t add_app_poll(std::function<unsigned()> fn);
-  /// Unregisters an app-poll callback (unknown ids are ignored). Owner thread only.
-  void remove_app_poll(std::uint64_t id);
   /// One progress step of the calling thread: its worker, the service worker when there is no
   /// progress thread, and on the owner thread the app-poll callbacks. Returns events handled.
   unsigned poll();
@@ -211,12 +177,14 @@ class runtime {
   std::uint64_t instance_;
   int rank_ = 0, size_ = 1, node_id_ = 0, nodes_ = 1, node_rank_ = 0, node_size_ = 1;
   // Everything else the runtime owns (src/detail/runtime_state.hpp): MPI, topology, transport,
-  // node energy, progress engine, barrier, failure and report state.
-  std::unique_ptr<detail::runtime_state> st_;
+  // node energy, progress engine, barrier, failure and report state. Owned (deleted by the
+  // destructor); a plain pointer so that this header needs no <memory>.
+  detail::runtime_state* st_;
   // The state's transport and engine, for the accessors that hand them out.
   comm::context* comm_ = nullptr;
   progress::engine* progress_ = nullptr;
 
+  void start(int* argc, char*** argv);      // the constructor's work (st_ freed if it throws)
   void start_mpi(int* argc, char*** argv);  // MPI_Init if needed, ranks and node numbers
   void start_transport();                   // UCX context, progress engine, hooks, handlers
   void print_start_lines() const;           // GAEA_VERBOSE's summary, DVFS/throttle/manager lines
@@ -240,23 +208,19 @@ class runtime {
 ///   int main(int argc, char** argv) {
 ///     return gaea::run_main("gaea-lu", &argc, &argv, [&](gaea::runtime& rt) { ...; return 0; });
 ///   }
+namespace detail {
+// run_main's work, for any body: `call(body, rt)` runs it (run_main's template makes `call`).
+int run_main(std::string_view program, int* argc, char*** argv, int (*call)(void*, runtime&),
+             void* body, int error_exit_code);
+}  // namespace detail
 template <class Body>
 int run_main(std::string_view program, int* argc, char*** argv, Body&& body,
              int error_exit_code = 1) {
-  std::unique_ptr<runtime> rt;
-  try {
-    rt = std::make_unique<runtime>(argc, argv);
-  } catch (const std::exception& e) {
-    launcher::print_error(program, e.what());
-    return error_exit_code;
-  }
-  try {
-    return std::forward<Body>(body)(*rt);
-  } catch (const std::exception& e) {
-    rt->fail(e.what(), error_exit_code);
-  } catch (...) {
-    rt->fail("an exception of a type not derived from std::exception", error_exit_code);
-  }
+  using body_type = std::remove_reference_t<Body>;
+  return detail::run_main(
+      program, argc, argv,
+      [](void* b, runtime& rt) -> int { return (*static_cast<body_type*>(b))(rt); },
+      const_cast<void*>(static_cast<const void*>(&body)), error_exit_code);
 }
 
 /// Function-style equivalents of constructing/destroying a gaea::runtime.
