@@ -4,7 +4,6 @@
 /// it), the hwloc topology, the UCX transport and the progress thread.
 
 #include <cstdint>
-#include <exception>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -200,6 +199,12 @@ class runtime {
   std::string describe_rank(int rank) const;
 };
 
+namespace detail {
+// run_main's work, for any body: `call(body, rt)` runs it (run_main's template makes `call`).
+int run_main(std::string_view program, int* argc, char*** argv, int (*call)(void*, runtime&),
+             void* body, int error_exit_code);
+}  // namespace detail
+
 /// The top level of a Gaea program: constructs the runtime (collective), returns body(rt)'s exit
 /// code. An exception escaping `body` ends the whole job through runtime::fail(e.what(),
 /// error_exit_code), so its message is printed and no rank waits for this one. An error of the
@@ -208,11 +213,6 @@ class runtime {
 ///   int main(int argc, char** argv) {
 ///     return gaea::run_main("gaea-lu", &argc, &argv, [&](gaea::runtime& rt) { ...; return 0; });
 ///   }
-namespace detail {
-// run_main's work, for any body: `call(body, rt)` runs it (run_main's template makes `call`).
-int run_main(std::string_view program, int* argc, char*** argv, int (*call)(void*, runtime&),
-             void* body, int error_exit_code);
-}  // namespace detail
 template <class Body>
 int run_main(std::string_view program, int* argc, char*** argv, Body&& body,
              int error_exit_code = 1) {
