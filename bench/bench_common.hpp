@@ -24,6 +24,7 @@
 #include "gaea/base/output_file.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/energy/actuator.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 

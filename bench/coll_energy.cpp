@@ -56,6 +56,7 @@
 #include "cli.hpp"
 #include "gaea/base/clock.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/energy/actuator.hpp"
 #include "gaea/energy/model.hpp"
 #include "gaea/energy/throttle.hpp"
 #include "gaea/runtime/runtime.hpp"

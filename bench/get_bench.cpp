@@ -43,6 +43,7 @@
 #include "gaea/base/version.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/ga/global_array.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 using gaea::ga::index_t;

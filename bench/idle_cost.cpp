@@ -13,6 +13,7 @@
 
 #include "cli.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace {

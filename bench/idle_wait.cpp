@@ -22,6 +22,7 @@
 #include "cli.hpp"
 #include "gaea/base/clock.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/energy/actuator.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 

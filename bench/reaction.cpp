@@ -38,8 +38,10 @@
 #include "bench_common.hpp"
 #include "cli.hpp"
 #include "gaea/base/clock.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/worker.hpp"
+#include "gaea/energy/actuator.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 

@@ -40,6 +40,7 @@
 #include "cli.hpp"
 #include "gaea/base/clock.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/energy/actuator.hpp"
 #include "gaea/ga/global_array.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "gaea/comm/completion.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/runtime/runtime.hpp"

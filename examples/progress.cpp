@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gaea/comm/completion.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/progress/engine.hpp"

@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
     // Node numbering: node_rank 0 exists once per node, node_size ranks share each node.
     int node_leaders = rt.node_rank() == 0 ? 1 : 0, on_my_node = 1;
     MPI_Allreduce(MPI_IN_PLACE, &node_leaders, 1, MPI_INT, MPI_SUM, gaea::runtime_communicator());
-    MPI_Allreduce(MPI_IN_PLACE, &on_my_node, 1, MPI_INT, MPI_SUM, rt.node_comm());
+    MPI_Allreduce(MPI_IN_PLACE, &on_my_node, 1, MPI_INT, MPI_SUM, gaea::node_comm(rt));
     int bad = node_leaders != rt.nodes() || on_my_node != rt.node_size();
     bad += rt.node_rank() < 0 || rt.node_rank() >= rt.node_size() || rt.size() < 1;
 

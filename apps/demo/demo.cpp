@@ -16,6 +16,7 @@
 #include "gaea/coll/collectives.hpp"
 #include "gaea/counters/shared_counter.hpp"
 #include "gaea/ga/global_array.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 using gaea::ga::index_t;

@@ -12,9 +12,15 @@
 #include "gaea/base/env.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/comm/context.hpp"
+#include "gaea/comm/worker.hpp"
+#include "gaea/energy/actuator.hpp"
 #include "gaea/energy/markup.hpp"
 #include "gaea/energy/slurm.hpp"
+#include "gaea/energy/throttle.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/runtime/topology.hpp"
 
 namespace {
 

@@ -16,6 +16,7 @@
 
 #include "gaea/base/error.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/runtime/extension.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "kernel.hpp"
 #include "lattice.hpp"
@@ -57,11 +58,12 @@ void register_report(gaea::runtime& rt) {
   if (registered == rt.instance()) return;
   registered = rt.instance();
   totals() = {};
-  rt.add_report_section("lattice Boltzmann",
-                        {gaea::report_count("cell updates"), "compute s", "ghost exchange s"}, [] {
-                          const report_totals& t = totals();
-                          return std::vector<double>{t.updates, t.compute, t.ghosts};
-                        });
+  gaea::add_report_section(rt, "lattice Boltzmann",
+                           {gaea::report_count("cell updates"), "compute s", "ghost exchange s"},
+                           [] {
+                             const report_totals& t = totals();
+                             return std::vector<double>{t.updates, t.compute, t.ghosts};
+                           });
 }
 
 std::uint64_t mix(std::uint64_t z) {  // splitmix64 finaliser

@@ -2,6 +2,8 @@
 
 #include "lu_factor.hpp"
 
+#include "gaea/comm/worker.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 #include <algorithm>

@@ -15,6 +15,7 @@
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/dense/blas.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "h5_io.hpp"
 #include "input_check.hpp"

@@ -11,7 +11,9 @@
 #include "gaea/base/detail/median.hpp"
 #include "gaea/base/nonblocking.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/ga/protocol.hpp"
+#include "gaea/progress/engine.hpp"
 
 namespace gaea_model {
 

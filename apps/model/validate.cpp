@@ -11,6 +11,7 @@
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
 #include "gaea/coll/estimator.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/counters/counter_mode.hpp"
 #include "gaea/model/operations.hpp"
 #include "measure.hpp"

@@ -1,6 +1,7 @@
 // gaea._gaea: shared counters, task counters and task pools running Python callables.
 #include <pybind11/stl.h>
 
+#include <cstdio>
 #include <optional>
 #include <string>
 

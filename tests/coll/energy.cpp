@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "gaea/coll/collectives.hpp"
+#include "gaea/energy/actuator.hpp"
+#include "gaea/energy/throttle.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace coll = gaea::coll;

@@ -11,8 +11,12 @@
 #include <vector>
 
 #include "gaea/base/error.hpp"
+#include "gaea/energy/actuator.hpp"
+#include "gaea/energy/meter.hpp"
 #include "gaea/energy/sysfs.hpp"
+#include "gaea/energy/throttle.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/runtime/topology.hpp"
 
 namespace {
 

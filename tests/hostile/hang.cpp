@@ -14,6 +14,7 @@
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/ga/global_array.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include "gaea/counters/shared_counter.hpp"
 #include "gaea/ga/global_array.hpp"
+#include "gaea/progress/engine.hpp"
 #include "test_support.hpp"
 
 using namespace gaea;

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "gaea/comm/context.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/segment.hpp"

@@ -12,9 +12,11 @@
 #include <thread>
 
 #include "gaea/coll/collectives.hpp"
+#include "gaea/comm/worker.hpp"
 #include "gaea/counters/shared_counter.hpp"
 #include "gaea/counters/task_counter.hpp"
 #include "gaea/counters/task_pool.hpp"
+#include "gaea/progress/engine.hpp"
 #include "test_support.hpp"
 
 using namespace gaea;

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "gaea/base/clock.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/progress/engine.hpp"
 #include "test_support.hpp"

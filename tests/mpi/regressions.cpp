@@ -4,8 +4,12 @@
 
 #include <atomic>
 #include <cstring>
+#include <thread>
 
+#include "gaea/comm/completion.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
+#include "gaea/comm/worker.hpp"
 #include "test_support.hpp"
 
 using namespace gaea;

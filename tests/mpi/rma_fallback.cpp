@@ -8,7 +8,11 @@
 #include <numeric>
 #include <vector>
 
+#include "gaea/comm/completion.hpp"
+#include "gaea/comm/context.hpp"
+#include "gaea/comm/op_stats.hpp"
 #include "gaea/comm/segment.hpp"
+#include "gaea/comm/worker.hpp"
 #include "test_support.hpp"
 
 using namespace gaea;

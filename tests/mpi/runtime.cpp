@@ -5,6 +5,8 @@
 #include <chrono>
 #include <thread>
 
+#include "gaea/progress/engine.hpp"
+#include "gaea/runtime/topology.hpp"
 #include "test_support.hpp"
 
 using gaea::test::rt;

@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
+#include "gaea/runtime/topology.hpp"
 
 int main(int argc, char** argv) {
   int failed = 0;

@@ -18,6 +18,8 @@
 #include "gaea/base/error.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/progress/engine.hpp"
+#include "gaea/runtime/extension.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "input_checks.hpp"
 #include "molecule.hpp"
@@ -401,13 +403,13 @@ int main(int argc, char** argv) {
   report_figures rep;
   // An error on any rank ends the job with its message on every rank (exit 1).
   return gaea::run_main("gaea-scf", &argc, &argv, [&](gaea::runtime& rt) {
-    rt.add_report_section("scf",
-                          {gaea::report_count("fock tasks"), "integrals s", "counter wait s",
-                           "get s", "accumulate s", "diagonalise s"},
-                          [&rep] {
-                            return std::vector<double>{rep.tasks, rep.integrals, rep.counter,
-                                                       rep.get,   rep.acc,       rep.diag};
-                          });
+    gaea::add_report_section(rt, "scf",
+                             {gaea::report_count("fock tasks"), "integrals s", "counter wait s",
+                              "get s", "accumulate s", "diagonalise s"},
+                             [&rep] {
+                               return std::vector<double>{rep.tasks, rep.integrals, rep.counter,
+                                                          rep.get,   rep.acc,       rep.diag};
+                             });
     return run(o, rt, rep);
   });
 }

@@ -12,6 +12,8 @@
 #include "detail/start.hpp"
 #include "gaea/base/clock.hpp"
 #include "gaea/coll/estimator.hpp"
+#include "gaea/energy/actuator.hpp"
+#include "gaea/energy/throttle.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 

@@ -24,6 +24,7 @@
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/worker.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::counters {

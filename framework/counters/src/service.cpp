@@ -12,6 +12,8 @@
 
 #include "gaea/base/error.hpp"
 #include "gaea/comm/context.hpp"
+#include "gaea/progress/engine.hpp"
+#include "gaea/runtime/extension.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::counters::detail {
@@ -127,26 +129,26 @@ void install(runtime& rt) {
     // The main thread may be blocked in a wait: wake it so that it runs its app poll.
     rt.progress().notify_waiters();
   });
-  rt.add_app_poll([&rt] { return serve_owner_queue(rt); });
+  gaea::add_app_poll(rt, [&rt] { return serve_owner_queue(rt); });
   // Counters are created collectively, so every rank registers this section at the same point.
-  rt.add_report_section("counters",
-                        {report_count("ops"), "op_ms", report_count("served_by_progress_thread"),
-                         report_count("served_by_main_thread"), report_count("pool_tasks"),
-                         report_count("pool_fetches"), "pool_compute_ms", "pool_wait_ms"},
-                        [] {
-                          const figures& f = stats();
-                          auto ld = [](const std::atomic<std::uint64_t>& a) {
-                            return static_cast<double>(a.load(std::memory_order_relaxed));
-                          };
-                          return std::vector<double>{ld(f.ops),
-                                                     ld(f.op_ns) * 1e-6,
-                                                     ld(f.served_progress),
-                                                     ld(f.served_owner),
-                                                     ld(f.pool_tasks),
-                                                     ld(f.pool_fetches),
-                                                     ld(f.pool_compute_ns) * 1e-6,
-                                                     ld(f.pool_wait_ns) * 1e-6};
-                        });
+  gaea::add_report_section(rt, "counters",
+                           {report_count("ops"), "op_ms", report_count("served_by_progress_thread"),
+                            report_count("served_by_main_thread"), report_count("pool_tasks"),
+                            report_count("pool_fetches"), "pool_compute_ms", "pool_wait_ms"},
+                           [] {
+                             const figures& f = stats();
+                             auto ld = [](const std::atomic<std::uint64_t>& a) {
+                               return static_cast<double>(a.load(std::memory_order_relaxed));
+                             };
+                             return std::vector<double>{ld(f.ops),
+                                                        ld(f.op_ns) * 1e-6,
+                                                        ld(f.served_progress),
+                                                        ld(f.served_owner),
+                                                        ld(f.pool_tasks),
+                                                        ld(f.pool_fetches),
+                                                        ld(f.pool_compute_ns) * 1e-6,
+                                                        ld(f.pool_wait_ns) * 1e-6};
+                           });
 }
 
 }  // namespace gaea::counters::detail

@@ -13,7 +13,10 @@
 #include "gaea/base/detail/destructor_call.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
+#include "gaea/comm/worker.hpp"
 #include "gaea/counters/shared_counter.hpp"
+#include "gaea/progress/engine.hpp"
+#include "gaea/runtime/communicator.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 
@@ -232,7 +235,7 @@ task_counter::task_counter(std::string name, task_range all, task_counter_option
     const bool leader = rt.node_rank() == 0;
     void* base = nullptr;
     MPI_Win_allocate_shared(leader ? static_cast<MPI_Aint>(sizeof(node_block)) : 0, 1,
-                            MPI_INFO_NULL, rt.node_comm(), &base, &p->win);
+                            MPI_INFO_NULL, gaea::node_comm(rt), &base, &p->win);
     MPI_Aint size = 0;
     int disp = 0;
     MPI_Win_shared_query(p->win, 0, &size, &disp, &base);

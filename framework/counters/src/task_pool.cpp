@@ -19,6 +19,8 @@
 #include "gaea/base/clock.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
+#include "gaea/comm/worker.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 

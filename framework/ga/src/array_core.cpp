@@ -16,7 +16,10 @@
 #include "gaea/base/detail/destructor_call.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
+#include "gaea/comm/worker.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga::detail {

@@ -5,6 +5,7 @@
 #include "detail/stats_counters.hpp"
 #include "detail/tracker.hpp"
 #include "detail/wire.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/ga/detail/array_core.hpp"
 #include "gaea/runtime/runtime.hpp"

@@ -4,6 +4,7 @@
 
 #include "detail/registry.hpp"
 #include "gaea/ga/stats.hpp"
+#include "gaea/runtime/extension.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga::detail {
@@ -17,7 +18,7 @@ void add_report_section(runtime& rt) {
   for (const char* k : {"flushes_issued", "flushes_avoided", "zero_copy_transfers",
                         "packed_transfers", "accs_served", "packed_served", "accs_direct"})
     keys.push_back(report_count(k));
-  rt.add_report_section("global arrays", keys, [] {
+  gaea::add_report_section(rt, "global arrays", keys, [] {
     const stats s = current_stats();
     std::vector<double> v;
     for (const op_figures& f : s.ops)

@@ -1,6 +1,8 @@
 // ARMCI's entry points that GA programs call beside GA (armci.h, message.h), and GA 5.9's
 // GA_Initialize_comm: GA (and Gaea's runtime) on the ranks of a communicator.
 
+#include <mpi.h>
+
 #include <cstdlib>
 #include <string>
 #include <vector>

@@ -2,6 +2,8 @@
 // "min", "absmax", "absmin") on gaea::coll, process groups (coll groups, with an MPI
 // communicator each), GA's MPI communicators, and cluster (node) queries.
 
+#include <mpi.h>
+
 #include <algorithm>
 #include <complex>
 #include <cstdlib>
@@ -16,6 +18,7 @@
 #include "ga-mpi.h"
 #include "ga.h"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/comm/context.hpp"
 
 using namespace gaea::ga_compat::detail;
 namespace coll = gaea::coll;

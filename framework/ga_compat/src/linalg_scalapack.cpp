@@ -20,6 +20,7 @@
 #include "detail/scalapack.hpp"
 #include "detail/state.hpp"
 #include "gaea/coll/collectives.hpp"
+#include "gaea/comm/context.hpp"
 #include "gaea/ga/algorithms.hpp"
 #include "gaea/ga/diagonal.hpp"
 

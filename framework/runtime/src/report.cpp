@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "detail/report_summary.hpp"
+#include "detail/runtime_state.hpp"
 #include "gaea/base/clock.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/comm/detail/bootstrap.hpp"
@@ -103,18 +104,11 @@ std::vector<std::string> detail::command_line(const int* argc, char* const* cons
 }
 
 void runtime::write_report_and_trace() {
-  const bool want_report = report_ != "0";
-  const bool want_trace = !trace_.empty();
+  const bool want_report = st_->cfg.report != "0";
+  const bool want_trace = !st_->cfg.trace.empty();
   // Both settings come from the environment, identical on every rank, so every rank joins.
   if (!want_report && !want_trace) return;
-  comm::worker& w = worker();
-  auto wait_request = [&](MPI_Request& req) {
-    int done = 0;
-    progress_->wait_until(w, [&] {
-      MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-      return done != 0;
-    });
-  };
+  const auto wait_request = [this](MPI_Request& req) { st_->wait_mpi(req); };
 
   // Rank 0's own writing may fail (full disk, I/O error); the error is kept, and once the trace
   // collective is done every rank throws it (so that no rank waits, and every rank says why).
@@ -123,8 +117,8 @@ void runtime::write_report_and_trace() {
     // The interval's end, read first: CPU and wall time over the same span (report_start_*).
     std::vector<std::int64_t> counts(detail::i_fixed, 0);
     counts[detail::i_end_ns] = gaea::monotonic_ns();
-    const std::int64_t cpu_ns = gaea::process_cpu_ns() - report_start_cpu_ns_;
-    counts[detail::i_start_ns] = report_start_ns_;
+    const std::int64_t cpu_ns = gaea::process_cpu_ns() - st_->report_start_cpu_ns;
+    counts[detail::i_start_ns] = st_->report_start_ns;
     std::vector<double> mine(detail::r_fixed, 0.0);
     const progress::telemetry_totals t = progress_->totals();
     const energy_reading e = energy();
@@ -140,7 +134,7 @@ void runtime::write_report_and_trace() {
     auto as_count = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
     counts[detail::i_node] = node_id_;
     counts[detail::i_node_leader] = node_rank_ == 0 ? 1 : 0;
-    counts[detail::i_node_pus] = node_rank_ == 0 ? topology_->pus() : 0;
+    counts[detail::i_node_pus] = node_rank_ == 0 ? st_->where.topo->pus() : 0;
     counts[detail::i_measured] = e.measured ? 1 : 0;
     counts[detail::i_waits] = as_count(t.waits);
     counts[detail::i_wakeups] = as_count(t.wakeups);
@@ -148,13 +142,13 @@ void runtime::write_report_and_trace() {
     counts[detail::i_mode_switches] = as_count(t.mode_switches);
     counts[detail::i_dvfs_lowered] = as_count(t.dvfs_lowered);
     counts[detail::i_dvfs_raised] = as_count(t.dvfs_raised);
-    counts[detail::i_transitions] = as_count(actuator_->transition_count());
+    counts[detail::i_transitions] = as_count(st_->energy->actuator->transition_count());
     for (std::size_t k = 0; k < comm::op_kinds; ++k) {
       counts[detail::i_op_count + k] = as_count(ops.count[k]);
       counts[detail::i_op_bytes + k] = as_count(ops.bytes[k]);
     }
     // Modules' sections follow the fixed measures (same keys on every rank).
-    for (const auto& sec : sections_) {
+    for (const auto& sec : st_->sections) {
       std::vector<double> v = sec.values();
       // A module bug, not a user error: say so, and keep the gather's widths equal.
       if (v.size() != sec.keys.size())
@@ -186,37 +180,37 @@ void runtime::write_report_and_trace() {
                 comm_->host(static_cast<int>(r));
         }
         ctx.mode = std::string(progress::to_string(progress_->current_mode()));
-        ctx.command_line = command_line_;
-        ctx.start_unix_ms = report_start_unix_ms_;
-        ctx.actuator = std::string(actuator_->name());
-        ctx.dvfs_reason = dvfs_reason_;
+        ctx.command_line = st_->command_line;
+        ctx.start_unix_ms = st_->report_start_unix_ms;
+        ctx.actuator = std::string(st_->energy->actuator->name());
+        ctx.dvfs_reason = st_->energy->dvfs_reason;
         ctx.energy_mode = energy_mode();
-        ctx.markup_reason = markup_reason_;
-        ctx.markup_regions = markup_->entered();
-        ctx.throttle = std::string(throttle_->name());
-        ctx.throttle_reason = throttle_reason_;
-        ctx.throttle_refusal = throttle_->refusal();
+        ctx.markup_reason = st_->energy->markup_reason;
+        ctx.markup_regions = st_->energy->markup->entered();
+        ctx.throttle = std::string(st_->energy->throttle->name());
+        ctx.throttle_reason = st_->energy->throttle_reason;
+        ctx.throttle_refusal = st_->energy->throttle->refusal();
         ctx.energy_source = e.source;
         ctx.energy_scope = e.scope;
-        ctx.meter_reason = meter_reason_;
+        ctx.meter_reason = st_->energy->meter_reason();
         if (const char* job = std::getenv("SLURM_JOB_ID"); job && *job)
           ctx.slurm_energy = energy::slurm_energy_note(job);
         ctx.max_slowdown = progress_->max_slowdown();
         ctx.calibration = progress_->cal().describe();
-        for (const auto& sec : sections_)
+        for (const auto& sec : st_->sections)
           ctx.sections.push_back({sec.name, sec.keys});
         const detail::report_summary summary = detail::summarize_report(ctx, all, all_counts);
-        if (report_ == "1")
+        if (st_->cfg.report == "1")
           std::fputs(summary.text.c_str(), stderr);
         else
-          write_json(report_, summary.json);
+          write_json(st_->cfg.report, summary.json);
       } catch (const std::exception& ex) {
         problem = ex.what();
       }
   }
 
-  if (want_trace && trace::format_of(trace_) != trace::format::hdf5) {
-    const std::string why = write_event_trace(wait_request);
+  if (want_trace && trace::format_of(st_->cfg.trace) != trace::format::hdf5) {
+    const std::string why = write_event_trace();
     if (!why.empty()) problem += (problem.empty() ? "" : "; ") + why;
   } else if (want_trace) {
     std::uint64_t dropped = 0;
@@ -235,7 +229,7 @@ void runtime::write_report_and_trace() {
     if (rank_ == 0) try {
         // HDF5's own error dump would only repeat, less clearly, the error thrown here.
         const detail::h5_quiet quiet;
-        output_file out(trace_, "GAEA_TRACE");
+        output_file out(st_->cfg.trace, "GAEA_TRACE");
         // A full disk shows here, before HDF5 starts (a failed create leaves it in a state that
         // breaks its clean-up at exit): 26 bytes per sample, room for the metadata of each rank.
         std::uint64_t samples = 0;
@@ -259,8 +253,8 @@ void runtime::write_report_and_trace() {
           std::vector<std::int64_t> khz(s.size());
           std::vector<std::uint8_t> state(s.size()), thread(s.size());
           for (std::size_t i = 0; i < s.size(); ++i) {
-            t[i] = static_cast<double>(s[i].t_ns - start_ns_) * 1e-9;
-            const detail::sample_power p = detail::modelled_power(model_, s[i]);
+            t[i] = static_cast<double>(s[i].t_ns - st_->start_ns) * 1e-9;
+            const detail::sample_power p = detail::modelled_power(st_->energy->model, s[i]);
             khz[i] = p.khz;
             power[i] = p.power_w;
             state[i] = s[i].state;
@@ -269,7 +263,8 @@ void runtime::write_report_and_trace() {
           const std::string name = "rank_" + std::to_string(r);
           const detail::h5_handle group(
               H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-          if (!group.ok()) throw error("GAEA_TRACE '" + trace_ + "': cannot create group " + name);
+          if (!group.ok())
+            throw error("GAEA_TRACE '" + st_->cfg.trace + "': cannot create group " + name);
           const hid_t g = group.get();
           write_column(g, "t_s", H5T_NATIVE_DOUBLE, t);
           write_column(g, "state", H5T_NATIVE_UINT8, state);
@@ -278,7 +273,8 @@ void runtime::write_report_and_trace() {
           write_column(g, "power_w", H5T_NATIVE_DOUBLE, power);
           write_uint_attr(g, "dropped_samples", all_dropped[static_cast<std::size_t>(r)]);
         }
-        if (!h5.reset()) throw error("GAEA_TRACE '" + trace_ + "': HDF5 failed to write the file");
+        if (!h5.reset())
+          throw error("GAEA_TRACE '" + st_->cfg.trace + "': HDF5 failed to write the file");
         out.commit();
         std::uint64_t lost = 0;
         for (const std::uint64_t d : all_dropped)
@@ -288,7 +284,7 @@ void runtime::write_report_and_trace() {
                        "gaea: GAEA_TRACE: %llu wait-state samples were dropped (each thread keeps "
                        "at most GAEA_TRACE_EVENTS=%llu); the trace holds the earlier ones\n",
                        static_cast<unsigned long long>(lost),
-                       static_cast<unsigned long long>(trace_events_));
+                       static_cast<unsigned long long>(st_->cfg.trace_events));
       } catch (const std::exception& ex) {
         problem += (problem.empty() ? "" : "; ") + std::string(ex.what());
       }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "detail/report.hpp"
+#include "detail/runtime_state.hpp"
 #include "gaea/base/clock.hpp"
 #include "gaea/base/version.hpp"
 #include "gaea/comm/context.hpp"
@@ -56,10 +57,11 @@ void add_wait_states(trace::rank_trace& r, std::uint32_t thread,
 }
 }  // namespace
 
-std::string runtime::write_event_trace(const std::function<void(MPI_Request&)>& wait_request) {
+std::string runtime::write_event_trace() {
+  const auto wait_request = [this](MPI_Request& req) { st_->wait_mpi(req); };
   // This rank's part: the recorder's threads, events and drops.
   trace::rank_trace mine;
-  mine.sync_ns = report_start_ns_;
+  mine.sync_ns = st_->report_start_ns;
   mine.host = comm_->host(rank_);
   const std::int64_t end_ns = gaea::monotonic_ns();
   for (trace::thread_record& t : trace::collect()) {
@@ -89,7 +91,7 @@ std::string runtime::write_event_trace(const std::function<void(MPI_Request&)>& 
     }
     std::stable_sort(list.begin(), list.end(),
                      [](const auto& a, const auto& b) { return a.t_ns < b.t_ns; });
-    add_wait_states(mine, thread, list, end_ns, model_);
+    add_wait_states(mine, thread, list, end_ns, st_->energy->model);
   }
   const std::vector<std::byte> bytes = trace::encode(mine);
   // Rank 0 writes: only it receives the others' parts.
@@ -110,11 +112,11 @@ std::string runtime::write_event_trace(const std::function<void(MPI_Request&)>& 
       dropped += r.dropped_events();
       dropped_wait += r.dropped_wait_samples;
     }
-    const trace::job_info info{std::string("Gaea ") + version_string, trace_events_};
-    if (trace::format_of(trace_) == trace::format::otf2)
-      trace::write_otf2(trace_, ranks, info);
+    const trace::job_info info{std::string("Gaea ") + version_string, st_->cfg.trace_events};
+    if (trace::format_of(st_->cfg.trace) == trace::format::otf2)
+      trace::write_otf2(st_->cfg.trace, ranks, info);
     else
-      trace::write_chrome_json(trace_, ranks, info);
+      trace::write_chrome_json(st_->cfg.trace, ranks, info);
     if (dropped + dropped_wait > 0)
       std::fprintf(stderr,
                    "gaea: GAEA_TRACE: %llu events and %llu wait-state samples were dropped (each "
@@ -122,7 +124,7 @@ std::string runtime::write_event_trace(const std::function<void(MPI_Request&)>& 
                    "earlier ones\n",
                    static_cast<unsigned long long>(dropped),
                    static_cast<unsigned long long>(dropped_wait),
-                   static_cast<unsigned long long>(trace_events_));
+                   static_cast<unsigned long long>(st_->cfg.trace_events));
   } catch (const std::exception& e) {
     return e.what();
   }

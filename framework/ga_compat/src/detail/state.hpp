@@ -2,6 +2,8 @@
 // The GA compatibility layer's process state: the runtime it started (or found), the array
 // handle table, the memory budget, and clean-up hooks other parts register for GA_Terminate.
 
+#include <mpi.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -16,6 +18,7 @@
 #include "gaea/coll/group.hpp"
 #include "gaea/ga/distribution.hpp"
 #include "gaea/ga/global_array.hpp"
+#include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::ga_compat::detail {

@@ -11,7 +11,7 @@
 
 #include "gaea/comm/op_stats.hpp"
 #include "gaea/progress/telemetry.hpp"
-#include "gaea/runtime/runtime.hpp"
+#include "gaea/runtime/extension.hpp"
 
 namespace gaea::detail {
 

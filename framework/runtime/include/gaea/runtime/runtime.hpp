@@ -3,37 +3,37 @@
 /// gaea::runtime — RAII start-up and shut-down of a Gaea job: MPI (if the program did not start
 /// it), the hwloc topology, the UCX transport and the progress thread.
 
-#include <mpi.h>
-
-#include <array>
-#include <atomic>
-#include <cstdio>
-#include <exception>
-#include <functional>
-#include <memory>
-#include <mutex>
+#include <cstdint>
 #include <string>
 #include <string_view>
-#include <thread>
-#include <utility>
+#include <type_traits>
 #include <vector>
 
 #include "gaea/base/error.hpp"
-#include "gaea/base/launcher.hpp"
-#include "gaea/comm/completion.hpp"
-#include "gaea/comm/context.hpp"
-#include "gaea/energy/actuator.hpp"
-#include "gaea/energy/governor.hpp"
-#include "gaea/energy/meter.hpp"
-#include "gaea/energy/model.hpp"
-#include "gaea/energy/throttle.hpp"
-#include "gaea/progress/engine.hpp"
-#include "gaea/runtime/topology.hpp"
 
 namespace gaea {
 
+// What the accessors below return; the files that use them include their headers
+// (gaea/comm/context.hpp, gaea/progress/engine.hpp, gaea/energy/*.hpp,
+// gaea/runtime/topology.hpp). Report sections and app polls: gaea/runtime/extension.hpp.
+class topology;
+struct progress_placement;
+namespace comm {
+class context;
+class worker;
+class completion;
+}  // namespace comm
+namespace progress {
+class engine;
+}
+namespace energy {
+class actuator;
+class throttle;
+class region_markup;
+struct model_params;
+}  // namespace energy
 namespace detail {
-class status_asker;  // src/detail/peer_status.hpp
+struct runtime_state;  // src/detail/runtime_state.hpp
 }
 
 /// One reading of this rank's energy meter.
@@ -44,23 +44,6 @@ struct energy_reading {
   std::string scope;      ///< what it covers, e.g. "model of this rank", "packages (whole node)"
 };
 
-/// One figure of a report section (runtime::add_report_section): its name and whether it is a
-/// count (summed exactly and written as a JSON integer) or a measure (seconds, MB, ...; a JSON
-/// number). Names convert implicitly to measures; report_count() makes a count.
-struct report_key {
-  std::string name;    ///< the figure's name in the report
-  bool count = false;  ///< a count (JSON integer) rather than a measure
-  // Implicit, so that a list of names is a list of measures.
-  /// A measure named `n`.
-  report_key(const char* n) : name(n) {}
-  /// A figure named `n`, a count when `is_count`.
-  report_key(std::string n, bool is_count = false) : name(std::move(n)), count(is_count) {}
-};
-/// A count figure of a report section (an integer; its double value must be a whole number).
-inline report_key report_count(std::string name) {
-  return {std::move(name), true};
-}
-
 /// One per process, constructed on every rank (collective) and destroyed on every rank.
 /// Works whether or not the program called MPI_Init first; it finalizes MPI only if it
 /// initialized it. Throws gaea::error if a runtime already exists or set-up fails.
@@ -68,7 +51,7 @@ inline report_key report_count(std::string name) {
 /// calls of the thread that owns MPI.
 class runtime {
  public:
-  runtime() : runtime(nullptr, nullptr) {}
+  runtime();
   /// As runtime(), passing the program's arguments to MPI_Init when it initializes MPI.
   runtime(int* argc, char*** argv);
   ~runtime();
@@ -93,19 +76,19 @@ class runtime {
   int node_rank() const noexcept { return node_rank_; }  ///< rank among the ranks of this node
   int node_size() const noexcept { return node_size_; }  ///< the number of ranks on this node
 
-  const topology& topo() const noexcept { return *topology_; }  ///< this node's hardware
+  const topology& topo() const noexcept;                        ///< this node's hardware
   comm::context& comm() noexcept { return *comm_; }             ///< the transport context
   progress::engine& progress() noexcept { return *progress_; }  ///< the progress engine
   /// Where this rank's progress thread was placed ("unpinned" or a PU), and its mode.
-  const progress_placement& placement() const noexcept { return placement_; }
+  const progress_placement& placement() const noexcept;
   /// True when the progress thread has a hardware thread no application thread needs (a
   /// dedicated PU, or at least two PUs per rank on the node): spinning there starves nobody.
-  bool progress_has_own_hw_thread() const noexcept { return own_hw_; }
+  bool progress_has_own_hw_thread() const noexcept;
 
   /// The calling thread's transport worker.
-  comm::worker& worker() { return comm_->this_thread_worker(); }
+  comm::worker& worker();
   /// Waits for `c` with the current wait policy; throws gaea::error if an operation failed.
-  void wait(comm::completion& c) { progress_->wait(worker(), c); }
+  void wait(comm::completion& c);
   /// Collective: completes this thread's outstanding puts and atomics everywhere, then
   /// synchronises all ranks with a dissemination barrier over active messages, waiting by the
   /// current progress mode (so idle ranks can block instead of polling MPI).
@@ -116,8 +99,8 @@ class runtime {
   /// gaea/energy/markup.hpp) and the line saying why. When it is active the application thread's
   /// waits are marked for the manager, and dvfs() and throttle() are "none": the manager alone
   /// writes frequencies.
-  const energy::region_markup& markup() const noexcept { return *markup_; }
-  const std::string& markup_reason() const noexcept { return markup_reason_; }  ///< why
+  const energy::region_markup& markup() const noexcept;
+  const std::string& markup_reason() const noexcept;  ///< why
   /// Who controls the frequency, in a few words: "markup: GEOPM", "own DVFS (cpufreq-userspace)",
   /// "own DVFS (none), throttle (msr)", "own: sleep-only". For gaea-info and the report.
   std::string energy_mode() const;
@@ -125,23 +108,19 @@ class runtime {
   /// of the job share this node, it and throttle() sit behind the node's arbiter
   /// (gaea/energy/arbiter.hpp): requests are recorded, and current_khz()/level() answer what the
   /// node's ranks together decided.
-  const energy::actuator& dvfs() const noexcept { return *actuator_; }
-  energy::actuator& dvfs() noexcept { return *actuator_; }                  ///< the DVFS actuator
-  const std::string& dvfs_reason() const noexcept { return dvfs_reason_; }  ///< why it was chosen
+  const energy::actuator& dvfs() const noexcept;
+  energy::actuator& dvfs() noexcept;                ///< the DVFS actuator
+  const std::string& dvfs_reason() const noexcept;  ///< why it was chosen
   /// The clock-modulation throttle (T0..T7; possibly "none"; GAEA_THROTTLE) for the same CPUs as
   /// dvfs(), and the line saying why it was chosen. The runtime restores it at finalize; its
   /// transitions and throttled CPU time enter the energy model and the report.
-  energy::throttle& throttle() noexcept { return *throttle_; }
-  const energy::throttle& throttle() const noexcept { return *throttle_; }  ///< the throttle
-  const std::string& throttle_reason() const noexcept {                     ///< why it was chosen
-    return throttle_reason_;
-  }
+  energy::throttle& throttle() noexcept;
+  const energy::throttle& throttle() const noexcept;    ///< the throttle
+  const std::string& throttle_reason() const noexcept;  ///< why it was chosen
   /// Records `cpu_ns` of this process's CPU time spent with its CPUs at the DVFS low level
   /// outside the progress engine's waits (the collectives' energy strategy), so that the energy
   /// model charges it at f_min. Thread-safe.
-  void credit_low_frequency(std::int64_t cpu_ns) noexcept {
-    low_freq_credit_ns_.fetch_add(cpu_ns, std::memory_order_relaxed);
-  }
+  void credit_low_frequency(std::int64_t cpu_ns) noexcept;
   /// Reads this rank's energy meter, choosing and proving it on first use (a ~30 ms CPU burn per
   /// hardware meter tried). Thread-safe.
   energy_reading energy();
@@ -151,37 +130,19 @@ class runtime {
   /// not done yet): the rows of gaea-info's decision table.
   std::vector<std::string> meter_rejected();
   /// The energy model's parameters for this node.
-  const energy::model_params& model() const noexcept { return model_; }
+  const energy::model_params& model() const noexcept;
   /// Wall seconds since the runtime started.
   double elapsed() const noexcept;
-  /// Adds a module's figures to the GAEA_REPORT summary: `keys` name them (counts or measures,
-  /// see report_key), `values()` returns this rank's values (one per key). The report shows their
-  /// sums over ranks, and the JSON also every rank's values (docs/report.md).
-  /// Collective in effect: register on every rank in the same order (e.g. when the module's
-  /// first collective object is created), or the report's gather would mismatch.
-  void add_report_section(std::string name, std::vector<report_key> keys,
-                          std::function<std::vector<double>()> values);
   /// The program's command line: argv as given to the constructor, or /proc/self/cmdline when
   /// the constructor was given none. For the report.
-  const std::vector<std::string>& command_line() const noexcept { return command_line_; }
+  const std::vector<std::string>& command_line() const noexcept;
 
-  /// "App poll": registers `fn` to run on the thread that created the runtime whenever that
-  /// thread is inside a Gaea wait (runtime::wait, barrier, request waits, any progress-engine
-  /// wait of that thread) or calls poll(). Used for requests that only the main thread may
-  /// serve (owner-served counters). `fn` returns the events it handled (0 when idle); it must
-  /// not wait or make collective calls. Owner thread only (gaea::error otherwise); returns an id
-  /// for remove_app_poll.
-  std::uint64_t add_app_poll(std::function<unsigned()> fn);
-  /// Unregisters an app-poll callback (unknown ids are ignored). Owner thread only.
-  void remove_app_poll(std::uint64_t id);
   /// One progress step of the calling thread: its worker, the service worker when there is no
   /// progress thread, and on the owner thread the app-poll callbacks. Returns events handled.
-  unsigned poll() { return progress_->poll(worker()); }
+  unsigned poll();
   /// True on the thread that created the runtime.
-  bool on_owner_thread() const noexcept { return std::this_thread::get_id() == owner_; }
-  /// A communicator of the ranks on this node (MPI_COMM_TYPE_SHARED; owned by the runtime). For
-  /// collective set-up of node-shared memory only, from the owner thread.
-  MPI_Comm node_comm() const noexcept { return node_comm_; }
+  bool on_owner_thread() const noexcept;
+  // node_comm(rt), the communicator of this node's ranks: gaea/runtime/communicator.hpp.
 
   /// Ends the whole job because of an error on this rank. Not collective; any thread; never
   /// returns. Prints "gaea: rank R (host H): error: <message>" on stderr once for the job and tells
@@ -211,83 +172,38 @@ class runtime {
   void require_owner_thread(const char* what) const;
 
  private:
+  friend struct detail::runtime_state;  // runtime_state::of
   std::uint64_t instance_;
-  std::thread::id owner_;
-  bool owns_mpi_ = false;
   int rank_ = 0, size_ = 1, node_id_ = 0, nodes_ = 1, node_rank_ = 0, node_size_ = 1;
-  MPI_Comm node_comm_ = MPI_COMM_NULL;
-  std::unique_ptr<topology> topology_;
-  progress_placement placement_;
-  bool own_hw_ = false;
-  std::unique_ptr<comm::context> comm_;
-  // Behind the node's arbiter when other ranks of the job share the node (gaea/energy/arbiter.hpp):
-  // actuator_ carries the collectives' requests, governor_actuator_ the governor's, over one
-  // backend.
-  // Before progress_: the engine calls it until it is destroyed.
-  std::unique_ptr<energy::region_markup> markup_;
-  std::string markup_reason_;
-  std::shared_ptr<energy::actuator> actuator_;
-  std::shared_ptr<energy::actuator> governor_actuator_;
-  std::string dvfs_reason_;
-  std::unique_ptr<energy::throttle> throttle_;
-  std::string throttle_reason_;
-  std::atomic<std::int64_t> low_freq_credit_ns_{0};
-  std::unique_ptr<energy::governor> governor_;
-  std::unique_ptr<progress::engine> progress_;
-  energy::model_params model_;
-  std::mutex meter_mutex_;
-  std::unique_ptr<energy::meter> meter_;
-  std::string meter_reason_;
-  std::vector<std::string> meter_rejected_;
-  std::int64_t start_ns_ = 0;
-  // The report's interval starts when the start-up barrier ends (wall and process CPU clocks,
-  // and the UTC time for its "start_time"), so that CPU time and wall time cover the same span.
-  std::int64_t report_start_ns_ = 0, report_start_cpu_ns_ = 0;
-  std::int64_t report_start_unix_ms_ = 0;
-  std::vector<std::string> command_line_;
-  std::string report_, trace_;
-  std::uint64_t trace_events_ = 0;  // GAEA_TRACE_EVENTS
-  struct report_section {
-    std::string name;
-    std::vector<report_key> keys;
-    std::function<std::vector<double>()> values;
-  };
-  std::vector<report_section> sections_;
-  // App-poll callbacks: touched by the owner thread only (registration and calls).
-  std::vector<std::pair<std::uint64_t, std::function<unsigned()>>> app_polls_;
-  std::uint64_t next_app_poll_ = 1;
-  bool in_app_poll_ = false;
+  // Everything else the runtime owns (src/detail/runtime_state.hpp): MPI, topology, transport,
+  // node energy, progress engine, barrier, failure and report state. Owned (deleted by the
+  // destructor); a plain pointer so that this header needs no <memory>.
+  detail::runtime_state* st_;
+  // The state's transport and engine, for the accessors that hand them out.
+  comm::context* comm_ = nullptr;
+  progress::engine* progress_ = nullptr;
+
+  void start(int* argc, char*** argv);      // the constructor's work (st_ freed if it throws)
+  void start_mpi(int* argc, char*** argv);  // MPI_Init if needed, ranks and node numbers
+  void start_transport();                   // UCX context, progress engine, hooks, handlers
+  void print_start_lines() const;           // GAEA_VERBOSE's summary, DVFS/throttle/manager lines
+  void mpi_barrier();                       // start-up only: before the AM barrier can run
   unsigned run_app_polls();
-  // Dissemination barrier: arrivals per (epoch parity, round), counted by the handler.
-  std::array<std::array<std::atomic<int>, 64>, 2> arrivals_{};
-  std::uint64_t barrier_epoch_ = 0;
-  void mpi_barrier();
   void write_report_and_trace();
   // GAEA_TRACE as JSON or OTF2 (trace_export.cpp): gathered to rank 0, which writes it; "" or why
   // not.
-  std::string write_event_trace(const std::function<void(MPI_Request&)>& wait_request);
-  // Failure path (fail()): the first failure reported by another rank, and who reported.
-  struct failure_state {
-    std::mutex mutex;
-    int cause_rank = -1;  // -1: no other rank has failed
-    int cause_code = 1;
-    std::vector<bool> reported;  // by rank: has announced that it stopped
-    int reports = 0;
-  };
-  failure_state failure_;
-  std::atomic<bool> failing_{false};             // fail() entered on this rank
-  int uncaught_at_start_ = 0;                    // std::uncaught_exceptions() when constructed
-  std::int64_t hang_timeout_ns_ = 0;             // GAEA_HANG_TIMEOUT
-  bool verbose_ = false;                         // GAEA_VERBOSE
-  std::int64_t hang_warn_ns_ = 0;                // GAEA_HANG_WARN
-  std::unique_ptr<detail::status_asker> asker_;  // the hang warning's questions to other ranks
+  std::string write_event_trace();
   // World ranks for a wait's description: `first` (the one waited for), then every other one.
   std::vector<int> ranks_from(int first) const;
-  std::terminate_handler previous_terminate_ = nullptr;
-  void on_failure_message(const comm::am_message& msg);
+  // "rank R (host H)", or host "?" when the transport cannot say.
   std::string describe_rank(int rank) const;
-  energy::usage_snapshot usage() const;
 };
+
+namespace detail {
+// run_main's work, for any body: `call(body, rt)` runs it (run_main's template makes `call`).
+int run_main(std::string_view program, int* argc, char*** argv, int (*call)(void*, runtime&),
+             void* body, int error_exit_code);
+}  // namespace detail
 
 /// The top level of a Gaea program: constructs the runtime (collective), returns body(rt)'s exit
 /// code. An exception escaping `body` ends the whole job through runtime::fail(e.what(),
@@ -300,20 +216,11 @@ class runtime {
 template <class Body>
 int run_main(std::string_view program, int* argc, char*** argv, Body&& body,
              int error_exit_code = 1) {
-  std::unique_ptr<runtime> rt;
-  try {
-    rt = std::make_unique<runtime>(argc, argv);
-  } catch (const std::exception& e) {
-    launcher::print_error(program, e.what());
-    return error_exit_code;
-  }
-  try {
-    return std::forward<Body>(body)(*rt);
-  } catch (const std::exception& e) {
-    rt->fail(e.what(), error_exit_code);
-  } catch (...) {
-    rt->fail("an exception of a type not derived from std::exception", error_exit_code);
-  }
+  using body_type = std::remove_reference_t<Body>;
+  return detail::run_main(
+      program, argc, argv,
+      [](void* b, runtime& rt) -> int { return (*static_cast<body_type*>(b))(rt); },
+      const_cast<void*>(static_cast<const void*>(&body)), error_exit_code);
 }
 
 /// Function-style equivalents of constructing/destroying a gaea::runtime.
