@@ -11,6 +11,7 @@
 
 #include "gaea/coll/collectives.hpp"
 #include "gaea/progress/engine.hpp"
+#include "gaea/runtime/topology.hpp"
 #include "test_support.hpp"
 
 using gaea::test::rt;
