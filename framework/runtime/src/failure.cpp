@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "detail/runtime_state.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/base/temporaries.hpp"
 #include "gaea/comm/handler_ids.hpp"
-#include "gaea/base/clock.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea {

@@ -16,10 +16,10 @@
 
 #include "detail/placement.hpp"
 #include "detail/settings.hpp"
+#include "gaea/base/clock.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/energy/arbiter.hpp"
 #include "gaea/energy/sysfs.hpp"
-#include "gaea/base/clock.hpp"
 
 namespace gaea::detail {
 
