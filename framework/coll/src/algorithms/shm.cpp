@@ -74,24 +74,24 @@ class builder {
   // Publishes `at` (and a reduction's output `out`) as this member's buffers of the call, for
   // the others' single-copy reads and writes.
   std::function<void(std::byte*)> publish(const void* at, const void* out = nullptr) const {
-    return [r = c_.region, me = me(), slot = c_.call & 1, a = reinterpret_cast<std::uint64_t>(at),
+    return [r = c_.region, me = me(), call = c_.call, a = reinterpret_cast<std::uint64_t>(at),
             o = reinterpret_cast<std::uint64_t>(out)](std::byte*) {
-      r->control(me).addr[slot][0] = a;
-      r->control(me).addr[slot][1] = o;
+      r->control(me).published(call, 0) = a;
+      r->control(me).published(call, 1) = o;
     };
   }
   // Reads `bytes` of member m's published buffer at `offset` into `to`.
   std::function<void()> read_published(int m, std::size_t offset, std::byte* to,
                                        std::size_t bytes) const {
-    return [r = c_.region, m, slot = c_.call & 1, offset, to, bytes] {
-      r->read_from(m, to, r->control(m).addr[slot][0] + offset, bytes);
+    return [r = c_.region, m, call = c_.call, offset, to, bytes] {
+      r->read_from(m, to, r->control(m).published(call) + offset, bytes);
     };
   }
   // Writes `bytes` of `from` to member m's published buffer (`which` 1: its output) at `offset`.
   std::function<void()> write_published(int m, std::size_t offset, const std::byte* from,
                                         std::size_t bytes, int which = 0) const {
-    return [r = c_.region, m, slot = c_.call & 1, which, offset, from, bytes] {
-      r->write_to(m, r->control(m).addr[slot][which] + offset, from, bytes);
+    return [r = c_.region, m, call = c_.call, which, offset, from, bytes] {
+      r->write_to(m, r->control(m).published(call, which) + offset, from, bytes);
     };
   }
   int me() const { return c_.g->me; }

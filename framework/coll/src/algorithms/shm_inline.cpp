@@ -61,12 +61,7 @@ class inline_call {
   template <class Write, class Read>
   void step(bool writes, Write write, int from, Read read, int slot = -1) {
     if (writes) {
-      // Free once every member is done with the last call that wrote it (shm.cpp's rule).
-      const std::uint64_t v = c_.value(1, 1);
-      const std::uint64_t free_at = slot >= 0
-                                        ? g_.shm_uses.claim_slot(static_cast<std::size_t>(slot), v)
-                                        : g_.shm_uses.claim(1, v);
-      wait([&] { return c_.all_consumed(free_at); }, [&] { return c_.not_consumed(free_at); });
+      claim(slot);
       write(slot >= 0 ? slot_buffer(g_.me, slot) : buffer(g_.me));
     }
     const std::uint64_t v = c_.value(1, 0);
@@ -83,10 +78,8 @@ class inline_call {
   template <class Read>
   void direct_step(const void* mine, int from, Read read, int done_from) {
     if (mine) {
-      // Publishing is the builders' write: it claims buffer 1 as every writing step does.
-      const std::uint64_t free_at = g_.shm_uses.claim(1, c_.value(1, 1));
-      wait([&] { return c_.all_consumed(free_at); }, [&] { return c_.not_consumed(free_at); });
-      c_.ctl(g_.me).addr[c_.call & 1][0] = reinterpret_cast<std::uint64_t>(mine);
+      claim(-1);  // publishing is the builders' write: it claims buffer 1 as every write does
+      c_.ctl(g_.me).published(c_.call) = reinterpret_cast<std::uint64_t>(mine);
     }
     const std::uint64_t v = c_.value(1, 0);
     c_.post(v);
@@ -100,14 +93,23 @@ class inline_call {
   }
   // Copies `bytes` of `from` to member m's published buffer at `offset`.
   void write_published(int m, std::size_t offset, const std::byte* from, std::size_t bytes) const {
-    c_.r->write_to(m, c_.ctl(m).addr[c_.call & 1][0] + offset, from, bytes);
+    c_.r->write_to(m, c_.ctl(m).published(c_.call) + offset, from, bytes);
   }
   // Copies `bytes` at `offset` of member m's published buffer into `to`.
   void read_published(int m, std::size_t offset, std::byte* to, std::size_t bytes) const {
-    c_.r->read_from(m, to, c_.ctl(m).addr[c_.call & 1][0] + offset, bytes);
+    c_.r->read_from(m, to, c_.ctl(m).published(c_.call) + offset, bytes);
   }
 
  private:
+  // Claims buffer 1 (or eager slot `slot`) for this call's write and waits until it is free:
+  // every member is done with the last call that wrote it (shm.cpp's rule).
+  void claim(int slot) {
+    const std::uint64_t v = c_.value(1, 1);
+    const std::uint64_t free_at = slot >= 0
+                                      ? g_.shm_uses.claim_slot(static_cast<std::size_t>(slot), v)
+                                      : g_.shm_uses.claim(1, v);
+    wait([&] { return c_.all_consumed(free_at); }, [&] { return c_.not_consumed(free_at); });
+  }
   // Waits until `from` (a member, all_members or no_member) has posted `v`.
   void await(int from, std::uint64_t v) {
     if (from == all_members)

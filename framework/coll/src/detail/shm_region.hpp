@@ -40,6 +40,10 @@ struct shm_control {
   /// buffers the others copy from or into for that call (a reduction's input, then its output),
   /// written before its step is posted.
   std::uint64_t addr[2][2] = {};
+  /// The address `which` (0: the buffer read or written, 1: a reduction's output) for call `call`.
+  std::uint64_t& published(std::uint64_t call, int which = 0) noexcept {
+    return addr[call & 1][which];
+  }
   /// The member's process id, and where this field lies in its address space (a probe reads it
   /// with process_vm_readv when the region is made).
   std::int64_t pid = 0;
