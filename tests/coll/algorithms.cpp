@@ -54,7 +54,8 @@ TEST_CASE("every broadcast algorithm delivers the root's buffer to every member"
   for (const coll::group& g : groups()) {
     for (algorithm a :
          on(g, {algorithm::automatic, algorithm::binomial, algorithm::scatter_allgather,
-                algorithm::chain, algorithm::hierarchical})) {
+                algorithm::chain, algorithm::hierarchical, algorithm::hybrid_scatter_allgather,
+                algorithm::hybrid_chain})) {
       for (std::size_t n : sizes) {
         for (int root = 0; root < g.size(); ++root) {
           std::vector<double> buf(n);
@@ -421,6 +422,39 @@ TEST_CASE("requests waited for last-started first complete, on every algorithm",
     INFO("algorithm " << coll::to_string(a));
     REQUIRE(x[19999] == w.size() * (w.size() + 1) / 2.0);
     REQUIRE(y[2999] == 7.0);
+  }
+}
+
+TEST_CASE("hybrid broadcasts in flight together each deliver their own root's buffer", "[coll]") {
+  // Node-mates copy from their leader's buffer: three calls with different roots and buffers at
+  // once, waited for in reverse, must not read one another's.
+  const coll::group& w = coll::world();
+  for (algorithm a : {algorithm::hybrid_scatter_allgather, algorithm::hybrid_chain}) {
+    coll::options o;
+    o.algo = a;
+    o.chunk_bytes = 8192;
+    std::vector<std::vector<double>> bufs;
+    std::vector<coll::request> rs;
+    for (int k = 0; k < 3; ++k) {
+      const int root = k % w.size();
+      bufs.emplace_back(40000 + 1000 * static_cast<std::size_t>(k), -1.0);
+      if (w.rank() == root)
+        for (std::size_t j = 0; j < bufs.back().size(); ++j)
+          bufs.back()[j] = value(root, j, 10 + k);
+    }
+    for (int k = 0; k < 3; ++k)
+      rs.push_back(coll::broadcast(w, std::span<double>(bufs[static_cast<std::size_t>(k)]),
+                                   k % w.size(), coll::nonblocking, o));
+    for (auto it = rs.rbegin(); it != rs.rend(); ++it)
+      it->wait();
+    for (int k = 0; k < 3; ++k) {
+      const auto& b = bufs[static_cast<std::size_t>(k)];
+      std::size_t bad = 0;
+      for (std::size_t j = 0; j < b.size(); ++j)
+        bad += b[j] != value(k % w.size(), j, 10 + k);
+      INFO("algorithm " << coll::to_string(a) << " call " << k);
+      REQUIRE(bad == 0);
+    }
   }
 }
 

@@ -163,7 +163,8 @@ const std::vector<variable>& table() {
        "algorithm per collective, overriding the estimator: comma-separated operation=algorithm "
        "(operations barrier|broadcast|reduce|allreduce|allgather|alltoall|gather|scatter; "
        "algorithms dissemination|binomial|linear|scatter_allgather|chain|recursive_doubling|ring|"
-       "hierarchical|bruck|pairwise|send_recv|shm), e.g. alltoall=bruck,broadcast=chain",
+       "hierarchical|bruck|pairwise|send_recv|shm|hybrid_scatter_allgather|hybrid_chain), e.g. "
+       "alltoall=bruck,broadcast=chain",
        value_kind::text},
       {"GAEA_COLL_CHUNK",
        "64K",

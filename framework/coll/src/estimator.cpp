@@ -28,7 +28,7 @@
 namespace gaea::coll {
 
 namespace {
-constexpr int file_version = 3;
+constexpr int file_version = 4;
 constexpr auto kinds = static_cast<std::size_t>(detail::step_kind::count_);
 }  // namespace
 
@@ -349,8 +349,8 @@ std::optional<algorithm> estimator_choice(const group_state& g, const call_shape
 }
 
 const char* to_string(step_kind k) noexcept {
-  constexpr const char* names[] = {"sync",   "tree",     "scatter", "allgather", "pipeline",
-                                   "reduce", "exchange", "bruck",   "local_copy"};
+  constexpr const char* names[] = {"sync",   "tree",     "scatter", "allgather",  "pipeline",
+                                   "reduce", "exchange", "bruck",   "local_copy", "copy_private"};
   const auto i = static_cast<std::size_t>(k);
   return i < std::size(names) ? names[i] : "?";
 }

@@ -3,12 +3,14 @@
 
 #include "detail/registry.hpp"
 
+#include <algorithm>
 #include <array>
 #include <iterator>
 #include <string>
 
 #include "detail/estimator_state.hpp"
 #include "detail/shm_inline.hpp"
+#include "detail/shm_region.hpp"
 #include "gaea/base/assert.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/estimator.hpp"
@@ -89,6 +91,13 @@ std::string region_check(const run_query& q) {
   return {};
 }
 
+// The hybrid broadcasts' node step reads the leader's memory.
+std::string process_copy_check(const run_query&) {
+  if (const std::string& why = process_copy_refusal(); !why.empty())
+    return "its node step copies from the leader's memory, and " + why;
+  return {};
+}
+
 team flat(const build_args& a) {
   return whole(*a.g, a.me);
 }
@@ -115,6 +124,12 @@ void broadcast_by_chain(schedule& s, args a) {
 }
 void broadcast_by_hierarchical(schedule& s, args a) {
   bcast_hierarchical(s, *a.g, a.me, a.root, a.to, a.bytes, large_broadcast_bytes);
+}
+void broadcast_by_hybrid_scatter_allgather(schedule& s, args a) {
+  bcast_hybrid(s, *a.g, a.me, a.root, a.to, a.bytes, 0);
+}
+void broadcast_by_hybrid_chain(schedule& s, args a) {
+  bcast_hybrid(s, *a.g, a.me, a.root, a.to, a.bytes, std::max<std::size_t>(a.chunk, 1));
 }
 void broadcast_by_shm(schedule& s, args a) {
   shm_broadcast(s, *a.shm, a.root, a.to, a.bytes);
@@ -213,6 +228,10 @@ constexpr entry entries[] = {
     message_entry(operation::broadcast, algorithm::chain, broadcast_by_chain),
     message_entry(operation::broadcast, algorithm::hierarchical, broadcast_by_hierarchical),
     region_entry(operation::broadcast, broadcast_by_shm, broadcast_inline),
+    message_entry(operation::broadcast, algorithm::hybrid_scatter_allgather,
+                  broadcast_by_hybrid_scatter_allgather, process_copy_check),
+    message_entry(operation::broadcast, algorithm::hybrid_chain, broadcast_by_hybrid_chain,
+                  process_copy_check),
 
     message_entry(operation::reduce, algorithm::binomial, reduce_by_binomial),
     message_entry(operation::reduce, algorithm::hierarchical, reduce_by_hierarchical),

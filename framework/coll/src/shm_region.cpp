@@ -12,6 +12,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <random>
 
 #include "detail/group_state.hpp"
@@ -137,25 +138,6 @@ void* attach(const std::string& name, std::size_t bytes, std::string& why) {
   return map_fd(fd, bytes, why);
 }
 
-// process_vm_readv (or, writing, process_vm_writev) of all `bytes` (it may copy less per call);
-// the errno of a failure, else 0.
-int copy_process(pid_t pid, std::byte* local, std::uint64_t remote, std::size_t bytes,
-                 bool write = false) {
-  while (bytes > 0) {
-    iovec l{local, bytes};
-    iovec r{reinterpret_cast<void*>(remote), bytes};
-    const ssize_t got =
-        write ? process_vm_writev(pid, &l, 1, &r, 1, 0) : process_vm_readv(pid, &l, 1, &r, 1, 0);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return got < 0 ? errno : EFAULT;
-    const auto n = static_cast<std::size_t>(got);
-    local += n;
-    remote += n;
-    bytes -= n;
-  }
-  return 0;
-}
-
 // Whether this member can read every other member's memory (same user, no ptrace restriction):
 // each member's pid field, read where its owner says it lies, must hold that pid.
 bool can_read_members(const shm_region& r, int me) {
@@ -171,6 +153,42 @@ bool can_read_members(const shm_region& r, int me) {
   return true;
 }
 }  // namespace
+
+int copy_process(std::int64_t pid, std::byte* local, std::uint64_t remote, std::size_t bytes,
+                 bool write) {
+  while (bytes > 0) {
+    iovec l{local, bytes};
+    iovec r{reinterpret_cast<void*>(remote), bytes};
+    const ssize_t got = write ? process_vm_writev(static_cast<pid_t>(pid), &l, 1, &r, 1, 0)
+                              : process_vm_readv(static_cast<pid_t>(pid), &l, 1, &r, 1, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return got < 0 ? errno : EFAULT;
+    const auto n = static_cast<std::size_t>(got);
+    local += n;
+    remote += n;
+    bytes -= n;
+  }
+  return 0;
+}
+
+const std::string& process_copy_refusal() {
+  static const std::string why = [] {
+    // Yama at 1 or above lets a process read only its descendants; mpirun's ranks are siblings.
+    if (std::ifstream f("/proc/sys/kernel/yama/ptrace_scope"); f) {
+      int scope = 0;
+      if (f >> scope && scope > 0)
+        return "kernel.yama.ptrace_scope is " + std::to_string(scope) +
+               ": a process may not read a node-mate's memory";
+    }
+    std::int64_t probe = 1, seen = 0;
+    if (const int e = copy_process(getpid(), reinterpret_cast<std::byte*>(&seen),
+                                   reinterpret_cast<std::uint64_t>(&probe), sizeof probe);
+        e != 0 || seen != probe)
+      return std::string("process_vm_readv is refused here: ") + std::strerror(e ? e : EFAULT);
+    return std::string();
+  }();
+  return why;
+}
 
 void shm_sign(shm_control& c, std::uint64_t call, const call_signature& sig) noexcept {
   shm_signature_slot& slot = c.sig[call % shm_signature_slots];

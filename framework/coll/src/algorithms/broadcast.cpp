@@ -1,9 +1,15 @@
 // The broadcast schedule builders: binomial tree, scatter-allgather, pipelined chain,
-// and the hierarchical form over node teams and leaders.
+// the hierarchical form over node teams and leaders, and the hybrid forms.
+
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
+#include <string>
 
 #include "detail/builders.hpp"
+#include "detail/shm_region.hpp"
+#include "gaea/base/error.hpp"
 
 namespace gaea::coll::detail {
 
@@ -116,6 +122,74 @@ void bcast_hierarchical(schedule& s, const group_state& g, int me, int root, std
   const int np = static_cast<int>(std::find(node.members.begin(), node.members.end(), node_root) -
                                   node.members.begin());
   bcast_binomial(s, node, np, buf, bytes, phase_c);
+}
+
+namespace {
+
+// What a leader tells its node-mates: where the finished buffer lies in its address space.
+struct leader_buffer {
+  std::int64_t pid = 0;
+  std::uint64_t addr = 0;
+};
+
+// The leader's side of the node copy: `tell` sends the address to every node-mate, `collect`
+// receives their zero-byte "done" (the buffer must stay until then).
+void tell_mates(schedule& s, const team& node, int me, std::byte* buf, std::uint32_t phase) {
+  if (node.size() <= 1) return;
+  std::byte* note = s.temp(sizeof(leader_buffer));
+  if (note) {
+    const leader_buffer lb{static_cast<std::int64_t>(getpid()),
+                           reinterpret_cast<std::uint64_t>(buf)};
+    std::memcpy(note, &lb, sizeof lb);
+  }
+  round& r = s.add(step_kind::copy_private);
+  for (int m : node.members)
+    if (m != me) r.sends.push_back({m, tag(phase, 0), note, sizeof(leader_buffer)});
+}
+void collect_mates(schedule& s, const team& node, int me, std::uint32_t phase) {
+  if (node.size() <= 1) return;
+  round& r = s.add(step_kind::sync);
+  for (int m : node.members)
+    if (m != me) r.recvs.push_back({m, tag(phase, 1), nullptr, 0});
+}
+
+}  // namespace
+
+void bcast_hybrid(schedule& s, const group_state& g, int me, int root, std::byte* buf,
+                  std::size_t bytes, std::size_t chunk) {
+  const team lead = leaders(g, me, root);
+  const team node = node_team(g, me);
+  const int leader = lead.member(g.node[static_cast<std::size_t>(me)]);
+  if (lead.pos >= 0) {
+    const int rp = static_cast<int>(std::find(lead.members.begin(), lead.members.end(), root) -
+                                    lead.members.begin());
+    if (me == root) tell_mates(s, node, me, buf, phase_c);  // its buffer is ready now
+    if (chunk == 0)
+      bcast_scatter_allgather(s, lead, rp, buf, bytes, phase_a);
+    else
+      bcast_chain(s, lead, rp, buf, bytes, chunk, phase_a);
+    if (me != root) tell_mates(s, node, me, buf, phase_c);
+    collect_mates(s, node, me, phase_c);
+    return;
+  }
+  // A node-mate: the leader's address, one copy of the whole buffer, then "done".
+  std::byte* note = s.temp(sizeof(leader_buffer));
+  round& r = s.add(step_kind::copy_private);
+  r.recvs.push_back({leader, tag(phase_c, 0), note, sizeof(leader_buffer)});
+  const int leader_rank = g.ranks[static_cast<std::size_t>(leader)];
+  s.then(
+      r,
+      [note, buf, bytes, leader_rank] {
+        leader_buffer lb;
+        std::memcpy(&lb, note, sizeof lb);
+        if (const int e = copy_process(lb.pid, buf, lb.addr, bytes); e != 0)
+          throw error("gaea::coll: a hybrid broadcast could not copy " + std::to_string(bytes) +
+                      " bytes from its node leader (rank " + std::to_string(leader_rank) +
+                      ", pid " + std::to_string(lb.pid) +
+                      "): process_vm_readv: " + std::strerror(e));
+      },
+      bytes);
+  s.add(step_kind::sync).sends.push_back({leader, tag(phase_c, 1), nullptr, 0});
 }
 
 }  // namespace gaea::coll::detail

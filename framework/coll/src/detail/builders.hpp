@@ -51,6 +51,13 @@ void bcast_chain(schedule& s, const team& t, int root_pos, std::byte* buf, std::
 void bcast_hierarchical(schedule& s, const group_state& g, int me, int root, std::byte* buf,
                         std::size_t bytes, std::size_t large);
 
+/// [Bcast-Energy]'s hybrid broadcasts: the leaders run scatter-allgather (`chunk` 0) or a chain of
+/// `chunk`-byte pieces; then each other member of a node copies the buffer once, straight from its
+/// leader's memory (process_vm_readv), and tells the leader it is done. The root's node-mates copy
+/// while the root sends to the other leaders.
+void bcast_hybrid(schedule& s, const group_state& g, int me, int root, std::byte* buf,
+                  std::size_t bytes, std::size_t chunk);
+
 /// out (root only) = reduction of every position's `in`; `in` may equal `out`.
 void reduce_binomial(schedule& s, const team& t, int root_pos, const std::byte* in, std::byte* out,
                      std::size_t count, const reducer& r, std::uint32_t phase);

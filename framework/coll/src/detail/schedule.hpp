@@ -16,15 +16,16 @@ namespace gaea::coll::detail {
 
 /// The high-level operation a round performs, for calibration and prediction ([Bcast-Energy]).
 enum class step_kind : std::uint8_t {
-  sync,        // zero-byte signal (barriers)
-  tree,        // binomial tree send/receive (broadcast, reduce without the reduction)
-  scatter,     // binomial scatter
-  allgather,   // ring allgather step
-  pipeline,    // pipelined chain step
-  reduce,      // receive and combine
-  exchange,    // pairwise / send-receive all-to-all step
-  bruck,       // Bruck step (packed blocks)
-  local_copy,  // local data movement only
+  sync,          // zero-byte signal (barriers)
+  tree,          // binomial tree send/receive (broadcast, reduce without the reduction)
+  scatter,       // binomial scatter
+  allgather,     // ring allgather step
+  pipeline,      // pipelined chain step
+  reduce,        // receive and combine
+  exchange,      // pairwise / send-receive all-to-all step
+  bruck,         // Bruck step (packed blocks)
+  local_copy,    // local data movement only
+  copy_private,  // a node member copies from its leader's memory ([Bcast-Energy] CopyPrivate)
   count_
 };
 const char* to_string(step_kind k) noexcept;

@@ -75,6 +75,15 @@ constexpr std::size_t shm_area_bytes(std::size_t buffer, int members) noexcept {
 /// done.
 inline constexpr std::uint64_t shm_abandoned_step = 0x7FFFFFFF;
 
+/// process_vm_readv (`write`: process_vm_writev) of all `bytes` between `local` here and `remote`
+/// in process `pid`, in as many calls as it takes. Returns the errno of a failure, else 0.
+int copy_process(std::int64_t pid, std::byte* local, std::uint64_t remote, std::size_t bytes,
+                 bool write = false);
+
+/// Why this process may not read another process's memory of the same user (yama's
+/// ptrace_scope, a seccomp filter), or empty. Decided once per process.
+const std::string& process_copy_refusal();
+
 class shm_region {
  public:
   /// Collective over the group (every member calls it in the same call): member 0 creates an

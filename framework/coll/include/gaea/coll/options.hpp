@@ -39,6 +39,11 @@ enum class algorithm : std::uint8_t {
   send_recv,           ///< alltoall(v): send to rank+k, receive from rank-k (any size)
   shared_memory,       ///< every operation (alltoall: equal blocks) on a group within one node:
                        ///< through a region every member maps (GAEA_COLL_SHM_BYTES)
+  hybrid_scatter_allgather,  ///< broadcast: scatter-allgather between the nodes' leaders, then
+                             ///< every other member copies once from its leader's buffer
+                             ///< ([Bcast-Energy] Hybrid/SAG)
+  hybrid_chain,              ///< broadcast: pipelined chain between the leaders, then the same
+                             ///< copy from the leader ([Bcast-Energy] Hybrid/Pipeline)
 };
 
 /// Whether a call applies the per-call energy strategy ([A2A-Energy]): lowest frequency for the
@@ -65,7 +70,9 @@ inline constexpr enum_name<algorithm> algorithm_names[] = {
     {algorithm::bruck, "bruck"},
     {algorithm::pairwise, "pairwise"},
     {algorithm::send_recv, "send_recv"},
-    {algorithm::shared_memory, "shm"}};
+    {algorithm::shared_memory, "shm"},
+    {algorithm::hybrid_scatter_allgather, "hybrid_scatter_allgather"},
+    {algorithm::hybrid_chain, "hybrid_chain"}};
 /// GAEA_COLL_ENERGY's choices.
 inline constexpr enum_name<energy_mode> energy_mode_names[] = {
     {energy_mode::automatic, "auto"}, {energy_mode::on, "on"}, {energy_mode::off, "off"}};
