@@ -88,6 +88,11 @@ app_commands::app_commands(CLI::App& app) {
       ->check(CLI::IsMember({"atomic", "progress", "owner"}))
       ->capture_default_str();
   scf_->add_option("--block-size", block_bf_, "functions per block (0: gaea-scf's automatic)");
+  scf_->add_option("--dispense", dispense_,
+                   "task counter variant: single (one fetch-and-add per task) or batched "
+                   "(guided chunks, gaea-scf's default)")
+      ->check(CLI::IsMember({"single", "batched"}))
+      ->capture_default_str();
   scf_->add_option("--compute-scale", compute_scale_,
                    "the target's core takes this many times the profiling core's time for the "
                    "profile's integrals and serial part (default 1: as profiled)")
@@ -242,15 +247,17 @@ int app_commands::run_scf(const m::machine& mc) const {
   if (threads_ != 0) base.threads = threads_;
   base.block_bf = block_bf_;
   base.counter = *gaea::counters::parse_counter_mode(counter_);  // checked by CLI11
+  base.dispense = *gaea::counters::parse_dispense(dispense_);
   std::vector<bool> threads_modes;
   if (progress_thread_ != "off") threads_modes.push_back(true);
   if (progress_thread_ != "on") threads_modes.push_back(false);
   std::printf(
       "gaea-model scf: machine %s, %lld functions, profile %lld tasks on %lld blocks, %.4g s of "
-      "integrals per iteration (compute scale %g), counter %s, %lld thread(s) per rank\n",
+      "integrals per iteration (compute scale %g), counter %s, dispense %s, %lld thread(s) per "
+      "rank\n",
       mc.name.c_str(), static_cast<long long>(prof.nbf), static_cast<long long>(prof.tasks),
       static_cast<long long>(prof.blocks), prof.integrals_s, compute_scale_, counter_.c_str(),
-      static_cast<long long>(base.threads));
+      dispense_.c_str(), static_cast<long long>(base.threads));
   std::printf("%7s %6s %10s %10s %10s %10s %10s %10s %10s %10s %10s %8s %6s\n", "ranks", "async",
               "total_s", "build_s", "integr_s", "counter_s", "get_s", "acc_s", "imbal_s", "diag_s",
               "coll_s", "tasks", "blocks");
@@ -280,6 +287,7 @@ int app_commands::run_scf(const m::machine& mc) const {
                         {"diag_s", b.diag_s},
                         {"collectives_s", b.collectives_s},
                         {"fetch_add_s", b.fetch_add_s},
+                        {"fetches_per_worker", b.fetches_per_worker},
                         {"tasks", b.tasks},
                         {"blocks", b.blocks},
                         {"tasks_per_worker", b.tasks_per_worker}});
@@ -290,6 +298,7 @@ int app_commands::run_scf(const m::machine& mc) const {
               {"profile", profile_scf_},
               {"nbf", prof.nbf},
               {"compute_scale", compute_scale_},
+              {"dispense", dispense_},
               {"threads", base.threads},
               {"counter", counter_},
               {"points", points}},
