@@ -49,7 +49,7 @@ namespace {
 namespace progress = gaea::progress;
 using gaea_bench::wait_config;
 
-// An id of the application range (gaea/comm/handler_ids.hpp); 130 as in earlier results.
+// An id of the application range (gaea/comm/handler_ids.hpp); 130, as every stored run used.
 constexpr gaea::comm::handler_id reaction_handler = gaea::comm::handler_ids::user_first + 2;
 
 struct msg_header {
