@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks the comment rules of CONTRIBUTING.md on the tracked C/C++ sources.
 
-  scripts/check-comments.py [repo]
+  scripts/check-comments.py [repo]             check
+  scripts/check-comments.py --one-line [repo]  also list files whose purpose sentence wraps
 
 Fails (exit 1), naming each place, when
   - a source or header does not start with a purpose comment (after `#pragma once`),
@@ -37,6 +38,17 @@ def purpose_missing(text):
     return True
 
 
+def purpose_wraps(text):
+    """Whether the first comment's first sentence runs on to a second line."""
+    lines = [l for l in text.split("\n") if l.strip() not in ("", "#pragma once", "/// \\file")]
+    if len(lines) < 2:
+        return False
+    strip = lambda l: re.sub(r"^\s*(///?|/\*+|\*)\s?", "", l).rstrip()
+    first, second = lines[0], lines[1]
+    return (re.match(r"^\s*(//|\*)", second) is not None and strip(second) != ""
+            and not re.search(r"[.:;)\]]$", strip(first)))
+
+
 def silent_catches(text):
     """Line numbers of catch blocks with neither a statement nor a comment."""
     for m in re.finditer(r"catch\s*\([^)]*\)\s*\{", text):
@@ -49,7 +61,10 @@ def silent_catches(text):
 
 
 def main():
-    repo = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
+    args = sys.argv[1:]
+    one_line = "--one-line" in args
+    args = [a for a in args if a != "--one-line"]
+    repo = Path(args[0] if args else ".")
     files = tracked(repo)
     if files is None:
         print("check-comments: not a git checkout; skipped", file=sys.stderr)
@@ -59,6 +74,8 @@ def main():
         text = (repo / f).read_text(encoding="utf-8", errors="replace")
         if purpose_missing(text):
             problems.append(f"{f}:1: no purpose comment at the top")
+        elif one_line and purpose_wraps(text):
+            problems.append(f"{f}:1: the purpose comment's first sentence wraps")
         for line in silent_catches(text):
             problems.append(f"{f}:{line}: catch block drops the error without a word")
         for n, line in enumerate(text.split("\n"), 1):
