@@ -182,6 +182,11 @@ TEST_CASE("default rules keep their documented thresholds", "[coll][registry]") 
   CHECK(rule(operation::allreduce, kib256 - 1, 8, 2) == algorithm::hierarchical);
   CHECK(rule(operation::allreduce, kib256, 8, 2) == algorithm::ring);
   CHECK(rule(operation::allgather, kib256, 8, 2) == algorithm::ring);
+  // allgather: Bruck up to 8 KiB parts on more than 2 members.
+  CHECK(rule(operation::allgather, 8192, 3) == algorithm::bruck);
+  CHECK(rule(operation::allgather, 8193, 3) == algorithm::ring);
+  CHECK(rule(operation::allgather, 8, 2) == algorithm::ring);
+  CHECK(rule(operation::allgather, 8, 4, 2) == algorithm::bruck);
   // gather, scatter: linear up to 8 members.
   for (operation op : {operation::gather, operation::scatter}) {
     CHECK(rule(op, 64, 8) == algorithm::linear);

@@ -26,6 +26,8 @@ constexpr int deep_broadcast_tree_members = 8;  // scatter-allgather only on lar
 constexpr std::size_t ring_allreduce_bytes = std::size_t{256} << 10;
 constexpr int linear_rooted_members = 8;  // gather, scatter: linear up to this many members
 constexpr std::size_t bruck_block_one_node = 256, bruck_block_across_nodes = 8192;
+// Allgather parts up to this size take Bruck's log2 P steps instead of the ring's P - 1.
+constexpr std::size_t bruck_allgather_part = 8192;
 // Ring allreduce and Bruck pay off only beyond a pair, where every algorithm is one exchange.
 constexpr int pair_members = 2;
 
@@ -54,7 +56,9 @@ algorithm allreduce_rule(const group_state& g, const call_shape& c) {
   if (c.bytes >= ring_allreduce_bytes && g.size() > pair_members) return algorithm::ring;
   return multi_node_shared(g) ? algorithm::hierarchical : algorithm::recursive_doubling;
 }
-algorithm allgather_rule(const group_state&, const call_shape&) {
+algorithm allgather_rule(const group_state& g, const call_shape& c) {
+  // Small parts are latency-bound: fewer steps win (docs/measurements.md).
+  if (g.size() > pair_members && c.bytes <= bruck_allgather_part) return algorithm::bruck;
   return algorithm::ring;
 }
 algorithm rooted_rule(const group_state& g, const call_shape&) {
@@ -157,6 +161,9 @@ void allreduce_by_hierarchical(schedule& s, args a) {
 void allgather_by_ring(schedule& s, args a) {
   allgather_ring(s, flat(a), a.from, a.to, a.offsets, a.sizes, phase_a);
 }
+void allgather_by_bruck(schedule& s, args a) {
+  allgather_bruck(s, flat(a), a.from, a.to, a.offsets, a.sizes, phase_a);
+}
 // allgather (root -1) and gather.
 void allgather_by_shm(schedule& s, args a) {
   shm_allgather(s, *a.shm, a.root, a.from, a.to, a.offsets, a.sizes);
@@ -244,6 +251,7 @@ constexpr entry entries[] = {
     region_entry(operation::allreduce, reduce_by_shm, reduce_inline),
 
     message_entry(operation::allgather, algorithm::ring, allgather_by_ring),
+    message_entry(operation::allgather, algorithm::bruck, allgather_by_bruck),
     region_entry(operation::allgather, allgather_by_shm, allgather_inline),
 
     message_entry(operation::alltoall, algorithm::bruck, alltoall_by_bruck, bruck_check),

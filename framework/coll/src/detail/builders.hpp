@@ -75,6 +75,12 @@ void allgather_ring(schedule& s, const team& t, const std::byte* mine, std::byte
                     std::span<const std::size_t> offsets, std::span<const std::size_t> sizes,
                     std::uint32_t phase);
 
+/// As allgather_ring, in ceil(log2 n) steps of doubling runs of parts (Bruck et al. 1997),
+/// through a temporary in rotated order; any n, parts of any sizes.
+void allgather_bruck(schedule& s, const team& t, const std::byte* mine, std::byte* all,
+                     std::span<const std::size_t> offsets, std::span<const std::size_t> sizes,
+                     std::uint32_t phase);
+
 /// Gather to / scatter from position `root_pos`: position p's part is all[offsets[p] .. +
 /// sizes[p]) on the root (offsets consecutive in position order), `mine` on position p. `all`
 /// is only touched on the root.
