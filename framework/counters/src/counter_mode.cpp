@@ -8,8 +8,19 @@
 
 namespace gaea::counters {
 
+namespace {
+const env::setting<counter_mode> counter_setting{
+    {"GAEA_COUNTER", "atomic",
+     "default mode of shared counters and task pools: atomic (UCX 64-bit atomics: CPU atomics "
+     "on a node, NIC atomics on InfiniBand, emulated by the owner's progress thread on tcp) | "
+     "progress (an active message served by the owner's progress thread) | owner (served only "
+     "when the owner's main thread calls into Gaea: the baseline without asynchronous "
+     "progress)",
+     env::value_kind::choice, "atomic|progress|owner", 0, "counters"}};
+}  // namespace
+
 counter_mode default_counter_mode() {
-  return env::get_enum<counter_mode>("GAEA_COUNTER");
+  return counter_setting.read();
 }
 
 }  // namespace gaea::counters
