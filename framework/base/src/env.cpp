@@ -246,9 +246,9 @@ namespace detail {
 void add(const variable& v) {
   std::vector<variable>& vars = registry();
   require(v.name.starts_with("GAEA_") && !v.help.empty() && !v.owner.empty(), v,
-          "declaration (a GAEA_ name, help and owner are required)");
-  require(find(v.name) == nullptr, v, "registration (registered twice)");
-  require(v.default_str.empty() || !invalid(v, v.default_str), v, "default");
+          "a GAEA_ name, a help text and an owner are required");
+  require(find(v.name) == nullptr, v, "the name is registered already");
+  require(v.default_str.empty() || !invalid(v, v.default_str), v, "its default is not valid");
   // After the last of its owner's, or before the first owner that sorts after it.
   auto at =
       std::find_if(vars.begin(), vars.end(), [&](const variable& x) { return x.owner > v.owner; });
@@ -274,8 +274,8 @@ double to_double(const std::string& checked) {
 
 void require(bool ok, const variable& v, std::string_view why) {
   if (!ok)
-    throw error("gaea::env: the setting " + std::string(v.name) + " of module '" +
-                std::string(v.owner) + "' has a bad " + std::string(why) + ": a bug");
+    throw error("gaea::env: the declaration of " + std::string(v.name) + " (module '" +
+                std::string(v.owner) + "') is wrong: " + std::string(why) + " (a bug)");
 }
 
 bool same_choices(std::string_view list, std::span<const std::string_view> names) {

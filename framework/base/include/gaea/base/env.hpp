@@ -82,7 +82,7 @@ void add(const variable& v);                  // throws if the name is registere
 std::string checked_text(const variable& v);  // the value or default; throws if invalid
 std::int64_t to_int(const std::string& checked);
 double to_double(const std::string& checked);
-void require(bool ok, const variable& v, std::string_view why);  // throws "a bug" unless ok
+void require(bool ok, const variable& v, std::string_view why);  // unless ok: a bug
 bool same_choices(std::string_view list, std::span<const std::string_view> names);
 }  // namespace detail
 
@@ -102,35 +102,16 @@ template <class T>
 class setting {
  public:
   explicit setting(const variable& spec) : spec_(spec) {
-    constexpr bool is_enum = std::is_enum_v<T>;
-    using value_kind::choice;
-    const value_kind k = spec_.kind;
-    if constexpr (std::is_same_v<T, std::int64_t>)
-      detail::require(k == value_kind::size || k == value_kind::seconds, spec_, "integer");
-    else if constexpr (std::is_same_v<T, double>)
-      detail::require(k == value_kind::fraction, spec_, "double");
-    else if constexpr (std::is_same_v<T, bool>)
-      detail::require(k == choice && spec_.choices == "0|1", spec_, "bool");
-    else if constexpr (std::is_same_v<T, std::string>)
-      detail::require(
-          k != value_kind::size && k != value_kind::seconds && k != value_kind::fraction, spec_,
-          "string");
-    else if constexpr (is_enum) {
-      static_assert(named_enum<T>, "an enum setting needs an enum name table (enum_names.hpp)");
-      std::vector<std::string_view> names;
-      for (const enum_name<T>& e : names_of<T>().entries)
-        names.push_back(e.name);
-      detail::require(k == choice && detail::same_choices(spec_.choices, names), spec_,
-                      "enum (its names must be the choices)");
-    } else {
-      static_assert(is_enum, "setting<T>: T is std::int64_t, double, bool, std::string or enum");
-    }
+    check_type();
     detail::add(spec_);
   }
   /// A choice setting of type std::string whose values are `names` (another module's list, such
   /// as energy::actuator_kinds): they must be the declared choices, in any order.
-  setting(const variable& spec, std::span<const std::string_view> names) : setting(spec) {
-    detail::require(detail::same_choices(spec_.choices, names), spec_, "names (differ)");
+  setting(const variable& spec, std::span<const std::string_view> names) : spec_(spec) {
+    static_assert(std::is_same_v<T, std::string>, "names are for std::string choice settings");
+    detail::require(spec_.kind == value_kind::choice && detail::same_choices(spec_.choices, names),
+                    spec_, "its choices are not the names given");
+    detail::add(spec_);
   }
   setting(const setting&) = delete;
   setting& operator=(const setting&) = delete;
@@ -160,6 +141,32 @@ class setting {
   }
 
  private:
+  // T fits the declared kind (and an enum's names are the declared choices), or a bug.
+  void check_type() const {
+    const value_kind k = spec_.kind;
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+      detail::require(k == value_kind::size || k == value_kind::seconds, spec_,
+                      "its kind does not fit std::int64_t");
+    } else if constexpr (std::is_same_v<T, double>) {
+      detail::require(k == value_kind::fraction, spec_, "its kind does not fit double");
+    } else if constexpr (std::is_same_v<T, bool>) {
+      detail::require(k == value_kind::choice && spec_.choices == "0|1", spec_,
+                      "its kind does not fit bool (choices 0|1)");
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      detail::require(
+          k != value_kind::size && k != value_kind::seconds && k != value_kind::fraction, spec_,
+          "its kind does not fit std::string");
+    } else {
+      static_assert(named_enum<T>,
+                    "setting<T>: T is std::int64_t, double, bool, std::string or a named enum");
+      std::vector<std::string_view> names;
+      for (const enum_name<T>& e : names_of<T>().entries)
+        names.push_back(e.name);
+      detail::require(k == value_kind::choice && detail::same_choices(spec_.choices, names), spec_,
+                      "its choices are not the enum's names");
+    }
+  }
+
   variable spec_;
 };
 
