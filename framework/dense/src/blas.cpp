@@ -43,7 +43,7 @@ const env::setting<std::int64_t> threads_setting{
 int apply_blas_threads_setting() {
   const std::int64_t n = threads_setting.read();  // at least 1: checked by the setting
   if (n > 4096)
-    throw error("GAEA_BLAS_THREADS=" + std::to_string(n) +
+    throw error("GAEA_BLAS_THREADS=" + threads_setting.raw().value_or("") +
                 ": the BLAS thread count must be a whole number from 1 to 4096");
   set_blas_threads(static_cast<int>(n));
   return static_cast<int>(n);
