@@ -1,5 +1,5 @@
 // The enum name tables of gaea/base/enum_names.hpp, and the enums whose names are the choices of
-// a GAEA_* variable: each agrees with the environment table.
+// a GAEA_* variable: each agrees with its setting's declared choices.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
