@@ -14,12 +14,10 @@
 #include "gaea/coll/collectives.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/worker.hpp"
-#include "gaea/counters/counter_mode.hpp"
 #include "gaea/energy/actuator.hpp"
 #include "gaea/energy/markup.hpp"
 #include "gaea/energy/slurm.hpp"
 #include "gaea/energy/throttle.hpp"
-#include "gaea/ga/protocol.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/runtime/topology.hpp"
@@ -69,16 +67,7 @@ std::string accepts(const gaea::env::variable& v) {
   return "text";
 }
 
-// Each module registers its settings when its library is loaded, and linkers drop the libraries
-// (or, statically, the objects) a program does not call. gaea-info lists every module's, so it
-// names one function of each module it does not otherwise call (those above the runtime).
-void load_every_module() {
-  [[maybe_unused]] auto* volatile counters = &gaea::counters::default_counter_mode;
-  [[maybe_unused]] auto* volatile ga = &gaea::ga::current_strided_protocol;
-}
-
 void print_env() {
-  load_every_module();
   std::printf("GAEA_* environment variables (set in the environment of every rank):\n");
   for (const auto& v : gaea::env::table()) {
     const auto cur = gaea::env::raw(v.name);

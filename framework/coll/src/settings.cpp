@@ -116,4 +116,8 @@ settings settings::from_env() {
   return s;
 }
 
+// Called by gaea::gaea's gaea_settings_anchor.cpp so that every program loads this module and
+// so registers its settings (cmake/gaea_settings_anchor.cpp says why).
+void link_settings() noexcept {}
+
 }  // namespace gaea::coll::detail

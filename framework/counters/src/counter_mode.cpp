@@ -23,4 +23,10 @@ counter_mode default_counter_mode() {
   return counter_setting.read();
 }
 
+namespace detail {
+// Called by gaea::gaea's gaea_settings_anchor.cpp so that every program loads this module and
+// so registers its settings (cmake/gaea_settings_anchor.cpp says why).
+void link_settings() noexcept {}
+}  // namespace detail
+
 }  // namespace gaea::counters

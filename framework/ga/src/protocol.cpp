@@ -72,5 +72,9 @@ void init_protocols_from_env() {
   g_acc.compare_exchange_strong(unset, static_cast<int>(acc_setting.read()));
 }
 
+// Called by gaea::gaea's gaea_settings_anchor.cpp so that every program loads this module and
+// so registers its settings (cmake/gaea_settings_anchor.cpp says why).
+void link_settings() noexcept {}
+
 }  // namespace detail
 }  // namespace gaea::ga
