@@ -1,4 +1,5 @@
-// The table of every GAEA_* environment variable, with the parsing, checks and typed getters.
+// The table the modules' GAEA_* settings register into, their parsing and checks, and the
+// start-up check of the whole environment.
 
 #include "gaea/base/env.hpp"
 

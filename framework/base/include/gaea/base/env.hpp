@@ -7,11 +7,12 @@
 /// variable against it before anything collective. A setting parses and checks its value with
 /// the same function check_all() uses, so a reader can never accept what start-up rejects.
 ///
-/// Registration is static (an object at namespace scope in the module's settings.cpp, which the
-/// module's readers reference, so every program that can read a setting has it registered); the
+/// Registration is static (an object at namespace scope in the source that reads it, so every
+/// program that can read a setting has it registered; docs/environment.md lists where); the
 /// table itself is a function-local static, built on first use, so the order in which libraries
-/// initialise does not matter. A module whose library a program does not load is not in that
-/// program's table: its variables would be ignored there anyway.
+/// initialise does not matter. A program that links gaea::gaea loads every module
+/// (cmake/gaea_settings_anchor.cpp), so its table is complete; a program that links only some
+/// modules (gaea::energy alone) knows only theirs.
 
 #include <cstdint>
 #include <optional>
