@@ -546,7 +546,7 @@ int main(int argc, char** argv) {
           const double e_full = med(0, &batch_result::joules), e_on = med(1, &batch_result::joules);
           const double a_full = med(0, &batch_result::attr_joules),
                        a_on = med(1, &batch_result::attr_joules);
-          // The same model charges MPI's call (full power, its measured time): issue 40 item 4.
+          // The same model charges MPI's call (full power, its measured time): one footing.
           const double t_mpi = med(2, &batch_result::call_us),
                        e_mpi = med(2, &batch_result::joules);
           const double time_vs_mpi = pct(t_on / t_mpi - 1), saving_vs_mpi = pct(1 - e_on / e_mpi);

@@ -10,10 +10,9 @@
 //   per mode: rank 1's process CPU time over the run (% of one core), wake-ups, blocks, energy
 // Rank 1's stamps are sent back to rank 0 with MPI after every pass. Table + JSON (--json).
 // The sender's own wait mode (--sender-mode) is held the same in every measured mode by default
-// (spin): a sender whose core idles between sends (a halted vCPU here) wakes cold, and its
-// slower send (16-35 us at gaps of milliseconds on this VM, against 0.4-5 us) would be charged to
-// the receiver's mode. `--sender-mode same` runs both ranks in the measured mode (the form of the
-// stored results before 2026-11-26; the JSON's parameters.sender_mode says which).
+// (spin): a sender whose core idles between sends wakes cold, and its slower send would be charged
+// to the receiver's mode. `--sender-mode same` runs both ranks in the measured mode (the JSON's
+// parameters.sender_mode says which; figures and older results: bench/README.md, "Sender").
 // The reaction drifts over a run, so --passes runs the modes in order, then reversed, and so on
 // (every mode's passes at the same mean position; each mode's figures pool its passes); the
 // measured drift and which stored results ran one pass: bench/README.md, "Passes".
@@ -50,7 +49,7 @@ namespace {
 namespace progress = gaea::progress;
 using gaea_bench::wait_config;
 
-// An id of the application range (gaea/comm/handler_ids.hpp); 130 as in earlier results.
+// An id of the application range (gaea/comm/handler_ids.hpp); 130, as every stored run used.
 constexpr gaea::comm::handler_id reaction_handler = gaea::comm::handler_ids::user_first + 2;
 
 struct msg_header {

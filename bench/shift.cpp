@@ -16,6 +16,8 @@
 // enclosed by barriers. Reported per (primitive, size, configuration), medians over repetitions:
 //   latency      max over ranks of (time of the operations / operations), in us
 //   ratio        latency / latency of polling
+//   power        average power over the block (joules / wall time) / polling's: [PASCoL]'s
+//                normalised power
 //   CPU-s/MB     process CPU time (all threads) of all ranks over the block, per MB (1e6 B) moved
 //                by all ranks; the block includes its closing barrier
 //   J/MB         energy-meter delta summed over ranks (one rank per node if the meter is a
@@ -264,8 +266,13 @@ sample timed_block(gaea::runtime& rt, shift_arrays& arrays, prim x, std::size_t 
 /// Medians over repetitions of one (primitive, size, configuration).
 struct summary {
   double latency_us, ratio, cpu_s_per_mb, energy_j_per_mb, blocks_per_op, wakeups_per_op,
-      dvfs_lowered_per_op, wall_s, ops;
+      dvfs_lowered_per_op, wall_s, ops, power_w, power_ratio;
 };
+
+// Average power of a block: the meter's joules over the block's wall time.
+double block_power_w(const sample& x) {
+  return x.wall_s > 0 ? x.energy_j / x.wall_s : 0;
+}
 
 template <class F>
 double median_of(const std::vector<sample>& v, F f) {
@@ -276,10 +283,12 @@ double median_of(const std::vector<sample>& v, F f) {
   return gaea_bench::median(x);
 }
 
-summary summarize(const std::vector<sample>& v, double polling_latency_us) {
+summary summarize(const std::vector<sample>& v, double polling_latency_us, double polling_power_w) {
   summary s{};
   s.latency_us = median_of(v, [](const sample& x) { return x.latency_us; });
   s.ratio = polling_latency_us > 0 ? s.latency_us / polling_latency_us : 0;
+  s.power_w = median_of(v, block_power_w);
+  s.power_ratio = polling_power_w > 0 ? s.power_w / polling_power_w : 0;
   s.cpu_s_per_mb = median_of(v, [](const sample& x) { return x.cpu_s / x.mb; });
   s.energy_j_per_mb = median_of(v, [](const sample& x) { return x.energy_j / x.mb; });
   s.blocks_per_op = median_of(v, [](const sample& x) { return x.blocks / x.ops; });
@@ -416,8 +425,8 @@ int main(int argc, char** argv) {
     if (warm.fixed_iters > 0) warm.fixed_iters = std::min<std::int64_t>(warm.fixed_iters, 8);
     for (prim x : prims) {
       if (rt.rank() == 0)
-        std::printf("\n== %s ==\n%-9s %-15s %7s %10s %7s %10s %10s %9s %9s %8s\n", prim_name(x),
-                    "size", "config", "ops/rk", "lat_us", "ratio", "CPU-s/MB",
+        std::printf("\n== %s ==\n%-9s %-15s %7s %10s %7s %7s %10s %10s %9s %9s %8s\n", prim_name(x),
+                    "size", "config", "ops/rk", "lat_us", "ratio", "power", "CPU-s/MB",
                     meter.measured ? "J/MB(meas)" : "J/MB(est)", "blocks/op", "wakeup/op",
                     "dvfs/op");
       for (std::size_t bytes : sizes) {
@@ -430,13 +439,14 @@ int main(int argc, char** argv) {
             samples[c].push_back(timed_block(rt, arrays, x, bytes, bp, dest_patch, configs[c]));
         const double ref_lat =
             median_of(samples[ref], [](const sample& s) { return s.latency_us; });
+        const double ref_power = median_of(samples[ref], block_power_w);
         for (std::size_t c = 0; c < configs.size(); ++c) {
-          const summary m = summarize(samples[c], ref_lat);
+          const summary m = summarize(samples[c], ref_lat, ref_power);
           if (rt.rank() == 0)
-            std::printf("%-9s %-15s %7lld %10.2f %7.2f %10.3g %10.3g %9.3f %9.3f %8.3f\n",
+            std::printf("%-9s %-15s %7lld %10.2f %7.2f %7.2f %10.3g %10.3g %9.3f %9.3f %8.3f\n",
                         size_label(bytes).c_str(), configs[c].name.c_str(),
-                        std::llround(m.ops / rt.size()), m.latency_us, m.ratio, m.cpu_s_per_mb,
-                        m.energy_j_per_mb, m.blocks_per_op, m.wakeups_per_op,
+                        std::llround(m.ops / rt.size()), m.latency_us, m.ratio, m.power_ratio,
+                        m.cpu_s_per_mb, m.energy_j_per_mb, m.blocks_per_op, m.wakeups_per_op,
                         m.dvfs_lowered_per_op);
           nlohmann::json reps_json = nlohmann::json::array();
           for (const sample& s : samples[c]) {
@@ -466,6 +476,8 @@ int main(int argc, char** argv) {
                                     {"ops_per_rank", m.ops / rt.size()},
                                     {"latency_us", m.latency_us},
                                     {"latency_ratio", m.ratio},
+                                    {"power_w", m.power_w},
+                                    {"power_ratio", m.power_ratio},
                                     {"cpu_s_per_mb", m.cpu_s_per_mb},
                                     {"energy_j_per_mb", m.energy_j_per_mb},
                                     {"energy_kind", meter.measured ? "measured" : "estimated"},
@@ -479,7 +491,6 @@ int main(int argc, char** argv) {
       }
     }
     if (rt.rank() == 0 && !json_path.empty() && !gaea_bench::write_json(json_path, out)) return 1;
-    return 0;
     return 0;
   });
 }

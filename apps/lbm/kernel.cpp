@@ -38,9 +38,9 @@ void fluid_run(const kernel_args& a, std::int64_t r, std::int64_t c0, std::int64
   const double omega = a.omega, fx = a.fx, fy = a.fy;
   for (std::int64_t b0 = c0; b0 < c1; b0 += line_cells) {
     // Nine write streams are more than the hardware prefetcher follows: without a hint each
-    // store line's read-for-ownership starts only at the store (measured on one rank: +19-27 %
-    // at 1024^2 and 4096^2; read hints and longer distances did not help). A hint past the row
-    // or the array's end is harmless (prefetches never fault) and warms the next row's lines.
+    // store line's read-for-ownership starts only at the store (docs/measurements.md). A hint
+    // past the row or the array's end is harmless (prefetches never fault) and warms the next
+    // row's lines.
     for (int i = 0; i < q; ++i)
       __builtin_prefetch(d[i] + b0 + write_ahead, 1);
     const std::int64_t b1 = std::min(b0 + line_cells, c1);

@@ -264,7 +264,7 @@ int main(int argc, char** argv) {
   app.add_option("--steps", o.steps, "maximum step count (total, counting a restart's steps)")
       ->check(CLI::NonNegativeNumber);
   // NaN means "the case's default" inside case_params, so a NaN given on the command line must
-  // be refused here (it used to be silently replaced by the default).
+  // be refused here, or it would silently become the default.
   auto* re = app.add_option("--re", o.p.re, "Reynolds number U L / nu (cavity default 100)")
                  ->check(apps::finite_in(0, 1e9, true));
   app.add_option("--tau", o.p.tau, "BGK relaxation time, in (0.5, 100] (stability)")

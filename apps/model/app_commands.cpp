@@ -88,6 +88,16 @@ app_commands::app_commands(CLI::App& app) {
       ->check(CLI::IsMember({"atomic", "progress", "owner"}))
       ->capture_default_str();
   scf_->add_option("--block-size", block_bf_, "functions per block (0: gaea-scf's automatic)");
+  scf_->add_option("--dispense", dispense_,
+                   "task counter variant: single (one fetch-and-add per task) or batched "
+                   "(guided chunks, gaea-scf's default)")
+      ->check(CLI::IsMember({"single", "batched"}))
+      ->capture_default_str();
+  scf_->add_option("--compute-scale", compute_scale_,
+                   "the target's core takes this many times the profiling core's time for the "
+                   "profile's integrals and serial part (default 1: as profiled)")
+      ->check(CLI::Range(1e-3, 1e3))
+      ->capture_default_str();
   scf_->add_option("--progress-thread", progress_thread_,
                    "asynchronous progress thread: on, off or both (one row each)")
       ->check(CLI::IsMember({"on", "off", "both"}))
@@ -231,18 +241,23 @@ int app_commands::run_lbm(const m::machine& mc) const {
 
 int app_commands::run_scf(const m::machine& mc) const {
   auto [prof, base] = m::read_scf_profile(profile_scf_);
+  prof.integrals_s *= compute_scale_;
+  prof.max_task_s *= compute_scale_;
+  prof.diag_s *= compute_scale_;
   if (threads_ != 0) base.threads = threads_;
   base.block_bf = block_bf_;
   base.counter = *gaea::counters::parse_counter_mode(counter_);  // checked by CLI11
+  base.dispense = *gaea::counters::parse_dispense(dispense_);
   std::vector<bool> threads_modes;
   if (progress_thread_ != "off") threads_modes.push_back(true);
   if (progress_thread_ != "on") threads_modes.push_back(false);
   std::printf(
       "gaea-model scf: machine %s, %lld functions, profile %lld tasks on %lld blocks, %.4g s of "
-      "integrals per iteration, counter %s, %lld thread(s) per rank\n",
+      "integrals per iteration (compute scale %g), counter %s, dispense %s, %lld thread(s) per "
+      "rank\n",
       mc.name.c_str(), static_cast<long long>(prof.nbf), static_cast<long long>(prof.tasks),
-      static_cast<long long>(prof.blocks), prof.integrals_s, counter_.c_str(),
-      static_cast<long long>(base.threads));
+      static_cast<long long>(prof.blocks), prof.integrals_s, compute_scale_, counter_.c_str(),
+      dispense_.c_str(), static_cast<long long>(base.threads));
   std::printf("%7s %6s %10s %10s %10s %10s %10s %10s %10s %10s %10s %8s %6s\n", "ranks", "async",
               "total_s", "build_s", "integr_s", "counter_s", "get_s", "acc_s", "imbal_s", "diag_s",
               "coll_s", "tasks", "blocks");
@@ -272,6 +287,7 @@ int app_commands::run_scf(const m::machine& mc) const {
                         {"diag_s", b.diag_s},
                         {"collectives_s", b.collectives_s},
                         {"fetch_add_s", b.fetch_add_s},
+                        {"fetches_per_worker", b.fetches_per_worker},
                         {"tasks", b.tasks},
                         {"blocks", b.blocks},
                         {"tasks_per_worker", b.tasks_per_worker}});
@@ -281,6 +297,8 @@ int app_commands::run_scf(const m::machine& mc) const {
               {"machine", machine_json(mc)},
               {"profile", profile_scf_},
               {"nbf", prof.nbf},
+              {"compute_scale", compute_scale_},
+              {"dispense", dispense_},
               {"threads", base.threads},
               {"counter", counter_},
               {"points", points}},

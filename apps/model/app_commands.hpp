@@ -48,6 +48,9 @@ class app_commands {
   std::string json_lu_, json_lbm_, json_scf_;
   std::int64_t n_ = 0, block_ = 0;
   double flops_per_rank_ = 0;
+  double compute_scale_ = 1;
+  std::string dispense_ = "batched";  // scf: single or batched  // scf: the target's compute time
+                                      // per unit of the profile's
   std::string grid_, overlap_ = "on";
   std::int64_t nx_ = 0, ny_ = 0;
   bool periodic_ = false;

@@ -69,6 +69,10 @@ TEST_CASE("calibration files round-trip and bad ones are named", "[coll][estimat
   e.message[1] = {{8, 8192, 1 << 20}, {2e-6, 9e-6, 300e-6}};
   e.power_w[1] = 7.5;
   e.call_joules = 3e-6;
+  e.idle_w = 4.5;
+  e.switch_w = 120;
+  e.step_power_w.assign(coll::step_kind_names().size(), {-1.0, -1.0});
+  e.step_power_w[3] = {2.5, 0.75};
   e.save(dir / "cal.json");
   const coll::estimator back = coll::estimator::load(dir / "cal.json");
   CHECK(back.ops[1].steps[2][1].start_s == Approx(-4.2e-6));
@@ -77,12 +81,17 @@ TEST_CASE("calibration files round-trip and bad ones are named", "[coll][estimat
   CHECK(back.message[1].seconds == e.message[1].seconds);
   CHECK(back.power_w[1] == 7.5);
   CHECK(back.call_joules == Approx(3e-6));
+  CHECK(back.idle_w == 4.5);
+  CHECK(back.switch_w == 120);
+  REQUIRE(back.step_power_w.size() == coll::step_kind_names().size());
+  CHECK(back.step_power_w[3] == std::vector<double>{2.5, 0.75});
+  CHECK(back.step_power_w[0] == std::vector<double>{-1.0, -1.0});
   CHECK(back.source() == (dir / "cal.json").string() + " (defaults)");
   for (const auto& entry : std::filesystem::directory_iterator(dir))  // no temporary left
     CHECK_FALSE(entry.path().filename().string().starts_with("cal.json.tmp"));
-  std::ofstream(dir / "bad.json")
-      << "{\"kind\": \"gaea-coll-calibration\", \"version\": 3, \"power_w\": [1, 1], "
-         "\"call_joules\": 0}";
+  std::ofstream(dir / "bad.json") << "{\"kind\": \"gaea-coll-calibration\", \"version\": 4, "
+                                     "\"power_w\": [1, 1], \"idle_w\": 0, \"switch_w\": 0, "
+                                     "\"call_joules\": 0}";
   CHECK_THROWS_WITH(coll::estimator::load(dir / "bad.json"),
                     Catch::Contains("bad.json") && Catch::Contains("message.intra"));
   // A curve whose sizes do not ascend is named with the point.
@@ -94,11 +103,50 @@ TEST_CASE("calibration files round-trip and bad ones are named", "[coll][estimat
                       Catch::Contains("message.intra") && Catch::Contains("point 2"));
   }
   std::ofstream(dir / "old.json") << "{\"kind\": \"gaea-coll-calibration\", \"version\": 1}";
-  CHECK_THROWS_WITH(coll::estimator::load(dir / "old.json"), Catch::Contains("version-3"));
+  CHECK_THROWS_WITH(coll::estimator::load(dir / "old.json"), Catch::Contains("version-4"));
   std::ofstream(dir / "junk.json") << "not json";
   CHECK_THROWS_WITH(coll::estimator::load(dir / "junk.json"), Catch::Contains("not JSON"));
   CHECK_THROWS_WITH(coll::estimator::load(dir / "missing.json"), Catch::Contains("no such file"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("energy follows idle power, each step kind's extra power and the switches",
+          "[coll][estimator]") {
+  // [Bcast-Energy]: E = idle x member-seconds + extra(kind) x its member-seconds + switches x T.
+  coll::estimator e;
+  const auto base = e.predict(coll::operation::broadcast, 1 << 20, 4, 2, true, 65536,
+                              std::vector{coll::algorithm::chain});
+  REQUIRE(base.size() == 1);
+  e.idle_w = 3;
+  e.step_power_w.assign(coll::step_kind_names().size(), {0.0, 0.0});
+  const auto idle_only = e.predict(coll::operation::broadcast, 1 << 20, 4, 2, true, 65536,
+                                   std::vector{coll::algorithm::chain});
+  // The same replay: the time does not change, the energy is idle power on member-seconds.
+  CHECK(idle_only[0].seconds == base[0].seconds);
+  CHECK(idle_only[0].joules < base[0].joules);
+  CHECK(idle_only[0].joules > 0);
+  std::size_t pipeline = 0;
+  for (auto n : coll::step_kind_names()) {
+    if (std::string(n) == "pipeline") break;
+    ++pipeline;
+  }
+  REQUIRE(pipeline < coll::step_kind_names().size());
+  e.step_power_w[pipeline] = {5.0, 5.0};
+  const auto busy = e.predict(coll::operation::broadcast, 1 << 20, 4, 2, true, 65536,
+                              std::vector{coll::algorithm::chain});
+  CHECK(busy[0].joules > idle_only[0].joules * 2);  // the chain's rounds are pipeline rounds
+  e.switch_w = 100;
+  const auto with_switch = e.predict(coll::operation::broadcast, 1 << 20, 4, 2, true, 65536,
+                                     std::vector{coll::algorithm::chain});
+  CHECK(with_switch[0].joules == Approx(busy[0].joules + 100 * busy[0].seconds));
+  // One node: no switch between members.
+  const auto one_node = e.predict(coll::operation::broadcast, 1 << 20, 4, 1, true, 65536,
+                                  std::vector{coll::algorithm::chain});
+  coll::estimator f = e;
+  f.switch_w = 0;
+  CHECK(one_node[0].joules == Approx(f.predict(coll::operation::broadcast, 1 << 20, 4, 1, true,
+                                               65536, std::vector{coll::algorithm::chain})[0]
+                                         .joules));
 }
 
 TEST_CASE("a message curve interpolates between its points and extrapolates the last slope",

@@ -1,3 +1,5 @@
+// Helpers of the multi-rank tests on gaea::coll: gather a value from all ranks, agree on a verdict.
+
 #include "test_support.hpp"
 
 #include "gaea/coll/collectives.hpp"

@@ -1,3 +1,5 @@
+// Unit tests of gaea::dense: the BLAS thread policy, Eigen products and solves on strided blocks.
+
 #include <catch2/catch.hpp>
 
 #include <Eigen/Dense>

@@ -1,3 +1,5 @@
+// Unit tests of gaea::ga's block distribution: tiling, process grids, patch owners, bad shapes.
+
 #include <catch2/catch.hpp>
 
 #include <numeric>

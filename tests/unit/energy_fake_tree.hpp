@@ -152,7 +152,7 @@ int run_as_user(unsigned user, F&& fn) {
     int rc = 101;
     try {
       rc = fn();
-    } catch (...) {
+    } catch (...) {  // the child must not unwind into the test's frames: exit code 101 tells it
     }
     ::_exit(rc);
   }

@@ -1,3 +1,5 @@
+// Unit tests of the GAEA_* table: parsing, validation, suggestions, docs/environment.md in step.
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>

@@ -231,6 +231,30 @@ TEST_CASE("scf: an asynchronous progress thread makes the build faster", "[model
   }
 }
 
+TEST_CASE("scf: guided chunks take far fewer counter calls than one per task", "[model][scf]") {
+  const machine m = test_machine(1, 4096);
+  scf_profile p = water_profile();
+  p.nbf = 644;
+  p.blocks = 14;
+  p.tasks = 5000;
+  p.integrals_s = 3000;
+  p.max_task_s = 2;
+  scf_case single{4, 1, counter_mode::progress, 0};
+  single.dispense = gaea::counters::dispense::single;
+  scf_case batched = single;
+  batched.dispense = gaea::counters::dispense::batched;
+  const scf_breakdown s = predict_scf(m, single, p), b = predict_scf(m, batched, p);
+  CHECK(s.fetches_per_worker == Approx(s.tasks_per_worker));
+  // k W = 8: 8 (ln(T / 8) + 1) fetches in all, shared by 4 workers.
+  const double t = static_cast<double>(b.tasks);
+  CHECK(b.fetches_per_worker == Approx(8 * (std::log(t / 8) + 1) / 4));
+  CHECK(b.counter_s < s.counter_s / 10);
+  CHECK(b.integrals_s == Approx(s.integrals_s));
+  scf_case hier = single;
+  hier.dispense = gaea::counters::dispense::hierarchical;
+  CHECK_THROWS_WITH(predict_scf(m, hier, p), Contains("hierarchical is not modelled"));
+}
+
 TEST_CASE("scf: the app's automatic blocking", "[model][scf]") {
   // 644 functions on 4096 workers: max(ceil((512 * 4096)^(1/4)), ceil(644 / 48)) = 39 blocks
   // of ceil(644 / 39) = 17 functions.

@@ -1,3 +1,5 @@
+// Unit test: using counters or arrays before gaea::runtime starts is a gaea::error, not a crash.
+
 #include <catch2/catch.hpp>
 
 #include "gaea/counters/shared_counter.hpp"

@@ -1,3 +1,5 @@
+// Unit test of the runtime's thread placement: SMT sibling, then a spare core, then unpinned.
+
 #include <catch2/catch.hpp>
 
 #include "gaea/runtime/topology.hpp"

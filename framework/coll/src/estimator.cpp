@@ -57,6 +57,24 @@ estimator::estimator() {
 
 namespace detail {
 
+double call_energy(const estimator& e, const sim_result& r, int members, int nodes) {
+  double j = e.call_joules * static_cast<double>(members);
+  // Set-up counts as intra-node time (class_seconds[0] holds it, kind_seconds does not).
+  double kind_total[2] = {0, 0};
+  for (std::size_t k = 0; k < r.kind_seconds.size(); ++k)
+    for (std::size_t c = 0; c < 2; ++c) {
+      const double t = r.kind_seconds[k][c];
+      kind_total[c] += t;
+      const double extra =
+          k < e.step_power_w.size() && c < e.step_power_w[k].size() ? e.step_power_w[k][c] : -1.0;
+      j += t * (extra >= 0 ? e.idle_w + extra : e.power_w[c]);
+    }
+  for (std::size_t c = 0; c < 2; ++c)
+    j += std::max(0.0, r.class_seconds[c] - kind_total[c]) * e.power_w[c];
+  if (nodes > 1) j += e.switch_w * r.seconds;
+  return j;
+}
+
 // Replays every member's schedule: a round starts when the member's previous one ended (its
 // first after the call overhead), its messages arrive a step cost after that, and it ends when
 // its receives have arrived and it has injected its sends and copied out its receives (each
@@ -152,6 +170,7 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
         end += prm.copy_per_byte_s * static_cast<double>(r.local_bytes);
         if (features) feat[m][feature_count - 1] += static_cast<double>(r.local_bytes);
         out.class_seconds[inter ? 1 : 0] += end - start[m];
+        out.kind_seconds[kind][inter ? 1 : 0] += end - start[m];
         clock[m] = end;
         started[m] = 0;
         ++next[m];
@@ -168,8 +187,7 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
     }
     out.class_seconds[0] += prm.call_overhead_s;  // every member's set-up
   }
-  out.joules = out.class_seconds[0] * e.power_w[0] + out.class_seconds[1] * e.power_w[1] +
-               e.call_joules * static_cast<double>(n);
+  out.joules = call_energy(e, out, size, g.nodes());
   if (features && n) {
     out.features = feat[last];
     out.member_features.assign(nf, 0.0);
@@ -217,6 +235,12 @@ void estimator::save(const std::filesystem::path& file) const {
   j["source"] = source_;
   j["power_w"] = {power_w[0], power_w[1]};
   j["call_joules"] = call_joules;
+  j["idle_w"] = idle_w;
+  j["switch_w"] = switch_w;
+  for (std::size_t k = 0; k < step_power_w.size() && k < kinds; ++k)
+    if (step_power_w[k].size() == 2)
+      j["step_power_w"][detail::to_string(static_cast<detail::step_kind>(k))] = {
+          {"intra", step_power_w[k][0]}, {"inter", step_power_w[k][1]}};
   for (int c = 0; c < 2; ++c)
     j["message"][c == 0 ? "intra" : "inter"] = {{"bytes", message[c].bytes},
                                                 {"seconds", message[c].seconds}};
@@ -270,6 +294,19 @@ estimator estimator::load(const std::filesystem::path& file) {
   e.power_w[0] = j["power_w"][0].get<double>();
   e.power_w[1] = j["power_w"][1].get<double>();
   e.call_joules = need(j, "call_joules");
+  e.idle_w = need(j, "idle_w");
+  e.switch_w = need(j, "switch_w");
+  if (j.contains("step_power_w")) {
+    e.step_power_w.assign(kinds, {-1.0, -1.0});
+    for (std::size_t k = 0; k < kinds; ++k) {
+      const std::string name = detail::to_string(static_cast<detail::step_kind>(k));
+      if (!j["step_power_w"].contains(name)) continue;
+      const auto& x = j["step_power_w"][name];
+      for (int c = 0; c < 2; ++c)
+        e.step_power_w[k][static_cast<std::size_t>(c)] =
+            signed_number(x, c == 0 ? "intra" : "inter");
+    }
+  }
   for (int c = 0; c < 2; ++c) {
     const char* cls = c == 0 ? "intra" : "inter";
     const std::string where = "gaea::coll: calibration file " + file.string() + ": message." + cls;
@@ -348,11 +385,24 @@ std::optional<algorithm> estimator_choice(const group_state& g, const call_shape
   return a;
 }
 
+namespace {
+constexpr const char* step_names[] = {"sync",       "tree",        "scatter",  "allgather",
+                                      "pipeline",   "reduce",      "exchange", "bruck",
+                                      "local_copy", "copy_private"};
+static_assert(std::size(step_names) == static_cast<std::size_t>(step_kind::count_));
+}  // namespace
+
 const char* to_string(step_kind k) noexcept {
-  constexpr const char* names[] = {"sync",   "tree",     "scatter", "allgather",  "pipeline",
-                                   "reduce", "exchange", "bruck",   "local_copy", "copy_private"};
   const auto i = static_cast<std::size_t>(k);
-  return i < std::size(names) ? names[i] : "?";
+  return i < std::size(step_names) ? step_names[i] : "?";
 }
 
 }  // namespace gaea::coll::detail
+
+namespace gaea::coll {
+
+std::span<const char* const> step_kind_names() noexcept {
+  return detail::step_names;
+}
+
+}  // namespace gaea::coll

@@ -9,6 +9,78 @@
 
 namespace gaea::coll::detail {
 
+namespace {
+
+// [Bcast-Energy]'s power model: idle power on every member-second (measured between calls) plus
+// an extra power per step kind and link class while a member runs such a round, fitted by least
+// squares on the relative error of each point's energy; a kind fitted negative is refitted at 0,
+// a kind no point runs keeps power_w.
+void fit_step_power(estimator& e, const group_state& model,
+                    const std::vector<calibration_point>& pts, std::size_t chunk) {
+  constexpr std::size_t nk = static_cast<std::size_t>(step_kind::count_);
+  e.step_power_w.assign(nk, {-1.0, -1.0});
+  std::vector<double> idle;
+  for (const calibration_point& p : pts)
+    if (p.m.idle_w > 0) idle.push_back(p.m.idle_w);
+  if (idle.empty() || pts.empty()) return;
+  std::nth_element(idle.begin(), idle.begin() + static_cast<std::ptrdiff_t>(idle.size() / 2),
+                   idle.end());
+  e.idle_w = idle[idle.size() / 2];
+  std::vector<sim_result> sims;
+  std::vector<double> used(nk * 2, 0.0);
+  for (const calibration_point& p : pts) {
+    sims.push_back(simulate(e, p.op, p.algo, model, p.bytes, chunk, false));
+    for (std::size_t k = 0; k < nk; ++k)
+      for (std::size_t c = 0; c < 2; ++c)
+        used[k * 2 + c] += sims.back().kind_seconds[k][c];
+  }
+  std::vector<std::size_t> cols;  // (kind, class) columns some point runs
+  for (std::size_t i = 0; i < used.size(); ++i)
+    if (used[i] > 0) cols.push_back(i);
+  while (!cols.empty()) {
+    const auto nc = static_cast<Eigen::Index>(cols.size());
+    Eigen::MatrixXd A(static_cast<Eigen::Index>(pts.size()), nc + 1);
+    Eigen::VectorXd b(static_cast<Eigen::Index>(pts.size()));
+    for (std::size_t r = 0; r < pts.size(); ++r) {
+      const auto row = static_cast<Eigen::Index>(r);
+      const sim_result& sim = sims[r];
+      const double w = pts[r].m.joules > 0 ? 1.0 / pts[r].m.joules : 0.0;
+      double target = pts[r].m.joules;
+      for (std::size_t c = 0; c < 2; ++c) {
+        double in_kinds = 0;
+        for (std::size_t k = 0; k < nk; ++k)
+          in_kinds += sim.kind_seconds[k][c];
+        target -= e.idle_w * in_kinds;
+        target -= std::max(0.0, sim.class_seconds[c] - in_kinds) * e.power_w[c];  // set-up
+      }
+      for (Eigen::Index j = 0; j < nc; ++j) {
+        const std::size_t i = cols[static_cast<std::size_t>(j)];
+        A(row, j) = sim.kind_seconds[i / 2][i % 2] * w;
+      }
+      A(row, nc) = static_cast<double>(model.size()) * w;
+      b(row) = target * w;
+    }
+    const Eigen::VectorXd x = A.completeOrthogonalDecomposition().solve(b);
+    Eigen::Index worst = -1;
+    for (Eigen::Index j = 0; j < nc; ++j)
+      if (x(j) < 0 && (worst < 0 || x(j) < x(worst))) worst = j;
+    if (worst >= 0) {  // no negative extra power: that kind runs at idle power, refit the rest
+      const std::size_t i = cols[static_cast<std::size_t>(worst)];
+      e.step_power_w[i / 2][i % 2] = 0;
+      cols.erase(cols.begin() + worst);
+      continue;
+    }
+    for (Eigen::Index j = 0; j < nc; ++j) {
+      const std::size_t i = cols[static_cast<std::size_t>(j)];
+      e.step_power_w[i / 2][i % 2] = x(j);
+    }
+    e.call_joules = std::max(0.0, x(nc));
+    break;
+  }
+}
+
+}  // namespace
+
 double fit(estimator& e, const group_state& model, const std::vector<calibration_point>& pts) {
   using op_params = estimator::op_params;
   const std::size_t chunk = 64 * 1024;
@@ -123,6 +195,7 @@ double fit(estimator& e, const group_state& model, const std::vector<calibration
     e.power_w[1] = two ? std::max(0.0, p(1)) : e.power_w[0];
     e.call_joules = p(last);
   }
+  fit_step_power(e, model, pts, chunk);
   double in_sample = 0;
   for (const calibration_point& q : pts)
     in_sample +=

@@ -173,6 +173,9 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
     }
   }
   const double wait_w = wait_s > 0 ? wait_j / wait_s : 0.0;
+  double idle_w = wait_w;
+  allreduce(g, std::span<double>(&idle_w, 1), reduce_op::sum, plain());
+  idle_w /= static_cast<double>(g.size());
   for (std::size_t c = 0; c < nc; ++c)
     call_j[c] =
         windows[c] ? (call_j[c] - wait_w * call_wait_s[c]) / static_cast<double>(windows[c]) : 0.0;
@@ -192,6 +195,7 @@ std::vector<measurement> measure(const group& g, const std::vector<measure_case>
     m.member_seconds =
         sums[c].empty() ? m.seconds * static_cast<double>(g.size()) : median(sums[c]);
     m.joules = call_j[c];
+    m.idle_w = idle_w;
     m.spread = !even.empty() && !odd.empty() && m.seconds > 0
                    ? std::abs(median(even) - median(odd)) / m.seconds
                    : 0;

@@ -99,11 +99,10 @@ context::context(MPI_Comm comm, const config& cfg) : cfg_(cfg), generation_(g_ge
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
 
-  // UCX 1.13 sends tcp data in 8 KiB segments (it receives in 64 KiB ones); 64 KiB segments are
-  // faster for large transfers and no slower for small ones (docs/environment.md, "UCX options
-  // Gaea sets"). A transport setting: UCX reads it from
-  // the environment when it opens the interface (ucp_config_modify does not reach it); a user's
-  // value wins.
+  // UCX 1.13 sends tcp data in 8 KiB segments and receives in 64 KiB ones; 64 KiB sends are faster
+  // for large transfers, no slower for small (docs/environment.md, "UCX options Gaea sets"). UCX
+  // reads this transport setting from the environment when it opens the interface
+  // (ucp_config_modify does not reach it); a user's value wins.
   // Checked before any collective: the same environment gives the same verdict on every rank.
   const char* user_tls = std::getenv("UCX_TLS");
   const std::string tls = detail::private_transports(user_tls ? user_tls : "",

@@ -17,7 +17,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "gaea/base/detail/destructor_call.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/collectives.hpp"
@@ -25,6 +24,7 @@
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/progress/engine.hpp"
+#include "gaea/runtime/detail/tied_destructor.hpp"
 #include "gaea/runtime/runtime.hpp"
 
 namespace gaea::counters {
@@ -262,13 +262,12 @@ mutex_set::mutex_set(std::string name, std::int64_t count) {
 
 mutex_set::~mutex_set() {
   if (!impl_) return;
-  if (!runtime::is_live(impl_->rt_instance)) {
-    // Outlived its runtime: only the registry entry is ours to drop.
-    std::lock_guard lock(g_sets_mutex);
-    g_sets.erase(impl_->id);
-    return;
-  }
-  gaea::detail::destructor_call("gaea: destroying mutex_set: ", [this] { destroy(); });
+  gaea::detail::tied_destructor_call(
+      impl_->rt_instance, "gaea: destroying mutex_set: ", [this] { destroy(); },
+      [this] {  // only the registry entry is ours to drop
+        std::lock_guard lock(g_sets_mutex);
+        g_sets.erase(impl_->id);
+      });
 }
 
 mutex_set::mutex_set(mutex_set&& o) noexcept : impl_(std::move(o.impl_)) {}

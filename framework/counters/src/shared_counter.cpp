@@ -10,13 +10,13 @@
 
 #include "detail/service.hpp"
 #include "gaea/base/clock.hpp"
-#include "gaea/base/detail/destructor_call.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/segment.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/progress/engine.hpp"
+#include "gaea/runtime/detail/tied_destructor.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 
@@ -168,14 +168,10 @@ shared_counter::shared_counter(std::string name, int owner, std::int64_t initial
 
 shared_counter::~shared_counter() {
   if (!impl_) return;
-  if (!runtime::is_live(impl_->rt_instance)) {
-    // Outlived its runtime (whose shut-down reported it): nothing of the runtime may be touched,
-    // and its segment belongs to a transport that no longer exists.
-    (void)impl_.release();
-    return;
-  }
-  gaea::detail::destructor_call("gaea: destroying shared_counter '" + impl_->name + "': ",
-                                [this] { destroy(); });
+  gaea::detail::tied_destructor_call(
+      impl_->rt_instance,
+      "gaea: destroying shared_counter '" + impl_->name + "': ", [this] { destroy(); },
+      [this] { (void)impl_.release(); });  // its segment's transport is gone
 }
 
 void shared_counter::destroy() {

@@ -10,13 +10,13 @@
 #include <atomic>
 #include <limits>
 
-#include "gaea/base/detail/destructor_call.hpp"
 #include "gaea/coll/agreement.hpp"
 #include "gaea/coll/group.hpp"
 #include "gaea/comm/worker.hpp"
 #include "gaea/counters/shared_counter.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/runtime/communicator.hpp"
+#include "gaea/runtime/detail/tied_destructor.hpp"
 #include "gaea/runtime/runtime.hpp"
 #include "gaea/trace/recorder.hpp"
 
@@ -248,13 +248,10 @@ task_counter::task_counter(std::string name, task_range all, task_counter_option
 
 task_counter::~task_counter() {
   if (!impl_) return;
-  if (!runtime::is_live(impl_->rt_instance)) {
-    // Outlived its runtime (and MPI): its window and segments cannot be freed any more.
-    (void)impl_.release();
-    return;
-  }
-  gaea::detail::destructor_call("gaea: destroying task_counter '" + impl_->name + "': ",
-                                [this] { destroy(); });
+  gaea::detail::tied_destructor_call(
+      impl_->rt_instance,
+      "gaea: destroying task_counter '" + impl_->name + "': ", [this] { destroy(); },
+      [this] { (void)impl_.release(); });  // MPI is gone: its window and segments stay
 }
 
 task_counter::task_counter(task_counter&& o) noexcept : impl_(std::move(o.impl_)) {}

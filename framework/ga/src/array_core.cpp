@@ -65,7 +65,7 @@ void agree_creation(const coll::group& g, const std::string& name, const index& 
 }
 
 // Runs before the distribution is built, because its tile tables grow with the extents: an
-// absurd size (gaea-lu --n 9223372036854775807) used to build them until the OOM killer came.
+// absurd size (gaea-lu --n 9223372036854775807) would build them until the OOM killer came.
 // The whole array's bytes are computed without overflow, and a large array's average share per
 // rank (a lower bound of the largest part) goes through the collective capacity check, so that
 // it fails at once with "needs N MiB". Every rank has the same dims, hence the same verdict and

@@ -596,14 +596,13 @@ void engine::wait_scope::select() {
   const bool core_contended = m == mode::off ? e_.opt_.ranks_share_cores : e_.opt_.share_core;
   if (!can_block && strategy_ != &s.fixed && (strategy_ != &s.spin || core_contended))
     strategy_ = &s.adaptive;
-  // The hand-over's waits serve like `off`'s (auto's short spin and sleep steps, tuned for a
-  // progress thread on its own core, cost LBM on 4 ranks / 2 cores 20 % against `off`), and
-  // block only once a wait has idled for 4 takeover periods: longer than the scheduler keeps a
-  // peer rank off an oversubscribed core (blocking after 1 period still cost LBM there 15 %).
+  // The hand-over's waits serve like `off`'s (auto's short steps are tuned for a progress thread
+  // on its own core), and block only once a wait has idled for 4 takeover periods: longer than
+  // the scheduler keeps a peer rank off an oversubscribed core (progress README, "Hand-over").
   if (e_.hands_over(m)) strategy_ = can_block ? &*s.handover : &s.adaptive;
   // A bulk get or put over tcp keeps both workers busy: one thread serving both alternates
-  // between sending a peer's data and reading its own, and each starves the other (a 4 MiB get:
-  // 2-10x polling's time); two threads polling one worker each do not. Not active messages (an
+  // between sending a peer's data and reading its own, and the ranks starve each other; two
+  // threads polling one worker each do not (progress README). Not active messages (an
   // accumulate): their cost is the handler on the target, which runs on whichever thread
   // serves, and a second polling thread on the shared core only slows it.
   if (strategy_ == &*s.handover && counted_ && rma_ && !e_.opt_.ranks_share_cores &&

@@ -98,7 +98,7 @@ bool waiter::lower(std::int64_t now, std::int64_t expected_idle_ns) noexcept {
     tel_.count_dvfs(true);
     tel_.set_khz(gov_->act().low_khz(cpu), now);
     return true;
-  } catch (...) {
+  } catch (...) {  // noexcept: a refused lowering leaves the CPU at its level, as if declined
     return false;
   }
 }

@@ -74,7 +74,7 @@ thread_buffer* this_buffer() noexcept {
     s.threads.push_back(std::move(b));
     t_cache = {s.generation.load(std::memory_order_relaxed), s.threads.back().get()};
     return t_cache.buf;
-  } catch (...) {
+  } catch (...) {  // out of memory: this thread records nothing rather than fail the run
     return nullptr;
   }
 }

@@ -332,7 +332,7 @@ void shm_reduce(schedule& s, const shm_context& c, int root, const std::byte* in
     b.add(b.next_step(), std::move(done));
     return;
   }
-  const bool whole = n <= 2 || count * es <= (std::size_t{16} << 10);
+  const bool whole = shm_reduce_whole_chunks(n, count * es);
   std::byte* tmp = whole ? nullptr : s.temp(b.buffer_bytes() / static_cast<std::size_t>(n) + es);
   for (std::size_t at = 0; at < count; at += per_step) {
     const std::size_t len = std::min(per_step, count - at);

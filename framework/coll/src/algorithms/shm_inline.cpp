@@ -214,7 +214,7 @@ bool shm_inline_reduce(group_state& g, const call_signature& sig, int root, cons
   const int n = g.size();
   const std::size_t es = red.elem_size;
   const std::size_t per_step = std::max<std::size_t>(1, g.shm->buffer_bytes() / es);
-  if (count > per_step || (n > 2 && count * es > (std::size_t{16} << 10)) ||
+  if (count > per_step || !shm_reduce_whole_chunks(n, count * es) ||
       shm_reduce_goes_single_copy(root < 0, count * es, goes_single_copy(g, count * es)))
     return false;  // single copy: shm_reduce's schedule
   inline_call c(g, sig);

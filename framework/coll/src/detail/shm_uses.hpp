@@ -38,6 +38,17 @@ constexpr bool shm_reduce_goes_single_copy(bool all, std::size_t bytes, bool by_
   return all && by_size && bytes <= shm_single_copy_reduce_max;
 }
 
+/// Region reductions of at most this many bytes combine whole chunks on every reader (one step);
+/// larger ones split each chunk into one slice per member, so that the members share the combining.
+inline constexpr std::size_t shm_whole_chunk_reduce_max = std::size_t{16} << 10;
+
+/// Whether a region reduction of `bytes` among `members` combines whole chunks on every reader:
+/// small ones, and every one between two members (slices would not save a step there). Both
+/// paths (shm_reduce's schedule, the inline one) ask this, so members agree.
+constexpr bool shm_reduce_whole_chunks(int members, std::size_t bytes) noexcept {
+  return members <= 2 || bytes <= shm_whole_chunk_reduce_max;
+}
+
 /// A single-copy broadcast among `members`: the root writes the first this-many bytes of each
 /// reader's buffer while every reader reads the rest from the root's, so both sides copy at once.
 constexpr std::size_t shm_broadcast_root_share(std::size_t bytes, int members) noexcept {

@@ -25,9 +25,15 @@ struct sim_result {
   double seconds = 0;  // until the last member ends
   double joules = 0;
   std::array<double, 2> class_seconds{};  // member-seconds in intra (and set-up) / inter rounds
-  std::vector<double> features;           // of the last member's path (when asked for)
-  std::vector<double> member_features;    // summed over every member's path: member-seconds
+  // member-seconds in each step kind's rounds, [kind][link class]
+  std::array<std::array<double, 2>, static_cast<std::size_t>(step_kind::count_)> kind_seconds{};
+  std::vector<double> features;         // of the last member's path (when asked for)
+  std::vector<double> member_features;  // summed over every member's path: member-seconds
 };
+
+/// The energy of a replayed call from its member-seconds: the per-kind powers where calibrated,
+/// else power_w per link class; plus the switches' power over the call when it spans nodes.
+double call_energy(const estimator& e, const sim_result& r, int members, int nodes);
 
 sim_result simulate(const estimator& e, operation op, algorithm a, const group_state& g,
                     std::size_t bytes, std::size_t chunk, bool features);

@@ -18,10 +18,10 @@ struct op_counters {
   std::atomic<std::uint64_t> calls{0}, bytes{0}, ticks{0};
 };
 
-/// The clock of the per-operation times: the time-stamp counter on x86-64 (about 14 ns a read on
-/// a virtual machine, where clock_gettime takes 36: two reads per operation were 40 % of an 8-byte
-/// get on a node), converted to seconds by current_stats() from its rate since the counters were
-/// made; elsewhere nanoseconds.
+/// The clock of the per-operation times: the time-stamp counter on x86-64 (cheaper to read than
+/// clock_gettime, which made the two reads per operation a visible share of a small get on a
+/// node; docs/measurements.md), converted to seconds by current_stats() from its rate since the
+/// counters were made; elsewhere nanoseconds.
 inline std::uint64_t op_clock() noexcept {
 #if defined(__x86_64__)
   return __rdtsc();

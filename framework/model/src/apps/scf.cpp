@@ -74,6 +74,8 @@ scf_breakdown predict_scf(const machine& m, const scf_case& c, const scf_profile
     throw error("model " + name + ": profile tasks = " + std::to_string(p.tasks) + " exceeds the " +
                 std::to_string(static_cast<std::int64_t>(quartets1)) + " block quartets of " +
                 std::to_string(p.blocks) + " blocks");
+  if (c.dispense == counters::dispense::hierarchical)
+    throw error("model " + name + ": dispense hierarchical is not modelled (single or batched)");
   if (c.block_bf < 0)
     throw error("model " + name + ": block_bf = " + std::to_string(c.block_bf) + " must be >= 0");
 
@@ -132,7 +134,14 @@ scf_breakdown predict_scf(const machine& m, const scf_case& c, const scf_profile
   if (!m.progress_thread && c.ranks > 1) out.acc_s += per_worker * (1 - w.self) * 0.5 * out.task_s;
   out.integrals_s = per_worker * out.task_s;
 
-  // One fetch-and-add per task on the counter of rank 0, by every other worker.
+  // Fetch-and-adds on the counter of rank 0: one per task (single), or guided chunks of
+  // remaining / (k W) with k = 2 (batched): about k W (ln(T / (k W)) + 1) in all once T > k W.
+  double fetches = per_worker;
+  if (c.dispense == counters::dispense::batched) {
+    const double kw = 2.0 * static_cast<double>(workers);
+    fetches = (tasks > kw ? kw * (std::log(tasks / kw) + 1) : tasks) / static_cast<double>(workers);
+  }
+  out.fetches_per_worker = fetches;
   if (workers > 1) {
     counter_load load;
     load.clients = workers - 1;
@@ -142,10 +151,10 @@ scf_breakdown predict_scf(const machine& m, const scf_case& c, const scf_profile
     // The owner's worker computes its tasks' integrals and waits for its own data in between.
     const double per_task = per_worker > 0 ? (out.get_s + out.acc_s) / per_worker : 0;
     load.owner_busy_fraction = out.task_s / (out.task_s + per_task);
-    load.client_think_s = out.task_s + per_task;
+    load.client_think_s = (fetches > 0 ? per_worker / fetches : 1) * (out.task_s + per_task);
     out.fetch_add_s = fetch_add_s(m, load);
   }
-  out.counter_s = per_worker * out.fetch_add_s;
+  out.counter_s = fetches * out.fetch_add_s;
 
   const double work = out.integrals_s + out.get_s + out.acc_s + out.counter_s;
   // Tasks run largest first: the build lasts at least the largest task, and the workers finish

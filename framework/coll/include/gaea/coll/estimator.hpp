@@ -75,6 +75,9 @@ struct measurement {
   /// Share of the repetitions dropped because a member reached the common start late (they are
   /// repeated, up to 4 x reps rounds in all).
   double late = 0;
+  /// A member's power outside any call, averaged over members: the meter's joules over the
+  /// windows without a call, per second (the same in every measurement of one measure()).
+  double idle_w = 0;
 };
 /// Thread safety: const members are thread-safe.
 class estimator {
@@ -113,11 +116,22 @@ class estimator {
   /// Indexed by coll::operation (reduce takes allreduce's when not calibrated itself).
   std::vector<op_params> ops;
   /// Power of a member during a call, as the meter counts it: in intra-node rounds (and set-up),
-  /// in inter-node rounds.
+  /// in inter-node rounds. Used for the rounds of a step kind without a calibrated extra power.
   double power_w[2] = {12.0, 10.0};
   /// Energy every member spends on a call whatever its length (setting it up, the meter's
   /// own reading), in joules.
   double call_joules = 0;
+  /// [Bcast-Energy]'s per-operation power: a member's power outside any call (its share of the
+  /// node's idle power, as the meter counts it between calls), charged on every member-second.
+  double idle_w = 0;
+  /// The extra power above idle_w while a member runs a round of each step kind ([step kind][0 =
+  /// inside a node, 1 = across nodes], names from step_kind_names()); empty, or a negative
+  /// entry: that kind's rounds take power_w. Fitted by calibrate() from the meter's readings.
+  std::vector<std::vector<double>> step_power_w;
+  /// The power of the network switches between the job's nodes, charged over a call that spans
+  /// nodes for as long as it lasts: the paper found it constant under any traffic. A node's meter
+  /// cannot see it: set it in the calibration file ("switch_w"); 0 by default.
+  double switch_w = 0;
 
   /// Collective over `g`: measures the message curves, then every algorithm of every operation
   /// at calibration_sizes() (see measure()), fits the parameters by weighted least squares on the
@@ -142,6 +156,9 @@ class estimator {
 /// algorithm::automatic when `costs` is empty. Not collective.
 algorithm cheapest(const std::vector<prediction>& costs, double time_budget = 0.02);
 
+/// The step kinds' names (calibration files' keys, the index of estimator::step_power_w), in order.
+/// Not collective.
+std::span<const char* const> step_kind_names() noexcept;
 /// Every algorithm that can run `op` on `size` members (those predict() compares), in enum order.
 /// Not collective.
 std::vector<algorithm> algorithms_of(operation op, int size);

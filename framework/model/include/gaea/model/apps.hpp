@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "gaea/counters/task_counter.hpp"
 #include "gaea/model/machine.hpp"
 #include "gaea/model/operations.hpp"
 
@@ -122,6 +123,9 @@ struct scf_case {
   std::int64_t threads = 1;                       ///< worker threads per rank (`--threads`)
   counter_mode counter = counter_mode::progress;  ///< `--counter atomic|progress|owner`
   std::int64_t block_bf = 0;  ///< `--block-size`; 0: the app's automatic blocking
+  /// `--dispense`: one fetch-and-add per task (single, as NWChem's counter in [PGAS-BGQ Fig. 15])
+  /// or guided chunks (batched, the app's default); hierarchical is not modelled.
+  counters::dispense dispense = counters::dispense::batched;
 };
 
 /// What the SCF model needs, measured once on one rank (`gaea-scf --json`, per iteration).
@@ -150,8 +154,9 @@ struct scf_breakdown {
   std::int64_t blocks = 0, tasks = 0;
   /// Mean tasks per worker thread (tasks / (ranks x threads)).
   double tasks_per_worker = 0;
-  double task_s = 0;       ///< mean integral seconds per task
-  double fetch_add_s = 0;  ///< one counter call
+  double task_s = 0;              ///< mean integral seconds per task
+  double fetch_add_s = 0;         ///< one counter call
+  double fetches_per_worker = 0;  ///< counter calls per worker (tasks, or guided chunks)
   /// \var tasks
   /// Tasks (block quartets kept after screening) at this blocking.
 };

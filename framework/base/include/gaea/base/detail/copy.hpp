@@ -3,11 +3,11 @@
 /// Internal (not API): gaea::detail::copy_bytes — std::memcpy for the data paths (direct loads and
 /// stores on a node, packing and unpacking of strided patches), without glibc's slow case.
 ///
-/// glibc before 2.39 copies from a few KiB to about half a MiB with `rep movsb`. On AMD Zen
-/// processors that instruction runs at 2–3 GB/s instead of 30–60 when source and destination differ
-/// in their offset within a 64-byte line, which is the common case for a user's heap buffer (malloc
-/// puts a 16-byte header before a page-aligned mmap) against a page-aligned global array
-/// (docs/measurements.md).
+/// glibc before 2.39 copies from a few KiB to about half a MiB with `rep movsb`, which on AMD Zen
+/// runs an order of magnitude slower when source and destination differ in their offset within a
+/// 64-byte line: the common case of a user's heap buffer against a page-aligned global array
+/// (malloc puts a 16-byte header before a page-aligned mmap).
+/// Figures: docs/measurements.md.
 
 #include <cstddef>
 #include <cstdint>
