@@ -1,7 +1,8 @@
 // gaea::base: what every module shares. This example reads a small settings file the way Gaea's
 // programs do: named enums parsed with gaea::parse (a gaea::error listing the accepted names on a
-// typo), a documented GAEA_* variable read through gaea::env, input read with read_input_file and
-// output written atomically with gaea::output_file. Single process; no MPI.
+// typo), a typed GAEA_* setting declared the way each module declares its own (gaea::env::setting),
+// input read with read_input_file and output written atomically with gaea::output_file. Single
+// process; no MPI.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -22,6 +23,12 @@ constexpr gaea::enum_name<shape> shape_names[] = {
 constexpr gaea::enum_names<shape> enum_names_of(shape) noexcept {
   return {"shape", shape_names};
 }
+
+// A typed setting, declared where it is read: registered at load into the table that
+// gaea::env::check_all() validates against (and, for Gaea's modules, gaea-info --env prints).
+const gaea::env::setting<shape> shape_setting{
+    {"GAEA_EXAMPLE_SHAPE", "disc", "the example's fall-back shape: square|disc|ring",
+     gaea::env::value_kind::choice, "square|disc|ring", 0, "example"}};
 }  // namespace
 
 int main() {
@@ -46,14 +53,15 @@ int main() {
     } catch (const gaea::error& e) {
       std::printf("base: expected error: %s\n", e.what());
     }
-    // A documented variable: its value, or its default when unset (GAEA_RKEY_CACHE=1024).
-    const std::int64_t cache = gaea::env::get_int("GAEA_RKEY_CACHE");
-    if (cache < 1) ++failures;
+    // The setting's value, or its default when unset (disc); a bad value is a gaea::error
+    // naming the variable, the value and the accepted ones.
+    const shape fallback = shape_setting.read();
+    if (!shape_setting.raw() && fallback != shape::disc) ++failures;
 
     fs::remove(settings);
-    std::printf("base: parsed '%s' from %s (choices %s), GAEA_RKEY_CACHE=%lld: %s\n",
+    std::printf("base: parsed '%s' from %s (choices %s), GAEA_EXAMPLE_SHAPE=%s: %s\n",
                 std::string(gaea::to_string(s)).c_str(), settings.filename().c_str(),
-                gaea::choices<shape>().c_str(), static_cast<long long>(cache),
+                gaea::choices<shape>().c_str(), std::string(gaea::to_string(fallback)).c_str(),
                 failures == 0 ? "ok" : "FAILED");
   } catch (const gaea::error& e) {
     std::fprintf(stderr, "base: error: %s\n", e.what());

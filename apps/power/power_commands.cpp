@@ -10,7 +10,6 @@
 #include <optional>
 #include <span>
 
-#include "gaea/base/env.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/base/output_file.hpp"
 #include "gaea/energy/calibration.hpp"
@@ -47,10 +46,7 @@ std::string percent(double rel) {
 
 // The meter the runtime would use, or nullptr after saying why there is none.
 std::unique_ptr<en::meter> hardware_meter(const options& o, const char* cmd) {
-  const std::string kind =
-      o.meter.empty() ? gaea::env::get_choice("GAEA_ENERGY_METER",
-                                              {en::meter_kinds.begin(), en::meter_kinds.end()})
-                      : o.meter;
+  const std::string kind = o.meter.empty() ? en::meter_kind_from_env() : o.meter;
   en::meter_choice c = en::select_meter(kind, root_of(o), en::model_params{}, {},
                                         [] { en::burn_cpu(std::chrono::milliseconds(30)); });
   if (c.m->measured()) {

@@ -260,7 +260,7 @@ TEST_CASE("GAEA_COLL_ALGO's help names every operation and algorithm", "[coll][r
   for (const auto& x : gaea::env::table())
     if (x.name == "GAEA_COLL_ALGO") v = &x;
   REQUIRE(v);
-  // Both lists whole and in value order (env.cpp's text, which base writes without coll).
+  // Both lists whole and in value order (the help text is written out in coll's settings.cpp).
   CHECK(v->help.find(ops) != std::string_view::npos);
   CHECK(v->help.find(algos) != std::string_view::npos);
 }

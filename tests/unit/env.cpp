@@ -4,36 +4,65 @@
 
 #include <cstdlib>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "gaea/base/env.hpp"
 #include "gaea/base/error.hpp"
+#include "gaea/comm/types.hpp"
+#include "gaea/progress/settings.hpp"
 
-TEST_CASE("env: documented variables parse with defaults and suffixes", "[env]") {
+TEST_CASE("env: modules' settings parse with defaults and suffixes", "[env]") {
+  // GAEA_MAX_TRANSFER is comm's setting, read by comm::config::from_env().
   unsetenv("GAEA_MAX_TRANSFER");
-  CHECK(gaea::env::get_int("GAEA_MAX_TRANSFER") == (1LL << 30));
+  CHECK(gaea::comm::config::from_env().max_transfer == (std::size_t{1} << 30));
   setenv("GAEA_MAX_TRANSFER", "64K", 1);
-  CHECK(gaea::env::get_int("GAEA_MAX_TRANSFER") == 65536);
+  CHECK(gaea::comm::config::from_env().max_transfer == 65536);
   setenv("GAEA_MAX_TRANSFER", "12x", 1);
-  CHECK_THROWS_WITH(gaea::env::get_int("GAEA_MAX_TRANSFER"),
+  CHECK_THROWS_WITH(gaea::comm::config::from_env(),
                     Catch::Matchers::Contains("GAEA_MAX_TRANSFER='12x'"));
   setenv("GAEA_MAX_TRANSFER", "lots", 1);
-  CHECK_THROWS_AS(gaea::env::get_int("GAEA_MAX_TRANSFER"), gaea::error);
+  CHECK_THROWS_AS(gaea::comm::config::from_env(), gaea::error);
+  setenv("GAEA_MAX_TRANSFER", "4", 1);
+  CHECK_THROWS_WITH(gaea::comm::config::from_env(),
+                    Catch::Matchers::Contains("GAEA_MAX_TRANSFER='4' must be at least 8"));
   unsetenv("GAEA_MAX_TRANSFER");
   setenv("GAEA_PROGRESS", "fast", 1);
-  CHECK_THROWS_WITH(gaea::env::get_choice("GAEA_PROGRESS", {"auto", "spin", "adaptive",
-                                                            "adaptive_fixed", "interrupt", "off"}),
+  CHECK_THROWS_WITH(gaea::progress::mode_from_env(),
                     Catch::Matchers::Contains(
                         "'fast' must be one of auto|spin|adaptive|adaptive_fixed|interrupt|off"));
-  // A reader whose choices differ from the table's is a bug (check_all would disagree with it).
-  CHECK_THROWS_WITH(gaea::env::get_choice("GAEA_PROGRESS", {"auto", "off"}),
-                    Catch::Matchers::Contains("differ from the environment table"));
   unsetenv("GAEA_PROGRESS");
-  CHECK(gaea::env::get_string("GAEA_PROGRESS") == "auto");
-  // Undocumented variables are a programming error that names the table.
-  CHECK_THROWS_WITH(gaea::env::get_string("GAEA_NOT_A_THING"),
-                    Catch::Matchers::Contains("env.cpp"));
+  CHECK(gaea::progress::mode_from_env() == gaea::progress::mode::automatic);
+  // A variable no module registered is a programming error.
+  CHECK_THROWS_WITH(gaea::env::raw("GAEA_NOT_A_THING"),
+                    Catch::Matchers::Contains("is not registered"));
   for (const auto& v : gaea::env::table()) {
     CHECK(v.name.substr(0, 5) == "GAEA_");
     CHECK(!v.help.empty());
+    CHECK(!v.owner.empty());
+  }
+}
+
+TEST_CASE("env: every module's settings are registered with their owner", "[env]") {
+  // One variable of each module that declares some (all of them: the docs test below).
+  const std::pair<std::string_view, std::string_view> owned[] = {
+      {"GAEA_COLL_CHUNK", "coll"},    {"GAEA_MAX_TRANSFER", "comm"},   {"GAEA_COUNTER", "counters"},
+      {"GAEA_BLAS_THREADS", "dense"}, {"GAEA_THROTTLE", "energy"},     {"GAEA_STRIDED", "ga"},
+      {"GAEA_PROGRESS", "progress"},  {"GAEA_HANG_TIMEOUT", "runtime"}};
+  for (const auto& [name, owner] : owned) {
+    INFO(name);
+    const auto& t = gaea::env::table();
+    const auto it = std::find_if(t.begin(), t.end(), [&](const auto& v) { return v.name == name; });
+    REQUIRE(it != t.end());
+    CHECK(it->owner == owner);
+  }
+  // Grouped by owner: each owner's variables are contiguous.
+  std::vector<std::string_view> seen;
+  for (const auto& v : gaea::env::table()) {
+    if (!seen.empty() && seen.back() == v.owner) continue;
+    CHECK(std::find(seen.begin(), seen.end(), v.owner) == seen.end());
+    seen.push_back(v.owner);
   }
 }
 

@@ -12,6 +12,7 @@
 #include "gaea/progress/detail/wait_strategy.hpp"
 #include "gaea/progress/engine.hpp"
 #include "gaea/progress/fixed_step.hpp"
+#include "gaea/progress/settings.hpp"
 #include "gaea/progress/telemetry.hpp"
 
 using gaea::progress::fixed_step_params;
@@ -116,8 +117,7 @@ TEST_CASE("adaptive_fixed: the settings are read from the environment and checke
   }
   {
     scoped_env a("GAEA_PROGRESS", "adaptive_fixed");
-    CHECK(gaea::env::get_enum<gaea::progress::mode>("GAEA_PROGRESS") ==
-          gaea::progress::mode::adaptive_fixed);
+    CHECK(gaea::progress::mode_from_env() == gaea::progress::mode::adaptive_fixed);
   }
 }
 

@@ -27,17 +27,52 @@
 
 namespace gaea::comm {
 
+namespace {
+// The transport's GAEA_* settings (gaea-info --env lists them with the other modules').
+const env::setting<bool> rkey_ptr_setting{
+    {"GAEA_RKEY_PTR", "1",
+     "1 = use ucp_rkey_ptr direct load/store for get/put to peers on the node when UCX allows "
+     "it; 0 = "
+     "always go through UCX RMA",
+     env::value_kind::choice, "0|1", 0, "comm"}};
+const env::setting<std::int64_t> rkey_cache_setting{
+    {"GAEA_RKEY_CACHE",
+     "1024",
+     "remote keys each worker keeps unpacked (an LFU cache per worker, [PGAS-BGQ eq. 5-6]): "
+     "beyond it the least used key is evicted and unpacked again from its packed copy on next "
+     "use. Keys of direct (same-node, ucp_rkey_ptr) peers are kept outside the count",
+     env::value_kind::size,
+     {},
+     1,
+     "comm"}};
+const env::setting<std::int64_t> fail_mem_map_setting{
+    {"GAEA_TEST_FAIL_MEM_MAP",
+     "0",
+     "for tests and benchmarks: a segment of at least this many bytes on a rank (K/M/G "
+     "suffixes; 0 = never) acts there as if ucp_mem_map failed, so peers reach it through the "
+     "active-message fall-back ([PGAS-BGQ eq. 8])",
+     env::value_kind::size,
+     {},
+     0,
+     "comm"}};
+const env::setting<std::int64_t> max_transfer_setting{
+    {"GAEA_MAX_TRANSFER",
+     "1G",
+     "largest single UCX transfer in bytes (K/M/G suffixes); larger transfers are split. Lower "
+     "it only "
+     "to test the splitting",
+     env::value_kind::size,
+     {},
+     8,
+     "comm"}};
+}  // namespace
+
 config config::from_env() {
   config c;
-  const std::int64_t max = env::get_int("GAEA_MAX_TRANSFER");
-  if (max < 8)
-    throw error("GAEA_MAX_TRANSFER=" + std::to_string(max) + " must be at least 8 bytes");
-  c.max_transfer = static_cast<std::size_t>(max);
-  c.use_rkey_ptr = env::get_int("GAEA_RKEY_PTR") != 0;
-  const std::int64_t keys = env::get_int("GAEA_RKEY_CACHE");
-  if (keys < 1) throw error("GAEA_RKEY_CACHE=" + std::to_string(keys) + " must be at least 1 key");
-  c.rkey_cache = static_cast<std::size_t>(keys);
-  c.fail_mem_map = static_cast<std::size_t>(env::get_int("GAEA_TEST_FAIL_MEM_MAP"));
+  c.max_transfer = static_cast<std::size_t>(max_transfer_setting.read());
+  c.use_rkey_ptr = rkey_ptr_setting.read();
+  c.rkey_cache = static_cast<std::size_t>(rkey_cache_setting.read());
+  c.fail_mem_map = static_cast<std::size_t>(fail_mem_map_setting.read());
   return c;
 }
 

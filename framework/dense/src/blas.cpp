@@ -28,10 +28,22 @@ void set_blas_threads(int n) {
   openblas_set_num_threads(n);
 }
 
+namespace {
+const env::setting<std::int64_t> threads_setting{
+    {"GAEA_BLAS_THREADS",
+     "1",
+     "threads per rank of the BLAS under Gaea's dense kernels (OpenBLAS); 1 keeps ranks and "
+     "task threads from oversubscribing the cores; raise it when one rank per node calls BLAS",
+     env::value_kind::size,
+     {},
+     1,
+     "dense"}};
+}  // namespace
+
 int apply_blas_threads_setting() {
-  const std::int64_t n = env::get_int("GAEA_BLAS_THREADS");
-  if (n < 1 || n > 4096)
-    throw error("GAEA_BLAS_THREADS=" + env::get_string("GAEA_BLAS_THREADS") +
+  const std::int64_t n = threads_setting.read();  // at least 1: checked by the setting
+  if (n > 4096)
+    throw error("GAEA_BLAS_THREADS=" + threads_setting.raw().value_or("") +
                 ": the BLAS thread count must be a whole number from 1 to 4096");
   set_blas_threads(static_cast<int>(n));
   return static_cast<int>(n);

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "detail/cpu_info.hpp"
-#include "gaea/base/env.hpp"
+#include "detail/settings.hpp"
 
 extern char** environ;
 
@@ -89,7 +89,7 @@ std::string failure(const std::vector<std::string>& args, int status, const std:
 
 geopm_tools find_geopm_tools() {
   geopm_tools t;
-  const std::string dir = env::get_string("GAEA_GEOPM_BIN_DIR");
+  const std::string dir = detail::geopm_bin_dir.read();
   for (const char* name : {"geopmread", "geopmwrite"}) {
     fs::path p = dir.empty() ? on_path(name) : fs::path(dir) / name;
     if (p.empty() || ::access(p.c_str(), X_OK) != 0) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "detail/settings.hpp"
 #include "gaea/base/enum_names.hpp"
 #include "gaea/base/error.hpp"
 
@@ -111,6 +112,10 @@ meter_choice select_meter(std::string_view kind, const std::filesystem::path& ro
         model + ": GAEA_ENERGY_METER=" + std::string(kind) + " but " + choice.rejected.back();
   choice.m = make_model_meter(std::move(params), std::move(usage));
   return choice;
+}
+
+std::string meter_kind_from_env() {
+  return detail::meter_setting.read();
 }
 
 }  // namespace gaea::energy

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "detail/cpu_info.hpp"
-#include "gaea/base/env.hpp"
+#include "detail/settings.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/base/input_file.hpp"
 #include "gaea/base/output_file.hpp"
@@ -108,7 +108,7 @@ model_params model_params::load(const std::filesystem::path& file) {
 }
 
 model_params model_params::from_env(const std::filesystem::path& root) {
-  if (auto file = env::raw("GAEA_ENERGY_MODEL")) return load(*file);
+  if (auto file = detail::model_file.raw()) return load(*file);
   model_params p;
   if (auto hw = detail::cpuinfo_range(root, 0)) {
     p.f_max_khz = hw->max_khz;

@@ -9,12 +9,12 @@
 #include <charconv>
 
 #include "detail/fd_io.hpp"
-#include "gaea/base/env.hpp"
+#include "detail/settings.hpp"
 
 namespace gaea::energy {
 
 std::filesystem::path sysfs_root() {
-  return std::filesystem::path(env::get_string("GAEA_SYSFS_ROOT"));
+  return std::filesystem::path(detail::sysfs_root_setting.read());
 }
 
 std::filesystem::path under(const std::filesystem::path& root, std::string_view absolute) {

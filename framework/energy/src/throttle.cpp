@@ -9,9 +9,9 @@
 
 #include "detail/backends.hpp"
 #include "detail/restore_registry.hpp"
+#include "detail/settings.hpp"
 #include "detail/throttle_base.hpp"
 #include "gaea/base/enum_names.hpp"
-#include "gaea/base/env.hpp"
 #include "gaea/base/error.hpp"
 
 namespace gaea::energy {
@@ -98,19 +98,7 @@ throttle_choice make_throttle(const throttle_config& cfg) {
 }
 
 std::string throttle_kind_from_env() {
-  constexpr std::string_view var = "GAEA_THROTTLE";
-  bool documented = false;
-  for (const env::variable& v : env::table())
-    documented = documented || v.name == var;
-  std::string kind;
-  if (documented) {
-    kind = env::raw(var).value_or("");
-  } else if (const char* text = std::getenv(std::string(var).c_str())) {
-    kind = text;
-  }
-  if (kind.empty()) kind = "auto";
-  check_kind(kind);
-  return kind;
+  return detail::throttle_setting.read();  // one of throttle_kinds: checked by the setting
 }
 
 }  // namespace gaea::energy

@@ -47,15 +47,34 @@ void set_acc_chunk_bytes(std::size_t bytes) noexcept {
   g_acc_chunk.store(bytes, std::memory_order_relaxed);
 }
 
+namespace {
+const env::setting<strided_protocol> strided_setting{
+    {"GAEA_STRIDED", "auto",
+     "strided get/put protocol: auto (per owner piece, whichever the calibrated cost model "
+     "says is faster) | zero_copy (one RMA per contiguous chunk) | packed (one message per "
+     "owner piece, packed and unpacked by the two sides)",
+     env::value_kind::choice, "auto|zero_copy|packed", 0, "ga"}};
+const env::setting<acc_protocol> acc_setting{
+    {"GAEA_ACC", "auto",
+     "accumulate protocol: auto (per owner: add straight into its memory under its striped "
+     "locks when mapped on this node, else target) | target (an active message the owner "
+     "applies) | source (lock the owner, get, add, put, unlock: the classic scheme, for "
+     "comparison)",
+     env::value_kind::choice, "auto|target|source", 0, "ga"}};
+}  // namespace
+
 namespace detail {
 
 void init_protocols_from_env() {
   int unset = -1;
-  g_strided.compare_exchange_strong(
-      unset, static_cast<int>(env::get_enum<strided_protocol>("GAEA_STRIDED")));
+  g_strided.compare_exchange_strong(unset, static_cast<int>(strided_setting.read()));
   unset = -1;
-  g_acc.compare_exchange_strong(unset, static_cast<int>(env::get_enum<acc_protocol>("GAEA_ACC")));
+  g_acc.compare_exchange_strong(unset, static_cast<int>(acc_setting.read()));
 }
+
+// Called by gaea::gaea's gaea_settings_anchor.cpp so that every program loads this module and
+// so registers its settings (cmake/gaea_settings_anchor.cpp says why).
+void link_settings() noexcept {}
 
 }  // namespace detail
 }  // namespace gaea::ga

@@ -17,7 +17,6 @@
 #include "detail/placement.hpp"
 #include "detail/settings.hpp"
 #include "gaea/base/clock.hpp"
-#include "gaea/base/env.hpp"
 #include "gaea/energy/arbiter.hpp"
 #include "gaea/energy/sysfs.hpp"
 
@@ -186,8 +185,8 @@ energy_reading node_energy::read(const std::function<energy::usage_snapshot()>& 
   std::lock_guard lock(meter_mutex_);
   if (!meter_) {
     energy::meter_choice c =
-        energy::select_meter(env::get_string("GAEA_ENERGY_METER"), energy::sysfs_root(), model,
-                             usage_now, [] { energy::burn_cpu(std::chrono::milliseconds(30)); });
+        energy::select_meter(energy::meter_kind_from_env(), energy::sysfs_root(), model, usage_now,
+                             [] { energy::burn_cpu(std::chrono::milliseconds(30)); });
     meter_ = std::move(c.m);
     meter_reason_ = c.reason;
     for (const auto& r : c.rejected)

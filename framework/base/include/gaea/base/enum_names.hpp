@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// One name table per enum, and everything that needs the names derived from it: to_string(),
-/// parse() / try_parse(), choices() ("a|b|c") and env::get_enum() (env.hpp). A module declares
+/// parse() / try_parse(), choices() ("a|b|c") and env::setting<E> (env.hpp). A module declares
 /// the table once, beside the enum, and a function `enum_names_of(E)` that ADL finds:
 ///
 ///     enum class mode { off, spin };

@@ -1,15 +1,25 @@
 #pragma once
 /// \file
-/// Every GAEA_* environment variable is declared in env.cpp's table, with its default, the values
-/// it accepts and its meaning; `gaea-info --env` prints that table. Reading a variable not in the
-/// table is a bug (gaea::error), so the table stays the single place where they are documented.
-/// `check_all()` (called by the runtime's constructor) validates every set GAEA_* variable
-/// against the table before anything collective.
+/// GAEA_* environment variables. Each module declares the variables it reads in its own code, as
+/// typed settings (`env::setting<T>`: name, default, accepted values, help, owner module) that
+/// register themselves into one table when the module is loaded; `gaea-info --env` prints that
+/// table and `check_all()` (called by the runtime's constructor) validates every set GAEA_*
+/// variable against it before anything collective. A setting parses and checks its value with
+/// the same function check_all() uses, so a reader can never accept what start-up rejects.
+///
+/// Registration is static (an object at namespace scope in the source that reads it, so every
+/// program that can read a setting has it registered; docs/environment.md lists where); the
+/// table itself is a function-local static, built on first use, so the order in which libraries
+/// initialise does not matter. A program that links gaea::gaea loads every module
+/// (cmake/gaea_settings_anchor.cpp), so its table is complete; a program that links only some
+/// modules (gaea::energy alone) knows only theirs.
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "gaea/base/enum_names.hpp"
@@ -34,9 +44,11 @@ struct variable {
   value_kind kind = value_kind::text;  ///< how the value is parsed and checked
   std::string_view choices = {};       ///< value_kind::choice: the accepted values, "a|b|c"
   std::int64_t min = 0;                ///< value_kind::size: the smallest accepted value
+  std::string_view owner = {};         ///< the module that declares and reads it ("coll")
 };
 
-/// All documented variables, in display order.
+/// Every registered variable, grouped by owner module (alphabetical), each module's in the order
+/// it declares them. Thread-safe once registration is over (after static initialisation).
 const std::vector<variable>& table();
 
 /// GAEA_* names read by Gaea's scripts and tests, never by the library (GAEA_BUILD_DIR,
@@ -60,31 +72,103 @@ std::optional<std::string_view> closest(std::string_view name);
 /// concurrent setenv.
 void check_all();
 
-/// The raw value of a documented variable, or nullopt when unset/empty.
-/// Throws gaea::error if `name` is not in table(). Thread-safe (reads environ only).
+/// The raw value of a registered variable, or nullopt when unset/empty (for tools that show the
+/// environment, such as gaea-info). Throws gaea::error if `name` is not in table(). Thread-safe
+/// (reads environ only).
 std::optional<std::string> raw(std::string_view name);
 
-/// The value, or the documented default when unset.
-std::string get_string(std::string_view name);
+namespace detail {
+// Internal to setting<T> (not API): registration and the checked text of a value.
+void add(const variable& v);                  // throws if the name is registered already
+std::string checked_text(const variable& v);  // the value or default; throws if invalid
+std::int64_t to_int(const std::string& checked);
+double to_double(const std::string& checked);
+void require(bool ok, const variable& v, std::string_view why);  // unless ok: a bug
+bool same_choices(std::string_view list, std::span<const std::string_view> names);
+}  // namespace detail
 
-/// Parses an integer with optional K/M/G suffix (powers of 1024).
-/// Throws gaea::error naming the variable and the text when it does not parse.
-std::int64_t get_int(std::string_view name);
+/// A typed GAEA_* setting, declared at namespace scope in the module that reads it:
+///
+///     const env::setting<std::int64_t> chunk{{.name = "GAEA_COLL_CHUNK", .default_str = "64K",
+///         .help = "...", .kind = env::value_kind::size, .min = 1, .owner = "coll"}};
+///     s.chunk = chunk.read();
+///
+/// T and the kind agree: std::int64_t for size and seconds, double for fraction, bool for the
+/// choice "0|1", std::string for text, report and choice, a named enum E for a choice whose
+/// values are E's names. The constructor registers the variable into table() and throws
+/// gaea::error (a bug, at load time) when T does not fit the kind, when an enum's names or the
+/// given `names` differ from the declared choices, or when the name is registered twice. Not
+/// copyable or movable: the table points at it.
+template <class T>
+class setting {
+ public:
+  explicit setting(const variable& spec) : spec_(spec) {
+    check_type();
+    detail::add(spec_);
+  }
+  /// A choice setting of type std::string whose values are `names` (another module's list, such
+  /// as energy::actuator_kinds): they must be the declared choices, in any order.
+  setting(const variable& spec, std::span<const std::string_view> names) : spec_(spec) {
+    static_assert(std::is_same_v<T, std::string>, "names are for std::string choice settings");
+    detail::require(spec_.kind == value_kind::choice && detail::same_choices(spec_.choices, names),
+                    spec_, "its choices are not the names given");
+    detail::add(spec_);
+  }
+  setting(const setting&) = delete;
+  setting& operator=(const setting&) = delete;
 
-/// Accepts one of `choices` (case-sensitive); throws gaea::error listing them otherwise. The
-/// choices must be those of the table (a mismatch is a bug, reported as gaea::error), so that
-/// check_all() and the reader accept the same values.
-std::string get_choice(std::string_view name, const std::vector<std::string_view>& choices);
+  /// The declaration: name, default, accepted values, help, owner.
+  const variable& spec() const noexcept { return spec_; }
+  /// The variable's name ("GAEA_COLL_CHUNK").
+  std::string_view name() const noexcept { return spec_.name; }
+  /// The value as set, or nullopt when unset or empty. Thread-safe (reads environ only).
+  std::optional<std::string> raw() const { return env::raw(spec_.name); }
 
-/// The value of a variable whose choices are the names of E (gaea/base/enum_names.hpp). E's
-/// names must be the table's choices (a mismatch is a bug, reported as gaea::error), so the
-/// table, check_all() and the enum never differ. Throws gaea::error listing the names otherwise.
-template <named_enum E>
-E get_enum(std::string_view name) {
-  std::vector<std::string_view> names;
-  for (const enum_name<E>& e : names_of<E>().entries)
-    names.push_back(e.name);
-  return *try_parse<E>(get_choice(name, names));
-}
+  /// The value parsed now (the default when unset or empty). Modules read their settings once
+  /// per runtime into typed fields. Throws gaea::error "environment variable NAME='value' must
+  /// be ..." (the message check_all() gives) when the value is not accepted. Thread-safe.
+  T read() const {
+    const std::string text = detail::checked_text(spec_);
+    if constexpr (std::is_same_v<T, std::int64_t>)
+      return detail::to_int(text);
+    else if constexpr (std::is_same_v<T, double>)
+      return detail::to_double(text);
+    else if constexpr (std::is_same_v<T, bool>)
+      return text == "1";
+    else if constexpr (std::is_same_v<T, std::string>)
+      return text;
+    else
+      return *try_parse<T>(text);
+  }
+
+ private:
+  // T fits the declared kind (and an enum's names are the declared choices), or a bug.
+  void check_type() const {
+    const value_kind k = spec_.kind;
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+      detail::require(k == value_kind::size || k == value_kind::seconds, spec_,
+                      "its kind does not fit std::int64_t");
+    } else if constexpr (std::is_same_v<T, double>) {
+      detail::require(k == value_kind::fraction, spec_, "its kind does not fit double");
+    } else if constexpr (std::is_same_v<T, bool>) {
+      detail::require(k == value_kind::choice && spec_.choices == "0|1", spec_,
+                      "its kind does not fit bool (choices 0|1)");
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      detail::require(
+          k != value_kind::size && k != value_kind::seconds && k != value_kind::fraction, spec_,
+          "its kind does not fit std::string");
+    } else {
+      static_assert(named_enum<T>,
+                    "setting<T>: T is std::int64_t, double, bool, std::string or a named enum");
+      std::vector<std::string_view> names;
+      for (const enum_name<T>& e : names_of<T>().entries)
+        names.push_back(e.name);
+      detail::require(k == value_kind::choice && detail::same_choices(spec_.choices, names), spec_,
+                      "its choices are not the enum's names");
+    }
+  }
+
+  variable spec_;
+};
 
 }  // namespace gaea::env

@@ -72,7 +72,7 @@ struct am_message {
 /// An exception thrown here is reported on stderr and counted, never propagated into UCX.
 using am_handler = std::function<void(const am_message&)>;
 
-/// Transport configuration (from GAEA_* variables by default; see gaea::env::table()).
+/// Transport configuration (from comm's GAEA_* settings by default; `gaea-info --env`).
 struct config {
   std::size_t max_transfer = std::size_t{1} << 30;  ///< split transfers larger than this
   bool use_rkey_ptr = true;  ///< direct load/store to peers on the node where UCX allows it

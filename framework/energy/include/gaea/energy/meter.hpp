@@ -94,6 +94,11 @@ struct proof {
 /// count grew by more than zero.
 proof prove(meter& m, const std::function<void()>& load);
 
+/// GAEA_ENERGY_METER, "auto" when unset or empty: the kind to give select_meter(). Throws
+/// gaea::error naming the variable and the value unless it is one of meter_kinds. Local,
+/// thread-safe.
+std::string meter_kind_from_env();
+
 /// What select_meter chose, why, and what it rejected.
 struct meter_choice {
   std::unique_ptr<meter> m;           ///< the chosen meter

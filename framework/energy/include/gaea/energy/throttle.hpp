@@ -143,8 +143,7 @@ struct throttle_config {
 throttle_choice make_throttle(const throttle_config& cfg);
 
 /// GAEA_THROTTLE, "auto" when unset or empty; throws gaea::error naming GAEA_THROTTLE and the
-/// value unless it is auto|msr|simulated|off. Read through gaea::env once the variable is in its
-/// table (framework/base/src/env.cpp), straight from the environment until then.
+/// value unless it is auto|msr|simulated|off. Local, thread-safe.
 std::string throttle_kind_from_env();
 
 }  // namespace gaea::energy

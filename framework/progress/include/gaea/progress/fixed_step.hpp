@@ -3,7 +3,8 @@
 /// gaea::progress::fixed_step_params and fixed_step_schedule — the sleep schedule of the wait mode
 /// `adaptive_fixed`, the receive loop of [AdaptivePolling Fig. 3] as published: probe; if nothing
 /// arrived, sleep d, then grow d by a fixed step from d_min up to d_max; on an arrival d goes back
-/// to d_min. Its settings are GAEA_ADAPTIVE_FIXED_{MIN,MAX,STEP}_NS (framework/base/src/env.cpp).
+/// to d_min. Its settings are GAEA_ADAPTIVE_FIXED_{MIN,MAX,STEP}_NS (declared in
+/// framework/progress/src/fixed_step.cpp; `gaea-info --env`).
 
 #include <algorithm>
 #include <cstdint>
