@@ -174,9 +174,17 @@ int run(gaea::runtime& rt, options o) {
   };
   const bool with_factor = o.factor_check == 1 || (o.factor_check == -1 && o.n <= 1024);
   const check_report cr = check(m, fr.pivots, source, b, x, with_factor);
+  // Tests: the pivots must be serial LAPACK's (rank 0 factors the whole matrix again).
+  double pivot_diff = -1;
+  if (o.pivot_check && o.pivot && o.input.empty())
+    pivot_diff = gaea::coll::allreduce(
+        gaea::coll::world(),
+        root ? static_cast<double>(first_pivot_difference(m, fr.pivots, source)) : -1.0,
+        gaea::coll::reduce_op::max);
   // One verdict for all ranks (NaN fails), so that all write or none does.
   const bool passed =
-      gaea::coll::allreduce(gaea::coll::world(), cr.passed() && zero_pivot < 0 ? 1.0 : 0.0,
+      gaea::coll::allreduce(gaea::coll::world(),
+                            cr.passed() && zero_pivot < 0 && pivot_diff < 0 ? 1.0 : 0.0,
                             gaea::coll::reduce_op::min) > 0.5;
   // Factors are written only when the run succeeded: failed ones never replace a good file.
   if (!o.output.empty() && passed) h5_write_factors(o.output, m, fr.pivots);
@@ -229,6 +237,13 @@ int run(gaea::runtime& rt, options o) {
         zero_pivot, zero_pivot);
   std::printf("check: scaled residual |Ax-b|/(|A||x| N eps) = %.4g (< %g) %s\n", cr.scaled_residual,
               residual_threshold, cr.scaled_residual < residual_threshold ? "PASSED" : "FAILED");
+  if (o.pivot_check && o.pivot && o.input.empty()) {
+    if (pivot_diff < 0)
+      std::printf("check: pivots equal serial LAPACK dgetrf's PASSED\n");
+    else
+      std::printf("check: pivots differ from serial LAPACK dgetrf's from row %.0f FAILED\n",
+                  pivot_diff);
+  }
   if (cr.factor_checked)
     std::printf("check: |PA-LU|_F/|A|_F = %.3e (%.3g N eps, < %g) %s\n", cr.factor_error,
                 cr.factor_scaled, factor_threshold,

@@ -45,6 +45,7 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
       ->capture_default_str();
   apps::add_json_option(app, o.json);
   app.add_flag("--corrupt-for-test", o.corrupt_for_test)->group("");  // hidden
+  app.add_flag("--pivot-check", o.pivot_check)->group("");            // hidden (tests)
   app.callback([&] {
     o.overlap = overlap == "on";
     o.kind = matrix == "general" ? matrix_kind::general : matrix_kind::diag_dominant;
