@@ -48,11 +48,12 @@ bool factor_panel(block_map a, index_t* pivots, index_t* zero_column) {
     // LAPACK's getrf (recursive, on OpenBLAS): BLAS-3 inside the panel, unlike the strips
     // below. The _work form: no NaN scan of the input (a NaN must reach the checks).
     std::vector<lapack_int> ipiv(static_cast<std::size_t>(std::min(m, n)));
-    const lapack_int info =
-        LAPACKE_dgetrf_work(LAPACK_ROW_MAJOR, static_cast<lapack_int>(m), static_cast<lapack_int>(n),
-                       a.data(), static_cast<lapack_int>(a.outerStride()), ipiv.data());
-    if (info < 0) throw std::invalid_argument("factor_panel: LAPACKE_dgetrf_work argument " +
-                                              std::to_string(-info) + " is invalid");
+    const lapack_int info = LAPACKE_dgetrf_work(
+        LAPACK_ROW_MAJOR, static_cast<lapack_int>(m), static_cast<lapack_int>(n), a.data(),
+        static_cast<lapack_int>(a.outerStride()), ipiv.data());
+    if (info < 0)
+      throw std::invalid_argument("factor_panel: LAPACKE_dgetrf_work argument " +
+                                  std::to_string(-info) + " is invalid");
     for (std::size_t c = 0; c < ipiv.size(); ++c)
       pivots[c] = static_cast<index_t>(ipiv[c]) - 1;  // 1-based to 0-based
     if (info > 0) {

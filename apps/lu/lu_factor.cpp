@@ -460,9 +460,7 @@ class pivot_flags {
     for (int r = 0; r < m_.prow(); ++r)
       if (r != m_.my_prow()) notify(r * m_.pcol() + m_.my_pcol(), 2 * k + 1);
   }
-  bool panel_ready(index_t k) const {
-    return k % m_.pcol() == m_.my_pcol() || count(2 * k) >= 1;
-  }
+  bool panel_ready(index_t k) const { return k % m_.pcol() == m_.my_pcol() || count(2 * k) >= 1; }
   bool row_ready(index_t k) const {
     return k % m_.prow() == m_.my_prow() || !has_col_after(m_.my_pcol(), k) ||
            count(2 * k + 1) >= 1;
@@ -528,8 +526,9 @@ void apply_swaps(tiled_matrix& m, index_t k, const std::vector<index_t>& pivots,
     scoped_timer s(t.compute);
     for (index_t r = r0; r < r1; ++r) {
       const index_t p = pivots[static_cast<std::size_t>(r)];
-      if (p != r) std::swap_ranges(local_row_ptr(m, r) + c0, local_row_ptr(m, r) + c1,
-                                   local_row_ptr(m, p) + c0);
+      if (p != r)
+        std::swap_ranges(local_row_ptr(m, r) + c0, local_row_ptr(m, r) + c1,
+                         local_row_ptr(m, p) + c0);
     }
     return;
   }
@@ -562,7 +561,8 @@ void apply_swaps(tiled_matrix& m, index_t k, const std::vector<index_t>& pivots,
     send_displs.push_back(static_cast<std::int64_t>(send.size()));
     send_counts.push_back(static_cast<std::int64_t>(b.size()));
     send.insert(send.end(), b.begin(), b.end());
-    recv_displs.push_back(q == 0 ? 0 : recv_displs.back() + recv_counts[static_cast<std::size_t>(q - 1)]);
+    recv_displs.push_back(
+        q == 0 ? 0 : recv_displs.back() + recv_counts[static_cast<std::size_t>(q - 1)]);
   }
   recv.resize(static_cast<std::size_t>(recv_displs.back() + recv_counts.back()));
   {

@@ -42,7 +42,8 @@ void fill_block(matrix_kind kind, std::uint64_t seed, std::int64_t n, std::int64
     double* row = out + i * ld;
     for (std::int64_t j = 0; j < cols; ++j)
       row[j] = element(sh, i0 + i, j0 + j);
-    if (const std::int64_t d = i0 + i - j0; kind == matrix_kind::diag_dominant && d >= 0 && d < cols)
+    if (const std::int64_t d = i0 + i - j0;
+        kind == matrix_kind::diag_dominant && d >= 0 && d < cols)
       row[d] += static_cast<double>(n);
   }
 }
