@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace lu {
@@ -42,6 +44,24 @@ index_t factor_strip(block_map& a, index_t c0, index_t w, index_t* pivots) {
 
 bool factor_panel(block_map a, index_t* pivots, index_t* zero_column) {
   const index_t m = a.rows(), n = a.cols();
+  if (pivots && m > 0 && n > 0) {
+    // LAPACK's getrf (recursive, on OpenBLAS): BLAS-3 inside the panel, unlike the strips
+    // below. The _work form: no NaN scan of the input (a NaN must reach the checks).
+    std::vector<lapack_int> ipiv(static_cast<std::size_t>(std::min(m, n)));
+    const lapack_int info = LAPACKE_dgetrf_work(
+        LAPACK_ROW_MAJOR, static_cast<lapack_int>(m), static_cast<lapack_int>(n), a.data(),
+        static_cast<lapack_int>(a.outerStride()), ipiv.data());
+    if (info < 0)
+      throw std::invalid_argument("factor_panel: LAPACKE_dgetrf_work argument " +
+                                  std::to_string(-info) + " is invalid");
+    for (std::size_t c = 0; c < ipiv.size(); ++c)
+      pivots[c] = static_cast<index_t>(ipiv[c]) - 1;  // 1-based to 0-based
+    if (info > 0) {
+      if (zero_column) *zero_column = info - 1;
+      return false;
+    }
+    return true;
+  }
   for (index_t c0 = 0; c0 < n; c0 += inner_width) {
     const index_t w = std::min(inner_width, n - c0);
     if (const index_t c = factor_strip(a, c0, w, pivots); c >= 0) {

@@ -153,8 +153,8 @@ check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_
     const index_t i0 = m.start(lt.ti), j0 = m.start(lt.tj);
     vec_map(sums.data() + i0, lt.rows) += at * xv.segment(j0, lt.cols);
     vec_map(sums.data() + un + i0, lt.rows) += at.cwiseAbs().rowwise().sum();
+    if (!with_factor) continue;  // the Frobenius norms serve the factor check only
     norms[0].add(at.stableNorm());
-    if (!with_factor) continue;
     // Row r of A is row inverse[r] of P·A = L·U.
     lsel.resize(lt.rows, n);
     for (index_t r = 0; r < lt.rows; ++r) {
@@ -191,6 +191,26 @@ check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_
     rep.factor_scaled = rep.factor_error / (nd * eps);
   }
   return rep;
+}
+
+index_t first_pivot_difference(const tiled_matrix& m, std::span<const index_t> pivots,
+                               const tile_source& a) {
+  const index_t n = m.n(), nt = m.tiles();
+  row_matrix full(n, n);
+  std::vector<double> tile;
+  for (index_t ti = 0; ti < nt; ++ti)
+    for (index_t tj = 0; tj < nt; ++tj) {
+      const index_t rows = m.extent(ti), cols = m.extent(tj);
+      tile.resize(static_cast<std::size_t>(rows * cols));
+      a(ti, tj, rows, cols, tile.data());
+      full.block(m.start(ti), m.start(tj), rows, cols) =
+          const_map_block(tile.data(), rows, cols, cols);
+    }
+  std::vector<index_t> ref(static_cast<std::size_t>(n));
+  factor_panel(map_block(full.data(), n, n, n), ref.data());  // LAPACK getrf
+  for (std::size_t r = 0; r < ref.size(); ++r)
+    if (r >= pivots.size() || pivots[r] != ref[r]) return static_cast<index_t>(r);
+  return -1;
 }
 
 }  // namespace lu

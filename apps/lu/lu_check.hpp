@@ -48,4 +48,10 @@ std::vector<double> solve(tiled_matrix& m, std::span<const index_t> pivots,
 check_report check(tiled_matrix& m, std::span<const index_t> pivots, const tile_source& a,
                    std::span<const double> b, std::span<const double> x, bool with_factor);
 
+/// Not collective. The first row (counting from 0) where `pivots` differ from serial LAPACK
+/// dgetrf's on the n×n matrix given by `a` (tile by tile, tiles of `m`), or -1 when they all
+/// agree. Holds the whole matrix: small n only.
+index_t first_pivot_difference(const tiled_matrix& m, std::span<const index_t> pivots,
+                               const tile_source& a);
+
 }  // namespace lu

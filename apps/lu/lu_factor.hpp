@@ -16,8 +16,8 @@ struct factor_options {
   /// Prefetch the next panel with non-blocking gets while the trailing update runs (lookahead
   /// of one panel). Off: the same gets are issued and waited for before the update.
   bool overlap = true;
-  /// Partial pivoting (row swaps found in the column panel). Slower: no lookahead, the panel is
-  /// factored by one rank, and swaps are row-segment gets and puts.
+  /// Partial pivoting with LAPACK dgetrf's pivots: the panel is factored by its process column
+  /// (pivot search combined over the column), with the same lookahead and L-panel prefetch.
   bool pivot = false;
 };
 

@@ -21,13 +21,31 @@ double uniform(std::uint64_t h) noexcept {
 
 }  // namespace
 
+// Element (i, j) given the seed's hash.
+double element(std::uint64_t seed_hash, std::int64_t i, std::int64_t j) noexcept {
+  return uniform(mix(seed_hash ^ mix(static_cast<std::uint64_t>(i) * 0x100000001b3ULL +
+                                     static_cast<std::uint64_t>(j))));
+}
+
 double matrix_element(matrix_kind kind, std::uint64_t seed, std::int64_t n, std::int64_t i,
                       std::int64_t j) noexcept {
-  const std::uint64_t h = mix(mix(seed) ^ mix(static_cast<std::uint64_t>(i) * 0x100000001b3ULL +
-                                              static_cast<std::uint64_t>(j)));
-  double v = uniform(h);
+  double v = element(mix(seed), i, j);
   if (kind == matrix_kind::diag_dominant && i == j) v += static_cast<double>(n);
   return v;
+}
+
+void fill_block(matrix_kind kind, std::uint64_t seed, std::int64_t n, std::int64_t i0,
+                std::int64_t j0, std::int64_t rows, std::int64_t cols, double* out,
+                std::int64_t ld) noexcept {
+  const std::uint64_t sh = mix(seed);
+  for (std::int64_t i = 0; i < rows; ++i) {
+    double* row = out + i * ld;
+    for (std::int64_t j = 0; j < cols; ++j)
+      row[j] = element(sh, i0 + i, j0 + j);
+    if (const std::int64_t d = i0 + i - j0;
+        kind == matrix_kind::diag_dominant && d >= 0 && d < cols)
+      row[d] += static_cast<double>(n);
+  }
 }
 
 double rhs_element(std::uint64_t seed, std::int64_t i) noexcept {

@@ -25,7 +25,7 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
   app.add_option("--n", o.n, "matrix order N (ignored with --input)")->capture_default_str();
   app.add_option("--block", o.block, "tile size (default: automatic)");
   app.add_option("--grid", grid, "process grid PxQ with P*Q = ranks (default: squarest)");
-  app.add_flag("--pivot", o.pivot, "partial pivoting (slower: no lookahead)");
+  app.add_flag("--pivot", o.pivot, "partial pivoting (LAPACK dgetrf's pivots)");
   app.add_option("--matrix", matrix, "generated matrix: dd (diagonally dominant) or general")
       ->check(CLI::IsMember({"dd", "general"}))
       ->capture_default_str();
@@ -45,6 +45,7 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
       ->capture_default_str();
   apps::add_json_option(app, o.json);
   app.add_flag("--corrupt-for-test", o.corrupt_for_test)->group("");  // hidden
+  app.add_flag("--pivot-check", o.pivot_check)->group("");            // hidden (tests)
   app.callback([&] {
     o.overlap = overlap == "on";
     o.kind = matrix == "general" ? matrix_kind::general : matrix_kind::diag_dominant;

@@ -25,6 +25,7 @@ struct options {
   int factor_check = -1;             ///< ‖A − LU‖ check: -1 auto (n <= 1024), 0 off, 1 on
   std::string json;                  ///< --json target: every figure ("-": standard output)
   bool corrupt_for_test = false;     ///< hidden: perturb a factor to prove the checks fail
+  bool pivot_check = false;          ///< hidden: fail unless the pivots are serial LAPACK dgetrf's
 };
 
 /// Parses argv into `opt` by the programs' convention (apps/common/cli.hpp): nullopt to run,

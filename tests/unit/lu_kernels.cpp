@@ -123,3 +123,19 @@ TEST_CASE("lu generator: elements depend only on (seed, i, j)", "[lu]") {
     CHECK(std::abs(rhs_element(9, i)) <= 0.5);
   }
 }
+
+TEST_CASE("lu generator: fill_block gives matrix_element's values, diagonal included", "[lu]") {
+  const index_t n = 40, ld = 13;
+  for (const matrix_kind kind : {matrix_kind::general, matrix_kind::diag_dominant})
+    for (const auto& [i0, j0] : {std::pair<index_t, index_t>{0, 0}, {5, 9}, {12, 3}, {30, 30}}) {
+      const index_t rows = 10, cols = 11;
+      std::vector<double> out(static_cast<std::size_t>(rows * ld), -7.0);
+      fill_block(kind, 3, n, i0, j0, rows, cols, out.data(), ld);
+      for (index_t i = 0; i < rows; ++i) {
+        for (index_t j = 0; j < cols; ++j)
+          CHECK(out[static_cast<std::size_t>(i * ld + j)] ==
+                matrix_element(kind, 3, n, i0 + i, j0 + j));
+        CHECK(out[static_cast<std::size_t>(i * ld + cols)] == -7.0);  // beyond cols: untouched
+      }
+    }
+}
