@@ -6,9 +6,17 @@
 /// density blocks it needs with non-blocking gets (kept per worker for the rest of the build),
 /// computes its unique shell quartets (8-fold permutational symmetry) with libint2, and accumulates
 /// its six G blocks target-driven.
+///
+/// In-core mode: the first build computes, over the same counter, every quartet that passes the
+/// plain Schwarz bound and each rank keeps the integrals of the tasks it ran (packed per task);
+/// later builds replay them against the whole density held locally, with no counter, gets per
+/// task or integral evaluation, and accumulate one whole-matrix G per rank.
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "basis.hpp"
@@ -18,12 +26,32 @@
 
 namespace scf {
 
+/// How the two-electron integrals are obtained.
+enum class integral_mode {
+  automatic,  ///< in-core when the estimated storage per rank fits the budget, else direct
+  direct,     ///< recomputed in every build
+  incore,     ///< computed once and kept, if they fit the budget (else direct, said so)
+};
+std::string_view to_string(integral_mode m) noexcept;
+/// "auto", "direct", "incore"; nullopt otherwise.
+std::optional<integral_mode> parse_integral_mode(std::string_view s) noexcept;
+
 struct fock_options {
   gaea::counters::task_pool_options pool;  ///< counter mode/variant and worker threads per rank
   /// Quartets whose Schwarz bound Q12 Q34 times the largest |density| over their six shell
   /// pairs is below it are skipped; the integral engine's precision is this over max |density|.
   double schwarz_threshold = 1e-13;
   std::int64_t block_bf = 0;  ///< basis functions per shell block; 0: automatic
+  integral_mode integrals = integral_mode::automatic;
+  /// Memory (MB) one rank may use for in-core integrals; <= 0: half the memory available on
+  /// its node (MemAvailable) shared by the node's ranks.
+  double integral_memory_mb = 0;
+};
+
+/// What the in-core store holds after its first build (summed over ranks, max per rank).
+struct incore_stats {
+  double bytes = 0, max_rank_bytes = 0, integrals = 0;
+  std::int64_t stored_tasks = 0, recomputed_tasks = 0;  ///< recomputed: over a rank's budget
 };
 
 /// One rank's figures of one build (seconds summed over its worker threads).
@@ -65,6 +93,12 @@ class fock_builder {
   std::int64_t screened_tasks() const noexcept;  ///< dropped by the block Schwarz bound
   int threads() const;
   std::string counter_description() const;
+  /// True when the integrals are kept in core (decided, collectively, at construction).
+  bool incore() const noexcept;
+  /// The choice of integral mode and why (estimate, budget), one line, the same on every rank.
+  const std::string& integrals_description() const noexcept;
+  /// The in-core store's figures after the first build (zeros before it or in direct mode).
+  const incore_stats& stored() const noexcept;
 
  private:
   struct impl;
