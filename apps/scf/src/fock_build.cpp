@@ -603,6 +603,145 @@ struct fock_builder::impl {
     w.t.max_task = std::max(w.t.max_task, task_s);
   }
 
+
+  /// Collective, after the first in-core build: moves stored tasks from ranks above the mean
+  /// store to ranks below it (one alltoallv), so every replay is balanced by its contraction
+  /// work whatever the balance of the first build's integral work (the counter balanced that,
+  /// under whatever load the machine had then), then spreads each rank's tasks over its workers.
+  void balance_store() {
+    const gaea::coll::group& world = gaea::coll::world();
+    const int nr = world.size(), me = world.rank();
+    std::vector<stored_task> mine;
+    for (worker& w : workers) {
+      for (stored_task& t : w.stored)
+        mine.push_back(std::move(t));
+      w.stored.clear();
+    }
+    // Every stored task of every rank: (task, pair indices, values), the same list everywhere.
+    std::vector<double> desc;
+    for (const stored_task& t : mine) {
+      desc.push_back(static_cast<double>(t.task));
+      desc.push_back(static_cast<double>(t.pairs.size()));
+      desc.push_back(static_cast<double>(t.values.size()));
+    }
+    const std::vector<std::int64_t> counts =
+        gaea::coll::allgather(world, static_cast<std::int64_t>(desc.size()));
+    std::vector<double> all(static_cast<std::size_t>(
+        std::accumulate(counts.begin(), counts.end(), std::int64_t{0})));
+    gaea::coll::allgatherv(world, std::span<const double>(desc), std::span<double>(all),
+                           std::span<const std::int64_t>(counts));
+    struct item {
+      int owner;
+      std::size_t index;  // in the owner's list
+      double cost;        // replay work: integrals, plus a few per quartet for its bookkeeping
+      std::int64_t words;
+    };
+    std::vector<std::vector<item>> by_rank(static_cast<std::size_t>(nr));
+    std::vector<double> load(static_cast<std::size_t>(nr), 0.0);
+    for (int r = 0, k = 0; r < nr; ++r)
+      for (std::int64_t j = 0; j < counts[static_cast<std::size_t>(r)] / 3; ++j, k += 3) {
+        const double np = all[static_cast<std::size_t>(k) + 1],
+                     nv = all[static_cast<std::size_t>(k) + 2];
+        const item it{r, static_cast<std::size_t>(j), nv + 2 * np,
+                      static_cast<std::int64_t>(3 + np + nv)};
+        by_rank[static_cast<std::size_t>(r)].push_back(it);
+        load[static_cast<std::size_t>(r)] += it.cost;
+      }
+    const double mean = std::accumulate(load.begin(), load.end(), 0.0) / nr;
+    // dest[r][j]: where rank r's task j goes (r: stays).
+    std::vector<std::vector<int>> dest(static_cast<std::size_t>(nr));
+    for (int r = 0; r < nr; ++r) {
+      auto& items = by_rank[static_cast<std::size_t>(r)];
+      dest[static_cast<std::size_t>(r)].assign(items.size(), r);
+      std::vector<std::size_t> order(items.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return items[a].cost > items[b].cost;
+      });
+      for (const std::size_t j : order) {
+        const double excess = load[static_cast<std::size_t>(r)] - mean;
+        if (excess <= 0) break;
+        const auto recv = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+        const double deficit = mean - load[static_cast<std::size_t>(recv)];
+        if (items[j].cost > std::min(excess, deficit)) continue;
+        dest[static_cast<std::size_t>(r)][j] = recv;
+        load[static_cast<std::size_t>(r)] -= items[j].cost;
+        load[static_cast<std::size_t>(recv)] += items[j].cost;
+      }
+    }
+    // Pack what leaves this rank, by destination; count what arrives.
+    std::vector<std::int64_t> scount(static_cast<std::size_t>(nr), 0), rcount(scount);
+    std::vector<double> send;
+    std::vector<stored_task> kept;
+    double moved = 0;
+    for (int to = 0; to < nr; ++to) {
+      for (std::size_t j = 0; j < mine.size(); ++j) {
+        if (dest[static_cast<std::size_t>(me)][j] != to || to == me) continue;
+        const stored_task& t = mine[j];
+        send.push_back(static_cast<double>(t.task));
+        send.push_back(static_cast<double>(t.pairs.size()));
+        send.push_back(static_cast<double>(t.values.size()));
+        send.insert(send.end(), t.pairs.begin(), t.pairs.end());
+        send.insert(send.end(), t.values.begin(), t.values.end());
+        scount[static_cast<std::size_t>(to)] += by_rank[static_cast<std::size_t>(me)][j].words;
+      }
+    }
+    for (int r = 0; r < nr; ++r)
+      for (std::size_t j = 0; j < by_rank[static_cast<std::size_t>(r)].size(); ++j) {
+        const int to = dest[static_cast<std::size_t>(r)][j];
+        if (to != r) moved += by_rank[static_cast<std::size_t>(r)][j].cost;
+        if (to == me && r != me)
+          rcount[static_cast<std::size_t>(r)] += by_rank[static_cast<std::size_t>(r)][j].words;
+      }
+    for (std::size_t j = 0; j < mine.size(); ++j)
+      if (dest[static_cast<std::size_t>(me)][j] == me) kept.push_back(std::move(mine[j]));
+    mine.clear();
+    std::vector<std::int64_t> sdispl(static_cast<std::size_t>(nr), 0), rdispl(sdispl);
+    for (std::size_t r = 1; r < static_cast<std::size_t>(nr); ++r) {
+      sdispl[r] = sdispl[r - 1] + scount[r - 1];
+      rdispl[r] = rdispl[r - 1] + rcount[r - 1];
+    }
+    std::vector<double> recv(
+        static_cast<std::size_t>(std::accumulate(rcount.begin(), rcount.end(), std::int64_t{0})));
+    gaea::coll::alltoallv(world, std::span<const double>(send),
+                          std::span<const std::int64_t>(scount),
+                          std::span<const std::int64_t>(sdispl), std::span<double>(recv),
+                          std::span<const std::int64_t>(rcount),
+                          std::span<const std::int64_t>(rdispl));
+    send = {};
+    for (std::size_t k = 0; k < recv.size();) {
+      stored_task t;
+      t.task = static_cast<std::int64_t>(recv[k]);
+      const auto np = static_cast<std::size_t>(recv[k + 1]),
+                 nv = static_cast<std::size_t>(recv[k + 2]);
+      k += 3;
+      t.pairs.reserve(np);
+      for (std::size_t j = 0; j < np; ++j)
+        t.pairs.push_back(static_cast<std::uint32_t>(recv[k + j]));
+      k += np;
+      t.values.assign(recv.begin() + static_cast<std::ptrdiff_t>(k),
+                      recv.begin() + static_cast<std::ptrdiff_t>(k + nv));
+      k += nv;
+      kept.push_back(std::move(t));
+    }
+    // Largest first onto the least loaded worker.
+    std::stable_sort(kept.begin(), kept.end(), [](const stored_task& a, const stored_task& b) {
+      return a.values.size() > b.values.size();
+    });
+    std::vector<double> wload(workers.size(), 0.0);
+    std::int64_t bytes = 0;
+    for (stored_task& t : kept) {
+      const auto w = static_cast<std::size_t>(std::min_element(wload.begin(), wload.end()) -
+                                              wload.begin());
+      wload[w] += static_cast<double>(t.values.size() + t.pairs.size());
+      bytes += static_cast<std::int64_t>(t.values.size() * sizeof(double) +
+                                         t.pairs.size() * sizeof(std::uint32_t));
+      workers[w].stored.push_back(std::move(t));
+    }
+    stored_bytes = bytes;
+    stats.moved_fraction = moved / std::max(1.0, mean * nr);
+  }
+
   /// In-core build (collective): the first one computes and stores over the counter, later ones
   /// replay each rank's own store; each rank then accumulates its whole G once.
   fock_times build_incore(gaea::global_array<double>& d, const matrix& dsh,
@@ -631,6 +770,11 @@ struct fock_builder::impl {
           });
       wait_s = st.wait_s;
       filled = true;
+      std::array<double, 1> before{static_cast<double>(stored_bytes.load())};
+      gaea::coll::allreduce(gaea::coll::world(), std::span<double>(before),
+                            gaea::coll::reduce_op::max);
+      stats.max_rank_bytes_filled = before[0];
+      balance_store();
       std::array<double, 5> sum{}, mx{};
       for (const worker& w : workers) {
         sum[1] += static_cast<double>(w.stored.size());

@@ -51,6 +51,8 @@ struct fock_options {
 /// What the in-core store holds after its first build (summed over ranks, max per rank).
 struct incore_stats {
   double bytes = 0, max_rank_bytes = 0, integrals = 0;
+  double max_rank_bytes_filled = 0;  ///< the largest rank's store before balancing
+  double moved_fraction = 0;         ///< of the replay work, moved between ranks to balance it
   std::int64_t stored_tasks = 0, recomputed_tasks = 0;  ///< recomputed: over a rank's budget
 };
 

@@ -94,9 +94,12 @@ void print_summary(std::FILE* out, const scf_result& r, const molecule& mol) {
                r.iterations - r.full_builds, r.guess_s);
   if (r.incore)
     std::fprintf(out,
-                 "  in-core integrals: %.4g MB over all ranks (largest rank %.4g MB), %.4g "
-                 "integrals in %lld tasks; %lld tasks over a rank's budget recomputed\n",
-                 r.stored.bytes / 1e6, r.stored.max_rank_bytes / 1e6, r.stored.integrals,
+                 "  in-core integrals: %.4g MB over all ranks (largest rank %.4g MB; %.4g MB before "
+                 "%.1f %% of the work moved to balance), %.4g integrals in %lld tasks; %lld tasks "
+                 "over a rank's budget recomputed\n",
+                 r.stored.bytes / 1e6, r.stored.max_rank_bytes / 1e6,
+                 r.stored.max_rank_bytes_filled / 1e6, 100 * r.stored.moved_fraction,
+                 r.stored.integrals,
                  static_cast<long long>(r.stored.stored_tasks),
                  static_cast<long long>(r.stored.recomputed_tasks));
   std::fprintf(out,
