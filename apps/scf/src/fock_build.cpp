@@ -164,6 +164,7 @@ struct fock_builder::impl {
   bool filled = false;  // the first build has stored the integrals
   std::string integrals_why;
   double budget_bytes = 0;
+  std::int64_t store_limit_bytes = 0;  // what one rank may store
   std::atomic<std::int64_t> stored_bytes{0};
   double store_scale = 1;  // max(1, max |D|) of the first build: what a stored quartet must pass
   incore_stats stats;
@@ -244,6 +245,9 @@ struct fock_builder::impl {
     gaea::coll::allreduce(gaea::coll::world(), std::span<double>(budget),
                           gaea::coll::reduce_op::min);
     budget_bytes = budget[0];
+    store_limit_bytes = static_cast<std::int64_t>(
+        opt.incore_store_limit_mb > 0 ? std::min(budget_bytes, opt.incore_store_limit_mb * 1e6)
+                                      : budget_bytes);
     const std::string source =
         opt.integral_memory_mb > 0
             ? "--integral-memory"
@@ -558,7 +562,7 @@ struct fock_builder::impl {
       const auto bytes = static_cast<std::int64_t>(st.values.size() * sizeof(double) +
                                                     st.pairs.size() * sizeof(std::uint32_t));
       // Over this rank's budget: the task is recomputed in every later build instead.
-      if (stored_bytes.fetch_add(bytes) + bytes > static_cast<std::int64_t>(budget_bytes)) {
+      if (stored_bytes.fetch_add(bytes) + bytes > store_limit_bytes) {
         stored_bytes.fetch_sub(bytes);
         w.recompute.push_back(t);
       } else {

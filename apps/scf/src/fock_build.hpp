@@ -46,6 +46,9 @@ struct fock_options {
   /// Memory (MB) one rank may use for in-core integrals; <= 0: half the memory available on
   /// its node (MemAvailable) shared by the node's ranks.
   double integral_memory_mb = 0;
+  /// In-core: at most this many MB stored per rank (<= 0: the budget); the tasks past it are
+  /// recomputed in every build, as direct ones (a partial store, which tests exercise).
+  double incore_store_limit_mb = 0;
 };
 
 /// What the in-core store holds after its first build (summed over ranks, max per rank).
