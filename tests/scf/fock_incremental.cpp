@@ -84,20 +84,20 @@ TEST_CASE("scf: an incremental Fock build on dD equals the full build to 1e-10",
     const matrix c = es.eigenvectors().leftCols(mol.electrons() / 2);
     const matrix d1 = c * c.transpose();
     for (const integral_mode mode : {integral_mode::direct, integral_mode::incore}) {
-    fock_options fo;
-    fo.block_bf = 4;  // several blocks, so tasks spread over ranks
-    fo.integrals = mode;
-    fock_builder fock(b, q, fo);
-    const auto n = b.nbf;
-    gaea::global_array<double> d("test-density", {n, n}), g("test-g", {n, n});
-    const matrix full = g_of(fock, d1, b, d, g);
-    const matrix incr = g_of(fock, d0, b, d, g) + g_of(fock, matrix(d1 - d0), b, d, g);
-    INFO("form " << (form == shell_form::cartesian ? "cartesian" : "spherical") << ", "
-                 << to_string(mode));
-    CHECK(full.cwiseAbs().maxCoeff() > 1.0);  // a real Fock matrix, not zeros
-    CHECK((full - incr).cwiseAbs().maxCoeff() < 1e-10);
-    // A zero dD screens every task: G(0) = 0.
-    CHECK(g_of(fock, matrix::Zero(n, n), b, d, g).cwiseAbs().maxCoeff() == 0.0);
+      fock_options fo;
+      fo.block_bf = 4;  // several blocks, so tasks spread over ranks
+      fo.integrals = mode;
+      fock_builder fock(b, q, fo);
+      const auto n = b.nbf;
+      gaea::global_array<double> d("test-density", {n, n}), g("test-g", {n, n});
+      const matrix full = g_of(fock, d1, b, d, g);
+      const matrix incr = g_of(fock, d0, b, d, g) + g_of(fock, matrix(d1 - d0), b, d, g);
+      INFO("form " << (form == shell_form::cartesian ? "cartesian" : "spherical") << ", "
+                   << to_string(mode));
+      CHECK(full.cwiseAbs().maxCoeff() > 1.0);  // a real Fock matrix, not zeros
+      CHECK((full - incr).cwiseAbs().maxCoeff() < 1e-10);
+      // A zero dD screens every task: G(0) = 0.
+      CHECK(g_of(fock, matrix::Zero(n, n), b, d, g).cwiseAbs().maxCoeff() == 0.0);
     }
   }
 }

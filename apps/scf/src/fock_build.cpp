@@ -53,9 +53,10 @@ std::string megabytes(double bytes) {
 /// (12) and (34), the exchange part (a quarter, for the closed-shell G = J - K/2 with the
 /// (G + G^T) / 2 symmetrisation) on (13), (14), (23), (24). o1..o4: first functions, n1..n4:
 /// sizes.
-void contract(const double* __restrict__ v, double deg, std::int64_t o1, std::int64_t n1, std::int64_t o2,
-              std::int64_t n2, std::int64_t o3, std::int64_t n3, std::int64_t o4, std::int64_t n4,
-              const double* __restrict__ d, double* __restrict__ g, std::int64_t n) {
+void contract(const double* __restrict__ v, double deg, std::int64_t o1, std::int64_t n1,
+              std::int64_t o2, std::int64_t n2, std::int64_t o3, std::int64_t n3, std::int64_t o4,
+              std::int64_t n4, const double* __restrict__ d, double* __restrict__ g,
+              std::int64_t n) {
   // G and D are distinct arrays (restrict lets the inner loop keep its sums in registers).
   for (std::int64_t f1 = 0, idx = 0; f1 < n1; ++f1) {
     const std::int64_t i = o1 + f1;
@@ -154,7 +155,7 @@ struct fock_builder::impl {
     libint2::Engine engine;
     std::unordered_map<std::int64_t, std::vector<double>> dcache;
     fock_times t;
-    std::vector<stored_task> stored;     // in-core: the tasks this worker computed and kept
+    std::vector<stored_task> stored;      // in-core: the tasks this worker computed and kept
     std::vector<std::int64_t> recompute;  // in-core: tasks it computed over the budget
     matrix gloc;                          // in-core: this worker's whole G of the build
   };
@@ -170,7 +171,7 @@ struct fock_builder::impl {
   double store_scale = 1;  // max(1, max |D|) of the first build: what a stored quartet must pass
   incore_stats stats;
   std::vector<std::uint32_t> pair_s1, pair_s2;  // the shells of each shell pair index
-  std::vector<std::int64_t> shell_nbf;            // functions of each shell
+  std::vector<std::int64_t> shell_nbf;          // functions of each shell
   std::vector<char> task_on;                    // this build's task-level density screening
   matrix dfull;                                 // in-core: the whole density of this build
 
@@ -252,11 +253,10 @@ struct fock_builder::impl {
     store_limit_bytes = static_cast<std::int64_t>(
         opt.incore_store_limit_mb > 0 ? std::min(budget_bytes, opt.incore_store_limit_mb * 1e6)
                                       : budget_bytes);
-    const std::string source =
-        opt.integral_memory_mb > 0
-            ? "--integral-memory"
-            : "half of MemAvailable " + megabytes(avail) + " over " +
-                  std::to_string(rt.node_size()) + " rank(s) on the node";
+    const std::string source = opt.integral_memory_mb > 0
+                                   ? "--integral-memory"
+                                   : "half of MemAvailable " + megabytes(avail) + " over " +
+                                         std::to_string(rt.node_size()) + " rank(s) on the node";
     const std::string asked = "--integrals " + std::string(to_string(opt.integrals));
     if (need <= budget_bytes) {
       incore = true;
@@ -527,10 +527,9 @@ struct fock_builder::impl {
             if (p == r && pair34 > pair12) continue;
             const double bound = q12 * q(s3, s4);
             const bool keep = store && bound >= keep_thr;
-            const bool use =
-                on && bound * std::max({dsh(s1, s2), dsh(s3, s4), dsh(s1, s3), dsh(s1, s4),
-                                        dsh(s2, s3), dsh(s2, s4)}) >=
-                          thr;
+            const bool use = on && bound * std::max({dsh(s1, s2), dsh(s3, s4), dsh(s1, s3),
+                                                     dsh(s1, s4), dsh(s2, s3), dsh(s2, s4)}) >=
+                                       thr;
             if (!keep && !use) continue;
             const auto& a4 = basis.shells[static_cast<std::size_t>(s4)];
             w.engine.compute2<libint2::Operator::coulomb, libint2::BraKet::xx_xx, 0>(
@@ -564,7 +563,7 @@ struct fock_builder::impl {
     if (on) ++w.t.tasks;
     if (store) {
       const auto bytes = static_cast<std::int64_t>(st.values.size() * sizeof(double) +
-                                                    st.pairs.size() * sizeof(std::uint32_t));
+                                                   st.pairs.size() * sizeof(std::uint32_t));
       // Over this rank's budget: the task is recomputed in every later build instead.
       if (stored_bytes.fetch_add(bytes) + bytes > store_limit_bytes) {
         stored_bytes.fetch_sub(bytes);
@@ -594,8 +593,8 @@ struct fock_builder::impl {
       const std::uint32_t s3 = pair_s1[st.pairs[k + 1]], s4 = pair_s2[st.pairs[k + 1]];
       const std::int64_t n1 = shell_nbf[s1], n2 = shell_nbf[s2], n3 = shell_nbf[s3],
                          n4 = shell_nbf[s4];
-      const double dm = std::max({dsh(s1, s2), dsh(s3, s4), dsh(s1, s3), dsh(s1, s4),
-                                  dsh(s2, s3), dsh(s2, s4)});
+      const double dm =
+          std::max({dsh(s1, s2), dsh(s3, s4), dsh(s1, s3), dsh(s1, s4), dsh(s2, s3), dsh(s2, s4)});
       if (q(s1, s2) * q(s3, s4) * dm >= thr) {
         ++w.t.quartets;
         contract(v, 1.0, basis.first_bf[s1], n1, basis.first_bf[s2], n2, basis.first_bf[s3], n3,
@@ -608,7 +607,6 @@ struct fock_builder::impl {
     w.t.integrals += task_s;
     w.t.max_task = std::max(w.t.max_task, task_s);
   }
-
 
   /// Collective, after the first in-core build: moves stored tasks from ranks above the mean
   /// store to ranks below it (one alltoallv), so every replay is balanced by its contraction
@@ -632,8 +630,8 @@ struct fock_builder::impl {
     }
     const std::vector<std::int64_t> counts =
         gaea::coll::allgather(world, static_cast<std::int64_t>(desc.size()));
-    std::vector<double> all(static_cast<std::size_t>(
-        std::accumulate(counts.begin(), counts.end(), std::int64_t{0})));
+    std::vector<double> all(
+        static_cast<std::size_t>(std::accumulate(counts.begin(), counts.end(), std::int64_t{0})));
     gaea::coll::allgatherv(world, std::span<const double>(desc), std::span<double>(all),
                            std::span<const std::int64_t>(counts));
     struct item {
@@ -661,13 +659,13 @@ struct fock_builder::impl {
       dest[static_cast<std::size_t>(r)].assign(items.size(), r);
       std::vector<std::size_t> order(items.size());
       std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return items[a].cost > items[b].cost;
-      });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t a, std::size_t b) { return items[a].cost > items[b].cost; });
       for (const std::size_t j : order) {
         const double excess = load[static_cast<std::size_t>(r)] - mean;
         if (excess <= 0) break;
-        const auto recv = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+        const auto recv =
+            static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
         const double deficit = mean - load[static_cast<std::size_t>(recv)];
         if (items[j].cost > std::min(excess, deficit)) continue;
         dest[static_cast<std::size_t>(r)][j] = recv;
@@ -709,11 +707,10 @@ struct fock_builder::impl {
     }
     std::vector<double> recv(
         static_cast<std::size_t>(std::accumulate(rcount.begin(), rcount.end(), std::int64_t{0})));
-    gaea::coll::alltoallv(world, std::span<const double>(send),
-                          std::span<const std::int64_t>(scount),
-                          std::span<const std::int64_t>(sdispl), std::span<double>(recv),
-                          std::span<const std::int64_t>(rcount),
-                          std::span<const std::int64_t>(rdispl));
+    gaea::coll::alltoallv(
+        world, std::span<const double>(send), std::span<const std::int64_t>(scount),
+        std::span<const std::int64_t>(sdispl), std::span<double>(recv),
+        std::span<const std::int64_t>(rcount), std::span<const std::int64_t>(rdispl));
     send = {};
     for (std::size_t k = 0; k < recv.size();) {
       stored_task t;
@@ -737,8 +734,8 @@ struct fock_builder::impl {
     std::vector<double> wload(workers.size(), 0.0);
     std::int64_t bytes = 0;
     for (stored_task& t : kept) {
-      const auto w = static_cast<std::size_t>(std::min_element(wload.begin(), wload.end()) -
-                                              wload.begin());
+      const auto w =
+          static_cast<std::size_t>(std::min_element(wload.begin(), wload.end()) - wload.begin());
       wload[w] += static_cast<double>(t.values.size() + t.pairs.size());
       bytes += static_cast<std::int64_t>(t.values.size() * sizeof(double) +
                                          t.pairs.size() * sizeof(std::uint32_t));
@@ -766,8 +763,8 @@ struct fock_builder::impl {
     double wait_s = 0;
     if (!filled) {
       store_scale = std::max(1.0, dmax_all);
-      const double precision = std::max(std::numeric_limits<double>::epsilon(),
-                                        opt.schwarz_threshold / store_scale);
+      const double precision =
+          std::max(std::numeric_limits<double>::epsilon(), opt.schwarz_threshold / store_scale);
       for (worker& w : workers)
         w.engine.set_precision(precision);
       const gaea::counters::task_stats st =
@@ -789,7 +786,8 @@ struct fock_builder::impl {
           sum[3] += static_cast<double>(t.values.size());
       }
       sum[0] = mx[0] = static_cast<double>(stored_bytes.load());
-      gaea::coll::allreduce(gaea::coll::world(), std::span<double>(sum), gaea::coll::reduce_op::sum);
+      gaea::coll::allreduce(gaea::coll::world(), std::span<double>(sum),
+                            gaea::coll::reduce_op::sum);
       gaea::coll::allreduce(gaea::coll::world(), std::span<double>(mx), gaea::coll::reduce_op::max);
       stats.bytes = sum[0];
       stats.max_rank_bytes = mx[0];

@@ -93,15 +93,15 @@ void print_summary(std::FILE* out, const scf_result& r, const molecule& mol) {
   std::fprintf(out, "  Fock builds: %d full, %d incremental; guess %.3f s\n", r.full_builds,
                r.iterations - r.full_builds, r.guess_s);
   if (r.incore)
-    std::fprintf(out,
-                 "  in-core integrals: %.4g MB over all ranks (largest rank %.4g MB; %.4g MB before "
-                 "%.1f %% of the work moved to balance), %.4g integrals in %lld tasks; %lld tasks "
-                 "over a rank's budget recomputed\n",
-                 r.stored.bytes / 1e6, r.stored.max_rank_bytes / 1e6,
-                 r.stored.max_rank_bytes_filled / 1e6, 100 * r.stored.moved_fraction,
-                 r.stored.integrals,
-                 static_cast<long long>(r.stored.stored_tasks),
-                 static_cast<long long>(r.stored.recomputed_tasks));
+    std::fprintf(
+        out,
+        "  in-core integrals: %.4g MB over all ranks (largest rank %.4g MB; %.4g MB before "
+        "%.1f %% of the work moved to balance), %.4g integrals in %lld tasks; %lld tasks "
+        "over a rank's budget recomputed\n",
+        r.stored.bytes / 1e6, r.stored.max_rank_bytes / 1e6, r.stored.max_rank_bytes_filled / 1e6,
+        100 * r.stored.moved_fraction, r.stored.integrals,
+        static_cast<long long>(r.stored.stored_tasks),
+        static_cast<long long>(r.stored.recomputed_tasks));
   std::fprintf(out,
                "\ntime per iteration (s, mean over %d iterations; Fock parts summed over threads, "
                "mean over ranks):\n  integrals+contraction %.4f  counter wait %.4f  get %.4f  "
@@ -249,8 +249,9 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
   fo.integral_memory_mb = o.integral_memory_mb;
 
   if (out) {
-    std::fprintf(
-        out, "gaea-scf: restricted closed-shell Hartree-Fock, %d rank(s), progress %s\n", rt.size(), std::string(gaea::progress::to_string(rt.progress().current_mode())).c_str());
+    std::fprintf(out, "gaea-scf: restricted closed-shell Hartree-Fock, %d rank(s), progress %s\n",
+                 rt.size(),
+                 std::string(gaea::progress::to_string(rt.progress().current_mode())).c_str());
     std::fprintf(out, "molecule: %s, %zu atoms, charge %d, %lld electrons\n", mol.source.c_str(),
                  mol.atoms.size(), mol.charge, static_cast<long long>(mol.electrons()));
     std::fprintf(out, "coordinates: Angstrom x %.12g = Bohr (--bohr %s: %s)\n",
@@ -323,7 +324,7 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
 int main(int argc, char** argv) {
   cli_options o;
   CLI::App app{
-      "gaea-scf: restricted closed-shell Hartree-Fock on Gaea (direct SCF; the Fock "
+      "gaea-scf: restricted closed-shell Hartree-Fock on Gaea (in-core or direct SCF; the Fock "
       "build is load-balanced across ranks by a shared counter)"};
   apps::conventions(app, "gaea-scf");
   app.add_option("xyz", o.xyz, "molecule, .xyz file in Angstrom")->required();
