@@ -53,7 +53,8 @@ out=${SCF_OUT:-$(mktemp -d /tmp/gaea-scf-bench.XXXXXX)}
 mkdir -p "$out"
 mpi=(mpirun --oversubscribe)
 if [[ ${EUID:-$(id -u)} -eq 0 ]]; then mpi+=(--allow-run-as-root); fi
-cores=$(nproc)
+# GNU nproc answers OMP_NUM_THREADS when it is set (the peers' runs set it to 1).
+cores=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -184,7 +185,7 @@ echo "times: whole-launch wall seconds, medians over $reps launch(es); ratios < 
      "it: iterations (gaea: full Fock builds in brackets; psi4 direct: DF + exact); scf: SCF" \
      "seconds alone (gaea: its iterations' wall time; NWChem: its 'Time for solution', CPU" \
      "seconds of rank 0: the same as wall on a quiet machine, far below it under load); gaea:" \
-     "--integrals auto (in-core when they fit: 'ic' after it, else 'dir'), gdirect: --integrals direct"
+     "--integrals auto (in-core when they fit: 'ic' after it, else 'dir'), gdir: --integrals direct"
 echo "columns: gaea = --integrals auto; gdir = --integrals direct; psi4dir = scf_type direct;" \
      "psi4pk = scf_type pk (in-core integrals); g/x = gaea / x (wall)"
 printf '\n%-14s %-8s %5s %3s %4s %5s | %8s %3s %7s %7s | %8s | %8s %7s %3s %6s %6s | %8s %7s %6s | %8s %3s %6s | %9s %9s %9s\n' \
