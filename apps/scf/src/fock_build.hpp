@@ -61,7 +61,7 @@ struct incore_stats {
 
 /// One rank's figures of one build (seconds summed over its worker threads).
 struct fock_times {
-  double integrals = 0;  ///< libint2 and the contraction
+  double integrals = 0;  ///< libint2 and the contraction (in-core replays: the contraction)
   double counter = 0;    ///< waiting for task ids
   double get = 0;        ///< issuing and waiting for density gets
   double acc = 0;        ///< issuing accumulates, waiting for them, and the closing sync
@@ -76,7 +76,8 @@ matrix shell_max_abs(const matrix& x, const basis_set& b);
 
 class fock_builder {
  public:
-  /// Collective (creates the task pool). `q` are the shell-pair Schwarz bounds.
+  /// Collective (creates the task pool, and chooses the integral mode: an allreduce of the
+  /// budget). `q` are the shell-pair Schwarz bounds.
   fock_builder(const basis_set& b, const matrix& q, fock_options opt);
   ~fock_builder();
   fock_builder(const fock_builder&) = delete;
@@ -89,7 +90,9 @@ class fock_builder {
   /// `dmax` is shell_max_abs of `d`, the same on every rank: it screens tasks and quartets
   /// (density-weighted Schwarz screening) and sets the engines' precision. Complete on every
   /// rank on return. `threshold` (the same on every rank) loosens the screening of this build
-  /// (values below the options' schwarz_threshold mean that one).
+  /// (values below the options' schwarz_threshold mean that one). In-core, the first call
+  /// computes and stores the integrals (and balances the store over ranks: collective), and
+  /// the later ones replay them; the result is the same as a direct build's.
   fock_times build(gaea::global_array<double>& d, const matrix& dmax, gaea::global_array<double>& g,
                    double threshold = 0);
 
