@@ -57,7 +57,7 @@ void contract(const double* __restrict__ v, double deg, std::int64_t o1, std::in
               std::int64_t o2, std::int64_t n2, std::int64_t o3, std::int64_t n3, std::int64_t o4,
               std::int64_t n4, const double* __restrict__ d, double* __restrict__ g,
               std::int64_t n) {
-  // G and D are distinct arrays (restrict lets the inner loop keep its sums in registers).
+  // v, D and G are distinct arrays (restrict: G's stores need not reload D or v).
   for (std::int64_t f1 = 0, idx = 0; f1 < n1; ++f1) {
     const std::int64_t i = o1 + f1;
     for (std::int64_t f2 = 0; f2 < n2; ++f2) {
@@ -67,12 +67,13 @@ void contract(const double* __restrict__ v, double deg, std::int64_t o1, std::in
       for (std::int64_t f3 = 0; f3 < n3; ++f3) {
         const std::int64_t k = o3 + f3;
         const double d13 = d[i * n + k], d23 = d[j * n + k];
-        const double* __restrict__ dk = d + k * n + o4;
-        const double* __restrict__ dj = d + j * n + o4;
-        const double* __restrict__ di = d + i * n + o4;
-        double* __restrict__ gk = g + k * n + o4;
-        double* __restrict__ gj = g + j * n + o4;
-        double* __restrict__ gi = g + i * n + o4;
+        // Rows of one array: gk, gj and gi may be the same row (coinciding shells).
+        const double* dk = d + k * n + o4;
+        const double* dj = d + j * n + o4;
+        const double* di = d + i * n + o4;
+        double* gk = g + k * n + o4;
+        double* gj = g + j * n + o4;
+        double* gi = g + i * n + o4;
         double g13 = 0, g23 = 0;
         for (std::int64_t f4 = 0; f4 < n4; ++f4, ++idx) {
           const double x = v[idx] * deg;
