@@ -120,13 +120,15 @@ trap cleanup EXIT
 # The cases. node_* for node-2/node-4, host_* across hosts (locked-memory limit).
 water4=$part/water4.xyz
 "$root/apps/scf/molecules/make_cluster.sh" 4 > "$water4"
-scf_args=("$water4" --basis cc-pVDZ -q --threads 1 --json -)
+# --integrals direct: the study is of the task pool's imbalance in every (direct) Fock build.
+scf_args=("$water4" --basis cc-pVDZ --integrals direct -q --threads 1 --json -)
 node_lu_args=(--n 6144 --block 256 --threads 1 --json -)
 host_lu_args=(--n 1152 --block 64 --threads 1 --json -)
 lbm_args=(--case cavity --nx 256 --ny 256 --steps 6000 --tol 0 --no-check --threads 1 --json -)
 hog_alone_s=4
 if ((quick)); then
-  scf_args=("$root/apps/scf/molecules/water.xyz" --basis 6-31G -q --threads 1 --json -)
+  scf_args=("$root/apps/scf/molecules/water.xyz" --basis 6-31G --integrals direct -q --threads 1
+            --json -)
   node_lu_args=(--n 512 --block 64 --threads 1 --json -)
   host_lu_args=("${node_lu_args[@]}")
   lbm_args=(--case cavity --nx 128 --ny 128 --steps 200 --tol 0 --no-check --threads 1 --json -)

@@ -64,12 +64,14 @@ trap nodes_down EXIT
 "$root/apps/scf/molecules/make_cluster.sh" 4 > "$out.partial/water4.xyz"
 lu_args=(--n 1152 --block 128 --threads 1 --json -)
 lbm_args=(--case cavity --nx 256 --ny 256 --steps 3000 --tol 0 --no-check --threads 1 --json -)
-scf_args=("$out.partial/water4.xyz" --basis cc-pVDZ -q --threads 1 --energy-tol 1e-6
-          --density-tol 1e-4 --json -)
+# --integrals direct: the model is of the direct Fock build over the task counter.
+scf_args=("$out.partial/water4.xyz" --basis cc-pVDZ --integrals direct -q --threads 1
+          --energy-tol 1e-6 --density-tol 1e-4 --json -)
 if ((quick)); then
   lu_args=(--n 512 --block 64 --threads 1 --json -)
   lbm_args=(--case cavity --nx 128 --ny 128 --steps 20 --tol 0 --no-check --threads 1 --json -)
-  scf_args=("$root/apps/scf/molecules/water.xyz" --basis 6-31G -q --threads 1 --json -)
+  scf_args=("$root/apps/scf/molecules/water.xyz" --basis 6-31G --integrals direct -q --threads 1
+            --json -)
 fi
 
 wait_load() {

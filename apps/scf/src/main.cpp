@@ -41,6 +41,8 @@ struct cli_options {
   int threads = 1;
   std::int64_t block_bf = 0;
   double schwarz = 1e-13;
+  std::string integrals = "auto";
+  double integral_memory_mb = 0;
   std::string output;
   double expect = std::nan("");
   double tolerance = 1e-8;
@@ -90,6 +92,16 @@ void print_summary(std::FILE* out, const scf_result& r, const molecule& mol) {
     wall += h.wall;
   std::fprintf(out, "  Fock builds: %d full, %d incremental; guess %.3f s\n", r.full_builds,
                r.iterations - r.full_builds, r.guess_s);
+  if (r.incore)
+    std::fprintf(
+        out,
+        "  in-core integrals: %.4g MB over all ranks (largest rank %.4g MB; %.4g MB before "
+        "%.1f %% of the work moved to balance), %.4g integrals in %lld tasks; %lld tasks "
+        "over a rank's budget recomputed\n",
+        r.stored.bytes / 1e6, r.stored.max_rank_bytes / 1e6, r.stored.max_rank_bytes_filled / 1e6,
+        100 * r.stored.moved_fraction, r.stored.integrals,
+        static_cast<long long>(r.stored.stored_tasks),
+        static_cast<long long>(r.stored.recomputed_tasks));
   std::fprintf(out,
                "\ntime per iteration (s, mean over %d iterations; Fock parts summed over threads, "
                "mean over ranks):\n  integrals+contraction %.4f  counter wait %.4f  get %.4f  "
@@ -134,6 +146,8 @@ std::string results_json(const scf_result& r, const basis_set& basis, int ranks)
                             {"full_builds", r.full_builds},
                             {"guess_s", r.guess_s},
                             {"converged", r.converged},
+                            {"integrals", r.incore ? "incore" : "direct"},
+                            {"stored_mb", r.stored.bytes / 1e6},
                             {"energy", r.energy},
                             {"integrals_s", sum.integrals / it},
                             {"counter_s", sum.counter / it},
@@ -171,11 +185,12 @@ std::string describe_inputs(const cli_options& o, const molecule& mol, const bas
       opts, sizeof opts,
       "--schwarz %g --max-iter %d --energy-tol %g --density-tol %g --gradient-tol %g --ortho %s "
       "--lindep %g --diis %d --block-size %lld --counter '%s' --dispense %s --guess %s "
-      "--rebuild-period %d --early-schwarz %g --early-until %g",
+      "--rebuild-period %d --early-schwarz %g --early-until %g --integrals %s --integral-memory "
+      "%g",
       o.schwarz, o.scf.max_iter, o.scf.energy_tol, o.scf.density_tol, o.scf.gradient_tol,
       o.scf.ortho.c_str(), o.scf.lindep, o.scf.diis_size, static_cast<long long>(o.block_bf),
       o.counter.c_str(), o.dispense.c_str(), o.guess.c_str(), o.scf.rebuild_period,
-      o.scf.early_schwarz, o.scf.early_until);
+      o.scf.early_schwarz, o.scf.early_until, o.integrals.c_str(), o.integral_memory_mb);
   return "molecule " + mol.source + " (" + std::to_string(mol.atoms.size()) + " atoms, charge " +
          std::to_string(mol.charge) + ", fingerprint " + apps::hex(hm) + "), basis " + basis.file +
          " (" + std::to_string(basis.nbf) + " functions, fingerprint " + apps::hex(hb) + "), " +
@@ -230,11 +245,13 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
                                              : gaea::counters::pool_executor::tbb;
   fo.block_bf = o.block_bf;
   fo.schwarz_threshold = o.schwarz;
+  fo.integrals = *parse_integral_mode(o.integrals);  // checked by the command line
+  fo.integral_memory_mb = o.integral_memory_mb;
 
   if (out) {
-    std::fprintf(
-        out, "gaea-scf: restricted closed-shell Hartree-Fock (direct), %d rank(s), progress %s\n",
-        rt.size(), std::string(gaea::progress::to_string(rt.progress().current_mode())).c_str());
+    std::fprintf(out, "gaea-scf: restricted closed-shell Hartree-Fock, %d rank(s), progress %s\n",
+                 rt.size(),
+                 std::string(gaea::progress::to_string(rt.progress().current_mode())).c_str());
     std::fprintf(out, "molecule: %s, %zu atoms, charge %d, %lld electrons\n", mol.source.c_str(),
                  mol.atoms.size(), mol.charge, static_cast<long long>(mol.electrons()));
     std::fprintf(out, "coordinates: Angstrom x %.12g = Bohr (--bohr %s: %s)\n",
@@ -307,7 +324,7 @@ int run(const cli_options& o, gaea::runtime& rt, report_figures& rep) {
 int main(int argc, char** argv) {
   cli_options o;
   CLI::App app{
-      "gaea-scf: restricted closed-shell Hartree-Fock on Gaea (direct SCF; the Fock "
+      "gaea-scf: restricted closed-shell Hartree-Fock on Gaea (in-core or direct SCF; the Fock "
       "build is load-balanced across ranks by a shared counter)"};
   apps::conventions(app, "gaea-scf");
   app.add_option("xyz", o.xyz, "molecule, .xyz file in Angstrom")->required();
@@ -388,6 +405,16 @@ int main(int argc, char** argv) {
   // 1e300 screened everything and "converged" to a meaningless energy.
   app.add_option("--schwarz", o.schwarz, "Schwarz screening threshold, in [0, 1e-6]")
       ->check(apps::finite_in(0, 1e-6))
+      ->capture_default_str();
+  app.add_option("--integrals", o.integrals,
+                 "two-electron integrals: auto (in-core when they fit --integral-memory, else "
+                 "direct), direct (recomputed every build) or incore (kept, if they fit)")
+      ->check(CLI::IsMember({"auto", "direct", "incore"}))
+      ->capture_default_str();
+  app.add_option("--integral-memory", o.integral_memory_mb,
+                 "MB per rank for in-core integrals (0: half the node's available memory over "
+                 "its ranks), in [0, 1e9]")
+      ->check(apps::finite_in(0, 1e9))
       ->capture_default_str();
   app.add_option("--output", o.output, "HDF5 results file (written only on success)");
   app.add_option("--expect-energy", o.expect,

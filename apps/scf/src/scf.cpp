@@ -197,6 +197,7 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
                  static_cast<long long>(fock.blocks()), static_cast<long long>(fock.tasks()),
                  static_cast<long long>(fock.screened_tasks()), fopt.schwarz_threshold,
                  fock.counter_description().c_str(), fock.threads());
+    std::fprintf(out, "integrals: %s\n", fock.integrals_description().c_str());
     std::fprintf(out,
                  "convergence: |dE| < %.1e Eh and %s < %.1e on a full build; DIIS %d; max %d "
                  "iterations; incremental Fock builds on dD, full every %d build(s)\n",
@@ -352,6 +353,9 @@ scf_result run_scf(const molecule& mol, const basis_set& basis, const scf_option
     res.history.push_back(rec);
   }
   res.converged = status == 1;
+  res.incore = fock.incore();
+  res.integrals = fock.integrals_description();
+  res.stored = fock.stored();
   gaea::coll::broadcast(world, std::span<double>(&res.energy, 1), 0);
 
   // Every rank's totals, for the per-rank table.

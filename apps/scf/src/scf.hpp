@@ -78,6 +78,9 @@ struct scf_result {
   int threads = 1;                     ///< worker threads per rank
   int full_builds = 0;                 ///< of the `iterations` builds
   double guess_s = 0;                  ///< rank 0: seconds to make the guess density
+  bool incore = false;                 ///< the integrals were kept in core
+  std::string integrals;               ///< the integral mode chosen and why
+  incore_stats stored;                 ///< the in-core store (summed over ranks)
 };
 
 /// Collective: runs the SCF. Throws gaea::error on every rank for an odd electron count or bad
