@@ -10,7 +10,6 @@
 #include <thread>
 
 #include "ga.h"
-#include "gaea/coll/collectives.hpp"
 #include "gaea/comm/context.hpp"
 #include "gaea/comm/handler_ids.hpp"
 #include "gaea/ga/global_array.hpp"
@@ -60,7 +59,6 @@ int run(gaea::runtime& rt, const std::string& scenario, int on) {
     else
       a.sync();
   } else if (scenario == "create") {
-    (void)gaea::coll::world();
     if (odd) {
       compute_until_failed();
     } else {

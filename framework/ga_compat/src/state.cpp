@@ -8,7 +8,6 @@
 #include <cstdlib>
 
 #include "gaea/base/launcher.hpp"
-#include "gaea/coll/group.hpp"
 #include "gaea/runtime/communicator.hpp"
 
 namespace gaea::ga_compat::detail {
@@ -200,9 +199,6 @@ void initialize(int* argc, char*** argv, std::size_t limit, MPI_Comm comm) {
     st->owned_rt = std::make_unique<gaea::runtime>(argc, argv);
     st->rt = st->owned_rt.get();
   }
-  // Collective on first use: installs the collectives' handler on every rank now, so that
-  // GA_Brdcst/GA_Dgop and the arrays' algorithms can start without a separate set-up call.
-  (void)coll::world();
   st->memory_limit = limit;
   st->memory_used.assign(static_cast<std::size_t>(st->rt->size()), 0);
   watch_mpi_finalize();
