@@ -6,7 +6,8 @@
 # (sm) and emulated hosts 2 x 2 and 3 x 1. Every (layout, molecule) runs the three modes
 # interleaved, <reps> times; medians of the Fock build per iteration and of the counter wait's share
 # of it (gaea-scf --json: counter_s / fock_s). Oversubscribed layouts (more ranks than cores) are
-# marked: there the progress thread competes with the ranks for the cores.
+# marked: there the progress thread competes with the ranks for the cores. gaea-scf runs its
+# direct build (--integrals direct): in-core replays take no task from the counter.
 #   bench/scf_counter_progress.sh [reps=3] [layouts="1 2 3 4 2x2 3x1"]
 # Environment: SCF_MOLECULES  "name:xyz-args..." entries separated by ';' (default below)
 # Results: bench/out/<date>-scf-counter/ (SCFC_OUT overrides): runs.tsv, summary.md.
@@ -56,7 +57,7 @@ for layout in $layouts; do
       for m in "${modes[@]}"; do
         IFS=: read -r mode env_kv counter <<<"$m"
         line=$(env "$env_kv" "${launch[@]}" "$scf" "${args[@]}" -q \
-          --counter "$counter" --json - 2>>"$out.partial/stderr.txt" | grep '^{' | tail -1 || true)
+          --integrals direct --counter "$counter" --json - 2>>"$out.partial/stderr.txt" | grep '^{' | tail -1 || true)
         [[ -n $line ]] || { echo "$layout $name $mode rep $r: no JSON line" >>"$out.partial/run.txt"; continue; }
         python3 - "$line" "$layout" "$name" "$mode" "$r" "$(load_now)" >>"$out.partial/runs.tsv" <<'EOF'
 import json, sys

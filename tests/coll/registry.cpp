@@ -9,6 +9,7 @@
 
 #include "detail/registry.hpp"
 #include "detail/shape.hpp"
+#include "detail/shm_region.hpp"
 #include "gaea/base/env.hpp"
 #include "gaea/base/error.hpp"
 #include "gaea/coll/estimator.hpp"
@@ -172,7 +173,16 @@ TEST_CASE("default rules keep their documented thresholds", "[coll][registry]") 
   CHECK(rule(operation::broadcast, kib512, 9) == algorithm::scatter_allgather);
   CHECK(rule(operation::broadcast, kib512 - 1, 9) == algorithm::binomial);
   CHECK(rule(operation::broadcast, kib512, 8) == algorithm::binomial);
-  CHECK(rule(operation::broadcast, kib512, 16, 2) == algorithm::hierarchical);
+  // Across at most 8 nodes from 128 KiB: the chain (hybrid_chain when nodes hold several
+  // members and a node-mate may read its leader's memory).
+  const bool hybrid = d::process_copy_refusal().empty();
+  CHECK(rule(operation::broadcast, kib512, 16, 2) ==
+        (hybrid ? algorithm::hybrid_chain : algorithm::hierarchical));
+  CHECK(rule(operation::broadcast, 8192, 16, 2) == algorithm::hierarchical);
+  const std::size_t kib128 = std::size_t{128} << 10;
+  CHECK(rule(operation::broadcast, kib128, 4, 4) == algorithm::chain);
+  CHECK(rule(operation::broadcast, kib128 - 1, 4, 4) == algorithm::binomial);
+  CHECK(rule(operation::broadcast, kib128, 4, 1) == algorithm::binomial);
   CHECK(rule(operation::broadcast, kib512, 9, 9) == algorithm::scatter_allgather);
   // allreduce: ring from 256 KiB on more than 2 members, else hierarchical across nodes.
   const std::size_t kib256 = std::size_t{256} << 10;

@@ -23,6 +23,8 @@ namespace {
 // to scatter-allgather at the same size as the flat rule.
 constexpr std::size_t large_broadcast_bytes = std::size_t{512} << 10;
 constexpr int deep_broadcast_tree_members = 8;  // scatter-allgather only on larger groups
+// Broadcasts across nodes from this size go down a chain (hybrid_chain with several per node).
+constexpr std::size_t pipelined_broadcast_bytes = std::size_t{128} << 10;
 constexpr std::size_t ring_allreduce_bytes = std::size_t{256} << 10;
 constexpr int linear_rooted_members = 8;  // gather, scatter: linear up to this many members
 constexpr std::size_t bruck_block_one_node = 256, bruck_block_across_nodes = 8192;
@@ -43,11 +45,17 @@ algorithm barrier_rule(const group_state& g, const call_shape&) {
 }
 algorithm broadcast_rule(const group_state& g, const call_shape& c) {
   // Binomial (or its hierarchical form) is fastest on small groups; scatter-allgather pays off
-  // only once the tree is deep, so only large groups take it (docs/measurements.md).
-  if (multi_node_shared(g)) return algorithm::hierarchical;
+  // only once the tree is deep, so only large groups take it. Across a few nodes a large buffer
+  // goes down a pipelined chain (between the leaders, whose node-mates then copy from them),
+  // where every link carries it once and at once (docs/measurements.md).
+  const bool pipelined = c.bytes >= pipelined_broadcast_bytes && g.nodes() > 1 &&
+                         g.nodes() <= deep_broadcast_tree_members;
+  if (multi_node_shared(g))
+    return pipelined && process_copy_refusal().empty() ? algorithm::hybrid_chain
+                                                       : algorithm::hierarchical;
   if (c.bytes >= large_broadcast_bytes && g.size() > deep_broadcast_tree_members)
     return algorithm::scatter_allgather;
-  return algorithm::binomial;
+  return pipelined ? algorithm::chain : algorithm::binomial;
 }
 algorithm reduce_rule(const group_state& g, const call_shape&) {
   return multi_node_shared(g) ? algorithm::hierarchical : algorithm::binomial;
