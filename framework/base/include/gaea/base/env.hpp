@@ -102,6 +102,8 @@ bool same_choices(std::string_view list, std::span<const std::string_view> names
 template <class T>
 class setting {
  public:
+  /// Declares and registers `spec` (see the class comment for the checks). Not thread-safe: run
+  /// during static initialisation, as every declaration at namespace scope is.
   explicit setting(const variable& spec) : spec_(spec) {
     check_type();
     detail::add(spec_);
