@@ -134,7 +134,9 @@ TEST_CASE("energy follows idle power, each step kind's extra power and the switc
   e.step_power_w[pipeline] = {5.0, 5.0};
   const auto busy = e.predict(coll::operation::broadcast, 1 << 20, 4, 2, true, 65536,
                               std::vector{coll::algorithm::chain});
-  CHECK(busy[0].joules > idle_only[0].joules * 2);  // the chain's rounds are pipeline rounds
+  // The chain's rounds are pipeline rounds: their extra power adds, at most over the whole call.
+  CHECK(busy[0].joules > idle_only[0].joules * 1.2);
+  CHECK(busy[0].joules < idle_only[0].joules * (1 + 5.0 / 3));
   e.switch_w = 100;
   const auto with_switch = e.predict(coll::operation::broadcast, 1 << 20, 4, 2, true, 65536,
                                      std::vector{coll::algorithm::chain});

@@ -67,7 +67,9 @@ double call_energy(const estimator& e, const sim_result& r, int members, int nod
       kind_total[c] += t;
       const double extra =
           k < e.step_power_w.size() && c < e.step_power_w[k].size() ? e.step_power_w[k][c] : -1.0;
-      j += t * (extra >= 0 ? e.idle_w + extra : e.power_w[c]);
+      // A calibrated kind: idle power over the round, its extra power only while the member
+      // works (a member waiting for its data draws what the meter counts as idle).
+      j += extra >= 0 ? t * e.idle_w + r.kind_busy_seconds[k][c] * extra : t * e.power_w[c];
     }
   for (std::size_t c = 0; c < 2; ++c)
     j += std::max(0.0, r.class_seconds[c] - kind_total[c]) * e.power_w[c];
@@ -143,6 +145,7 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
         // received data, one after the other (a root of a linear gather takes its messages in
         // turn); each receive's arrival.
         double end = clock[m];
+        double injecting = 0;  // the member's own busy time in the round, before local work
         const std::vector<double>* path = nullptr;
         std::vector<double> own[2];
         for (int dir = 0; dir < 2; ++dir) {
@@ -154,6 +157,7 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
             t_busy += prm.steps[kind][static_cast<std::size_t>(c)].scale * busy;
             if (features) own[dir][feature_index(kind, c, 1)] += busy;
           }
+          injecting = std::max(injecting, t_busy - clock[m]);
           if (t_busy > end) {
             end = t_busy;
             path = features ? &own[dir] : nullptr;
@@ -167,10 +171,12 @@ sim_result simulate(const estimator& e, operation op, algorithm a, const group_s
           }
         }
         if (features && path) feat[m] = *path;
-        end += prm.copy_per_byte_s * static_cast<double>(r.local_bytes);
+        const double local = prm.copy_per_byte_s * static_cast<double>(r.local_bytes);
+        end += local;
         if (features) feat[m][feature_count - 1] += static_cast<double>(r.local_bytes);
         out.class_seconds[inter ? 1 : 0] += end - start[m];
         out.kind_seconds[kind][inter ? 1 : 0] += end - start[m];
+        out.kind_busy_seconds[kind][inter ? 1 : 0] += injecting + local;
         clock[m] = end;
         started[m] = 0;
         ++next[m];

@@ -12,9 +12,9 @@ namespace gaea::coll::detail {
 namespace {
 
 // [Bcast-Energy]'s power model: idle power on every member-second (measured between calls) plus
-// an extra power per step kind and link class while a member runs such a round, fitted by least
-// squares on the relative error of each point's energy; a kind fitted negative is refitted at 0,
-// a kind no point runs keeps power_w.
+// an extra power per step kind and link class while a member works in such a round, fitted by
+// least squares on the relative error of each point's energy; a kind fitted negative is refitted
+// at 0, a kind no point runs keeps power_w.
 void fit_step_power(estimator& e, const group_state& model,
                     const std::vector<calibration_point>& pts, std::size_t chunk) {
   constexpr std::size_t nk = static_cast<std::size_t>(step_kind::count_);
@@ -32,7 +32,7 @@ void fit_step_power(estimator& e, const group_state& model,
     sims.push_back(simulate(e, p.op, p.algo, model, p.bytes, chunk, false));
     for (std::size_t k = 0; k < nk; ++k)
       for (std::size_t c = 0; c < 2; ++c)
-        used[k * 2 + c] += sims.back().kind_seconds[k][c];
+        used[k * 2 + c] += sims.back().kind_busy_seconds[k][c];
   }
   std::vector<std::size_t> cols;  // (kind, class) columns some point runs
   for (std::size_t i = 0; i < used.size(); ++i)
@@ -55,7 +55,7 @@ void fit_step_power(estimator& e, const group_state& model,
       }
       for (Eigen::Index j = 0; j < nc; ++j) {
         const std::size_t i = cols[static_cast<std::size_t>(j)];
-        A(row, j) = sim.kind_seconds[i / 2][i % 2] * w;
+        A(row, j) = sim.kind_busy_seconds[i / 2][i % 2] * w;
       }
       A(row, nc) = static_cast<double>(model.size()) * w;
       b(row) = target * w;

@@ -27,6 +27,9 @@ struct sim_result {
   std::array<double, 2> class_seconds{};  // member-seconds in intra (and set-up) / inter rounds
   // member-seconds in each step kind's rounds, [kind][link class]
   std::array<std::array<double, 2>, static_cast<std::size_t>(step_kind::count_)> kind_seconds{};
+  // of which the members were busy (injecting, copying out, local work), [kind][link class]
+  std::array<std::array<double, 2>, static_cast<std::size_t>(step_kind::count_)>
+      kind_busy_seconds{};
   std::vector<double> features;         // of the last member's path (when asked for)
   std::vector<double> member_features;  // summed over every member's path: member-seconds
 };
