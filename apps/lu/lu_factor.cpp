@@ -250,6 +250,46 @@ index_t strip_tiles(const tiled_matrix& m, index_t k, const task_runner& tasks) 
   return std::clamp<index_t>(mine / tasks.threads(), 1, wide);
 }
 
+/// Per-step notice counters, one row per rank: a producer accumulates +1 into its consumer's
+/// counter (served by the consumer's progress thread); the consumer reads its own counters
+/// locally. Slots 2k and 2k + 1 are step k's two notices.
+class notice_board {
+ public:
+  notice_board(const char* name, const tiled_matrix& m)
+      : flags_(name, {m.prow() * m.pcol(), 2 * m.tiles()}, rows_per_rank(m)) {
+    flags_.zero();
+  }
+  std::int64_t count(index_t slot) const {
+    auto v = flags_.access();
+    return std::atomic_ref<std::int64_t>(v[static_cast<std::size_t>(slot)])
+        .load(std::memory_order_acquire);
+  }
+  void notify(int r, index_t slot) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // tile stores before the notice
+    const std::int64_t one = 1;
+    flags_.acc({{r, slot}, {r, slot}}, std::span(&one, 1));
+  }
+  /// Waits (progressing, by the current progress mode) until `ready` holds.
+  template <class Pred>
+  void wait(Pred&& ready, lu_timings& t) {
+    if (ready()) return;
+    scoped_timer s(t.sync);
+    gaea::runtime& rt = gaea::runtime::current();
+    rt.progress().wait_until(rt.worker(), ready);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+  /// One row per rank (the counters, and pivot_flags' pivots).
+  static gaea::ga::layout_spec rows_per_rank(const tiled_matrix& m) {
+    std::vector<index_t> rows;
+    for (int r = 0; r < m.prow() * m.pcol(); ++r)
+      rows.push_back(r);
+    return gaea::ga::layout_spec::irregular({rows, {0}});
+  }
+
+ private:
+  mutable gaea::global_array<std::int64_t> flags_;
+};
+
 /// Point-to-point readiness notices, so that no step needs a global barrier. Each rank owns two
 /// counters per step in a small global array: notices that diagonal tile k (which it solves
 /// against) is factored, and notices that a producer's tiles of panel k (which it fetches) are
@@ -257,11 +297,9 @@ index_t strip_tiles(const tiled_matrix& m, index_t k, const task_runner& tasks) 
 /// progress thread); consumers read their own counters locally and compare them with the number
 /// of notices they expect for that step, which every rank computes alike. Counters are per step,
 /// so an early notice for a later step can never stand in for a late one.
-class step_flags {
+class step_flags : notice_board {
  public:
-  explicit step_flags(tiled_matrix& m)
-      : m_(m), flags_("lu_flags", {m.prow() * m.pcol(), 2 * m.tiles()}, layout(m)) {
-    flags_.zero();
+  explicit step_flags(tiled_matrix& m) : notice_board("lu_flags", m), m_(m) {
     const index_t nt = m.tiles();
     const int me = m.rank();
     diag_target_.resize(static_cast<std::size_t>(nt));
@@ -302,12 +340,6 @@ class step_flags {
   }
 
  private:
-  static gaea::ga::layout_spec layout(const tiled_matrix& m) {
-    std::vector<index_t> rows;
-    for (int r = 0; r < m.prow() * m.pcol(); ++r)
-      rows.push_back(r);
-    return gaea::ga::layout_spec::irregular({rows, {0}});  // one row of counters per rank
-  }
   static std::size_t idx(index_t k) { return static_cast<std::size_t>(k); }
   /// Is there a tile index t > k with t % stride == pos?
   bool has_tile_after(int pos, int stride, index_t k) const {
@@ -326,27 +358,7 @@ class step_flags {
     if (!has_tile_after(pc, m_.pcol(), k)) return -1;
     return static_cast<int>(k % m_.prow()) * m_.pcol() + pc;
   }
-  std::int64_t count(index_t slot) const {
-    auto v = flags_.access();
-    return std::atomic_ref<std::int64_t>(v[static_cast<std::size_t>(slot)])
-        .load(std::memory_order_acquire);
-  }
-  void notify(int r, index_t slot) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);  // tile stores before the notice
-    const std::int64_t one = 1;
-    flags_.acc({{r, slot}, {r, slot}}, std::span(&one, 1));
-  }
-  template <class Pred>
-  void wait(Pred&& ready, lu_timings& t) {
-    if (ready()) return;
-    scoped_timer s(t.sync);
-    gaea::runtime& rt = gaea::runtime::current();
-    rt.progress().wait_until(rt.worker(), ready);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-  }
-
   tiled_matrix& m_;
-  mutable gaea::global_array<std::int64_t> flags_;
   std::vector<std::int64_t> diag_target_, panel_target_;
 };
 
@@ -436,13 +448,12 @@ int prow_of(const tiled_matrix& m, index_t g) {
 /// that holds tile row k. The pivots of each panel are stored by every rank of the process
 /// column that factored it, in its own row of a small array, so a rank reads them from its
 /// process row's producer.
-class pivot_flags {
+class pivot_flags : notice_board {
  public:
   explicit pivot_flags(tiled_matrix& m)
-      : m_(m),
-        flags_("lu_pflags", {m.prow() * m.pcol(), 2 * m.tiles()}, layout(m)),
-        piv_("lu_pivots", {m.prow() * m.pcol(), m.n()}, layout(m)) {
-    flags_.zero();
+      : notice_board("lu_pflags", m),
+        m_(m),
+        piv_("lu_pivots", {m.prow() * m.pcol(), m.n()}, notice_board::rows_per_rank(m)) {
     piv_.zero();
   }
 
@@ -481,36 +492,10 @@ class pivot_flags {
   }
 
  private:
-  static gaea::ga::layout_spec layout(const tiled_matrix& m) {
-    std::vector<index_t> rows;
-    for (int r = 0; r < m.prow() * m.pcol(); ++r)
-      rows.push_back(r);
-    return gaea::ga::layout_spec::irregular({rows, {0}});  // one row per rank
-  }
   bool has_col_after(int pc, index_t k) const {
     return k + 1 + ((pc - (k + 1) % m_.pcol()) % m_.pcol() + m_.pcol()) % m_.pcol() < m_.tiles();
   }
-  std::int64_t count(index_t slot) const {
-    auto v = flags_.access();
-    return std::atomic_ref<std::int64_t>(v[static_cast<std::size_t>(slot)])
-        .load(std::memory_order_acquire);
-  }
-  void notify(int r, index_t slot) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);  // tile stores before the notice
-    const std::int64_t one = 1;
-    flags_.acc({{r, slot}, {r, slot}}, std::span(&one, 1));
-  }
-  template <class Pred>
-  void wait(Pred&& ready, lu_timings& t) {
-    if (ready()) return;
-    scoped_timer s(t.sync);
-    gaea::runtime& rt = gaea::runtime::current();
-    rt.progress().wait_until(rt.worker(), ready);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-  }
-
   tiled_matrix& m_;
-  mutable gaea::global_array<std::int64_t> flags_;
   gaea::global_array<std::int64_t> piv_;
 };
 

@@ -42,6 +42,19 @@ matrix g_of(fock_builder& fock, const matrix& x, const basis_set& b, gaea::globa
   g.sync();  // every rank has read G before the next build zeroes it
   return 0.5 * (out + out.transpose());
 }
+
+// Two densities far apart: D0 the SAD guess, D1 the core Hamiltonian's (a strong test of
+// incremental builds); and the Schwarz bounds.
+struct test_densities {
+  matrix q, d0, d1;
+};
+test_densities densities(const molecule& mol, const basis_set& b) {
+  const matrix s = overlap(b);
+  const matrix h = kinetic(b) + nuclear_attraction(b, mol);
+  Eigen::GeneralizedSelfAdjointEigenSolver<matrix> es(h, s);
+  const matrix c = es.eigenvectors().leftCols(mol.electrons() / 2);
+  return {schwarz_bounds(b), sad_density(mol, b, s), c * c.transpose()};
+}
 }  // namespace
 
 TEST_CASE("scf: the SAD density's trace with the overlap is the electron count", "[scf][guess]") {
@@ -75,14 +88,7 @@ TEST_CASE("scf: an incremental Fock build on dD equals the full build to 1e-10",
   const molecule mol = read_xyz(water, bohr_constant::nwchem, 0);
   for (const shell_form form : {shell_form::cartesian, shell_form::spherical}) {
     const basis_set b = load(mol, "6-31G*", form);
-    const matrix s = overlap(b);
-    const matrix h = kinetic(b) + nuclear_attraction(b, mol);
-    const matrix q = schwarz_bounds(b);
-    // D0: the SAD guess; D1: the core-Hamiltonian density (far from D0: a strong test).
-    const matrix d0 = sad_density(mol, b, s);
-    Eigen::GeneralizedSelfAdjointEigenSolver<matrix> es(h, s);
-    const matrix c = es.eigenvectors().leftCols(mol.electrons() / 2);
-    const matrix d1 = c * c.transpose();
+    const auto [q, d0, d1] = densities(mol, b);
     for (const integral_mode mode : {integral_mode::direct, integral_mode::incore}) {
       fock_options fo;
       fo.block_bf = 4;  // several blocks, so tasks spread over ranks
@@ -106,13 +112,7 @@ TEST_CASE("scf: in-core Fock builds equal direct ones, stored whole or in part",
   const molecule mol = read_xyz(water, bohr_constant::nwchem, 0);
   for (const char* name : {"6-31G*", "cc-pVDZ"}) {
     const basis_set b = load(mol, name, shell_form::spherical);
-    const matrix s = overlap(b);
-    const matrix h = kinetic(b) + nuclear_attraction(b, mol);
-    const matrix q = schwarz_bounds(b);
-    const matrix d0 = sad_density(mol, b, s);
-    Eigen::GeneralizedSelfAdjointEigenSolver<matrix> es(h, s);
-    const matrix c = es.eigenvectors().leftCols(mol.electrons() / 2);
-    const matrix d1 = c * c.transpose();
+    const auto [q, d0, d1] = densities(mol, b);
     const auto n = b.nbf;
     gaea::global_array<double> d("test-density", {n, n}), g("test-g", {n, n});
     fock_options direct_opt;
@@ -123,18 +123,21 @@ TEST_CASE("scf: in-core Fock builds equal direct ones, stored whole or in part",
     // The first build stores, the later ones replay: D1, the density change, D0 at a loose
     // threshold (an early build), and D1 again.
     const std::vector<matrix> ds = {d1, matrix(d1 - d0), d0, d1};
-    std::vector<matrix> ref;
-    for (std::size_t k = 0; k < ds.size(); ++k) {
+    // Build k with `builder`: D = ds[k] everywhere, G symmetrised.
+    auto run = [&](fock_builder& builder, std::size_t k) {
       const double thr = k == 2 ? 1e-9 : 0.0;
       if (rt().rank() == 0)
         d.put({{0, 0}, {n - 1, n - 1}}, std::span<const double>(ds[k].data(), ds[k].size()));
       d.sync();
-      direct.build(d, shell_max_abs(ds[k], b), g, thr);
+      builder.build(d, shell_max_abs(ds[k], b), g, thr);
       matrix out(n, n);
       g.get({{0, 0}, {n - 1, n - 1}}, std::span<double>(out.data(), out.size()));
       g.sync();
-      ref.push_back(0.5 * (out + out.transpose()));
-    }
+      return matrix(0.5 * (out + out.transpose()));
+    };
+    std::vector<matrix> ref;
+    for (std::size_t k = 0; k < ds.size(); ++k)
+      ref.push_back(run(direct, k));
     for (const double limit_mb : {0.0, 0.02}) {  // whole store; a partial one (rest recomputed)
       fock_options fo = direct_opt;
       fo.integrals = integral_mode::incore;
@@ -144,14 +147,7 @@ TEST_CASE("scf: in-core Fock builds equal direct ones, stored whole or in part",
       CHECK_THAT(incore.integrals_description(), Catch::Matchers::StartsWith("in-core"));
       for (std::size_t k = 0; k < ds.size(); ++k) {
         const double thr = k == 2 ? 1e-9 : 0.0;
-        if (rt().rank() == 0)
-          d.put({{0, 0}, {n - 1, n - 1}}, std::span<const double>(ds[k].data(), ds[k].size()));
-        d.sync();
-        incore.build(d, shell_max_abs(ds[k], b), g, thr);
-        matrix out(n, n);
-        g.get({{0, 0}, {n - 1, n - 1}}, std::span<double>(out.data(), out.size()));
-        g.sync();
-        const matrix got = 0.5 * (out + out.transpose());
+        const matrix got = run(incore, k);
         INFO("basis " << name << ", store limit " << limit_mb << " MB, build " << k);
         CHECK(ref[k].cwiseAbs().maxCoeff() > 0.1);
         // The loose build's direct integrals come from an engine at the loose precision too

@@ -15,8 +15,9 @@ namespace {
 // an extra power per step kind and link class while a member works in such a round, fitted by
 // least squares on the relative error of each point's energy; a kind fitted negative is refitted
 // at 0, a kind no point runs keeps power_w.
-void fit_step_power(estimator& e, const group_state& model,
-                    const std::vector<calibration_point>& pts, std::size_t chunk) {
+// `sims`: each point's replay with the fitted time parameters.
+void fit_step_power(estimator& e, const std::vector<calibration_point>& pts,
+                    const std::vector<sim_result>& sims, std::size_t members) {
   constexpr std::size_t nk = static_cast<std::size_t>(step_kind::count_);
   e.step_power_w.assign(nk, {-1.0, -1.0});
   std::vector<double> idle;
@@ -26,14 +27,11 @@ void fit_step_power(estimator& e, const group_state& model,
   std::nth_element(idle.begin(), idle.begin() + static_cast<std::ptrdiff_t>(idle.size() / 2),
                    idle.end());
   e.idle_w = idle[idle.size() / 2];
-  std::vector<sim_result> sims;
   std::vector<double> used(nk * 2, 0.0);
-  for (const calibration_point& p : pts) {
-    sims.push_back(simulate(e, p.op, p.algo, model, p.bytes, chunk, false));
+  for (const sim_result& sim : sims)
     for (std::size_t k = 0; k < nk; ++k)
       for (std::size_t c = 0; c < 2; ++c)
-        used[k * 2 + c] += sims.back().kind_busy_seconds[k][c];
-  }
+        used[k * 2 + c] += sim.kind_busy_seconds[k][c];
   std::vector<std::size_t> cols;  // (kind, class) columns some point runs
   for (std::size_t i = 0; i < used.size(); ++i)
     if (used[i] > 0) cols.push_back(i);
@@ -57,7 +55,7 @@ void fit_step_power(estimator& e, const group_state& model,
         const std::size_t i = cols[static_cast<std::size_t>(j)];
         A(row, j) = sim.kind_busy_seconds[i / 2][i % 2] * w;
       }
-      A(row, nc) = static_cast<double>(model.size()) * w;
+      A(row, nc) = static_cast<double>(members) * w;
       b(row) = target * w;
     }
     const Eigen::VectorXd x = A.completeOrthogonalDecomposition().solve(b);
@@ -168,6 +166,12 @@ double fit(estimator& e, const group_state& model, const std::vector<calibration
   // Reduce is not measured on its own: its tree steps behave as allreduce's.
   e.ops[static_cast<std::size_t>(operation::reduce)] =
       e.ops[static_cast<std::size_t>(operation::allreduce)];
+  // The power fits and the in-sample error replay every point with the time parameters as
+  // fitted; power does not change a replay's times.
+  std::vector<sim_result> sims;
+  sims.reserve(pts.size());
+  for (const calibration_point& q : pts)
+    sims.push_back(simulate(e, q.op, q.algo, model, q.bytes, chunk, false));
   // Power: joules = p_intra * intra member-seconds + p_inter * inter member-seconds
   //                 + e_call * members (what every member spends on a call whatever its length:
   //                 the meter's own reading, setting the call up).
@@ -178,7 +182,7 @@ double fit(estimator& e, const group_state& model, const std::vector<calibration
     Eigen::VectorXd b(static_cast<Eigen::Index>(pts.size()));
     for (std::size_t r = 0; r < pts.size(); ++r) {
       const auto row = static_cast<Eigen::Index>(r);
-      const auto sim = simulate(e, pts[r].op, pts[r].algo, model, pts[r].bytes, chunk, false);
+      const sim_result& sim = sims[r];
       const double w = pts[r].m.joules > 0 ? 1.0 / pts[r].m.joules : 0.0;
       A(row, 0) = (two ? sim.class_seconds[0] : sim.class_seconds[0] + sim.class_seconds[1]) * w;
       if (two) A(row, 1) = sim.class_seconds[1] * w;
@@ -195,11 +199,10 @@ double fit(estimator& e, const group_state& model, const std::vector<calibration
     e.power_w[1] = two ? std::max(0.0, p(1)) : e.power_w[0];
     e.call_joules = p(last);
   }
-  fit_step_power(e, model, pts, chunk);
+  fit_step_power(e, pts, sims, static_cast<std::size_t>(model.size()));
   double in_sample = 0;
-  for (const calibration_point& q : pts)
-    in_sample +=
-        std::abs(simulate(e, q.op, q.algo, model, q.bytes, chunk, false).seconds / q.m.seconds - 1);
+  for (std::size_t r = 0; r < pts.size(); ++r)
+    in_sample += std::abs(sims[r].seconds / pts[r].m.seconds - 1);
   return in_sample / static_cast<double>(std::max<std::size_t>(1, pts.size()));
 }
 
